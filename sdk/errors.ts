@@ -1,0 +1,124 @@
+/**
+ * Typed errors. None of them ever holds a credential: the transport keeps the
+ * Authorization header in a private field and errors are built only from the
+ * method, the path, the status and the service's own `errors` list.
+ */
+
+/** Base class, so callers can `instanceof BillingError` for anything this SDK throws. */
+export class BillingError extends Error {
+  override name = "BillingError";
+}
+
+/** Bad input or options, raised before any request is sent. */
+export class BillingValidationError extends BillingError {
+  override name = "BillingValidationError";
+  /** One entry per offending property: `{ property: "migration.productId", message: "…" }`. */
+  readonly problems: readonly { property: string; message: string }[];
+  constructor(what: string, problems: readonly { property: string; message: string }[]) {
+    super(`${what}: ${problems.map((p) => `${p.property}: ${p.message}`).join("; ")}`);
+    this.problems = problems;
+  }
+}
+
+/** A non-2xx answer from the service. */
+export class BillingApiError extends BillingError {
+  override name = "BillingApiError";
+  readonly status: number;
+  /** The service's `errors` list (empty when the body had none). */
+  readonly errors: readonly string[];
+  readonly method: string;
+  readonly path: string;
+  constructor(init: { status: number; errors: readonly string[]; method: string; path: string; message?: string }) {
+    const detail = init.errors.length > 0 ? `: ${init.errors.join("; ")}` : "";
+    super(init.message ?? `${init.method} ${init.path} failed with ${init.status}${detail}`);
+    this.status = init.status;
+    this.errors = init.errors;
+    this.method = init.method;
+    this.path = init.path;
+  }
+}
+
+/**
+ * The migration needs 3-D Secure authentication by the customer (a 422 with
+ * `action_link`). Nothing is applied until the customer completes the link;
+ * the service then finishes the migration itself.
+ */
+export class AuthenticationRequiredError extends BillingApiError {
+  override name = "AuthenticationRequiredError";
+  readonly actionLink: string;
+  readonly gatewayPaymentId: string | undefined;
+  readonly description: string | undefined;
+  constructor(init: {
+    errors: readonly string[]; method: string; path: string;
+    actionLink: string; gatewayPaymentId?: string; description?: string;
+  }) {
+    super({
+      status: 422, errors: init.errors, method: init.method, path: init.path,
+      message: `${init.method} ${init.path} needs 3-D Secure authentication by the customer; ` +
+        `send them to ${init.actionLink} and the service completes the migration after it`,
+    });
+    this.actionLink = init.actionLink;
+    this.gatewayPaymentId = init.gatewayPaymentId;
+    this.description = init.description;
+  }
+}
+
+/** No HTTP answer at all (refused, reset, timed out) after the retries allowed. */
+export class BillingConnectionError extends BillingError {
+  override name = "BillingConnectionError";
+  readonly method: string;
+  readonly path: string;
+  readonly code: string | undefined;
+  constructor(init: { method: string; path: string; code?: string; message: string }) {
+    super(`${init.method} ${init.path}: ${init.message}${init.code ? ` (${init.code})` : ""}`);
+    this.method = init.method;
+    this.path = init.path;
+    this.code = init.code;
+  }
+}
+
+/**
+ * A replay whose batches did not all succeed. Says exactly which ids the
+ * service accepted (queued) and which it did not, so nothing is lost.
+ */
+export class ReplayPartialFailureError extends BillingError {
+  override name = "ReplayPartialFailureError";
+  readonly queued: readonly number[];
+  readonly notQueued: readonly number[];
+  /** The first failure, as thrown by the request that failed. */
+  override readonly cause: BillingError;
+  constructor(queued: readonly number[], notQueued: readonly number[], cause: BillingError) {
+    super(
+      `webhook replay partly failed: ${queued.length} id(s) queued, ${notQueued.length} not queued ` +
+        `(${summarizeIds(notQueued)}); first failure: ${cause.message}`,
+    );
+    this.queued = queued;
+    this.notQueued = notQueued;
+    this.cause = cause;
+  }
+}
+
+/**
+ * A migration whose outcome could not be learnt: the POST failed ambiguously
+ * and reading the subscription back failed too. It may or may not be applied.
+ */
+export class MigrationOutcomeUnknownError extends BillingError {
+  override name = "MigrationOutcomeUnknownError";
+  readonly subscriptionId: number;
+  readonly uniquenessToken: string;
+  override readonly cause: BillingError;
+  constructor(subscriptionId: number, uniquenessToken: string, cause: BillingError) {
+    super(
+      `migration of subscription ${subscriptionId} may or may not have been applied: the request failed ` +
+        `(${cause.message}) and the subscription could not be read back; read it before retrying`,
+    );
+    this.subscriptionId = subscriptionId;
+    this.uniquenessToken = uniquenessToken;
+    this.cause = cause;
+  }
+}
+
+function summarizeIds(ids: readonly number[]): string {
+  if (ids.length <= 10) return ids.join(", ");
+  return `${ids.slice(0, 10).join(", ")}, … ${ids.length - 10} more`;
+}

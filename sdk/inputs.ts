@@ -1,0 +1,86 @@
+import { z } from "zod";
+import { webhookStatus } from "./wire";
+
+/**
+ * Input schemas of the SDK's methods, in the camelCase users write. The Pulumi
+ * providers validate their inputs with these same schemas in `check`, so a bad
+ * value fails with one message whether it came through the SDK or a stack.
+ */
+
+const describe = (v: unknown): string => {
+  if (typeof v === "string") return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
+  if (typeof v === "number" || typeof v === "boolean" || v === null) return String(v);
+  return Array.isArray(v) ? "an array" : typeof v;
+};
+
+/** A positive safe integer id, with a message that says what is accepted. */
+export const positiveId = z.unknown().transform((v, ctx) => {
+  if (typeof v === "number" && Number.isSafeInteger(v) && v > 0) return v;
+  ctx.addIssue({ code: "custom", message: `must be a positive integer id, got ${describe(v)}` });
+  return z.NEVER;
+});
+
+const handle = z.string({ error: (i) => `must be a non-empty handle string, got ${describe(i.input)}` })
+  .min(1, "must be a non-empty handle string")
+  .max(255, "must be at most 255 characters");
+
+const flag = z.boolean({ error: (i) => `must be true or false, got ${describe(i.input)}` });
+
+/** Migration target and options (`migrateSubscription`, `previewMigration`). */
+export const migrationInput = z.object({
+  productId: positiveId.optional(),
+  productHandle: handle.optional(),
+  pricePointId: positiveId.optional(),
+  pricePointHandle: handle.optional(),
+  includeTrial: flag.optional(),
+  includeInitialCharge: flag.optional(),
+  includeCoupons: flag.optional(),
+  preservePeriod: flag.optional(),
+}, { error: "must be an object" }).strict().superRefine((m, ctx) => {
+  const hasId = m.productId !== undefined;
+  const hasHandle = m.productHandle !== undefined;
+  if (hasId === hasHandle) {
+    ctx.addIssue({
+      code: "custom", path: ["productId"],
+      message: hasId
+        ? "give exactly one of productId or productHandle, not both"
+        : "give exactly one of productId or productHandle (the target product)",
+    });
+  }
+  if (m.pricePointId !== undefined && m.pricePointHandle !== undefined) {
+    ctx.addIssue({
+      code: "custom", path: ["pricePointId"],
+      message: "give at most one of pricePointId or pricePointHandle (neither selects the product's default price point)",
+    });
+  }
+});
+export type MigrationInput = z.input<typeof migrationInput>;
+
+/** Webhook ids to replay: any number of them; the SDK batches. */
+export const replayIdsInput = z.array(z.unknown(), { error: "must be an array of webhook ids" })
+  .superRefine((ids, ctx) => {
+    const bad: string[] = [];
+    ids.forEach((v, i) => {
+      if (!(typeof v === "number" && Number.isSafeInteger(v) && v > 0)) bad.push(`[${i}] ${describe(v)}`);
+    });
+    if (bad.length > 0) {
+      const shown = bad.slice(0, 10).join(", ") + (bad.length > 10 ? `, … ${bad.length - 10} more` : "");
+      ctx.addIssue({ code: "custom", message: `must contain only positive integer webhook ids; bad entries: ${shown}` });
+    }
+  })
+  .transform((ids) => ids as number[]);
+
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date as YYYY-MM-DD");
+
+/** Filter of `listWebhooks`. */
+export const webhookFilterInput = z.object({
+  status: webhookStatus.optional(),
+  sinceDate: isoDate.optional(),
+  untilDate: isoDate.optional(),
+  subscriptionId: positiveId.optional(),
+}, { error: "must be an object" }).strict().superRefine((f, ctx) => {
+  if (f.sinceDate && f.untilDate && f.sinceDate > f.untilDate) {
+    ctx.addIssue({ code: "custom", path: ["untilDate"], message: `must not be before sinceDate (${f.sinceDate})` });
+  }
+});
+export type WebhookFilter = z.input<typeof webhookFilterInput>;

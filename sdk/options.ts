@@ -1,0 +1,102 @@
+import { z } from "zod";
+import { BillingValidationError } from "./errors";
+import { problemsOf } from "./validation";
+
+export type BillingEnvironment = "us" | "eu" | "gateway";
+
+/** Options of {@link BillingClient}. */
+export interface BillingClientOptions {
+  /** The site's subdomain (us and eu environments). */
+  readonly subdomain?: string;
+  /** Where the site lives: `"us"` (default), `"eu"`, or `"gateway"` (bearer tokens only). */
+  readonly environment?: BillingEnvironment;
+  /** The gateway connector name (gateway environment). */
+  readonly connector?: string;
+  /** Overrides the host, e.g. the local simulator's URL. May carry a base path. */
+  readonly baseUrl?: string;
+  /** API key, sent with Basic authentication (us and eu). */
+  readonly apiKey?: string;
+  /** Bearer token (gateway, or a `baseUrl` that expects one). */
+  readonly accessToken?: string;
+  /** Per-request timeout; the service itself cuts requests at 120 s. Default 60 000. */
+  readonly timeoutMs?: number;
+  /** Retries of a retryable failure (429, 502/503/504, network). Default 4. */
+  readonly maxRetries?: number;
+  /** Requests in flight at once; the service refuses a 5th per site. Default 4. */
+  readonly maxConcurrency?: number;
+  /** First backoff delay; doubles per retry with full jitter. Default 250. */
+  readonly retryBaseDelayMs?: number;
+}
+
+const optionsSchema = z.object({
+  subdomain: z.string().regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i, "must be a DNS label such as \"acme\"").optional(),
+  environment: z.enum(["us", "eu", "gateway"], { error: 'must be "us", "eu" or "gateway"' }).optional(),
+  connector: z.string().regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i, "must be a DNS label").optional(),
+  baseUrl: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
+  apiKey: z.string().min(1, "must not be empty").optional(),
+  accessToken: z.string().min(1, "must not be empty").optional(),
+  timeoutMs: z.number().int().min(1).max(600_000, "must be at most 600000").optional(),
+  maxRetries: z.number().int().min(0).max(20, "must be between 0 and 20").optional(),
+  maxConcurrency: z.number().int().min(1).max(64, "must be between 1 and 64").optional(),
+  retryBaseDelayMs: z.number().min(0).max(60_000).optional(),
+}).strict();
+
+/** What the transport needs: where to send, and how to authenticate. */
+export interface Connection {
+  readonly origin: string;
+  readonly basePath: string;
+  readonly authorization: string;
+  readonly timeoutMs: number;
+  readonly maxRetries: number;
+  readonly maxConcurrency: number;
+  readonly retryBaseDelayMs: number;
+}
+
+/**
+ * Resolves options to a connection, or throws a {@link BillingValidationError}
+ * naming the option. The credential check mirrors the service: us/eu take Basic
+ * (`apiKey:x`) and the gateway takes only bearer tokens. A `baseUrl` (the
+ * simulator, a proxy) accepts either.
+ */
+export function resolveConnection(options: BillingClientOptions): Connection {
+  const parsed = optionsSchema.safeParse(options ?? {});
+  if (!parsed.success) throw new BillingValidationError("invalid BillingClient options", problemsOf(parsed.error));
+  const o = parsed.data;
+  const environment = o.environment ?? "us";
+  const problems: { property: string; message: string }[] = [];
+  const fail = (property: string, message: string) => problems.push({ property, message });
+
+  if (o.apiKey && o.accessToken) fail("apiKey", "give either apiKey or accessToken, not both");
+  if (!o.apiKey && !o.accessToken) {
+    fail(environment === "gateway" ? "accessToken" : "apiKey",
+      environment === "gateway" ? "the gateway environment needs an accessToken" : `the ${environment} environment needs an apiKey (or an accessToken with baseUrl)`);
+  }
+  if (environment === "gateway" && o.apiKey) fail("apiKey", "the gateway environment does not accept Basic authentication; use accessToken");
+  if (environment !== "gateway" && o.accessToken && !o.baseUrl) {
+    fail("accessToken", `the ${environment} environment uses Basic authentication with an apiKey; bearer tokens apply to the gateway environment`);
+  }
+  let url: URL | undefined;
+  if (o.baseUrl) url = new URL(o.baseUrl);
+  else if (environment === "gateway") {
+    if (!o.connector) fail("connector", "the gateway environment needs a connector name");
+    else url = new URL(`https://${o.connector}.api.maxio.com/api/v1/billing`);
+  } else if (!o.subdomain) {
+    fail("subdomain", "needs the site's subdomain (or a baseUrl)");
+  } else {
+    url = new URL(environment === "eu" ? `https://${o.subdomain}.ebilling.maxio.com` : `https://${o.subdomain}.chargify.com`);
+  }
+  if (problems.length > 0 || !url) throw new BillingValidationError("invalid BillingClient options", problems);
+
+  const authorization = o.apiKey
+    ? `Basic ${Buffer.from(`${o.apiKey}:x`).toString("base64")}`
+    : `Bearer ${o.accessToken}`;
+  return {
+    origin: url.origin,
+    basePath: url.pathname.replace(/\/+$/, ""),
+    authorization,
+    timeoutMs: o.timeoutMs ?? 60_000,
+    maxRetries: o.maxRetries ?? 4,
+    maxConcurrency: o.maxConcurrency ?? 4,
+    retryBaseDelayMs: o.retryBaseDelayMs ?? 250,
+  };
+}

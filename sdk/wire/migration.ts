@@ -1,0 +1,48 @@
+import { z } from "zod";
+import { cents, wireId } from "./common";
+
+/**
+ * `Subscription Product Migration` (the object under `migration`). The four
+ * options are always sent by the SDK, so state records exactly what was asked.
+ */
+export const migrationBody = z.object({
+  product_id: wireId.optional(),
+  product_handle: z.string().min(1).optional(),
+  product_price_point_id: wireId.optional(),
+  product_price_point_handle: z.string().min(1).optional(),
+  include_trial: z.boolean().optional(),
+  include_initial_charge: z.boolean().optional(),
+  include_coupons: z.boolean().optional(),
+  preserve_period: z.boolean().optional(),
+});
+export type MigrationBody = z.infer<typeof migrationBody>;
+
+/** Documented defaults of the four options (the contract's `default`s). */
+export const MIGRATION_DEFAULTS = {
+  include_trial: false,
+  include_initial_charge: false,
+  include_coupons: true,
+  preserve_period: false,
+} as const;
+
+/** `POST /subscriptions/{id}/migrations.json` body. */
+export const migrationRequest = z.object({
+  migration: migrationBody,
+  uniqueness_token: z.string().optional(),
+});
+export type MigrationRequest = z.infer<typeof migrationRequest>;
+
+/** `POST /subscriptions/{id}/migrations/preview.json` body (same options, no token: it changes nothing). */
+export const migrationPreviewRequest = z.object({ migration: migrationBody });
+export type MigrationPreviewRequest = z.infer<typeof migrationPreviewRequest>;
+
+/** `Subscription Migration Preview Response`. */
+export const migrationPreviewResponse = z.object({
+  migration: z.object({
+    prorated_adjustment_in_cents: cents,
+    charge_in_cents: cents,
+    payment_due_in_cents: cents,
+    credit_applied_in_cents: cents,
+  }),
+});
+export type MigrationPreviewResponse = z.infer<typeof migrationPreviewResponse>;

@@ -1,0 +1,21 @@
+import { z } from "zod";
+import { wireId } from "./common";
+
+/** The service's documented cap on `ids` per replay request. */
+export const MAX_REPLAY_IDS = 1000;
+
+/**
+ * `POST /webhooks/replay.json` body. `uniqueness_token` is the service's generic
+ * duplicate-prevention field for POST/PUT bodies; the contract's request schema
+ * does not forbid extra top-level keys, and the SDK sends one per batch so that
+ * a retried batch is never queued twice.
+ */
+export const replayWebhooksRequest = z.object({
+  ids: z.array(wireId).min(1).max(MAX_REPLAY_IDS),
+  uniqueness_token: z.string().optional(),
+});
+export type ReplayWebhooksRequest = z.infer<typeof replayWebhooksRequest>;
+
+/** `200 {"status":"ok"}`: the ids are queued, not yet delivered. */
+export const replayWebhooksResponse = z.object({ status: z.string() });
+export type ReplayWebhooksResponse = z.infer<typeof replayWebhooksResponse>;
