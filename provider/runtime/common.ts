@@ -1,0 +1,51 @@
+/** The engine's placeholder for a value not known until apply (preview). */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+/** Whether `v` is, or contains, an unknown value. */
+export function isUnknown(v: unknown): boolean {
+  if (v === UNKNOWN) return true;
+  if (Array.isArray(v)) return v.some(isUnknown);
+  if (v !== null && typeof v === "object") return Object.values(v).some(isUnknown);
+  return false;
+}
+
+/** A CheckFailure as the dynamic provider interface wants it. */
+export interface CheckFailure {
+  readonly property: string;
+  readonly reason: string;
+}
+
+/** Inputs without the engine's own `__provider` key. */
+export function userInputs(props: Record<string, unknown>): Record<string, unknown> {
+  const { __provider: _, ...rest } = props;
+  return rest;
+}
+
+/**
+ * An error the Node dynamic-provider host turns into a partial failure: the
+ * resource is kept in state with `id` and `properties`, and the next `up`
+ * calls update. The host does not add `__provider` on this path, so the
+ * properties carry it, or the next operation could not load the provider.
+ */
+export function partialFailure(message: string, id: string, properties: Record<string, unknown>, provider: unknown): Error {
+  return Object.assign(new Error(message), { id, properties: { ...properties, __provider: provider }, reasons: [message] });
+}
+
+/** Keys whose values differ between two plain JSON-ish records. */
+export function changedKeys(keys: readonly string[], olds: Record<string, unknown>, news: Record<string, unknown>): string[] {
+  return keys.filter((k) => isUnknown(news[k]) || JSON.stringify(olds[k] ?? null) !== JSON.stringify(news[k] ?? null));
+}
+
+/** Sites are named by a non-empty string. */
+export function siteFailure(site: unknown): CheckFailure | undefined {
+  if (site === undefined || isUnknown(site)) return undefined;
+  if (typeof site !== "string" || site === "") {
+    return { property: "site", reason: "must be the name of an entry of the stack config billing:sites (a non-empty string)" };
+  }
+  return undefined;
+}
+
+/** Messages for the user on the provider's stderr, which the CLI shows as diagnostics. */
+export function notice(message: string): void {
+  console.error(message);
+}

@@ -1,0 +1,125 @@
+import { BillingClient, BillingValidationError, type BillingClientOptions } from "../../sdk";
+import { resolveConnection } from "../../sdk/options";
+
+/**
+ * Where credentials live: read at call time from stack config (`configure`)
+ * or the environment, and held in this module's memory only. They are keyed
+ * by the provider object in a WeakMap, never stored on it, so closure
+ * serialization of a provider can never capture them.
+ */
+
+/** One site's settings: `billing:*` top-level keys, or one entry of `billing:sites`. */
+export interface SiteSettings {
+  subdomain?: string;
+  environment?: "us" | "eu" | "gateway";
+  connector?: string;
+  baseUrl?: string;
+  apiKey?: string;
+  accessToken?: string;
+}
+
+interface ProviderConfig {
+  readonly top: SiteSettings;
+  readonly sites: Readonly<Record<string, SiteSettings>> | undefined;
+  /** A `billing:sites` value that did not parse: reported when a resource uses it. */
+  readonly sitesError?: string;
+}
+
+const configs = new WeakMap<object, ProviderConfig>();
+const clients = new Map<string, BillingClient>();
+
+const KEYS = ["subdomain", "environment", "connector", "baseUrl", "apiKey", "accessToken"] as const;
+const ENV: Record<(typeof KEYS)[number], string | undefined> = {
+  subdomain: "BILLING_SUBDOMAIN", environment: "BILLING_ENVIRONMENT", connector: undefined,
+  baseUrl: "BILLING_BASE_URL", apiKey: "BILLING_API_KEY", accessToken: "BILLING_ACCESS_TOKEN",
+};
+
+/** `configure(req)`: full keys only (`billing:apiKey`), as a bare key would be prefixed with the consumer's project name. */
+export function configure(provider: object, req: { config: { get(key: string): string | undefined } }): void {
+  const top: SiteSettings = {};
+  for (const k of KEYS) {
+    const v = req.config.get(`billing:${k}`);
+    if (v !== undefined && v !== "") (top as Record<string, string>)[k] = v;
+  }
+  const raw = req.config.get("billing:sites");
+  let sites: Record<string, SiteSettings> | undefined;
+  let sitesError: string | undefined;
+  if (raw !== undefined && raw !== "") {
+    try {
+      const parsed = JSON.parse(raw) as unknown;
+      if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("not an object");
+      sites = parsed as Record<string, SiteSettings>;
+    } catch {
+      // The value is secret: say what is wrong with it, never what it holds.
+      sitesError = "billing:sites must be a JSON object keyed by site name, e.g. {\"eu-shop\":{\"subdomain\":\"acme\",\"environment\":\"eu\",\"apiKey\":\"…\"}}";
+    }
+  }
+  configs.set(provider, { top, sites, sitesError });
+}
+
+/** A problem resolving a site's settings, phrased for a CheckFailure on `site`. */
+export class SiteConfigError extends Error {
+  override name = "SiteConfigError";
+}
+
+/** Settings for `site` (an entry of `billing:sites`) or, without one, the top-level keys with environment fallbacks. */
+export function settingsFor(provider: object, site: string | undefined): SiteSettings {
+  const conf = configs.get(provider);
+  if (site !== undefined) {
+    if (conf?.sitesError) throw new SiteConfigError(conf.sitesError);
+    const entry = conf?.sites?.[site];
+    if (!entry || typeof entry !== "object") {
+      const known = Object.keys(conf?.sites ?? {});
+      throw new SiteConfigError(
+        `site "${site}" is not an entry of the stack config billing:sites ` +
+          (known.length ? `(entries: ${known.join(", ")})` : "(billing:sites is not set; set it with `pulumi config set --secret billing:sites '{…}'`)"),
+      );
+    }
+    const s: SiteSettings = {};
+    for (const k of KEYS) if (typeof entry[k] === "string" && entry[k] !== "") (s as Record<string, string>)[k] = entry[k] as string;
+    return s;
+  }
+  const s: SiteSettings = { ...(conf?.top ?? {}) };
+  for (const k of KEYS) {
+    const env = ENV[k];
+    if (s[k] === undefined && env && process.env[env]) (s as Record<string, string>)[k] = process.env[env] as string;
+  }
+  return s;
+}
+
+/** Turns settings into client options, or a SiteConfigError that names config keys, not values. */
+export function clientOptionsFor(provider: object, site: string | undefined): BillingClientOptions {
+  const s = settingsFor(provider, site);
+  try {
+    // Validate now (a preview-time error) rather than at the first request.
+    resolveConnection(s);
+  } catch (err) {
+    if (err instanceof BillingValidationError) {
+      const where = site === undefined ? "billing:" : `billing:sites["${site}"].`;
+      const what = err.problems.map((p) => `${where}${p.property}: ${p.message}`).join("; ");
+      const hint = site === undefined ? " (or the BILLING_* environment variables)" : "";
+      throw new SiteConfigError(`the billing credentials are not usable: ${what}${hint}`);
+    }
+    throw err;
+  }
+  return s;
+}
+
+/** A client per distinct site settings, reused across calls in this process. */
+export function clientFor(provider: object, site: string | undefined): BillingClient {
+  const options = clientOptionsFor(provider, site);
+  const key = JSON.stringify(options);
+  let client = clients.get(key);
+  if (!client) {
+    client = new BillingClient(options);
+    clients.set(key, client);
+  }
+  return client;
+}
+
+/** The id a site-scoped resource uses: the site name, else the host it talks to. */
+export function siteLabel(provider: object, site: string | undefined): string {
+  if (site !== undefined) return site;
+  const s = settingsFor(provider, undefined);
+  return s.subdomain ?? s.connector ?? (s.baseUrl ? new URL(s.baseUrl).host : "default");
+}

@@ -1,0 +1,82 @@
+import { clientFor, clientOptionsFor, SiteConfigError, siteLabel } from "./config";
+import { changedKeys, isUnknown, siteFailure, userInputs, type CheckFailure } from "./common";
+
+type Props = Record<string, unknown>;
+
+/** check: types of the three inputs, and usable credentials for the site. */
+export async function check(provider: object, _olds: Props, news: Props) {
+  const inputs = userInputs(news);
+  const failures: CheckFailure[] = [];
+  const { webhooksEnabled, disableOnDelete, site } = inputs;
+  for (const key of Object.keys(inputs)) {
+    if (!["webhooksEnabled", "disableOnDelete", "site"].includes(key)) {
+      failures.push({ property: key, reason: "is not an input of WebhookSettings (accepted: webhooksEnabled, site, disableOnDelete)" });
+    }
+  }
+  if (!isUnknown(webhooksEnabled) && typeof webhooksEnabled !== "boolean") {
+    failures.push({ property: "webhooksEnabled", reason: `must be true or false, got ${JSON.stringify(webhooksEnabled) ?? "nothing"}` });
+  }
+  if (disableOnDelete !== undefined && !isUnknown(disableOnDelete) && typeof disableOnDelete !== "boolean") {
+    failures.push({ property: "disableOnDelete", reason: `must be true or false, got ${JSON.stringify(disableOnDelete)}` });
+  }
+  const bad = siteFailure(site);
+  if (bad) failures.push(bad);
+  else if (!isUnknown(site)) {
+    try {
+      clientOptionsFor(provider, site as string | undefined);
+    } catch (err) {
+      if (!(err instanceof SiteConfigError)) throw err;
+      failures.push({ property: "site", reason: err.message });
+    }
+  }
+  return { inputs: news, failures };
+}
+
+/** Changing `site` replaces (it is the resource's id); the other inputs update in place. */
+export async function diff(_provider: object, _id: string, olds: Props, news: Props) {
+  const changed = changedKeys(["webhooksEnabled", "site", "disableOnDelete"], olds, news);
+  return {
+    changes: changed.length > 0,
+    replaces: changed.filter((k) => k === "site"),
+    deleteBeforeReplace: false,
+  };
+}
+
+async function apply(provider: object, news: Props) {
+  const site = news.site as string | undefined;
+  const res = await clientFor(provider, site).setWebhooksEnabled(news.webhooksEnabled as boolean);
+  return {
+    webhooksEnabled: res.webhooksEnabled,
+    disableOnDelete: news.disableOnDelete === true,
+    ...(site !== undefined ? { site } : {}),
+    appliedAt: new Date().toISOString(),
+  };
+}
+
+export async function create(provider: object, news: Props) {
+  const site = news.site as string | undefined;
+  return { id: siteLabel(provider, site), outs: await apply(provider, news) };
+}
+
+export async function update(provider: object, _id: string, olds: Props, news: Props) {
+  // Only disableOnDelete changed: nothing to send, keep when it was applied.
+  if (olds.webhooksEnabled === news.webhooksEnabled && olds.appliedAt) {
+    return { outs: { ...userInputs(olds), disableOnDelete: news.disableOnDelete === true } };
+  }
+  return { outs: await apply(provider, news) };
+}
+
+/**
+ * The service has no GET of this setting (and /site.json does not show it),
+ * so refresh keeps the last applied value: drift is not detectable.
+ */
+export async function read(_provider: object, id: string, props: Props) {
+  return { id, props: userInputs(props) };
+}
+
+/** Leaves the site as it is, unless disableOnDelete asks to turn webhooks off. */
+export async function del(provider: object, _id: string, props: Props) {
+  if (props.disableOnDelete === true) {
+    await clientFor(provider, props.site as string | undefined).setWebhooksEnabled(false);
+  }
+}

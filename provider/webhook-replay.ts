@@ -1,0 +1,67 @@
+import * as pulumi from "@pulumi/pulumi";
+
+/** Which webhooks to replay, resolved through the webhook list at create time. */
+export interface WebhookSelector {
+  readonly status: pulumi.Input<"successful" | "failed" | "pending" | "paused">;
+  /** YYYY-MM-DD, inclusive. */
+  readonly sinceDate?: pulumi.Input<string>;
+  /** YYYY-MM-DD, inclusive. */
+  readonly untilDate?: pulumi.Input<string>;
+  readonly subscriptionId?: pulumi.Input<number>;
+}
+
+/** Inputs of {@link WebhookReplay}: exactly one of ids / selector. */
+export interface WebhookReplayArgs {
+  /** Webhook ids, any number: sent in batches of at most 1000. */
+  readonly ids?: pulumi.Input<pulumi.Input<number>[]>;
+  readonly selector?: pulumi.Input<WebhookSelector>;
+  /** Any values; changing one replays again (as does changing ids or selector). */
+  readonly triggers?: pulumi.Input<unknown[]>;
+  /** An entry of the stack config `billing:sites`. */
+  readonly site?: pulumi.Input<string>;
+}
+
+/** Outputs of {@link WebhookReplay}. */
+export interface WebhookReplay {
+  /** Distinct ids the service accepted into its delivery queue. */
+  readonly queuedCount: pulumi.Output<number>;
+  readonly batchCount: pulumi.Output<number>;
+  /** When the replay completed; null while part of it is still to be sent. */
+  readonly replayedAt: pulumi.Output<string | null>;
+  /** Ids a failed run did not queue; the next `up` sends exactly these. */
+  readonly notQueuedIds: pulumi.Output<number[]>;
+}
+
+/** The serialized provider: thin shells over the package's runtime module. */
+export const webhookReplayProvider: pulumi.dynamic.ResourceProvider = {
+  async configure(req) {
+    require("pulumi-subscription-billing/provider/runtime").configure(this, req);
+  },
+  check(olds, news) {
+    return require("pulumi-subscription-billing/provider/runtime").webhookReplay.check(this, olds, news);
+  },
+  diff(id, olds, news) {
+    return require("pulumi-subscription-billing/provider/runtime").webhookReplay.diff(this, id, olds, news);
+  },
+  create(inputs) {
+    return require("pulumi-subscription-billing/provider/runtime").webhookReplay.create(this, inputs);
+  },
+  update(id, olds, news) {
+    return require("pulumi-subscription-billing/provider/runtime").webhookReplay.update(this, id, olds, news);
+  },
+  read(id, props) {
+    return require("pulumi-subscription-billing/provider/runtime").webhookReplay.read(this, id, props);
+  },
+  delete() {
+    return require("pulumi-subscription-billing/provider/runtime").webhookReplay.del();
+  },
+};
+
+/** Queues webhooks for re-delivery, once (a one-shot event; deleting it sends nothing). */
+export class WebhookReplay extends pulumi.dynamic.Resource {
+  constructor(name: string, args: WebhookReplayArgs, opts?: pulumi.CustomResourceOptions) {
+    super(webhookReplayProvider, name, {
+      queuedCount: undefined, batchCount: undefined, replayedAt: undefined, notQueuedIds: undefined, ...args,
+    }, opts, "billing", "WebhookReplay");
+  }
+}
