@@ -1,0 +1,99 @@
+import { execFileSync } from "node:child_process";
+import { cp, mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createWorkspace, ensurePulumi, type CliResult, type Workspace } from "../../scripts/lib/pulumi-cli";
+
+export const ROOT = path.resolve(__dirname, "../..");
+const PULUMI_VERSION: string = require("../../package.json").devDependencies["@pulumi/pulumi"];
+
+/**
+ * A consumer folder with the package installed the way a user installs it:
+ * from the tarball `npm pack` makes (not a path or a link), beside the
+ * examples copied in. Closure serialization captures an installed package's
+ * modules through its `exports` map; only this install proves that works.
+ */
+export interface Consumer {
+  readonly dir: string;
+  readonly bin: string;
+  example(name: string): string;
+}
+
+let consumer: Promise<Consumer> | undefined;
+
+export function installedConsumer(): Promise<Consumer> {
+  consumer ??= (async () => {
+    const bin = await ensurePulumi({ quiet: true });
+    const dir = await mkdtemp(path.join(tmpdir(), "billing-consumer-"));
+    const packed = execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", dir], { cwd: ROOT, encoding: "utf8" })
+      .trim().split("\n").pop() as string;
+    await writeFile(path.join(dir, "package.json"), JSON.stringify({
+      name: "billing-e2e-consumer", private: true,
+      dependencies: {
+        "pulumi-subscription-billing": `file:./${packed}`,
+        "@pulumi/pulumi": PULUMI_VERSION,
+        "ts-node": "10.9.2",
+        typescript: "5.9.3",
+      },
+    }, null, 2));
+    execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], { cwd: dir, stdio: "inherit" });
+    for (const name of ["webhook-settings", "reviewed-migration", "environment-bootstrap"]) {
+      await mkdir(path.join(dir, name), { recursive: true });
+      // Only the program and its project file: modules resolve from the consumer's node_modules above.
+      for (const f of ["Pulumi.yaml", "index.ts"]) await cp(path.join(ROOT, "examples", name, f), path.join(dir, name, f));
+    }
+    return { dir, bin, example: (name: string) => path.join(dir, name) };
+  })();
+  return consumer;
+}
+
+/** One stack of one example, with every CLI output kept for the credential scan. */
+export class ExampleStack {
+  readonly outputs: string[] = [];
+  private constructor(readonly ws: Workspace, readonly cwd: string, readonly stack: string) {}
+
+  static async create(c: Consumer, example: string, stack: string): Promise<ExampleStack> {
+    const ws = await createWorkspace(c.bin);
+    const s = new ExampleStack(ws, c.example(example), stack);
+    await s.run(["stack", "init", stack]);
+    return s;
+  }
+
+  async run(args: string[], opts: { allowFailure?: boolean } = {}): Promise<CliResult> {
+    const res = await this.ws.pulumi([...args, ...(args[0] === "stack" && args[1] === "init" ? [] : ["--stack", this.stack])], {
+      cwd: this.cwd, allowFailure: opts.allowFailure, env: { PULUMI_NODEJS_TRANSPILE_ONLY: "true" },
+    }).catch((err: Error & { result?: CliResult }) => {
+      if (err.result) this.outputs.push(err.result.stdout, err.result.stderr);
+      throw err;
+    });
+    this.outputs.push(res.stdout, res.stderr);
+    return res;
+  }
+
+  config(key: string, value: string, secret = false): Promise<CliResult> {
+    return this.run(["config", "set", ...(secret ? ["--secret"] : []), key, value]);
+  }
+
+  async stackOutputs(): Promise<Record<string, unknown>> {
+    return JSON.parse((await this.run(["stack", "output", "--json"])).stdout);
+  }
+
+  /** `pulumi stack export`: the whole state as stored. */
+  async exportState(): Promise<string> {
+    return (await this.run(["stack", "export"])).stdout;
+  }
+
+  async stackConfigFile(): Promise<string> {
+    return readFile(path.join(this.cwd, `Pulumi.${this.stack}.yaml`), "utf8");
+  }
+
+  async dispose(): Promise<void> {
+    await this.run(["stack", "rm", "--yes", "--force"], { allowFailure: true });
+    await this.ws.dispose();
+  }
+}
+
+/** Requests that change something at the service (a preview POST changes nothing). */
+export function mutations(requests: readonly { method: string; path: string }[]): { method: string; path: string }[] {
+  return requests.filter((r) => r.method !== "GET" && !r.path.endsWith("/migrations/preview.json"));
+}
