@@ -91,7 +91,7 @@ version_of() { # prints what `<pulumi> version` prints (last stdout line), or no
 }
 bin_ok() { # bin_ok <dir>: the three executables are there and pulumi reports the right version
   [ -x "$1/pulumi" ] && [ -x "$1/pulumi-resource-pulumi-nodejs" ] || return 1
-  [ -x "$1/pulumi-language-nodejs" ] || [ -e "$1/.no-language-host" ] || return 1
+  [ -x "$1/pulumi-language-nodejs" ] || { [ "$NO_LH" = 1 ] && [ -e "$1/.no-language-host" ]; } || return 1
   [ "$(version_of "$1/pulumi")" = "v$VERSION" ]
 }
 
@@ -99,7 +99,7 @@ bin_ok() { # bin_ok <dir>: the three executables are there and pulumi reports th
 if [ "$FORCE" = 0 ]; then
   if p="$(command -v pulumi 2>/dev/null)" && [ "$(version_of "$p")" = "v$VERSION" ]; then
     d="$(cd "$(dirname "$p")" && pwd -P)"
-    if command -v pulumi-language-nodejs >/dev/null 2>&1; then
+    if [ "$NO_LH" = 1 ] || command -v pulumi-language-nodejs >/dev/null 2>&1; then
       command -v pulumi-resource-pulumi-nodejs >/dev/null 2>&1 \
         || log "note: pulumi-resource-pulumi-nodejs is not on PATH (dynamic providers need it)"
       log "pulumi v$VERSION already on PATH ($p): nothing to build"
@@ -213,6 +213,11 @@ while read -r r; do
   case "$r" in "$PKG"*|"$SDK"*) continue ;; esac   # never redirect pulumi's own modules
   if ! grep -q "^replace ${r%%[=@]*} " go.mod; then "$GO" mod edit -replace="$r" go.mod; log "replace ${r/=/ => }"; fi
 done <<< "$(printf '%s\n' "$REPLACES" | sort -u)"
+
+# Pin pulumi's own modules to v$VERSION whatever else requires (defensive: the language host's
+# go.mod requires pkg/v3 at the placeholder v3.0.0-00010101000000-000000000000, which upstream
+# maps to ../../../../pkg and no proxy serves).
+"$GO" mod edit -replace="$PKG=$PKG@v$VERSION" -replace="$SDK=$SDK@v$VERSION" go.mod
 
 LDFLAGS="-s -w"
 if grep -rqs '^var Version string' "$GOMODCACHE/$SDK@v$VERSION/go/common/version/"; then

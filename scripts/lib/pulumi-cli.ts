@@ -18,7 +18,7 @@ export async function ensurePulumi(opts: { quiet?: boolean } = {}): Promise<stri
     const child = spawn("bash", [script], { cwd: ROOT, stdio: ["ignore", "pipe", opts.quiet ? "pipe" : "inherit"] });
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
+    child.stdout?.on("data", (d) => (stdout += d));
     child.stderr?.on("data", (d) => (stderr += d));
     child.on("error", reject);
     child.on("close", (code) => (code === 0 ? resolve(stdout) : reject(new Error(`ensure-pulumi.sh failed (${code}): ${stderr.slice(-2000)}`))));

@@ -1,0 +1,63 @@
+#!/usr/bin/env node
+/**
+ * billing-simulator --port N [--host H] [--seed demo] [--api-key K] [--access-token T] [--latency MS] [--max-concurrent N]
+ * Runs until SIGINT/SIGTERM.
+ */
+import { DEMO_SITE, startSimulator, type SimulatorOptions } from "./index";
+
+const USAGE = "usage: billing-simulator [--port N] [--host H] [--seed demo] [--api-key K] [--access-token T] [--latency MS] [--max-concurrent N]";
+
+function parseArgs(argv: string[]): SimulatorOptions {
+  const o: SimulatorOptions = {};
+  const number = (flag: string, v: string): number => {
+    const n = Number(v);
+    if (!/^\d+$/.test(v) || !Number.isSafeInteger(n)) fail(`${flag} needs a non-negative integer, got ${v}`);
+    return n;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].split(/=(.*)/s, 2) as [string, string | undefined];
+    const value = (): string => {
+      const v = inline ?? argv[++i];
+      if (v === undefined || v === "") fail(`${flag} needs a value`);
+      return v;
+    };
+    switch (flag) {
+      case "--port": o.port = number(flag, value()); break;
+      case "--host": o.host = value(); break;
+      case "--seed": {
+        const v = value();
+        if (v !== "demo") fail(`--seed accepts only "demo", got ${v}`);
+        o.seed = "demo";
+        break;
+      }
+      case "--api-key": o.apiKey = value(); break;
+      case "--access-token": o.accessToken = value(); break;
+      case "--latency": o.latencyMs = number(flag, value()); break;
+      case "--max-concurrent": o.maxConcurrent = number(flag, value()); break;
+      case "-h": case "--help": console.log(USAGE); process.exit(0);
+      default: fail(`unknown argument ${argv[i]}`);
+    }
+  }
+  return o;
+}
+
+function fail(message: string): never {
+  console.error(`billing-simulator: ${message}\n${USAGE}`);
+  process.exit(2);
+}
+
+async function main(): Promise<void> {
+  const options = parseArgs(process.argv.slice(2));
+  const sim = await startSimulator(options);
+  console.log(`billing-simulator listening on ${sim.url}`);
+  // Only the demo's well-known key is printed: a key given on the command line is the caller's to keep.
+  if (options.seed === "demo" && options.apiKey === undefined) console.log(`demo site seeded; API key: ${DEMO_SITE.apiKey} (Basic auth, password "x")`);
+  const stop = () => void sim.close().then(() => process.exit(0));
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+main().catch((err) => {
+  console.error(`billing-simulator: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

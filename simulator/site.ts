@@ -1,0 +1,295 @@
+import { randomBytes } from "node:crypto";
+import {
+  MIGRATION_DEFAULTS,
+  type AuthenticationRequiredResponse, type ErrorListResponse, type MigrationBody, type MigrationPreviewResponse,
+  type SubscriptionState, type WebhookStatus,
+} from "../sdk/wire";
+import {
+  addMonths, isoSeconds,
+  type PricePointRecord, type ProductInput, type ProductRecord, type SubscriptionInput, type SubscriptionRecord,
+  type WebhookInput, type WebhookRecord,
+} from "./records";
+
+/** A rule the site refuses a request with: the answer's status and body. */
+export class SiteError extends Error {
+  readonly body: ErrorListResponse | AuthenticationRequiredResponse;
+  constructor(readonly status: number, errorOrBody: string | AuthenticationRequiredResponse) {
+    const body = typeof errorOrBody === "string" ? { errors: [errorOrBody] } : errorOrBody;
+    super(body.errors.join("; "));
+    this.body = body;
+  }
+}
+
+export interface MigrationTarget {
+  subscription: SubscriptionRecord;
+  product: ProductRecord;
+  pricePoint: PricePointRecord;
+}
+
+export interface WebhookQuery {
+  status?: WebhookStatus;
+  sinceDate?: string;
+  untilDate?: string;
+  subscriptionId?: number;
+  order: "newest_first" | "oldest_first";
+  page: number;
+  perPage: number;
+}
+
+const MIGRATABLE: ReadonlySet<SubscriptionState> = new Set(["active", "trialing", "trial_ended"]);
+
+/** One site of the service: its catalogue, subscriptions, webhooks and settings. */
+export class Site {
+  webhooksEnabled = false;
+  replayQueue: number[] = [];
+
+  readonly #now: () => Date;
+  readonly #products = new Map<number, ProductRecord>();
+  readonly #subscriptions = new Map<number, SubscriptionRecord>();
+  readonly #webhooks = new Map<number, WebhookRecord>();
+  readonly #pricePointIds = new Set<number>();
+  readonly #authentications = new Map<string, { subscriptionId: number; migration: MigrationBody; done: boolean }>();
+  // Distinct id ranges per kind make a mixed-up id fail loudly in tests.
+  #next = { product: 1, pricePoint: 101, subscription: 1001, webhook: 5001 };
+
+  constructor(now: () => Date) {
+    this.#now = now;
+  }
+
+  nowIso(): string {
+    return isoSeconds(this.#now());
+  }
+
+  addProduct(p: ProductInput): ProductRecord {
+    if (!p.handle) throw new Error("addProduct: handle is required");
+    if ([...this.#products.values()].some((x) => x.handle === p.handle)) throw new Error(`addProduct: handle '${p.handle}' exists`);
+    const given = p.pricePoints ?? [];
+    if (new Set(given.map((pp) => pp.handle)).size !== given.length) throw new Error("addProduct: price point handles must be distinct");
+    if (given.filter((pp) => pp.default).length > 1) throw new Error("addProduct: at most one default price point");
+    const id = this.#claim("product", p.id, this.#products);
+    // Deterministic prices without asking: 1000, 2000, 3000… cents by position.
+    const priceInCents = p.priceInCents ?? 1000 * (this.#products.size + 1);
+    const pricePoints: PricePointRecord[] = given.map((pp) => ({
+      id: this.#claimPricePoint(pp.id),
+      handle: pp.handle,
+      default: pp.default === true,
+      priceInCents: pp.priceInCents ?? priceInCents,
+      intervalMonths: pp.intervalMonths ?? 1,
+    }));
+    if (!pricePoints.some((pp) => pp.default)) {
+      pricePoints.push({ id: this.#claimPricePoint(undefined), handle: `${p.handle}-default`, default: true, priceInCents, intervalMonths: 1 });
+    }
+    const record: ProductRecord = { id, handle: p.handle, name: p.name ?? p.handle, priceInCents, pricePoints, createdAt: this.nowIso() };
+    this.#products.set(id, record);
+    return structuredClone(record);
+  }
+
+  addSubscription(s: SubscriptionInput): SubscriptionRecord {
+    const product = s.productId !== undefined ? this.#products.get(s.productId) : s.productHandle !== undefined ? this.#productByHandle(s.productHandle) : undefined;
+    if (!product) throw new Error(`addSubscription: unknown product ${s.productId ?? s.productHandle ?? "(none given)"}`);
+    const pp = s.pricePointId === undefined ? defaultPricePoint(product) : product.pricePoints.find((x) => x.id === s.pricePointId);
+    if (!pp) throw new Error(`addSubscription: price point ${s.pricePointId} is not one of product '${product.handle}'`);
+    const id = this.#claim("subscription", s.id, this.#subscriptions);
+    const createdAt = s.createdAt ?? this.nowIso();
+    const record: SubscriptionRecord = {
+      id, productId: product.id, pricePointId: pp.id, state: s.state,
+      requiresAuthentication: s.requiresAuthentication === true,
+      createdAt, updatedAt: createdAt,
+      currentPeriodStartedAt: createdAt, currentPeriodEndsAt: addMonths(createdAt, pp.intervalMonths),
+    };
+    this.#subscriptions.set(id, record);
+    return structuredClone(record);
+  }
+
+  addWebhook(w: WebhookInput): WebhookRecord {
+    const id = this.#claim("webhook", w.id, this.#webhooks);
+    if (w.createdAt !== undefined && Number.isNaN(Date.parse(w.createdAt))) throw new Error(`addWebhook: createdAt '${w.createdAt}' is not a timestamp`);
+    const record: WebhookRecord = {
+      id, status: w.status, event: w.event ?? (w.status === "failed" ? "payment_failure" : "payment_success"),
+      createdAt: w.createdAt ?? this.nowIso(),
+      ...(w.subscriptionId !== undefined ? { subscriptionId: w.subscriptionId } : {}),
+    };
+    this.#webhooks.set(id, record);
+    return { ...record };
+  }
+
+  getSubscription(id: number): SubscriptionRecord | undefined {
+    const s = this.#subscriptions.get(id);
+    return s && structuredClone(s);
+  }
+
+  /** The subscription with its product and price point, for rendering; 404 when unknown. */
+  view(id: number): MigrationTarget {
+    const subscription = this.#subscriptions.get(id);
+    if (!subscription) throw new SiteError(404, "Subscription not found");
+    const product = this.#products.get(subscription.productId)!;
+    const pricePoint = product.pricePoints.find((pp) => pp.id === subscription.pricePointId)!;
+    return { subscription, product, pricePoint };
+  }
+
+  /**
+   * The migration's target, or the first rule it breaks. Rules in the order a
+   * caller can fix them: what was asked, then whether this subscription can
+   * take it. A price point named both by id and handle must be the same one.
+   */
+  resolveMigration(subscriptionId: number, m: MigrationBody): MigrationTarget {
+    const { subscription, product: current } = this.view(subscriptionId);
+    if (m.product_id === undefined && m.product_handle === undefined) {
+      throw new SiteError(422, "A product_id or product_handle is required to migrate a subscription.");
+    }
+    const byId = m.product_id !== undefined ? this.#products.get(m.product_id) : undefined;
+    const byHandle = m.product_handle !== undefined ? this.#productByHandle(m.product_handle) : undefined;
+    if (m.product_id !== undefined && !byId) throw new SiteError(422, `Product not found: no product has id ${m.product_id}.`);
+    if (m.product_handle !== undefined && !byHandle) throw new SiteError(422, `Product not found: no product has handle '${m.product_handle}'.`);
+    if (byId && byHandle && byId !== byHandle) {
+      throw new SiteError(422, `product_id ${m.product_id} and product_handle '${m.product_handle}' name different products.`);
+    }
+    const product = (byId ?? byHandle)!;
+
+    let pricePoint = defaultPricePoint(product);
+    if (m.product_price_point_id !== undefined) {
+      const pp = product.pricePoints.find((x) => x.id === m.product_price_point_id);
+      if (!pp) throw new SiteError(422, `Price point ${m.product_price_point_id} is not a price point of product '${product.handle}'.`);
+      pricePoint = pp;
+    }
+    if (m.product_price_point_handle !== undefined) {
+      const pp = product.pricePoints.find((x) => x.handle === m.product_price_point_handle);
+      if (!pp) throw new SiteError(422, `Price point '${m.product_price_point_handle}' is not a price point of product '${product.handle}'.`);
+      if (m.product_price_point_id !== undefined && pp.id !== pricePoint.id) {
+        throw new SiteError(422, `product_price_point_id ${m.product_price_point_id} and product_price_point_handle '${m.product_price_point_handle}' name different price points.`);
+      }
+      pricePoint = pp;
+    }
+
+    if (product.id === current.id) {
+      throw new SiteError(422,
+        `The subscription is already on product '${current.handle}'. A migration must move it to a different product; ` +
+        "to change only the price point, change the price point instead.");
+    }
+    if (!MIGRATABLE.has(subscription.state)) {
+      throw new SiteError(422, `Subscription ${subscription.id} is '${subscription.state}'; only active or trialing subscriptions can be migrated.`);
+    }
+    return { subscription, product, pricePoint };
+  }
+
+  /**
+   * Applies a migration, or parks it behind 3-D Secure: the 422 carries a link
+   * whose visit (`completeAuthentication`) applies exactly what was asked.
+   */
+  migrate(subscriptionId: number, m: MigrationBody, actionLinkBase: string): MigrationTarget {
+    const target = this.resolveMigration(subscriptionId, m);
+    if (target.subscription.requiresAuthentication) {
+      const token = randomBytes(16).toString("hex");
+      this.#authentications.set(token, { subscriptionId, migration: m, done: false });
+      throw new SiteError(422, {
+        errors: ["This migration requires 3-D Secure authentication. Direct the customer to action_link to complete it."],
+        gateway_payment_id: `pi_sim_${token.slice(0, 24)}`,
+        description: "This card requires 3DSecure verification.",
+        action_link: `${actionLinkBase}/authentications/${token}`,
+      });
+    }
+    return this.#apply(target, m);
+  }
+
+  /**
+   * The customer passed 3-D Secure. The migration is validated again: the
+   * subscription may have moved since the link was issued. A second visit
+   * changes nothing. Afterwards the subscription no longer asks for
+   * authentication (the card is now authenticated).
+   */
+  completeAuthentication(token: string): { subscriptionId: number; alreadyCompleted: boolean } {
+    const auth = this.#authentications.get(token);
+    if (!auth) throw new SiteError(404, "Authentication not found");
+    if (auth.done) return { subscriptionId: auth.subscriptionId, alreadyCompleted: true };
+    const target = this.resolveMigration(auth.subscriptionId, auth.migration);
+    this.#apply(target, auth.migration);
+    target.subscription.requiresAuthentication = false;
+    auth.done = true;
+    return { subscriptionId: auth.subscriptionId, alreadyCompleted: false };
+  }
+
+  /**
+   * Deterministic charges from list prices, as if half of the current period
+   * were left: the unused half of the old price is credited, the new price
+   * charged in full (or half, with preserve_period). A trial paid nothing, so
+   * it earns no credit.
+   */
+  preview(subscriptionId: number, m: MigrationBody): MigrationPreviewResponse {
+    const { subscription, pricePoint } = this.resolveMigration(subscriptionId, m);
+    const old = this.view(subscriptionId).pricePoint.priceInCents;
+    const preserve = m.preserve_period ?? MIGRATION_DEFAULTS.preserve_period;
+    const credit = subscription.state === "trialing" ? 0 : Math.round(old / 2);
+    const charge = preserve ? Math.round(pricePoint.priceInCents / 2) : pricePoint.priceInCents;
+    const applied = Math.min(charge, credit);
+    return {
+      migration: {
+        prorated_adjustment_in_cents: credit === 0 ? 0 : -credit, // never -0
+        charge_in_cents: charge,
+        payment_due_in_cents: charge - applied,
+        credit_applied_in_cents: applied,
+      },
+    };
+  }
+
+  listWebhooks(q: WebhookQuery): WebhookRecord[] {
+    const rows = [...this.#webhooks.values()].filter((w) =>
+      (q.status === undefined || w.status === q.status) &&
+      (q.subscriptionId === undefined || w.subscriptionId === q.subscriptionId) &&
+      (q.sinceDate === undefined || w.createdAt.slice(0, 10) >= q.sinceDate) &&
+      (q.untilDate === undefined || w.createdAt.slice(0, 10) <= q.untilDate));
+    const dir = q.order === "oldest_first" ? 1 : -1;
+    rows.sort((a, b) => dir * (Date.parse(a.createdAt) - Date.parse(b.createdAt) || a.id - b.id));
+    return rows.slice((q.page - 1) * q.perPage, q.page * q.perPage).map((w) => ({ ...w }));
+  }
+
+  /**
+   * Queues every id given, known or not: the service answers `{"status":"ok"}`
+   * and documents no error for unknown ids (the queue is worked off later), and
+   * a million-id benchmark should not need a million seeded webhooks.
+   */
+  replay(ids: readonly number[]): void {
+    for (const id of ids) this.replayQueue.push(id);
+  }
+
+  #apply(t: MigrationTarget, m: MigrationBody): MigrationTarget {
+    const s = t.subscription;
+    const now = this.nowIso();
+    s.previousState = s.state;
+    // trial_ended is past its trial: a migration starts it paying. A trial stays a trial.
+    if (s.state === "trial_ended") s.state = "active";
+    s.productId = t.product.id;
+    s.pricePointId = t.pricePoint.id;
+    s.updatedAt = now;
+    if (!(m.preserve_period ?? MIGRATION_DEFAULTS.preserve_period)) {
+      s.currentPeriodStartedAt = now;
+      s.currentPeriodEndsAt = addMonths(now, t.pricePoint.intervalMonths);
+    }
+    return t;
+  }
+
+  #productByHandle(handle: string): ProductRecord | undefined {
+    for (const p of this.#products.values()) if (p.handle === handle) return p;
+    return undefined;
+  }
+
+  #claim(kind: "product" | "subscription" | "webhook", given: number | undefined, taken: Map<number, unknown>): number {
+    const id = given ?? this.#next[kind];
+    if (!Number.isSafeInteger(id) || id <= 0) throw new Error(`${kind} id must be a positive integer, got ${id}`);
+    if (taken.has(id)) throw new Error(`${kind} id ${id} exists`);
+    this.#next[kind] = Math.max(this.#next[kind], id + 1);
+    return id;
+  }
+
+  #claimPricePoint(given: number | undefined): number {
+    const id = given ?? this.#next.pricePoint;
+    if (!Number.isSafeInteger(id) || id <= 0) throw new Error(`price point id must be a positive integer, got ${id}`);
+    if (this.#pricePointIds.has(id)) throw new Error(`price point id ${id} exists`);
+    this.#pricePointIds.add(id);
+    this.#next.pricePoint = Math.max(this.#next.pricePoint, id + 1);
+    return id;
+  }
+}
+
+function defaultPricePoint(p: ProductRecord): PricePointRecord {
+  return p.pricePoints.find((pp) => pp.default)!;
+}

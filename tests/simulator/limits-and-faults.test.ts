@@ -1,0 +1,163 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { startSimulator, type Simulator, type SimulatorOptions } from "../../simulator";
+import { DUPLICATE_SUBMISSION } from "../../sdk/wire";
+import { call, migration, withSite } from "./helpers";
+
+let sims: Simulator[] = [];
+const start = async (o: SimulatorOptions = {}) => {
+  const s = await startSimulator(o);
+  sims.push(s);
+  return s;
+};
+afterEach(async () => {
+  await Promise.all(sims.map((s) => s.close()));
+  sims = [];
+});
+
+const replay = (sim: Simulator, ids = [1], token?: string) =>
+  call(sim, "POST", "/webhooks/replay.json", { body: token ? { ids, uniqueness_token: token } : { ids } });
+
+describe("concurrency cap", () => {
+  it("the 5th and 6th simultaneous requests get 429 at once, without Retry-After", async () => {
+    const sim = await start({ latencyMs: 300 });
+    const t0 = Date.now();
+    const timed = async () => {
+      const r = await replay(sim);
+      return { ...r, ms: Date.now() - t0 };
+    };
+    const results = await Promise.all(Array.from({ length: 6 }, timed));
+    const refused = results.filter((r) => r.status === 429);
+    expect(results.filter((r) => r.status === 200)).toHaveLength(4);
+    expect(refused).toHaveLength(2);
+    for (const r of refused) {
+      expect(r.body).toEqual({ errors: ["Too many concurrent requests"] });
+      expect(r.headers.get("retry-after")).toBeNull();
+      expect(r.ms).toBeLessThan(250);
+    }
+    expect(sim.replayQueue).toHaveLength(4);
+    // The cap frees up once answers are out.
+    expect((await replay(sim)).status).toBe(200);
+  });
+
+  it("honours maxConcurrent", async () => {
+    const sim = await start({ latencyMs: 200, maxConcurrent: 1 });
+    const statuses = (await Promise.all([replay(sim), replay(sim)])).map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 429]);
+  });
+});
+
+describe("faults", () => {
+  it("status, times N: the next N matching requests fail before processing, then normal service", async () => {
+    const sim = await start();
+    sim.injectFault({ kind: "status", status: 503, times: 2, match: { method: "post", path: "/webhooks/replay.json" } });
+    expect((await call(sim, "GET", "/webhooks.json")).status).toBe(200); // not matched, not consumed
+    const a = await replay(sim, [1], "t1");
+    const b = await replay(sim, [1], "t1");
+    const c = await replay(sim, [1], "t1");
+    expect([a.status, b.status, c.status]).toEqual([503, 503, 200]);
+    expect(a.body.errors[0]).toMatch(/503/);
+    expect(sim.replayQueue).toEqual([1]);
+    expect(sim.requests.map((r) => r.status)).toEqual([200, 503, 503, 200]);
+  });
+
+  it.each([429, 500, 502, 504] as const)("status %i", async (status) => {
+    const sim = await start();
+    sim.injectFault({ kind: "status", status, times: 1 });
+    expect((await replay(sim)).status).toBe(status);
+    expect(sim.replayQueue).toEqual([]);
+  });
+
+  it("path as a RegExp", async () => {
+    const sim = await withSite();
+    sims.push(sim);
+    sim.injectFault({ kind: "status", status: 502, match: { path: /^\/subscriptions\/\d+\.json$/ } });
+    const id = sim.addSubscription({ productId: 1, state: "active" }).id;
+    expect((await call(sim, "GET", `/subscriptions/${id}.json`)).status).toBe(502);
+    expect((await call(sim, "GET", `/subscriptions/${id}.json`)).status).toBe(502);
+    expect((await replay(sim)).status).toBe(200);
+    sim.clearFaults();
+    expect((await call(sim, "GET", `/subscriptions/${id}.json`)).status).toBe(200);
+  });
+
+  it("rate: a seeded PRNG gives the same sequence for the same faultSeed", async () => {
+    const run = async (faultSeed: number) => {
+      const sim = await start({ faultSeed });
+      sim.injectFault({ kind: "status", status: 500, rate: 0.5 });
+      const out: number[] = [];
+      for (let i = 0; i < 24; i++) out.push((await replay(sim)).status);
+      return out;
+    };
+    const a = await run(42);
+    expect(await run(42)).toEqual(a);
+    expect(a.filter((s) => s === 500).length).toBeGreaterThan(4);
+    expect(a.filter((s) => s === 200).length).toBeGreaterThan(4);
+    expect(await run(7)).not.toEqual(a);
+  });
+
+  it("rate 0 never fires, rate 1 always does", async () => {
+    const sim = await start();
+    sim.injectFault({ kind: "status", status: 500, rate: 0 });
+    expect((await replay(sim)).status).toBe(200);
+    sim.clearFaults();
+    sim.injectFault({ kind: "status", status: 500, rate: 1 });
+    expect((await replay(sim)).status).toBe(500);
+  });
+
+  it("reset: the socket is destroyed without an answer; logged with status 0; nothing applied", async () => {
+    const sim = await start();
+    sim.injectFault({ kind: "reset", times: 1 });
+    await expect(replay(sim)).rejects.toThrow();
+    expect(sim.replayQueue).toEqual([]);
+    expect(sim.requests[0].status).toBe(0);
+    expect((await replay(sim)).status).toBe(200);
+  });
+
+  it("delay: holds the answer, counting against the cap", async () => {
+    const sim = await start({ maxConcurrent: 1 });
+    sim.injectFault({ kind: "delay", ms: 300, times: 1 });
+    const t0 = Date.now();
+    const slow = replay(sim);
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await replay(sim)).status).toBe(429);
+    expect((await slow).status).toBe(200);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(290);
+  });
+
+  it("applyAfterHandling status: the migration is applied, the client sees 503, its retry gets 409", async () => {
+    const sim = await withSite();
+    sims.push(sim);
+    const id = sim.addSubscription({ productId: 1, state: "active" }).id;
+    sim.injectFault({ kind: "status", status: 503, times: 1, applyAfterHandling: true, match: { path: `/subscriptions/${id}/migrations.json` } });
+    const body = migration({ product_id: 2 }, { uniqueness_token: "ambiguous-1" });
+    expect((await call(sim, "POST", `/subscriptions/${id}/migrations.json`, { body })).status).toBe(503);
+    expect(sim.getSubscription(id)).toMatchObject({ productId: 2, previousState: "active" });
+    const retry = await call(sim, "POST", `/subscriptions/${id}/migrations.json`, { body });
+    expect(retry).toMatchObject({ status: 409, body: { errors: [DUPLICATE_SUBMISSION] } });
+  });
+
+  it("applyAfterHandling reset: the replay is queued although the client saw the connection drop", async () => {
+    const sim = await start();
+    sim.injectFault({ kind: "reset", times: 1, applyAfterHandling: true });
+    await expect(replay(sim, [9], "r-1")).rejects.toThrow();
+    expect(sim.replayQueue).toEqual([9]);
+    expect((await replay(sim, [9], "r-1")).status).toBe(409);
+    expect(sim.replayQueue).toEqual([9]);
+  });
+
+  it("applyAfterHandling delay: state changes before the answer leaves", async () => {
+    const sim = await start();
+    sim.injectFault({ kind: "delay", ms: 300, times: 1, applyAfterHandling: true });
+    const pending = replay(sim, [3]);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(sim.replayQueue).toEqual([3]);
+    expect((await pending).status).toBe(200);
+  });
+
+  it("refuses malformed fault specs", async () => {
+    const sim = await start();
+    expect(() => sim.injectFault({ kind: "status", status: 404 as 500 })).toThrow(/status 404/);
+    expect(() => sim.injectFault({ kind: "delay", ms: -1 })).toThrow(/ms/);
+    expect(() => sim.injectFault({ kind: "reset", rate: 2 })).toThrow(/rate/);
+    expect(() => sim.injectFault({ kind: "reset", times: 0 })).toThrow(/times/);
+  });
+});

@@ -1,0 +1,145 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { Agent, request } from "undici";
+import { afterEach, describe, expect, it } from "vitest";
+import { DEMO_SITE, startSimulator, type Simulator } from "../../simulator";
+import { basic, call } from "./helpers";
+
+let sims: Simulator[] = [];
+afterEach(async () => {
+  await Promise.all(sims.map((s) => s.close()));
+  sims = [];
+});
+const start = async (o: Parameters<typeof startSimulator>[0] = {}) => {
+  const s = await startSimulator(o);
+  sims.push(s);
+  return s;
+};
+
+describe("http plumbing", () => {
+  it("listens on 127.0.0.1 and a free port by default", async () => {
+    const sim = await start();
+    expect(sim.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  it.each([
+    { method: "GET", path: "/nowhere.json", status: 404 },
+    { method: "GET", path: "/v1/webhooks.json", status: 404 },
+    { method: "GET", path: "/subscriptions/abc.json", status: 404 },
+    { method: "DELETE", path: "/webhooks/replay.json", status: 405, allow: "POST" },
+    { method: "GET", path: "/webhooks/settings.json", status: 405, allow: "PUT" },
+    { method: "POST", path: "/webhooks.json", status: 405, allow: "GET" },
+    { method: "PUT", path: "/subscriptions/1001.json", status: 405, allow: "GET" },
+  ])("$method $path → $status", async ({ method, path: p, status, allow }) => {
+    const sim = await start();
+    const res = await call(sim, method, p, method === "GET" ? {} : { body: {} });
+    expect(res.status).toBe(status);
+    expect(res.body.errors).toHaveLength(1);
+    if (allow) expect(res.headers.get("allow")).toBe(allow);
+  });
+
+  it("400 for malformed JSON", async () => {
+    const sim = await start();
+    const res = await call(sim, "POST", "/webhooks/replay.json", { raw: "{ids: [1" });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0]).toMatch(/Malformed JSON/);
+  });
+
+  it("logs every request: method, path, query, body, status, token", async () => {
+    const sim = await start();
+    await call(sim, "GET", "/webhooks.json?status=failed&page=2");
+    await call(sim, "POST", "/webhooks/replay.json", { body: { ids: [1, 2], uniqueness_token: "tok" } });
+    await call(sim, "GET", "/webhooks.json", { auth: null });
+    expect(sim.requests).toMatchObject([
+      { method: "GET", path: "/webhooks.json", query: { status: "failed", page: "2" }, body: undefined, status: 200 },
+      { method: "POST", path: "/webhooks/replay.json", query: {}, body: { ids: [1, 2], uniqueness_token: "tok" }, status: 200, uniquenessToken: "tok" },
+      { method: "GET", status: 401 },
+    ]);
+    expect(typeof sim.requests[0].at).toBe("number");
+    sim.reset();
+    expect(sim.requests).toEqual([]);
+  });
+
+  it("logBodies: false keeps the token but not the body", async () => {
+    const sim = await start({ logBodies: false });
+    await call(sim, "POST", "/webhooks/replay.json", { body: { ids: [1], uniqueness_token: "tok" } });
+    expect(sim.requests[0]).toMatchObject({ body: undefined, uniquenessToken: "tok", status: 200 });
+  });
+
+  it("close() ends open keep-alive connections and in-flight delays", async () => {
+    const sim = await startSimulator({ latencyMs: 0 });
+    const agent = new Agent({ keepAliveTimeout: 60_000 });
+    const res = await request(`${sim.url}/webhooks.json`, { dispatcher: agent, headers: { authorization: basic() } });
+    await res.body.text();
+    sim.injectFault({ kind: "delay", ms: 30_000 });
+    const stuck = request(`${sim.url}/webhooks.json`, { dispatcher: agent, headers: { authorization: basic() } }).catch((e: Error) => e);
+    await new Promise((r) => setTimeout(r, 50));
+    const t0 = Date.now();
+    await sim.close();
+    expect(Date.now() - t0).toBeLessThan(1000);
+    expect(await stuck).toBeInstanceOf(Error);
+    await expect(fetch(`${sim.url}/webhooks.json`)).rejects.toThrow();
+    await sim.close(); // idempotent
+    await agent.close();
+  });
+});
+
+describe("demo seed", () => {
+  it("serves the documented site with the demo key", async () => {
+    const sim = await start({ seed: "demo" });
+    const auth = basic(DEMO_SITE.apiKey);
+    expect((await call(sim, "GET", "/webhooks.json")).status).toBe(401); // not the default key
+    for (const s of DEMO_SITE.subscriptions) {
+      const res = await call(sim, "GET", `/subscriptions/${s.id}.json`, { auth });
+      expect(res.body.subscription).toMatchObject({ id: s.id, state: s.state, product: { handle: s.productHandle } });
+    }
+    const failed = await call(sim, "GET", "/webhooks.json?status=failed&per_page=200&order=oldest_first", { auth });
+    expect(failed.body.map((w: { webhook: { id: number } }) => w.webhook.id)).toEqual(DEMO_SITE.failedWebhookIds);
+    expect(DEMO_SITE.failedWebhookIds).toHaveLength(10);
+    const migrated = await call(sim, "POST", "/subscriptions/1001/migrations.json", { auth, body: { migration: { product_handle: "pro" } } });
+    expect(migrated.body.subscription).toMatchObject({ state: "active", previous_state: "active", product: { id: 2, handle: "pro" }, product_price_point_id: 201 });
+    const sca = await call(sim, "POST", "/subscriptions/1005/migrations.json", { auth, body: { migration: { product_handle: "pro" } } });
+    expect(sca.body.action_link).toMatch(/\/authentications\//);
+    expect(sim.webhooksEnabled).toBe(false);
+    expect(Object.isFrozen(DEMO_SITE.products[1].pricePoints)).toBe(true);
+  });
+
+  it("an explicit apiKey wins over the demo key", async () => {
+    const sim = await start({ seed: "demo", apiKey: "mine" });
+    expect((await call(sim, "GET", "/subscriptions/1001.json", { auth: basic("mine") })).status).toBe(200);
+  });
+});
+
+describe("billing-simulator CLI", () => {
+  it("prints its URL and the demo key, serves, and exits on SIGTERM", async () => {
+    const root = path.resolve(__dirname, "../..");
+    const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "simulator/bin.ts", "--port", "0", "--seed", "demo"], { cwd: root });
+    let out = "";
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on("data", (d) => {
+        out += d;
+        const m = /listening on (\S+)/.exec(out);
+        if (m && out.includes("API key")) resolve(m[1]);
+      });
+      child.on("exit", (code) => reject(new Error(`exited ${code}: ${out}`)));
+    });
+    expect(out).toContain(DEMO_SITE.apiKey);
+    const res = await fetch(`${url}/subscriptions/1001.json`, { headers: { authorization: basic(DEMO_SITE.apiKey) } });
+    expect(res.status).toBe(200);
+    const code = await new Promise<number | null>((resolve) => {
+      child.on("exit", resolve);
+      child.kill("SIGTERM");
+    });
+    expect(code).toBe(0);
+  }, 20_000);
+
+  it("refuses unknown arguments", async () => {
+    const root = path.resolve(__dirname, "../..");
+    const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "simulator/bin.ts", "--seed", "prod"], { cwd: root });
+    let err = "";
+    child.stderr.on("data", (d) => (err += d));
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    expect(code).toBe(2);
+    expect(err).toMatch(/--seed accepts only "demo"/);
+  }, 20_000);
+});
