@@ -142,6 +142,7 @@ printf 'module ensurepulumi.local/wrapper\n\ngo 1.25\n' > go.mod
 PKG=github.com/pulumi/pulumi/pkg/v3
 SDK=github.com/pulumi/pulumi/sdk/v3
 LH=github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3
+LH_LEGACY_VERSION="${ENSURE_PULUMI_LEGACY_LH_VERSION:-3.68.0}"
 VERVAR=github.com/pulumi/pulumi/sdk/v3/go/common/version.Version
 
 download() { # download <module@version>: prints go's JSON; fails with go's error text
@@ -185,17 +186,24 @@ if out="$("$GO" list -m -json "$LH@v$VERSION" 2>/dev/null)"; then
 elif [ -n "$COMMIT" ] && out="$("$GO" list -m -json "$LH@$COMMIT" 2>&1)"; then
   LH_VER="$(printf '%s' "$out" | sed -n 's/^[[:space:]]*"Version": "\(.*\)",$/\1/p' | head -1)"
 fi
+LH_LEGACY=""
 if [ -n "$LH_VER" ]; then
   log "language host module: $LH@$LH_VER"
   download "$LH@$LH_VER" >/dev/null || die "cannot download $LH@$LH_VER"
 elif [ "$NO_LH" = 1 ]; then
   log "WARNING: $LH is not available at v$VERSION nor at commit ${COMMIT:-?}; building the CLI only (--no-language-host)"
 else
-  "$GO" list -m "$LH@v$VERSION" 2>&1 | sed 's/^/    /' >&2 || true
-  [ -n "$COMMIT" ] && { "$GO" list -m "$LH@$COMMIT" 2>&1 | sed 's/^/    /' >&2 || true; }
-  die "cannot resolve $LH at v$VERSION or at the release commit ${COMMIT:-?}.
-  Without it pulumi cannot run nodejs programs from a directory. Re-run with --no-language-host to
+  # The language host became a module of its own after v$LH_LEGACY_VERSION; until then it was a
+  # package of sdk/v3. When the proxy serves neither the tag nor the release commit of the new
+  # module (seen here: 403 for every version), build that last in-sdk release instead. Its gRPC
+  # protocol is the one the CLI still speaks (Run, GetRequiredPlugins, InstallDependencies, About);
+  # the program itself runs on the project's own @pulumi/pulumi, so behaviour follows that version.
+  log "$LH is not served at v$VERSION nor at the release commit ${COMMIT:-?}"
+  log "falling back to $SDK/nodejs/cmd/pulumi-language-nodejs@v$LH_LEGACY_VERSION (the last release that shipped it inside sdk/v3)"
+  download "$SDK@v$LH_LEGACY_VERSION" >/dev/null || die "cannot download $SDK@v$LH_LEGACY_VERSION either.
+  Without a language host pulumi cannot run nodejs programs from a directory. Re-run with --no-language-host to
   build the CLI alone (Automation API inline programs do not need the language host)."
+  LH_LEGACY=1
 fi
 
 # ---------------------------------------------------------------- wrapper module
@@ -237,7 +245,18 @@ build() { # build <name> <package>
   log "built $1 in $((SECONDS - t))s"
 }
 build pulumi "$PKG/cmd/pulumi"
-if [ -n "$LH_VER" ]; then build pulumi-language-nodejs "$LH"; else : > "$TMP_BIN/.no-language-host"; fi
+if [ -n "$LH_VER" ]; then build pulumi-language-nodejs "$LH"
+elif [ -n "$LH_LEGACY" ]; then
+  # A wrapper of its own: the legacy host needs sdk/v3 at its release, not at v$VERSION.
+  mkdir -p "$VDIR/src-lh"
+  ( cd "$VDIR/src-lh" && rm -f go.mod go.sum \
+    && printf 'module ensurepulumi.local/languagehost\n\ngo 1.25\n' > go.mod \
+    && "$GO" mod edit -require="$SDK@v$LH_LEGACY_VERSION" go.mod \
+    && while read -r r; do [ -n "$r" ] && "$GO" mod edit -replace="$r" go.mod; done \
+         <<< "$(nonlocal_replaces "$GOMODCACHE/cache/download/$SDK/@v/v$LH_LEGACY_VERSION.mod")" \
+    && LDFLAGS="-s -w -X $VERVAR=v$LH_LEGACY_VERSION" build pulumi-language-nodejs "$SDK/nodejs/cmd/pulumi-language-nodejs" )
+  echo "v$LH_LEGACY_VERSION" > "$TMP_BIN/.language-host-version"
+else : > "$TMP_BIN/.no-language-host"; fi
 
 # Dynamic-provider plugin: the 3-line script shipped at the root of @pulumi/pulumi.
 PLUGIN_SRC="$REPO_ROOT/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs"
@@ -256,7 +275,7 @@ chmod 755 "$TMP_BIN/pulumi-resource-pulumi-nodejs"
 
 got="$(version_of "$TMP_BIN/pulumi")"
 [ "$got" = "v$VERSION" ] || die "built pulumi reports '$got', expected v$VERSION"
-if [ -n "$LH_VER" ]; then
+if [ -n "$LH_VER$LH_LEGACY" ]; then
   "$TMP_BIN/pulumi-language-nodejs" --help >/dev/null 2>&1 || [ $? -eq 2 ] || die "pulumi-language-nodejs does not start"
 fi
 
