@@ -13,10 +13,21 @@ import type { SubscriptionMigrationArgs } from "./subscription-migration";
 export function previewSubscriptionMigration(args: SubscriptionMigrationArgs): pulumi.Output<MigrationPreview | undefined> {
   return pulumi.output(args).apply(async (a) => {
     const { programClient } = await import("./program-client");
+    const { BillingError } = await import("../sdk/errors");
+    const { SiteConfigError } = await import("./runtime/config");
     const { site, subscriptionId, ...target } = a;
-    const preview = await programClient(site).previewMigration(subscriptionId, target);
-    const money = (c: number) => `${c < 0 ? "-" : ""}${(Math.abs(c) / 100).toFixed(2)}`;
     const to = target.productHandle ?? `product ${target.productId}`;
+    let preview: MigrationPreview;
+    try {
+      preview = await programClient(site).previewMigration(subscriptionId, target);
+    } catch (err) {
+      // A review aid must not turn a bad input into an unhandled program exception: the
+      // resource's own check reports it against the property, so warn here and go on.
+      if (!(err instanceof BillingError || err instanceof SiteConfigError)) throw err;
+      pulumi.log.warn(`no charge preview for the migration of subscription ${subscriptionId} to ${to}: ${err.message}`);
+      return undefined;
+    }
+    const money = (c: number) => `${c < 0 ? "-" : ""}${(Math.abs(c) / 100).toFixed(2)}`;
     pulumi.log.info(
       `migration of subscription ${subscriptionId} to ${to}: charge ${money(preview.chargeInCents)}, ` +
         `prorated adjustment ${money(preview.proratedAdjustmentInCents)}, credit applied ${money(preview.creditAppliedInCents)}, ` +

@@ -34,7 +34,9 @@ export async function check(provider: object, _olds: Props, news: Props) {
 
 /** Changing `site` replaces (it is the resource's id); the other inputs update in place. */
 export async function diff(_provider: object, _id: string, olds: Props, news: Props) {
-  const changed = changedKeys(["webhooksEnabled", "site", "disableOnDelete"], olds, news);
+  // disableOnDelete is recorded as false when omitted: omitted and false are the same choice.
+  const flag = (p: Props) => ({ ...p, disableOnDelete: isUnknown(p.disableOnDelete) ? p.disableOnDelete : p.disableOnDelete === true });
+  const changed = changedKeys(["webhooksEnabled", "site", "disableOnDelete"], flag(olds), flag(news));
   return {
     changes: changed.length > 0,
     replaces: changed.filter((k) => k === "site"),

@@ -26,13 +26,13 @@ describe("failures with the real CLI", function () {
   }
 
   it("a bad input fails at preview with a CheckFailure naming the property; the service receives nothing", async () => {
-    const s = await stack("bad-input", "-5", "pro");
+    const s = await stack("bad-input", "0", "pro");
     try {
       const before = sim.requests.length;
       const res = await s.run(["preview"], { allowFailure: true });
       assert.notEqual(res.code, 0);
       assert.match(res.stdout + res.stderr, /subscriptionId/);
-      assert.match(res.stdout + res.stderr, /must be a positive integer id, got -5/);
+      assert.match(res.stdout + res.stderr, /must be a positive integer id, got 0/);
       assert.equal(sim.requests.length, before);
     } finally {
       await s.dispose();

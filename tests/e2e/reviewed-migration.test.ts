@@ -30,7 +30,7 @@ describe("examples/reviewed-migration with the real CLI", function () {
   });
 
   it("preview shows the migration and its charge, and changes nothing", async () => {
-    const res = await s.run(["preview", "--diff"]);
+    const res = await s.run(["preview"]);
     assert.match(res.stdout, /\+ .*billing:SubscriptionMigration/);
     assert.match(res.stdout, /migration of subscription \d+ to growth: charge \d+\.\d\d/);
     assert.deepEqual(mutations(sim.requests), []);
@@ -80,15 +80,7 @@ describe("examples/reviewed-migration with the real CLI", function () {
     assert.equal(posts.length, 2);
   });
 
-  it("destroy sends nothing and the subscription stays where it is", async () => {
-    const before = mutations(sim.requests).length;
-    await s.run(["destroy", "--yes", "--skip-preview"]);
-    assert.equal(mutations(sim.requests).length, before);
-    assert.equal(sim.getSubscription(subscriptionId)?.productId, 13);
-  });
-
   it("no credential in state, __provider or CLI output; the config secret is encrypted", async () => {
-    await s.run(["up", "--yes", "--skip-preview"]);
     const state = await s.exportState();
     assert.match(state, /__provider/);
     assert.ok(!state.includes(API_KEY), "state holds the API key");
@@ -98,4 +90,11 @@ describe("examples/reviewed-migration with the real CLI", function () {
     assert.ok(!stackConfig.includes(API_KEY));
     assert.ok(!JSON.stringify(sim.requests).includes(API_KEY));
   });
+  it("destroy sends nothing and the subscription stays where it is", async () => {
+    const before = mutations(sim.requests).length;
+    await s.run(["destroy", "--yes", "--skip-preview"]);
+    assert.equal(mutations(sim.requests).length, before);
+    assert.equal(sim.getSubscription(subscriptionId)?.productId, 13);
+  });
+
 });
