@@ -24,7 +24,7 @@ async function main(): Promise<void> {
     await ws.pulumi(["config", "set", "--secret", "billing:apiKey", DEMO_SITE.apiKey], { cwd: ROOT });
 
     step("pulumi preview (the migration's charge is logged by previewSubscriptionMigration)");
-    await ws.pulumi(["preview", "--diff"], { cwd: ROOT, stream: true });
+    await ws.pulumi(["preview"], { cwd: ROOT, stream: true });
     step("pulumi up");
     await ws.pulumi(["up", "--yes", "--skip-preview"], { cwd: ROOT, stream: true });
 
