@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { shellProvider } from "./shell";
 
 /** Inputs of {@link SubscriptionMigration}: the target product by id or handle, and options. */
 export interface SubscriptionMigrationArgs {
@@ -39,46 +40,8 @@ export interface SubscriptionMigration {
   readonly warnings: pulumi.Output<string[]>;
 }
 
-/**
- * The implementation, loaded at call time. The provider host evaluates these
- * methods with its own `require`, which cannot see a package that is only the
- * program's own (the program directory is the package, as in this repo's demo),
- * so resolve from the program directory (the host's working directory) first.
- * Declared in this file so that it is serialized by value with the methods.
- */
-function runtime(): typeof import("./runtime") {
-  const name = "pulumi-subscription-billing/provider/runtime";
-  try {
-    return require("node:module").createRequire(require("node:path").join(process.cwd(), "index.js"))(name);
-  } catch {
-    return require(name);
-  }
-}
-
-/** The serialized provider: thin shells over the package's runtime module. */
-export const subscriptionMigrationProvider: pulumi.dynamic.ResourceProvider = {
-  async configure(req) {
-    runtime().configure(this, req);
-  },
-  check(olds, news) {
-    return runtime().subscriptionMigration.check(this, olds, news);
-  },
-  diff(id, olds, news) {
-    return runtime().subscriptionMigration.diff(this, id, olds, news);
-  },
-  create(inputs) {
-    return runtime().subscriptionMigration.create(this, inputs);
-  },
-  update(id, olds, news) {
-    return runtime().subscriptionMigration.update(this, id, olds, news);
-  },
-  read(id, props) {
-    return runtime().subscriptionMigration.read(this, id, props);
-  },
-  delete(id, props) {
-    return runtime().subscriptionMigration.del(this, id, props);
-  },
-};
+/** The provider of every SubscriptionMigration: one instance per type (each instance costs a serialization). */
+export const subscriptionMigrationProvider = shellProvider("subscriptionMigration");
 
 /**
  * Moves a subscription to another product, once. Any input change is a new

@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { shellProvider } from "./shell";
 
 /** Which webhooks to replay, resolved through the webhook list at create time. */
 export interface WebhookSelector {
@@ -32,46 +33,8 @@ export interface WebhookReplay {
   readonly notQueuedIds: pulumi.Output<number[]>;
 }
 
-/**
- * The implementation, loaded at call time. The provider host evaluates these
- * methods with its own `require`, which cannot see a package that is only the
- * program's own (the program directory is the package, as in this repo's demo),
- * so resolve from the program directory (the host's working directory) first.
- * Declared in this file so that it is serialized by value with the methods.
- */
-function runtime(): typeof import("./runtime") {
-  const name = "pulumi-subscription-billing/provider/runtime";
-  try {
-    return require("node:module").createRequire(require("node:path").join(process.cwd(), "index.js"))(name);
-  } catch {
-    return require(name);
-  }
-}
-
-/** The serialized provider: thin shells over the package's runtime module. */
-export const webhookReplayProvider: pulumi.dynamic.ResourceProvider = {
-  async configure(req) {
-    runtime().configure(this, req);
-  },
-  check(olds, news) {
-    return runtime().webhookReplay.check(this, olds, news);
-  },
-  diff(id, olds, news) {
-    return runtime().webhookReplay.diff(this, id, olds, news);
-  },
-  create(inputs) {
-    return runtime().webhookReplay.create(this, inputs);
-  },
-  update(id, olds, news) {
-    return runtime().webhookReplay.update(this, id, olds, news);
-  },
-  read(id, props) {
-    return runtime().webhookReplay.read(this, id, props);
-  },
-  delete() {
-    return runtime().webhookReplay.del();
-  },
-};
+/** The provider of every WebhookReplay: one instance per type (each instance costs a serialization). */
+export const webhookReplayProvider = shellProvider("webhookReplay");
 
 /** Queues webhooks for re-delivery, once (a one-shot event; deleting it sends nothing). */
 export class WebhookReplay extends pulumi.dynamic.Resource {
