@@ -1,0 +1,139 @@
+import assert from "node:assert/strict";
+import { DEMO_SITE, startSimulator, type Simulator } from "../../simulator";
+import { DIFF_NONE, DIFF_SOME, ProviderHost } from "./host";
+import { ENV_KEY, registerUnderMocks, type Registered } from "./support";
+
+// The demo site's key is what the simulator accepts; the test plants it as the
+// secret everywhere and scans the host's output and every answer for it.
+const KEY = DEMO_SITE.apiKey;
+const urn = (type: string, name: string) => `urn:pulumi:test::engine-tests::pulumi-nodejs:dynamic/billing:${type}::${name}`;
+const mutations = (sim: Simulator) => sim.requests.filter((r) => r.method !== "GET" && !r.path.endsWith("/preview.json")).length;
+
+describe("the real dynamic-provider host over gRPC", function () {
+  this.timeout(60_000);
+  let providers: Record<string, string>;
+  let sim: Simulator;
+  let host: ProviderHost;
+  const answers: unknown[] = [];
+
+  before(async () => {
+    const registered: Registered[] = await registerUnderMocks((b) => {
+      new b.WebhookSettings("w", { webhooksEnabled: true });
+      new b.SubscriptionMigration("m", { subscriptionId: 1001, productHandle: "pro" });
+      new b.WebhookReplay("r", { ids: [5005] });
+    });
+    providers = Object.fromEntries(registered.map((r) => [r.type.split(":").pop()!, r.inputs.__provider as string]));
+    sim = await startSimulator({ seed: "demo" });
+    // BILLING_API_KEY in the host's environment is a decoy: stack config wins.
+    host = await ProviderHost.start({ BILLING_API_KEY: ENV_KEY });
+    await host.configure({ "billing:baseUrl": sim.url, "billing:apiKey": KEY, "engine-tests:other": "x" });
+  });
+  after(async () => {
+    host?.stop();
+    await sim?.close();
+  });
+
+  const record = <T>(x: T): T => (answers.push(x), x);
+
+  it("WebhookSettings: Check → Create → Diff → Update → Delete", async () => {
+    const u = urn("WebhookSettings", "w");
+    const news = { __provider: providers.WebhookSettings, webhooksEnabled: true, disableOnDelete: true };
+    const checked = record(await host.check(u, {}, news));
+    assert.deepEqual(checked.failures, []);
+    const created = record(await host.create(u, checked.inputs));
+    assert.equal(created.id, new URL(sim.url).host, "the id is the site");
+    assert.equal(created.props.webhooksEnabled, true);
+    assert.equal(sim.webhooksEnabled, true);
+
+    const same = record(await host.diff(u, created.id, created.props, checked.inputs));
+    assert.equal(same.changes, DIFF_NONE);
+    const flipped = { ...checked.inputs, webhooksEnabled: false };
+    const diff = record(await host.diff(u, created.id, created.props, flipped));
+    assert.equal(diff.changes, DIFF_SOME);
+    assert.deepEqual(diff.replaces, []);
+    const moved = record(await host.diff(u, created.id, created.props, { ...checked.inputs, site: "eu" }));
+    assert.deepEqual(moved.replaces, ["site"]);
+
+    const updated = record(await host.update(u, created.id, created.props, flipped));
+    assert.equal(updated.webhooksEnabled, false);
+    assert.equal(sim.webhooksEnabled, false);
+    assert.equal(typeof updated.__provider, "string");
+
+    sim.requests.length = 0;
+    await host.delete(u, created.id, { ...updated, webhooksEnabled: true, disableOnDelete: true });
+    assert.deepEqual(sim.requests.map((r) => [r.method, r.path, r.body]), [["PUT", "/webhooks/settings.json", { webhooks_enabled: false }]]);
+  });
+
+  it("SubscriptionMigration: Check → Create → Diff → Update → Delete", async () => {
+    const u = urn("SubscriptionMigration", "m");
+    const news = { __provider: providers.SubscriptionMigration, subscriptionId: 1002, productHandle: "pro" };
+    const checked = record(await host.check(u, {}, news));
+    assert.deepEqual(checked.failures, []);
+    const created = record(await host.create(u, checked.inputs));
+    assert.match(created.id, /^1002-/, "one migration of subscription 1002");
+    assert.equal(created.props.productHandle, "pro");
+    assert.equal(created.props.subscriptionState, "trialing");
+    assert.equal(sim.getSubscription(1002)?.productId, 2);
+
+    const toLaunch = { ...checked.inputs, productHandle: "launch" };
+    const diff = record(await host.diff(u, created.id, created.props, toLaunch));
+    assert.equal(diff.changes, DIFF_SOME);
+    assert.ok(diff.replaces.includes("productHandle"), `replaces ${diff.replaces}`);
+
+    const before = mutations(sim);
+    const updated = record(await host.update(u, created.id, created.props, checked.inputs));
+    assert.equal(updated.productHandle, "pro");
+    assert.equal(mutations(sim), before, "update only refreshes");
+    await host.delete(u, created.id, updated);
+    assert.equal(mutations(sim), before, "delete sends nothing");
+    assert.equal(sim.getSubscription(1002)?.productId, 2);
+  });
+
+  it("SubscriptionMigration: a bad input is a CheckFailure naming the property, and nothing is sent", async () => {
+    const u = urn("SubscriptionMigration", "bad");
+    const sent = sim.requests.length;
+    const checked = record(await host.check(u, {}, { __provider: providers.SubscriptionMigration, subscriptionId: 1001, productId: 2, productHandle: "pro" }));
+    const props = checked.failures.map((f) => f.property);
+    assert.ok(props.includes("productId") || props.includes("productHandle"), JSON.stringify(checked.failures));
+    assert.match(checked.failures.map((f) => f.reason).join(" "), /exactly one/i);
+    assert.equal(sim.requests.length, sent);
+  });
+
+  it("SubscriptionMigration: a same-product migration fails at check, before any POST", async () => {
+    const u = urn("SubscriptionMigration", "same");
+    const checked = record(await host.check(u, {}, { __provider: providers.SubscriptionMigration, subscriptionId: 1002, productHandle: "pro" }));
+    assert.equal(checked.failures.length, 1);
+    assert.match(checked.failures[0].reason, /already on product/);
+    assert.equal(sim.requests.filter((r) => r.method === "POST" && r.path === "/subscriptions/1002/migrations.json").length, 1, "only the earlier create");
+  });
+
+  it("WebhookReplay: Check → Create → Diff → Update → Delete", async () => {
+    const u = urn("WebhookReplay", "r");
+    const ids = Array.from({ length: 2500 }, (_, i) => 10_000 + i);
+    const checked = record(await host.check(u, {}, { __provider: providers.WebhookReplay, ids }));
+    assert.deepEqual(checked.failures, []);
+    sim.replayQueue.length = 0;
+    const created = record(await host.create(u, checked.inputs));
+    assert.equal(created.props.queuedCount, 2500);
+    assert.equal(created.props.batchCount, 3);
+    assert.equal(sim.replayQueue.length, 2500);
+
+    const bumped = { ...checked.inputs, triggers: ["2"] };
+    const diff = record(await host.diff(u, created.id, created.props, bumped));
+    assert.equal(diff.changes, DIFF_SOME);
+    assert.ok(diff.replaces.includes("triggers"));
+
+    const updated = record(await host.update(u, created.id, created.props, checked.inputs));
+    assert.equal(updated.queuedCount, 2500);
+    assert.equal(sim.replayQueue.length, 2500, "update re-sends nothing that was queued");
+    const before = mutations(sim);
+    await host.delete(u, created.id, updated);
+    assert.equal(mutations(sim), before);
+  });
+
+  it("no credential in the host's output or in any answer", () => {
+    const text = host.output + JSON.stringify(answers);
+    assert.ok(!text.includes(KEY), "the API key leaked");
+    assert.ok(!text.includes(ENV_KEY), "the environment's key leaked");
+  });
+});
