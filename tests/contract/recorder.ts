@@ -1,0 +1,63 @@
+import { createServer, request, type Server } from "node:http";
+
+export interface Exchange {
+  method: string;
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  requestBody: unknown;
+  status: number;
+  responseBody: unknown;
+}
+
+const parse = (text: string): unknown => {
+  if (text === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+};
+
+/**
+ * A recording HTTP proxy in front of the simulator: every request the SDK
+ * sends and every answer it gets, as they crossed the wire.
+ */
+export async function recordingProxy(target: string): Promise<{ url: string; exchanges: Exchange[]; close(): Promise<void> }> {
+  const exchanges: Exchange[] = [];
+  const upstream = new URL(target);
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks);
+      const out = request(
+        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+        (up) => {
+          const back: Buffer[] = [];
+          up.on("data", (c) => back.push(c));
+          up.on("end", () => {
+            const text = Buffer.concat(back).toString("utf8");
+            exchanges.push({
+              method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers,
+              requestBody: parse(body.toString("utf8")), status: up.statusCode ?? 0, responseBody: parse(text),
+            });
+            res.writeHead(up.statusCode ?? 502, up.headers);
+            res.end(text);
+          });
+        },
+      );
+      out.on("error", () => res.destroy());
+      out.end(body);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    exchanges,
+    close: () => new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    }),
+  };
+}
