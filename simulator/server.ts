@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
+import { createServer as createHttpsServer } from "node:https";
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -27,6 +28,8 @@ export interface SimulatorOptions {
   faultSeed?: number;
   /** Keep parsed request bodies in `requests`. Default true; turn off for million-id benchmarks. */
   logBodies?: boolean;
+  /** Listen on TLS with this key and certificate (benchmarks against clients that only speak https). */
+  tls?: { key: string | Buffer; cert: string | Buffer };
   /** Clock for timestamps and the 60-minute duplicate window. Default: the real one. */
   now?: () => Date;
 }
@@ -161,13 +164,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   }
 
   // handle() answers its own errors; this only guards against a failure while answering one.
-  const server = createServer((req, res) => void handle(req, res).catch(() => res.destroy()));
+  const handler = (req: IncomingMessage, res: ServerResponse) => void handle(req, res).catch(() => res.destroy());
+  const server = options.tls ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, handler) : createServer(handler);
   await new Promise<void>((resolveListen, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolveListen());
   });
   const addr = server.address() as AddressInfo;
-  url = `http://${addr.family === "IPv6" ? `[${addr.address}]` : addr.address}:${addr.port}`;
+  url = `${options.tls ? "https" : "http"}://${addr.family === "IPv6" ? `[${addr.address}]` : addr.address}:${addr.port}`;
 
   let closed: Promise<void> | undefined;
   const sim: Simulator = {

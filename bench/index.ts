@@ -1,0 +1,45 @@
+/**
+ * `npm run bench [-- --quick] [-- --only 1,2]`: the figures of the benchmark,
+ * each a ratio to a reference measured side by side in this one run, printed
+ * as a Markdown table (README "Latest benchmark"). A script, not a test:
+ * nothing fails on a number.
+ */
+import { cpus } from "node:os";
+import { cliFigure } from "./cli";
+import { memoryFigure } from "./memory";
+import { perCallFigure } from "./per-call";
+import { providerSizeFigure } from "./provider-size";
+import { replayFigure } from "./replay";
+import { table, type Row } from "./stats";
+
+async function main(): Promise<void> {
+  const quick = process.argv.includes("--quick");
+  const onlyArg = process.argv[process.argv.indexOf("--only") + 1];
+  const only = process.argv.includes("--only") ? new Set(onlyArg.split(",")) : undefined;
+  const want = (n: string) => !only || only.has(n);
+  const rows: Row[] = [];
+  const started = Date.now();
+  const step = async (n: string, what: string, fn: () => Promise<Row[]> | Row[]) => {
+    if (!want(n)) return;
+    const t = Date.now();
+    process.stderr.write(`[bench] figure ${n}: ${what}…\n`);
+    rows.push(...(await fn()));
+    process.stderr.write(`[bench] figure ${n} done in ${((Date.now() - t) / 1000).toFixed(1)} s\n`);
+  };
+  await step("1", "per-call overhead", () => perCallFigure(quick ? { repeats: 5, calls: 20 } : { repeats: 15, calls: 100 }));
+  await step("2", "replay of 100,000 ids at 5 ms per request", () => replayFigure({ repeats: quick ? 3 : 9 }));
+  await step("3", "memory of a 1,000,000-id replay", () => memoryFigure({ repeats: quick ? 1 : 3 }));
+  await step("4", "__provider bytes", () => providerSizeFigure({ tarball: !quick }));
+  if (quick) {
+    if (want("5")) rows.push({ figure: "5", candidate: "pulumi preview/up, 50 WebhookSettings", reference: "50 no-op dynamic resources", value: "skipped (--quick)", spread: "", repeats: "0", target: "≤ 1.3×", met: undefined });
+  } else {
+    await step("5", "the real CLI, 50 sites vs 50 no-op resources", () => cliFigure({ repeats: 3 }));
+  }
+  console.log(`\nNode ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${quick ? "--quick" : "full"} run, ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+  console.log(table(rows));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,40 @@
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Row } from "./stats";
+
+const ROOT = path.resolve(__dirname, "..");
+const TYPES = ["WebhookSettings", "SubscriptionMigration", "WebhookReplay"];
+
+function measure(cwd: string, script: string): Record<string, number> {
+  const out = execFileSync(process.execPath, [script], { cwd, encoding: "utf8" });
+  return JSON.parse(out.trim().split("\n").pop()!);
+}
+
+/** Figure 4: serialized __provider bytes per resource type, in the repo and installed from the packed tarball. */
+export function providerSizeFigure(o: { tarball: boolean }): Row[] {
+  const inRepo = measure(ROOT, path.join(__dirname, "provider-size-child.js"));
+  let installed: Record<string, number> | undefined;
+  if (o.tarball) {
+    const dir = mkdtempSync(path.join(tmpdir(), "billing-bench-consumer-"));
+    try {
+      const packed = execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", dir], { cwd: ROOT, encoding: "utf8" }).trim().split("\n").pop()!;
+      const pulumiVersion = require("../package.json").devDependencies["@pulumi/pulumi"];
+      writeFileSync(path.join(dir, "package.json"), JSON.stringify({ private: true, dependencies: { "pulumi-subscription-billing": `file:./${packed}`, "@pulumi/pulumi": pulumiVersion } }));
+      execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], { cwd: dir, stdio: "ignore" });
+      cpSync(path.join(__dirname, "provider-size-child.js"), path.join(dir, "measure.js"));
+      installed = measure(dir, path.join(dir, "measure.js"));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  return TYPES.map((t) => {
+    const bytes = [inRepo[t], ...(installed ? [installed[t]] : [])];
+    return {
+      figure: "4", candidate: `__provider of ${t}`, reference: "–",
+      value: `${inRepo[t]} B in repo` + (installed ? `, ${installed[t]} B installed` : ", installed: skipped (--quick)"),
+      spread: "", repeats: "1", target: "≤ 4096 B", met: bytes.every((b) => b !== undefined && b <= 4096),
+    };
+  });
+}
