@@ -11,12 +11,19 @@ export type ProviderKind = "webhookSettings" | "subscriptionMigration" | "webhoo
  * A function of this module, not an import, so it is serialized by value with the methods.
  */
 function runtime(): typeof import("./runtime") {
+  // Loaded once per process: the host calls these methods for every resource.
+  const cache = globalThis as { [k: symbol]: typeof import("./runtime") | undefined };
+  const key = Symbol.for("pulumi-subscription-billing/provider/runtime");
+  const hit = cache[key];
+  if (hit) return hit;
   const name = "pulumi-subscription-billing/provider/runtime";
+  let loaded: typeof import("./runtime");
   try {
-    return require("node:module").createRequire(require("node:path").join(process.cwd(), "index.js"))(name);
+    loaded = require("node:module").createRequire(require("node:path").join(process.cwd(), "index.js"))(name);
   } catch {
-    return require(name);
+    loaded = require(name);
   }
+  return (cache[key] = loaded);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { webhookStatus } from "./wire";
+import { isWireId, webhookStatus } from "./wire";
 
 /**
  * Input schemas of the SDK's methods, in the camelCase users write. The Pulumi
@@ -57,12 +57,13 @@ export const migrationInput = z.object({
 export type MigrationInput = z.input<typeof migrationInput>;
 
 /** Webhook ids to replay: any number of them; the SDK batches. */
-export const replayIdsInput = z.array(z.unknown(), { error: "must be an array of webhook ids" })
+// One pass over the array, not a schema per element: replays may carry millions of ids.
+export const replayIdsInput = z.custom<unknown[]>((v) => Array.isArray(v), { error: "must be an array of webhook ids" })
   .superRefine((ids, ctx) => {
     const bad: string[] = [];
-    ids.forEach((v, i) => {
-      if (!(typeof v === "number" && Number.isSafeInteger(v) && v > 0)) bad.push(`[${i}] ${describe(v)}`);
-    });
+    for (let i = 0; i < ids.length; i++) {
+      if (!isWireId(ids[i])) bad.push(`[${i}] ${describe(ids[i])}`);
+    }
     if (bad.length > 0) {
       const shown = bad.slice(0, 10).join(", ") + (bad.length > 10 ? `, … ${bad.length - 10} more` : "");
       ctx.addIssue({ code: "custom", message: `must contain only positive integer webhook ids; bad entries: ${shown}` });

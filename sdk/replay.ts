@@ -12,6 +12,10 @@ import { DUPLICATE_SUBMISSION, errorListResponse, MAX_REPLAY_IDS, replayWebhooks
  * ~40 MB a Set of all of them would.
  */
 export function distinctIds(ids: readonly number[]): readonly number[] {
+  // Ids read from a list or a range arrive ascending: one pass proves them distinct.
+  let ascending = true;
+  for (let i = 1; i < ids.length && ascending; i++) ascending = ids[i] > ids[i - 1];
+  if (ascending) return ids;
   const sorted = Float64Array.from(ids).sort();
   const dup = new Set<number>();
   for (let i = 1; i < sorted.length; i++) if (sorted[i] === sorted[i - 1]) dup.add(sorted[i]);

@@ -27,6 +27,8 @@ interface ProviderConfig {
 
 const configs = new WeakMap<object, ProviderConfig>();
 const clients = new Map<string, BillingClient>();
+/** Per provider object and site: settings do not change between configure calls, so validate them once. */
+const resolved = new WeakMap<object, Map<string, BillingClient>>();
 
 const KEYS = ["subdomain", "environment", "connector", "baseUrl", "apiKey", "accessToken"] as const;
 const ENV: Record<(typeof KEYS)[number], string | undefined> = {
@@ -55,6 +57,7 @@ export function configure(provider: object, req: { config: { get(key: string): s
     }
   }
   configs.set(provider, { top, sites, sitesError });
+  resolved.delete(provider);
 }
 
 /** A problem resolving a site's settings, phrased for a CheckFailure on `site`. */
@@ -107,6 +110,10 @@ export function clientOptionsFor(provider: object, site: string | undefined): Bi
 
 /** A client per distinct site settings, reused across calls in this process. */
 export function clientFor(provider: object, site: string | undefined): BillingClient {
+  let mine = resolved.get(provider);
+  if (!mine) resolved.set(provider, (mine = new Map()));
+  const hit = mine.get(site ?? "");
+  if (hit) return hit;
   const options = clientOptionsFor(provider, site);
   const key = JSON.stringify(options);
   let client = clients.get(key);
@@ -114,6 +121,7 @@ export function clientFor(provider: object, site: string | undefined): BillingCl
     client = new BillingClient(options);
     clients.set(key, client);
   }
+  mine.set(site ?? "", client);
   return client;
 }
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { wireId } from "./common";
+import { wireIdList } from "./common";
 
 /** The service's documented cap on `ids` per replay request. */
 export const MAX_REPLAY_IDS = 1000;
@@ -11,7 +11,7 @@ export const MAX_REPLAY_IDS = 1000;
  * a retried batch is never queued twice.
  */
 export const replayWebhooksRequest = z.object({
-  ids: z.array(wireId).min(1).max(MAX_REPLAY_IDS),
+  ids: wireIdList(1, MAX_REPLAY_IDS),
   uniqueness_token: z.string().optional(),
 });
 export type ReplayWebhooksRequest = z.infer<typeof replayWebhooksRequest>;
