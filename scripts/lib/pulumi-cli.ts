@@ -48,7 +48,9 @@ export async function createWorkspace(binDir: string): Promise<Workspace> {
   const dir = await mkdtemp(path.join(tmpdir(), "billing-pulumi-"));
   const env: NodeJS.ProcessEnv = {
     ...withoutBillingEnv(process.env),
-    PATH: `${binDir}${path.delimiter}${process.env.PATH ?? ""}`,
+    // The language host and the provider host run `node` from PATH: make it this Node (22+),
+    // whatever the caller's PATH holds (machines here ship Node 20 on PATH).
+    PATH: [binDir, path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
     PULUMI_HOME: path.join(dir, "home"),
     PULUMI_BACKEND_URL: `file://${path.join(dir, "state")}`,
     PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
