@@ -1,13 +1,10 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import OpenAPIBackend from "openapi-backend";
+import type OpenAPIBackend from "openapi-backend";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { contractApi } from "./openapi";
 import { BillingClient } from "../../sdk";
 import { DEMO_SITE, startSimulator, type Simulator } from "../../simulator";
 import { recordingProxy, type Exchange } from "./recorder";
 
-const CONTRACT = path.resolve(__dirname, "../../contract/advanced-billing.openapi.json");
-const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
 
 /**
  * Every request body the SDK sends and every answer the simulator gives it,
@@ -21,11 +18,7 @@ describe("the SDK's requests and the simulator's answers validate against the co
   let exchanges: Exchange[];
 
   beforeAll(async () => {
-    api = new OpenAPIBackend({
-      definition: JSON.parse(readFileSync(CONTRACT, "utf8")), quick: true, validate: true,
-      customizeAjv: (ajv) => ajv.addFormat("date-time", (s: string) => RFC3339.test(s) && !Number.isNaN(Date.parse(s))),
-    });
-    await api.init();
+    api = await contractApi();
     sim = await startSimulator({ seed: "demo" });
     proxy = await recordingProxy(sim.url);
     const billing = new BillingClient({ baseUrl: proxy.url, apiKey: DEMO_SITE.apiKey, retryBaseDelayMs: 1 });
