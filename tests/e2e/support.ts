@@ -23,7 +23,8 @@ let consumer: Promise<Consumer> | undefined;
 
 export function installedConsumer(): Promise<Consumer> {
   consumer ??= (async () => {
-    const bin = await ensurePulumi({ quiet: true });
+    // Progress on stderr: on a fresh machine the first build takes minutes.
+    const bin = await ensurePulumi();
     const dir = await mkdtemp(path.join(tmpdir(), "billing-consumer-"));
     const packed = execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", dir], { cwd: ROOT, encoding: "utf8" })
       .trim().split("\n").pop() as string;
