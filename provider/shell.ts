@@ -4,19 +4,20 @@ import type * as pulumi from "@pulumi/pulumi";
 export type ProviderKind = "webhookSettings" | "subscriptionMigration" | "webhookReplay";
 
 /**
- * The implementation, loaded at call time. The provider host evaluates these
- * methods with its own `require`, which cannot see a package that is only the
- * program's own (the program directory is the package, as in this repo's demo),
- * so resolve from the program directory (the host's working directory) first.
- * A function of this module, not an import, so it is serialized by value with the methods.
+ * The implementation, loaded at call time and once per process (the host calls
+ * these methods for every resource). The host evaluates the methods with its
+ * own `require`, which cannot see a package that is the program itself (this
+ * repo's demo), so it resolves from the program directory (the host's working
+ * directory) first. A function of this module, not an import, so it is
+ * serialized by value with the methods; no comments inside, as they would be
+ * serialized too.
  */
 function runtime(): typeof import("./runtime") {
-  // Loaded once per process: the host calls these methods for every resource.
   const cache = globalThis as { [k: symbol]: typeof import("./runtime") | undefined };
-  const key = Symbol.for("pulumi-subscription-billing/provider/runtime");
+  const name = "pulumi-subscription-billing/provider/runtime";
+  const key = Symbol.for(name);
   const hit = cache[key];
   if (hit) return hit;
-  const name = "pulumi-subscription-billing/provider/runtime";
   let loaded: typeof import("./runtime");
   try {
     loaded = require("node:module").createRequire(require("node:path").join(process.cwd(), "index.js"))(name);
@@ -26,34 +27,47 @@ function runtime(): typeof import("./runtime") {
   return (cache[key] = loaded);
 }
 
+type Shell = pulumi.dynamic.ResourceProvider & { readonly kind: ProviderKind };
+
 /**
  * A serialized provider whose methods are thin shells: each loads the
- * implementation at call time and delegates, capturing only `kind` and
- * `runtime`. So `__provider` stays about 1 KB, and upgrading the package
- * changes behaviour without changing the text stored in every resource's state.
+ * implementation at call time and delegates, capturing only `runtime`; the
+ * resource type is a property of the object (`this.kind`), stored once. So
+ * `__provider` stays small (it is written into every resource's state twice,
+ * and the backend rewrites the state after every step), and upgrading the
+ * package changes behaviour without changing that text.
+ *
+ * `echoRead`: the type's refresh only returns the recorded state, which the
+ * host does by itself when a provider has no `read`, so the shell is left out.
  */
-export function shellProvider(kind: ProviderKind): pulumi.dynamic.ResourceProvider {
-  return {
+export function shellProvider(kind: ProviderKind, options: { echoRead?: boolean } = {}): pulumi.dynamic.ResourceProvider {
+  const provider: Shell = {
+    kind,
     async configure(req) {
       runtime().configure(this, req);
     },
     check(olds, news) {
-      return runtime()[kind].check(this, olds, news);
+      return runtime()[this.kind].check(this, olds, news);
     },
     diff(id, olds, news) {
-      return runtime()[kind].diff(this, id, olds, news);
+      return runtime()[this.kind].diff(this, id, olds, news);
     },
     create(inputs) {
-      return runtime()[kind].create(this, inputs);
+      return runtime()[this.kind].create(this, inputs);
     },
     update(id, olds, news) {
-      return runtime()[kind].update(this, id, olds, news);
-    },
-    read(id, props) {
-      return runtime()[kind].read(this, id, props);
+      return runtime()[this.kind].update(this, id, olds, news);
     },
     delete(id, props) {
-      return runtime()[kind].del(this, id, props);
+      return runtime()[this.kind].del(this, id, props);
     },
   };
+  if (options.echoRead) return provider;
+  return {
+    ...provider,
+    read(id, props) {
+      const impl = runtime()[(this as Shell).kind];
+      return "read" in impl ? impl.read(this, id, props) : Promise.resolve({ id, props });
+    },
+  } as Shell;
 }

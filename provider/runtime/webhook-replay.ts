@@ -105,10 +105,9 @@ export async function update(provider: object, id: string, olds: Props, news: Pr
   return { outs: await replay(provider, id, (olds.args ?? argsOf(userInputs(news))) as Props, pending, already, news.__provider) };
 }
 
-/** What was queued cannot be read back per replay: refresh keeps the record. */
-export async function read(_provider: object, id: string, props: Props) {
-  return { id, props: userInputs(props) };
-}
+// No read: what was queued cannot be read back per replay, so refresh keeps the record
+// (the host echoes the state by itself when a provider has no read).
+
 
 /** Queued deliveries cannot be recalled: nothing is sent. */
 export async function del(): Promise<void> {}

@@ -100,6 +100,15 @@ export class ProviderHost {
     return res.getProperties().toJavaScript();
   }
 
+  async read(urn: string, id: string, props: Obj): Promise<{ id: string; props: Obj }> {
+    const req = new provproto.ReadRequest();
+    req.setUrn(urn);
+    req.setId(id);
+    req.setProperties(structproto.Struct.fromJavaScript(props));
+    const res: any = await this.rpc("read", req);
+    return { id: res.getId(), props: res.getProperties().toJavaScript() };
+  }
+
   async delete(urn: string, id: string, props: Obj): Promise<void> {
     const req = new provproto.DeleteRequest();
     req.setUrn(urn);

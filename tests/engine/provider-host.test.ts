@@ -59,7 +59,12 @@ describe("the real dynamic-provider host over gRPC", function () {
     assert.equal(sim.webhooksEnabled, false);
     assert.equal(typeof updated.__provider, "string");
 
+    // Refresh: no GET of the setting exists; the provider has no read and the host echoes the state.
     sim.requests.length = 0;
+    const refreshed = record(await host.read(u, created.id, updated));
+    assert.deepEqual(refreshed, { id: created.id, props: updated });
+    assert.equal(sim.requests.length, 0);
+
     await host.delete(u, created.id, { ...updated, webhooksEnabled: true, disableOnDelete: true });
     assert.deepEqual(sim.requests.map((r) => [r.method, r.path, r.body]), [["PUT", "/webhooks/settings.json", { webhooks_enabled: false }]]);
   });
@@ -83,6 +88,9 @@ describe("the real dynamic-provider host over gRPC", function () {
     const before = mutations(sim);
     const updated = record(await host.update(u, created.id, created.props, checked.inputs));
     assert.equal(updated.productHandle, "pro");
+    const refreshed = record(await host.read(u, created.id, updated));
+    assert.equal(refreshed.props.productHandle, "pro");
+    assert.ok(sim.requests.some((r) => r.method === "GET" && r.path === "/subscriptions/1002.json"), "refresh re-reads the subscription");
     assert.equal(mutations(sim), before, "update only refreshes");
     await host.delete(u, created.id, updated);
     assert.equal(mutations(sim), before, "delete sends nothing");
@@ -126,6 +134,7 @@ describe("the real dynamic-provider host over gRPC", function () {
     const updated = record(await host.update(u, created.id, created.props, checked.inputs));
     assert.equal(updated.queuedCount, 2500);
     assert.equal(sim.replayQueue.length, 2500, "update re-sends nothing that was queued");
+    assert.deepEqual((await host.read(u, created.id, updated)).props, updated, "refresh keeps the record");
     const before = mutations(sim);
     await host.delete(u, created.id, updated);
     assert.equal(mutations(sim), before);
