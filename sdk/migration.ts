@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import {
-  AuthenticationRequiredError, BillingConnectionError, BillingError,
+  AuthenticationRequiredError, BillingApiError, BillingConnectionError, BillingError,
   BillingValidationError, MigrationOutcomeUnknownError,
 } from "./errors";
 import { migrationInput, positiveId, type MigrationInput } from "./inputs";
@@ -91,7 +91,17 @@ export async function migrateSubscription(
     try {
       const res = await t.send(req);
       if (res.status >= 200 && res.status < 300) return toSubscription(expectOk(req, res, subscriptionResponse).subscription);
-      if (res.status === 409 && isDuplicate(res.body)) return await readSubscription(t, id);
+      if (res.status === 409 && isDuplicate(res.body)) {
+        // The token was seen before: it is this migration only if the subscription is now on its target.
+        // Otherwise the token was spent by another request (e.g. resumed from stale state): say so.
+        const sub = await readSubscription(t, id);
+        if (isOnTarget(sub, body)) return sub;
+        throw new BillingApiError({
+          status: 409, errors: apiError(req, res).errors, method: req.method, path: req.path,
+          message: `${req.method} ${req.path}: the uniqueness_token was already used by another request, and subscription ${id} ` +
+            `is not on the requested product (it is on ${sub.product.handle ?? `product ${sub.product.id}`}); nothing was applied`,
+        });
+      }
       if (res.status === 422) {
         const sca = authenticationRequiredResponse.safeParse(res.body);
         if (sca.success) {

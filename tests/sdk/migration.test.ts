@@ -1,207 +1,351 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { AuthenticationRequiredError, BillingApiError, BillingValidationError } from "../../sdk";
-import { catalogue, posts, site, type Site } from "./support";
+import {
+  AuthenticationRequiredError, BillingApiError, BillingConnectionError, BillingValidationError, MigrationOutcomeUnknownError,
+} from "../../sdk";
+import type { SubscriptionState } from "../../simulator";
+import { catalogue, posts, site, type Site } from "./helpers";
 
 const MIGRATIONS = /^\/subscriptions\/\d+\/migrations\.json$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+type Body = { migration: Record<string, unknown>; uniqueness_token?: string };
 
 describe("migrateSubscription", () => {
   let s: Site;
-  afterEach(async () => s?.close());
+  afterEach(async () => {
+    await s?.close();
+    s = undefined as never;
+  });
 
-  async function withSubscription(state: "active" | "trialing" | "trial_ended" | "canceled" | "past_due" = "active", extra = {}) {
-    s = await site();
+  /** A site with the catalogue and one subscription on basic; options go to the client. */
+  async function withSubscription(state: SubscriptionState = "active", extra = {}, client = {}) {
+    s = await site({}, client);
     catalogue(s.sim);
     return s.sim.addSubscription({ productHandle: "basic", state, ...extra }).id;
   }
 
   it.each([
-    [{}, "productId", /exactly one/],
-    [{ productId: 2, productHandle: "pro" }, "productId", /exactly one/],
-    [{ productHandle: "pro", pricePointId: 201, pricePointHandle: "pro-monthly" }, "pricePointId", /at most one/],
-    [{ productId: -2 }, "productId", /positive integer/],
-    [{ productHandle: "pro", includeTrial: "yes" }, "includeTrial", /must be true or false, got "yes"/],
-  ])("refuses %o before sending, naming %s", async (target, property, message) => {
+    ["no product", {}, "migration.productId", /exactly one of productId or productHandle/],
+    ["both product id and handle", { productId: 2, productHandle: "pro" }, "migration.productId", /not both/],
+    ["both price point id and handle", { productHandle: "pro", pricePointId: 201, pricePointHandle: "pro-monthly" }, "migration.pricePointId", /at most one/],
+    ["a negative product id", { productId: -2 }, "migration.productId", /positive integer/],
+    ["a fractional product id", { productId: 2.5 }, "migration.productId", /positive integer/],
+    ["a string product id", { productId: "2" }, "migration.productId", /positive integer/],
+    ["a zero price point id", { productId: 2, pricePointId: 0 }, "migration.pricePointId", /positive integer/],
+    ["an empty handle", { productHandle: "" }, "migration.productHandle", /non-empty/],
+    ["a non-boolean option", { productHandle: "pro", includeTrial: "yes" }, "migration.includeTrial", /must be true or false, got "yes"/],
+    ["an unknown property", { productHandle: "pro", product_id: 2 }, "migration.product_id", /not a known property/],
+  ])("%s: BillingValidationError naming %s, nothing sent", async (_, target, property, message) => {
     const id = await withSubscription();
     const err = await s.billing.migrateSubscription(id, target as never).catch((e) => e);
     expect(err).toBeInstanceOf(BillingValidationError);
-    expect(err.problems.map((p: { property: string }) => p.property).join(" ")).toContain(property);
+    expect(err.problems.map((p: { property: string }) => p.property)).toContain(property);
     expect(err.message).toMatch(message);
     expect(s.sim.requests).toHaveLength(0);
   });
 
-  it("refuses a non-positive subscription id before sending", async () => {
+  it.each([[0], [-1], [1.5], [Number.NaN], ["1001"], [2 ** 53], [null]])("subscription id %o: refused before sending", async (bad) => {
     await withSubscription();
-    await expect(s.billing.migrateSubscription(0, { productHandle: "pro" })).rejects.toBeInstanceOf(BillingValidationError);
+    const err = await s.billing.migrateSubscription(bad as never, { productHandle: "pro" }).catch((e) => e);
+    expect(err).toBeInstanceOf(BillingValidationError);
+    expect(err.problems.map((p: { property: string }) => p.property)).toContain("subscriptionId");
     expect(s.sim.requests).toHaveLength(0);
   });
 
-  it("sends the documented defaults explicitly, with a uniqueness_token, and returns the subscription", async () => {
+  it.each([
+    ["by handle, defaults", { productHandle: "pro" },
+      { product_handle: "pro", include_trial: false, include_initial_charge: false, include_coupons: true, preserve_period: false }],
+    ["by id, every option flipped", { productId: 2, includeTrial: true, includeInitialCharge: true, includeCoupons: false, preservePeriod: true },
+      { product_id: 2, include_trial: true, include_initial_charge: true, include_coupons: false, preserve_period: true }],
+    ["price point by id", { productId: 2, pricePointId: 202 },
+      { product_id: 2, product_price_point_id: 202, include_trial: false, include_initial_charge: false, include_coupons: true, preserve_period: false }],
+    ["price point by handle", { productHandle: "pro", pricePointHandle: "pro-annual", includeCoupons: true },
+      { product_handle: "pro", product_price_point_handle: "pro-annual", include_trial: false, include_initial_charge: false, include_coupons: true, preserve_period: false }],
+  ])("%s: the body carries exactly the target and all four options", async (_, target, expected) => {
+    const id = await withSubscription();
+    await s.billing.migrateSubscription(id, target);
+    const [post] = posts(s.sim, MIGRATIONS);
+    expect(post.path).toBe(`/subscriptions/${id}/migrations.json`);
+    expect((post.body as Body).migration).toStrictEqual(expected);
+  });
+
+  it("sends a fresh top-level uniqueness_token per call, or the one given", async () => {
+    const a = await withSubscription();
+    const b = s.sim.addSubscription({ productHandle: "basic", state: "active" }).id;
+    const c = s.sim.addSubscription({ productHandle: "basic", state: "active" }).id;
+    await s.billing.migrateSubscription(a, { productHandle: "pro" });
+    await s.billing.migrateSubscription(b, { productHandle: "pro" });
+    await s.billing.migrateSubscription(c, { productHandle: "pro" }, { uniquenessToken: "resume-42" });
+    const tokens = posts(s.sim, MIGRATIONS).map((r) => (r.body as Body).uniqueness_token);
+    expect(tokens[0]).toMatch(UUID);
+    expect(tokens[1]).toMatch(UUID);
+    expect(tokens[0]).not.toBe(tokens[1]);
+    expect(tokens[2]).toBe("resume-42");
+    expect(posts(s.sim, MIGRATIONS).every((r) => (r.body as Body).migration.uniqueness_token === undefined)).toBe(true);
+  });
+
+  it("returns the updated subscription", async () => {
     const id = await withSubscription();
     const sub = await s.billing.migrateSubscription(id, { productHandle: "pro" });
-    const [post] = posts(s.sim, MIGRATIONS);
-    const body = post.body as { migration: Record<string, unknown> };
-    expect(body.migration).toMatchObject({
-      product_handle: "pro", include_trial: false, include_initial_charge: false, include_coupons: true, preserve_period: false,
-    });
-    expect(post.uniquenessToken ?? (body.migration as { uniqueness_token?: string }).uniqueness_token ?? (body as { uniqueness_token?: string }).uniqueness_token).toBeTruthy();
+    expect(Object.keys(sub).sort()).toEqual(["currentPeriodEndsAt", "id", "nextAssessmentAt", "previousState", "pricePointId", "product", "state"]);
     expect(sub).toMatchObject({ id, state: "active", previousState: "active", product: { id: 2, handle: "pro" }, pricePointId: 201 });
-    expect(typeof sub.currentPeriodEndsAt).toBe("string");
-    expect(typeof sub.nextAssessmentAt).toBe("string");
-    expect(s.sim.getSubscription(id)?.productId).toBe(2);
+    const stored = s.sim.getSubscription(id)!;
+    expect(stored.productId).toBe(2);
+    expect(Date.parse(sub.currentPeriodEndsAt!)).toBe(Date.parse(stored.currentPeriodEndsAt));
+    expect(Date.parse(sub.nextAssessmentAt!)).toBe(Date.parse(stored.currentPeriodEndsAt));
   });
 
   it.each([
-    [{ productId: 2, pricePointId: 202 }, 202],
-    [{ productHandle: "pro", pricePointHandle: "pro-annual" }, 202],
-    [{ productId: 2 }, 201],
-  ])("price point %o → %i", async (target, pricePointId) => {
+    ["by id", { productId: 2, pricePointId: 202 }, 202],
+    ["by handle", { productHandle: "pro", pricePointHandle: "pro-annual" }, 202],
+    ["the default", { productId: 2 }, 201],
+    ["the default, product by handle", { productHandle: "launch" }, 301],
+  ])("price point %s → %i", async (_, target, pricePointId) => {
     const id = await withSubscription();
     const sub = await s.billing.migrateSubscription(id, target);
     expect(sub.pricePointId).toBe(pricePointId);
+    expect(s.sim.getSubscription(id)?.pricePointId).toBe(pricePointId);
   });
 
-  it("same product: the service's 422 with its errors list, method and path", async () => {
+  it.each([
+    ["by handle", { productHandle: "basic" }],
+    ["by id", { productId: 1 }],
+  ])("same product (%s): BillingApiError 422 with the service's errors, method and path", async (_, target) => {
     const id = await withSubscription();
-    const err = await s.billing.migrateSubscription(id, { productHandle: "basic" }).catch((e) => e);
+    const err = await s.billing.migrateSubscription(id, target).catch((e) => e);
     expect(err).toBeInstanceOf(BillingApiError);
+    expect(err).not.toBeInstanceOf(AuthenticationRequiredError);
     expect(err).toMatchObject({ status: 422, method: "POST", path: `/subscriptions/${id}/migrations.json` });
-    expect(err.errors.join(" ")).toMatch(/same|current|already/i);
+    expect(err.errors).toHaveLength(1);
+    expect(err.errors[0]).toMatch(/already on product 'basic'/);
+    expect(err.message).toContain(err.errors[0]);
+    expect(posts(s.sim, MIGRATIONS)).toHaveLength(1); // a 422 is final: no retry, no read-back
+    expect(s.sim.requests).toHaveLength(1);
   });
 
-  it.each(["canceled", "past_due"] as const)("a %s subscription is refused with 422", async (state) => {
+  it.each(["canceled", "past_due", "expired", "on_hold"] as const)("a %s subscription: 422 naming the state", async (state) => {
     const id = await withSubscription(state);
     const err = await s.billing.migrateSubscription(id, { productHandle: "pro" }).catch((e) => e);
-    expect(err).toMatchObject({ status: 422 });
+    expect(err).toBeInstanceOf(BillingApiError);
+    expect(err.status).toBe(422);
     expect(err.errors.join(" ")).toContain(state);
+    expect(s.sim.getSubscription(id)?.productId).toBe(1);
   });
 
-  it.each(["trialing", "trial_ended"] as const)("a %s subscription is accepted", async (state) => {
+  it.each([
+    ["active", "active"],
+    ["trialing", "trialing"],
+    ["trial_ended", "active"],
+  ] as const)("a %s subscription is migrated (now %s)", async (state, after) => {
     const id = await withSubscription(state);
     const sub = await s.billing.migrateSubscription(id, { productHandle: "pro" });
-    expect(sub.product.handle).toBe("pro");
-    expect(sub.previousState).toBe(state);
+    expect(sub).toMatchObject({ state: after, previousState: state, product: { handle: "pro" } });
   });
 
-  it("an unknown subscription is a 404", async () => {
+  it("an unknown subscription: 404", async () => {
     await withSubscription();
-    await expect(s.billing.migrateSubscription(999_999, { productHandle: "pro" })).rejects.toMatchObject({ status: 404 });
+    const err = await s.billing.migrateSubscription(999_999, { productHandle: "pro" }).catch((e) => e);
+    expect(err).toBeInstanceOf(BillingApiError);
+    expect(err).toMatchObject({ status: 404, path: "/subscriptions/999999/migrations.json" });
   });
 
-  it("3-D Secure: AuthenticationRequiredError with the action link; visiting it completes the migration", async () => {
+  it("an unknown product: 422", async () => {
+    const id = await withSubscription();
+    await expect(s.billing.migrateSubscription(id, { productHandle: "gold" })).rejects.toMatchObject({ status: 422 });
+  });
+
+  it("3-D Secure: AuthenticationRequiredError; the action link completes the migration", async () => {
     const id = await withSubscription("active", { requiresAuthentication: true });
-    const err = await s.billing.migrateSubscription(id, { productHandle: "pro" }).catch((e) => e);
+    const err = await s.billing.migrateSubscription(id, { productHandle: "pro", pricePointHandle: "pro-annual" }).catch((e) => e);
     expect(err).toBeInstanceOf(AuthenticationRequiredError);
-    expect(err.actionLink).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/authentications\//);
-    expect(err.gatewayPaymentId).toMatch(/^pi_/);
+    expect(err).toBeInstanceOf(BillingApiError);
+    expect(err).toMatchObject({ status: 422, method: "POST", path: `/subscriptions/${id}/migrations.json` });
+    expect(err.actionLink).toMatch(new RegExp(`^${s.sim.url}/authentications/[0-9a-f]+$`));
+    expect(err.gatewayPaymentId).toMatch(/^pi_sim_/);
+    expect(err.description).toMatch(/3DSecure/);
+    expect(err.errors[0]).toMatch(/3-D Secure/);
     expect(err.message).toContain(err.actionLink);
-    expect(s.sim.getSubscription(id)?.productId).toBe(1);
-    const visit = await fetch(err.actionLink);
-    expect(visit.ok).toBe(true);
+    expect(s.sim.getSubscription(id)?.productId).toBe(1); // nothing applied yet
+    expect(posts(s.sim, MIGRATIONS)).toHaveLength(1);
+
+    const visit = await fetch(err.actionLink); // the customer's browser: no credentials
+    expect(visit.status).toBe(200);
+    expect(await visit.json()).toMatchObject({ authentication: "completed", subscription_id: id });
+    const after = await s.billing.readSubscription(id);
+    expect(after).toMatchObject({ product: { id: 2, handle: "pro" }, pricePointId: 202 });
+  });
+});
+
+describe("migrateSubscription: a POST is never retried blindly", () => {
+  let s: Site;
+  afterEach(async () => {
+    await s?.close();
+    s = undefined as never;
+  });
+
+  async function withSubscription(sim = {}, client = {}) {
+    s = await site(sim, client);
+    catalogue(s.sim);
+    return s.sim.addSubscription({ productHandle: "basic", state: "active" }).id;
+  }
+  const reads = (id: number) => s.sim.requests.filter((r) => r.method === "GET" && r.path === `/subscriptions/${id}.json`);
+
+  it.each([
+    ["connection reset", { kind: "reset" } as const],
+    ["502", { kind: "status", status: 502 } as const],
+    ["503", { kind: "status", status: 503 } as const],
+    ["500", { kind: "status", status: 500 } as const],
+  ])("%s after the service applied it: reads back, returns the migrated subscription, one POST", async (_, fault) => {
+    const id = await withSubscription();
+    s.sim.injectFault({ ...fault, times: 1, applyAfterHandling: true, match: { method: "POST", path: MIGRATIONS } });
+    const sub = await s.billing.migrateSubscription(id, { productHandle: "pro" });
+    expect(sub).toMatchObject({ id, product: { id: 2, handle: "pro" }, pricePointId: 201, previousState: "active" });
+    expect(posts(s.sim, MIGRATIONS)).toHaveLength(1);
+    expect(reads(id)).toHaveLength(1);
     expect(s.sim.getSubscription(id)?.productId).toBe(2);
   });
 
-  it("an answer lost after the service applied it: reads back instead of posting again", async () => {
-    const id = await withSubscription();
-    s.sim.injectFault({ kind: "reset", times: 1, applyAfterHandling: true, match: { method: "POST", path: MIGRATIONS } });
+  it("a timeout after the service applied it: reads back, one POST", async () => {
+    const id = await withSubscription({}, { timeoutMs: 150 });
+    s.sim.injectFault({ kind: "delay", ms: 2500, times: 1, applyAfterHandling: true, match: { method: "POST", path: MIGRATIONS } });
     const sub = await s.billing.migrateSubscription(id, { productHandle: "pro" });
     expect(sub.product.handle).toBe("pro");
     expect(posts(s.sim, MIGRATIONS)).toHaveLength(1);
-    expect(s.sim.requests.some((r) => r.method === "GET" && r.path === `/subscriptions/${id}.json`)).toBe(true);
+    expect(reads(id)).toHaveLength(1);
   });
 
-  it("a 503 after the service applied it: reads back, one POST", async () => {
-    const id = await withSubscription();
-    s.sim.injectFault({ kind: "status", status: 503, times: 1, applyAfterHandling: true, match: { method: "POST", path: MIGRATIONS } });
-    const sub = await s.billing.migrateSubscription(id, { productHandle: "pro" });
-    expect(sub.product.id).toBe(2);
-    expect(posts(s.sim, MIGRATIONS)).toHaveLength(1);
-  });
-
-  it("a reset before the service saw it: reads back, learns nothing happened, re-posts with the same token", async () => {
+  it("a reset before the service saw it: reads back, then posts again with the same token", async () => {
     const id = await withSubscription();
     s.sim.injectFault({ kind: "reset", times: 1, match: { method: "POST", path: MIGRATIONS } });
     const sub = await s.billing.migrateSubscription(id, { productHandle: "pro" });
     expect(sub.product.handle).toBe("pro");
     const sent = posts(s.sim, MIGRATIONS);
-    expect(sent).toHaveLength(2);
-    expect(sent[0].uniquenessToken).toBeDefined();
+    expect(sent.map((r) => r.status)).toEqual([0, 200]);
+    expect(sent[0].uniquenessToken).toMatch(UUID);
     expect(sent[1].uniquenessToken).toBe(sent[0].uniquenessToken);
+    expect(s.sim.requests.map((r) => r.method)).toEqual(["POST", "GET", "POST"]);
+  });
+
+  it("a 5xx for good: maxRetries + 1 POSTs with one token, each after a read-back, then the error", async () => {
+    const id = await withSubscription({}, { maxRetries: 2 });
+    s.sim.injectFault({ kind: "status", status: 503, match: { method: "POST", path: MIGRATIONS } });
+    const err = await s.billing.migrateSubscription(id, { productHandle: "pro" }).catch((e) => e);
+    expect(err).toBeInstanceOf(BillingApiError);
+    expect(err.status).toBe(503);
+    expect(s.sim.requests.map((r) => r.method)).toEqual(["POST", "GET", "POST", "GET", "POST", "GET"]);
+    expect(new Set(posts(s.sim, MIGRATIONS).map((r) => r.uniquenessToken)).size).toBe(1);
+    expect(s.sim.getSubscription(id)?.productId).toBe(1);
+  });
+
+  it("the answer lost and the read-back failing too: MigrationOutcomeUnknownError with the token", async () => {
+    const id = await withSubscription({}, { maxRetries: 1 });
+    s.sim.injectFault({ kind: "reset", times: 1, applyAfterHandling: true, match: { method: "POST", path: MIGRATIONS } });
+    s.sim.injectFault({ kind: "reset", match: { method: "GET" } });
+    const err = await s.billing.migrateSubscription(id, { productHandle: "pro" }, { uniquenessToken: "tok-unknown" }).catch((e) => e);
+    expect(err).toBeInstanceOf(MigrationOutcomeUnknownError);
+    expect(err).toMatchObject({ subscriptionId: id, uniquenessToken: "tok-unknown" });
+    expect(err.cause).toBeInstanceOf(BillingConnectionError);
+    expect(posts(s.sim, MIGRATIONS)).toHaveLength(1); // no second POST while the outcome is unknown
+    expect(s.sim.getSubscription(id)?.productId).toBe(2);
   });
 
   it("a 409 duplicate (the same token again) is read back, not an error", async () => {
     const id = await withSubscription();
-    await s.billing.migrateSubscription(id, { productHandle: "pro" }, { uniquenessToken: "tok-dup-1" });
+    const first = await s.billing.migrateSubscription(id, { productHandle: "pro" }, { uniquenessToken: "tok-dup-1" });
     const again = await s.billing.migrateSubscription(id, { productHandle: "pro" }, { uniquenessToken: "tok-dup-1" });
-    expect(again.product.handle).toBe("pro");
+    expect(again).toEqual(first);
     expect(posts(s.sim, MIGRATIONS).map((r) => r.status)).toEqual([200, 409]);
+    expect(reads(id)).toHaveLength(1);
   });
 
-  it("a 429 is retried: nothing was applied", async () => {
+  // Found by this suite: a 409 used to be reported as success whatever the read-back showed. A token
+  // spent by a different migration (another subscription, or another target of this one, e.g. a token
+  // resumed from stale state) must not pass for this migration.
+  it.each([
+    ["another subscription", "other"],
+    ["another target of the same subscription", "same"],
+  ])("a 409 for a token spent by %s is an error, not this migration's success", async (_, which) => {
+    const id = await withSubscription();
+    const other = s.sim.addSubscription({ productHandle: "basic", state: "active" }).id;
+    await s.billing.migrateSubscription(which === "other" ? other : id, { productHandle: which === "other" ? "pro" : "launch" }, { uniquenessToken: "tok-spent" });
+    const res = await s.billing.migrateSubscription(id, { productHandle: "pro" }, { uniquenessToken: "tok-spent" }).catch((e: Error) => e);
+    expect(posts(s.sim, MIGRATIONS).map((r) => r.status)).toEqual([200, 409]);
+    expect(res).toBeInstanceOf(BillingApiError);
+    expect((res as BillingApiError).status).toBe(409);
+    expect((res as Error).message).toMatch(/already used by another request.*not on the requested product.*nothing was applied/);
+    expect(s.sim.getSubscription(id)?.productId).toBe(which === "other" ? 1 : 3);
+  });
+
+  it("a 429 is retried without a read-back: nothing was applied", async () => {
     const id = await withSubscription();
     s.sim.injectFault({ kind: "status", status: 429, times: 2, match: { method: "POST", path: MIGRATIONS } });
     const sub = await s.billing.migrateSubscription(id, { productHandle: "pro" });
     expect(sub.product.handle).toBe("pro");
-    expect(posts(s.sim, MIGRATIONS).map((r) => r.status)).toEqual([429, 429, 200]);
+    expect(s.sim.requests.map((r) => [r.method, r.status])).toEqual([["POST", 429], ["POST", 429], ["POST", 200]]);
+    expect(new Set(posts(s.sim, MIGRATIONS).map((r) => r.uniquenessToken)).size).toBe(1);
+  });
+
+  it("a 429 for good: maxRetries + 1 POSTs, then BillingApiError 429", async () => {
+    const id = await withSubscription({}, { maxRetries: 3 });
+    s.sim.injectFault({ kind: "status", status: 429, match: { method: "POST", path: MIGRATIONS } });
+    await expect(s.billing.migrateSubscription(id, { productHandle: "pro" })).rejects.toMatchObject({ status: 429 });
+    expect(posts(s.sim, MIGRATIONS)).toHaveLength(4);
+    expect(s.sim.getSubscription(id)?.productId).toBe(1);
   });
 });
 
-describe("reads", () => {
+describe("readSubscription and previewMigration", () => {
   let s: Site;
-  afterEach(async () => s?.close());
-
-  it("readSubscription returns the subscription; retried on 502", async () => {
-    s = await site();
-    catalogue(s.sim);
-    const id = s.sim.addSubscription({ productHandle: "pro", state: "trialing" }).id;
-    s.sim.injectFault({ kind: "status", status: 502, times: 1, match: { method: "GET" } });
-    const sub = await s.billing.readSubscription(id);
-    expect(sub).toMatchObject({ id, state: "trialing", product: { id: 2, handle: "pro" }, pricePointId: 201 });
-    expect(s.sim.requests.map((r) => r.status)).toEqual([502, 200]);
+  afterEach(async () => {
+    await s?.close();
+    s = undefined as never;
   });
 
-  it("previewMigration shows the charge and changes nothing", async () => {
+  it("readSubscription returns the subscription; retried on 502 and on a reset", async () => {
     s = await site();
     catalogue(s.sim);
+    const id = s.sim.addSubscription({ productHandle: "pro", pricePointId: 202, state: "trialing" }).id;
+    s.sim.injectFault({ kind: "status", status: 502, times: 1, match: { method: "GET" } });
+    s.sim.injectFault({ kind: "reset", times: 1, match: { method: "GET" } });
+    const sub = await s.billing.readSubscription(id);
+    expect(sub).toMatchObject({ id, state: "trialing", previousState: "trialing", product: { id: 2, handle: "pro" }, pricePointId: 202 });
+    expect(s.sim.requests.map((r) => r.status)).toEqual([502, 0, 200]);
+  });
+
+  it("readSubscription of an unknown id: BillingApiError 404", async () => {
+    s = await site();
+    const err = await s.billing.readSubscription(4242).catch((e) => e);
+    expect(err).toBeInstanceOf(BillingApiError);
+    expect(err).toMatchObject({ status: 404, method: "GET", path: "/subscriptions/4242.json" });
+    expect(s.sim.requests).toHaveLength(1);
+  });
+
+  it.each([[0], [-5], [1.5], ["12"]])("readSubscription(%o): refused before sending", async (bad) => {
+    s = await site();
+    await expect(s.billing.readSubscription(bad as never)).rejects.toBeInstanceOf(BillingValidationError);
+    expect(s.sim.requests).toHaveLength(0);
+  });
+
+  it.each([
+    ["full period", { productHandle: "pro" }, { proratedAdjustmentInCents: -500, chargeInCents: 5000, paymentDueInCents: 4500, creditAppliedInCents: 500 }],
+    ["preserve_period", { productId: 2, preservePeriod: true }, { proratedAdjustmentInCents: -500, chargeInCents: 2500, paymentDueInCents: 2000, creditAppliedInCents: 500 }],
+  ])("previewMigration (%s) returns the charges and changes nothing", async (_, target, expected) => {
+    s = await site();
+    s.sim.addProduct({ id: 1, handle: "basic", priceInCents: 1000 });
+    s.sim.addProduct({ id: 2, handle: "pro", priceInCents: 5000 });
     const id = s.sim.addSubscription({ productHandle: "basic", state: "active" }).id;
-    const p = await s.billing.previewMigration(id, { productHandle: "pro" });
-    expect(p.chargeInCents).toBeGreaterThan(0);
-    expect(Object.keys(p).sort()).toEqual(["chargeInCents", "creditAppliedInCents", "paymentDueInCents", "proratedAdjustmentInCents"]);
+    expect(await s.billing.previewMigration(id, target)).toStrictEqual(expected);
+    const [req] = s.sim.requests;
+    expect(req.path).toBe(`/subscriptions/${id}/migrations/preview.json`);
+    expect((req.body as Body).migration).toMatchObject({ include_trial: false, include_initial_charge: false, include_coupons: true });
     expect(s.sim.getSubscription(id)?.productId).toBe(1);
   });
 
-  it("setWebhooksEnabled turns delivery on and off; retried on 503", async () => {
-    s = await site();
-    s.sim.injectFault({ kind: "status", status: 503, times: 1 });
-    expect(await s.billing.setWebhooksEnabled(true)).toEqual({ webhooksEnabled: true });
-    expect(s.sim.webhooksEnabled).toBe(true);
-    expect(await s.billing.setWebhooksEnabled(false)).toEqual({ webhooksEnabled: false });
-    expect(s.sim.webhooksEnabled).toBe(false);
-    expect(s.sim.requests.map((r) => [r.method, r.status])).toEqual([["PUT", 503], ["PUT", 200], ["PUT", 200]]);
-  });
-
-  it("listWebhooks follows pagination and filters", async () => {
+  it("previewMigration to the same product: BillingApiError 422; validated like a migration", async () => {
     s = await site();
     catalogue(s.sim);
-    const sub = s.sim.addSubscription({ productHandle: "basic", state: "active" }).id;
-    const failed: number[] = [];
-    for (let i = 0; i < 450; i++) {
-      const w = s.sim.addWebhook({ status: i % 3 === 0 ? "successful" : "failed", subscriptionId: i % 2 === 0 ? sub : undefined });
-      if (i % 3 !== 0) failed.push(w.id);
-    }
-    const all = await s.billing.listWebhooks({ status: "failed" });
-    expect(all.map((w) => w.id)).toEqual(failed);
-    const pages = s.sim.requests.filter((r) => r.path === "/webhooks.json");
-    expect(pages).toHaveLength(Math.ceil(failed.length / 200));
-    expect(pages.every((p) => p.query.per_page === "200")).toBe(true);
-    const mine = await s.billing.listWebhooks({ status: "failed", subscriptionId: sub });
-    expect(mine.length).toBeGreaterThan(0);
-    expect(mine.length).toBeLessThan(failed.length);
-  });
-
-  it("listWebhooks refuses a bad filter before sending", async () => {
-    s = await site();
-    await expect(s.billing.listWebhooks({ sinceDate: "2026-10-05", untilDate: "2026-10-01" })).rejects.toThrow(/untilDate/);
-    await expect(s.billing.listWebhooks({ status: "lost" as never })).rejects.toThrow(/status/);
-    expect(s.sim.requests).toHaveLength(0);
+    const id = s.sim.addSubscription({ productHandle: "basic", state: "active" }).id;
+    await expect(s.billing.previewMigration(id, { productHandle: "basic" })).rejects.toMatchObject({ status: 422, path: `/subscriptions/${id}/migrations/preview.json` });
+    await expect(s.billing.previewMigration(id, {})).rejects.toBeInstanceOf(BillingValidationError);
+    expect(s.sim.requests).toHaveLength(1);
   });
 });

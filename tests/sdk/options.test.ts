@@ -1,69 +1,149 @@
-import { describe, expect, it } from "vitest";
-import { BillingClient, BillingValidationError } from "../../sdk";
+import { afterEach, describe, expect, it } from "vitest";
+import { BillingClient, BillingValidationError, type BillingClientOptions } from "../../sdk";
 import { resolveConnection } from "../../sdk/options";
-import { KEY, site, TOKEN } from "./support";
+import { BASIC, KEY, meteringProxy, site, TOKEN, type Site } from "./helpers";
 
-const basic = `Basic ${Buffer.from(`${KEY}:x`).toString("base64")}`;
+/** The validation error a constructor throws, or a failed expectation when it does not throw one. */
+function refusal(options: unknown): BillingValidationError {
+  let err: unknown;
+  try {
+    new BillingClient(options as BillingClientOptions);
+  } catch (e) {
+    err = e;
+  }
+  expect(err).toBeInstanceOf(BillingValidationError);
+  return err as BillingValidationError;
+}
 
-describe("BillingClient options", () => {
+describe("BillingClient options: hosts and credentials", () => {
   it.each([
-    [{ subdomain: "acme", apiKey: KEY }, "https://acme.chargify.com", "", basic],
-    [{ subdomain: "acme", environment: "us" as const, apiKey: KEY }, "https://acme.chargify.com", "", basic],
-    [{ subdomain: "acme", environment: "eu" as const, apiKey: KEY }, "https://acme.ebilling.maxio.com", "", basic],
-    [{ environment: "gateway" as const, connector: "acme", accessToken: TOKEN }, "https://acme.api.maxio.com", "/api/v1/billing", `Bearer ${TOKEN}`],
-    [{ baseUrl: "http://127.0.0.1:8080/", apiKey: KEY }, "http://127.0.0.1:8080", "", basic],
-    [{ baseUrl: "http://127.0.0.1:8080", accessToken: TOKEN }, "http://127.0.0.1:8080", "", `Bearer ${TOKEN}`],
-  ])("%o → %s%s", (options, origin, basePath, authorization) => {
-    const c = resolveConnection(options);
-    expect(c).toMatchObject({ origin, basePath, authorization, maxConcurrency: 4, maxRetries: 4, timeoutMs: 60_000 });
+    ["us by default", { subdomain: "acme", apiKey: KEY }, "https://acme.chargify.com", "", BASIC],
+    ["us", { subdomain: "acme", environment: "us" as const, apiKey: KEY }, "https://acme.chargify.com", "", BASIC],
+    ["eu", { subdomain: "acme", environment: "eu" as const, apiKey: KEY }, "https://acme.ebilling.maxio.com", "", BASIC],
+    ["gateway", { environment: "gateway" as const, connector: "acme", accessToken: TOKEN }, "https://acme.api.maxio.com", "/api/v1/billing", `Bearer ${TOKEN}`],
+    ["baseUrl, trailing slash", { baseUrl: "http://127.0.0.1:8080/", apiKey: KEY }, "http://127.0.0.1:8080", "", BASIC],
+    ["baseUrl with a base path", { baseUrl: "https://proxy.example/billing/v1/", apiKey: KEY }, "https://proxy.example", "/billing/v1", BASIC],
+    ["baseUrl overrides the subdomain", { subdomain: "acme", environment: "eu" as const, baseUrl: "http://127.0.0.1:9", apiKey: KEY }, "http://127.0.0.1:9", "", BASIC],
+    ["baseUrl with a bearer token", { baseUrl: "http://127.0.0.1:8080", accessToken: TOKEN }, "http://127.0.0.1:8080", "", `Bearer ${TOKEN}`],
+  ])("%s → %s%s", (_, options, origin, basePath, authorization) => {
+    expect(resolveConnection(options)).toMatchObject({ origin, basePath, authorization });
+  });
+
+  it("Basic is the API key with the literal password x", () => {
+    const { authorization } = resolveConnection({ subdomain: "acme", apiKey: KEY });
+    expect(Buffer.from(authorization.replace(/^Basic /, ""), "base64").toString("utf8")).toBe(`${KEY}:x`);
+  });
+
+  it("defaults: 60 s timeout, 4 retries, 4 in flight", () => {
+    expect(resolveConnection({ subdomain: "acme", apiKey: KEY })).toMatchObject({ timeoutMs: 60_000, maxRetries: 4, maxConcurrency: 4 });
   });
 
   it.each([
-    [{ subdomain: "acme" }, "apiKey", /needs an apiKey/],
-    [{ environment: "gateway" as const, connector: "acme" }, "accessToken", /needs an accessToken/],
-    [{ environment: "gateway" as const, connector: "acme", apiKey: KEY }, "apiKey", /does not accept Basic/],
-    [{ subdomain: "acme", accessToken: TOKEN }, "accessToken", /uses Basic authentication/],
-    [{ subdomain: "acme", apiKey: KEY, accessToken: TOKEN }, "apiKey", /not both/],
-    [{ apiKey: KEY }, "subdomain", /subdomain/],
-    [{ environment: "gateway" as const, accessToken: TOKEN }, "connector", /connector/],
-    [{ subdomain: "acme", apiKey: KEY, environment: "mars" }, "environment", /"us", "eu" or "gateway"/],
-    [{ subdomain: "acme", apiKey: KEY, maxConcurrency: 0 }, "maxConcurrency", /./],
-    [{ subdomain: "acme", apiKey: KEY, timeoutMs: -1 }, "timeoutMs", /./],
-    [{ subdomain: "acme", apiKey: KEY, maxRetries: 1.5 }, "maxRetries", /./],
-    [{ subdomain: "acme", apiKey: KEY, colour: "red" }, "", /colour/],
-  ])("%o is refused naming %s", (options, property, message) => {
-    let err: unknown;
-    try {
-      new BillingClient(options as never);
-    } catch (e) {
-      err = e;
-    }
-    expect(err).toBeInstanceOf(BillingValidationError);
-    const e = err as BillingValidationError;
-    if (property) expect(e.problems.map((p) => p.property)).toContain(property);
+    ["no credential (us)", { subdomain: "acme" }, "apiKey", /needs an apiKey/],
+    ["no credential (eu)", { subdomain: "acme", environment: "eu" }, "apiKey", /needs an apiKey/],
+    ["no credential (gateway)", { environment: "gateway", connector: "acme" }, "accessToken", /needs an accessToken/],
+    ["Basic on the gateway", { environment: "gateway", connector: "acme", apiKey: KEY }, "apiKey", /does not accept Basic/],
+    ["Basic on the gateway, with baseUrl", { environment: "gateway", baseUrl: "http://127.0.0.1:9", apiKey: KEY }, "apiKey", /does not accept Basic/],
+    ["bearer on us", { subdomain: "acme", accessToken: TOKEN }, "accessToken", /uses Basic authentication/],
+    ["bearer on eu", { subdomain: "acme", environment: "eu", accessToken: TOKEN }, "accessToken", /uses Basic authentication/],
+    ["both credentials", { subdomain: "acme", apiKey: KEY, accessToken: TOKEN }, "apiKey", /not both/],
+    ["empty apiKey", { subdomain: "acme", apiKey: "" }, "apiKey", /empty/],
+    ["empty accessToken", { environment: "gateway", connector: "acme", accessToken: "" }, "accessToken", /empty/],
+    ["no subdomain", { apiKey: KEY }, "subdomain", /subdomain/],
+    ["bad subdomain", { subdomain: "acme.evil.com/x", apiKey: KEY }, "subdomain", /DNS label/],
+    ["no connector", { environment: "gateway", accessToken: TOKEN }, "connector", /connector/],
+    ["unknown environment", { subdomain: "acme", apiKey: KEY, environment: "mars" }, "environment", /"us", "eu" or "gateway"/],
+    ["non-http baseUrl", { baseUrl: "ftp://127.0.0.1", apiKey: KEY }, "baseUrl", /http/],
+    ["unknown option", { subdomain: "acme", apiKey: KEY, colour: "red" }, "colour", /colour/],
+  ])("%s is refused naming %s", (_, options, property, message) => {
+    const e = refusal(options);
+    expect(e.problems.map((p) => p.property)).toContain(property);
     expect(e.message).toMatch(message);
-    expect(e.message).not.toContain(KEY);
-    expect(e.message).not.toContain(TOKEN);
   });
 
-  it("a refused options object sends nothing", async () => {
-    const s = await site();
+  it.each([
+    ["timeoutMs", 0], ["timeoutMs", -1], ["timeoutMs", 1.5], ["timeoutMs", Number.NaN], ["timeoutMs", Number.POSITIVE_INFINITY],
+    ["timeoutMs", "1000"], ["timeoutMs", 600_001],
+    ["maxRetries", -1], ["maxRetries", 1.5], ["maxRetries", Number.NaN], ["maxRetries", "3"], ["maxRetries", 21],
+    ["maxConcurrency", 0], ["maxConcurrency", -4], ["maxConcurrency", 2.5], ["maxConcurrency", Number.NaN], ["maxConcurrency", "4"], ["maxConcurrency", 65],
+    ["retryBaseDelayMs", -1],
+  ])("%s = %o is refused with a message naming the property", (property, value) => {
+    const e = refusal({ subdomain: "acme", apiKey: KEY, [property]: value });
+    expect(e.problems.map((p) => p.property)).toEqual([property]);
+    expect(e.message).toContain(property);
+  });
+
+  it.each([
+    ["timeoutMs", 1], ["timeoutMs", 600_000], ["maxRetries", 0], ["maxRetries", 20], ["maxConcurrency", 1], ["maxConcurrency", 64],
+  ])("%s = %o is accepted", (property, value) => {
+    expect(resolveConnection({ subdomain: "acme", apiKey: KEY, [property]: value })).toMatchObject({ [property]: value });
+  });
+});
+
+describe("BillingClient options against a live simulator", () => {
+  let s: Site;
+  afterEach(async () => {
+    await s?.close();
+    s = undefined as never;
+  });
+
+  it.each([
+    ["no credential", {}],
+    ["Basic on the gateway", { environment: "gateway", apiKey: KEY }],
+    ["both credentials", { apiKey: KEY, accessToken: TOKEN }],
+    ["an empty key", { apiKey: "" }],
+    ["a bad maxConcurrency", { apiKey: KEY, maxConcurrency: 0 }],
+  ])("%s: throws before any request reaches the service", async (_, options) => {
+    s = await site();
+    expect(() => new BillingClient({ baseUrl: s.sim.url, ...options } as BillingClientOptions)).toThrow(BillingValidationError);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(s.sim.requests).toHaveLength(0);
+  });
+
+  it("sends Basic apiKey:x on the wire, and the simulator accepts it", async () => {
+    s = await site();
+    const proxy = await meteringProxy(s.sim.url);
+    const billing = new BillingClient({ baseUrl: proxy.url, apiKey: KEY });
     try {
-      expect(() => new BillingClient({ baseUrl: s.sim.url, apiKey: KEY, accessToken: TOKEN })).toThrow(BillingValidationError);
-      expect(s.sim.requests).toHaveLength(0);
+      await billing.setWebhooksEnabled(true);
+      expect(proxy.seen.map((r) => [r.authorization, r.status])).toEqual([[BASIC, 200]]);
     } finally {
-      await s.close();
+      await billing.close();
+      await proxy.close();
     }
   });
 
-  it("a wrong key is the service's 401, with no credential in the error", async () => {
-    const s = await site({}, { apiKey: "sk_wrong_SECRET_1111" });
+  it("sends Bearer <accessToken> on the wire, and the simulator accepts it", async () => {
+    s = await site({}, { apiKey: undefined, accessToken: TOKEN });
+    const proxy = await meteringProxy(s.sim.url);
+    const billing = new BillingClient({ baseUrl: proxy.url, accessToken: TOKEN, environment: "gateway" });
     try {
-      const err = await s.billing.readSubscription(1).catch((e) => e);
-      expect(err.status).toBe(401);
-      expect(JSON.stringify(err) + String(err) + err.stack).not.toContain("sk_wrong_SECRET_1111");
+      await billing.setWebhooksEnabled(true);
+      expect(proxy.seen.map((r) => [r.authorization, r.status])).toEqual([[`Bearer ${TOKEN}`, 200]]);
+      expect(s.sim.webhooksEnabled).toBe(true);
     } finally {
-      await s.close();
+      await billing.close();
+      await proxy.close();
     }
+  });
+
+  it("a baseUrl's path is kept in front of every request path", async () => {
+    s = await site();
+    const proxy = await meteringProxy(s.sim.url);
+    const billing = new BillingClient({ baseUrl: `${proxy.url}/api/v1/billing/`, accessToken: TOKEN, maxRetries: 0 });
+    try {
+      await billing.setWebhooksEnabled(true).catch(() => undefined); // the simulator has no base path: 404
+      expect(proxy.seen.map((r) => `${r.method} ${r.url}`)).toEqual(["PUT /api/v1/billing/webhooks/settings.json"]);
+    } finally {
+      await billing.close();
+      await proxy.close();
+    }
+  });
+
+  it("a wrong key is the service's 401 as a BillingApiError", async () => {
+    s = await site({}, { apiKey: "sk_live_WRONG_1111" });
+    const err = await s.billing.readSubscription(1).catch((e) => e);
+    expect(err).toMatchObject({ name: "BillingApiError", status: 401, method: "GET", path: "/subscriptions/1.json" });
+    expect(String(err) + JSON.stringify(err) + err.stack).not.toContain("sk_live_WRONG_1111");
   });
 });

@@ -1,80 +1,137 @@
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
-import { BillingClient, BillingConnectionError } from "../../sdk";
-import { catalogue, KEY, site, TOKEN } from "./support";
+import {
+  AuthenticationRequiredError, BillingApiError, BillingClient, BillingConnectionError, BillingValidationError,
+  MigrationOutcomeUnknownError, ReplayPartialFailureError,
+} from "../../sdk";
+import { catalogue, everything, expectNoSecret, KEY, site, TOKEN } from "./helpers";
 
-/** Every way an error reaches a log: message, toString, JSON, inspect, stack, cause chain. */
-function everything(err: unknown): string {
-  const e = err as Error & { cause?: unknown };
-  return [e.message, String(e), JSON.stringify(e), inspect(e, { depth: 10, showHidden: true }), e.stack, e.cause ? everything(e.cause) : ""].join("\n");
-}
+/** Errors are provoked with each credential kind: the API key (Basic) and the access token (Bearer). */
+const CREDENTIALS = [["apiKey", { apiKey: KEY }], ["accessToken", { apiKey: undefined, accessToken: TOKEN }]] as const;
 
-const clean = (text: string) => {
-  expect(text).not.toContain(KEY);
-  expect(text).not.toContain(TOKEN);
-  expect(text).not.toContain(Buffer.from(`${KEY}:x`).toString("base64"));
-};
-
-describe("no credential in any error, in any form", () => {
-  it("API errors (404, 422 same product, 3-D Secure, ineligible)", async () => {
-    const s = await site();
+describe.each(CREDENTIALS)("no credential in any error, in any form (%s)", (_, credential) => {
+  it("BillingApiError: 404, 422 same product, 422 ineligible", async () => {
+    const s = await site({}, credential);
     try {
       catalogue(s.sim);
       const a = s.sim.addSubscription({ productHandle: "basic", state: "active" }).id;
-      const b = s.sim.addSubscription({ productHandle: "basic", state: "active", requiresAuthentication: true }).id;
       const c = s.sim.addSubscription({ productHandle: "basic", state: "canceled" }).id;
-      const errors = await Promise.all([
-        s.billing.readSubscription(424242).catch((e) => e),
-        s.billing.migrateSubscription(a, { productHandle: "basic" }).catch((e) => e),
-        s.billing.migrateSubscription(b, { productHandle: "pro" }).catch((e) => e),
-        s.billing.migrateSubscription(c, { productHandle: "pro" }).catch((e) => e),
-      ]);
-      expect(errors.map((e) => e.status)).toEqual([404, 422, 422, 422]);
-      for (const e of errors) clean(everything(e));
+      const errors = [
+        await s.billing.readSubscription(424242).catch((e) => e),
+        await s.billing.migrateSubscription(a, { productHandle: "basic" }).catch((e) => e),
+        await s.billing.migrateSubscription(c, { productHandle: "pro" }).catch((e) => e),
+        await s.billing.previewMigration(a, { productId: 1 }).catch((e) => e),
+      ];
+      expect(errors.map((e) => [e.constructor, e.status])).toEqual([[BillingApiError, 404], [BillingApiError, 422], [BillingApiError, 422], [BillingApiError, 422]]);
+      for (const e of errors) expectNoSecret(everything(e));
     } finally {
       await s.close();
     }
   });
 
-  it("a failed replay batch", async () => {
-    const s = await site({}, { maxRetries: 0 });
+  it("AuthenticationRequiredError (3-D Secure)", async () => {
+    const s = await site({}, credential);
     try {
-      s.sim.injectFault({ kind: "status", status: 500, match: { path: "/webhooks/replay.json" } });
-      const err = await s.billing.replayWebhooks([1, 2, 3]).catch((e) => e);
-      // One batch, none queued: the batch's own error (a partial failure needs something queued).
-      expect(err.status).toBe(500);
-      clean(everything(err));
+      catalogue(s.sim);
+      const id = s.sim.addSubscription({ productHandle: "basic", state: "active", requiresAuthentication: true }).id;
+      const err = await s.billing.migrateSubscription(id, { productHandle: "pro" }).catch((e) => e);
+      expect(err).toBeInstanceOf(AuthenticationRequiredError);
+      expectNoSecret(everything(err));
     } finally {
       await s.close();
     }
   });
 
-  it("connection errors (nothing listening), with a bearer token", async () => {
+  it("BillingApiError after retries (503) and ReplayPartialFailureError", async () => {
+    const s = await site({}, { ...credential, maxConcurrency: 1, maxRetries: 1 });
+    try {
+      s.sim.injectFault({ kind: "status", status: 503, match: { method: "PUT" } });
+      const put = await s.billing.setWebhooksEnabled(true).catch((e) => e);
+      expect(put).toBeInstanceOf(BillingApiError);
+      expectNoSecret(everything(put));
+
+      s.sim.injectFault({ kind: "delay", ms: 0, times: 1, match: { path: "/webhooks/replay.json" } });
+      s.sim.injectFault({ kind: "status", status: 502, match: { path: "/webhooks/replay.json" } });
+      const partial = await s.billing.replayWebhooks(Array.from({ length: 1500 }, (_, i) => i + 1)).catch((e) => e);
+      expect(partial).toBeInstanceOf(ReplayPartialFailureError);
+      expectNoSecret(everything(partial));
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("BillingConnectionError (nothing listening) and MigrationOutcomeUnknownError", async () => {
     const s = await site();
     const url = s.sim.url;
     await s.close();
-    const billing = new BillingClient({ baseUrl: url, accessToken: TOKEN, maxRetries: 1, retryBaseDelayMs: 1 });
-    const err = await billing.readSubscription(1).catch((e) => e);
-    await billing.close();
-    expect(err).toBeInstanceOf(BillingConnectionError);
-    clean(everything(err));
+    const billing = new BillingClient({ baseUrl: url, ...credential, maxRetries: 1, retryBaseDelayMs: 1 });
+    try {
+      const err = await billing.readSubscription(1).catch((e) => e);
+      expect(err).toBeInstanceOf(BillingConnectionError);
+      expect(err.code).toBe("ECONNREFUSED");
+      expectNoSecret(everything(err));
+      const unknown = await billing.migrateSubscription(1, { productHandle: "pro" }).catch((e) => e);
+      expect(unknown).toBeInstanceOf(MigrationOutcomeUnknownError);
+      expectNoSecret(everything(unknown));
+    } finally {
+      await billing.close();
+    }
   });
 
-  it("a timeout", async () => {
-    // undici checks its timers about once a second, so the timeout fires within ~1 s, not at 100 ms.
-    const s = await site({ latencyMs: 3000 }, { timeoutMs: 100, maxRetries: 0 });
+  it("BillingConnectionError (timeout)", async () => {
+    // undici checks its timers about once a second, so the timeout fires within ~1 s, not at 50 ms.
+    const s = await site({ latencyMs: 2500 }, { ...credential, timeoutMs: 50, maxRetries: 0 });
     try {
       const err = await s.billing.setWebhooksEnabled(true).catch((e) => e);
       expect(err).toBeInstanceOf(BillingConnectionError);
-      clean(everything(err));
+      expectNoSecret(everything(err));
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("BillingValidationError (bad input)", async () => {
+    const s = await site({}, credential);
+    try {
+      const errors = [
+        await s.billing.replayWebhooks([0, 1.5]).catch((e) => e),
+        await s.billing.migrateSubscription(0, {}).catch((e) => e),
+        await s.billing.listWebhooks({ status: "nope" as never }).catch((e) => e),
+      ];
+      for (const e of errors) {
+        expect(e).toBeInstanceOf(BillingValidationError);
+        expectNoSecret(everything(e));
+      }
     } finally {
       await s.close();
     }
   });
 
   it("the client object itself", async () => {
-    const billing = new BillingClient({ subdomain: "acme", apiKey: KEY });
-    clean(inspect(billing, { depth: 10, showHidden: true }) + JSON.stringify(billing) + String(billing));
+    const billing = new BillingClient({ baseUrl: "http://127.0.0.1:9", ...credential });
+    expectNoSecret(inspect(billing, { depth: 10, showHidden: true }) + JSON.stringify(billing) + String(billing) + Object.keys(billing).join());
     await billing.close();
+  });
+});
+
+describe("no credential in a refused options object", () => {
+  it.each([
+    ["Basic on the gateway", { environment: "gateway", connector: "acme", apiKey: KEY }],
+    ["a bearer token on us", { subdomain: "acme", accessToken: TOKEN }],
+    ["both credentials", { subdomain: "acme", apiKey: KEY, accessToken: TOKEN }],
+    ["a misspelt apiKey", { subdomain: "acme", apikey: KEY }],
+    ["a misspelt accessToken", { environment: "gateway", connector: "acme", access_token: TOKEN }],
+    ["a credential as a number option", { subdomain: "acme", apiKey: KEY, maxRetries: TOKEN }],
+    ["a credential as the subdomain", { subdomain: KEY, apiKey: KEY }],
+    ["a credential as the environment", { subdomain: "acme", apiKey: KEY, environment: TOKEN }],
+  ])("%s", (_, options) => {
+    let err: unknown;
+    try {
+      new BillingClient(options as never);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(BillingValidationError);
+    expectNoSecret(everything(err));
   });
 });
