@@ -37,10 +37,10 @@ type Shell = pulumi.dynamic.ResourceProvider & { readonly kind: ProviderKind };
  * and the backend rewrites the state after every step), and upgrading the
  * package changes behaviour without changing that text.
  *
- * `echoRead`: the type's refresh only returns the recorded state, which the
- * host does by itself when a provider has no `read`, so the shell is left out.
+ * `read`: only for a type whose refresh asks the service; without it the host
+ * echoes the recorded state by itself, which is all the other types' refresh does.
  */
-export function shellProvider(kind: ProviderKind, options: { echoRead?: boolean } = {}): pulumi.dynamic.ResourceProvider {
+export function shellProvider(kind: ProviderKind, options: { read?: boolean } = {}): pulumi.dynamic.ResourceProvider {
   const provider: Shell = {
     kind,
     async configure(req) {
@@ -62,12 +62,10 @@ export function shellProvider(kind: ProviderKind, options: { echoRead?: boolean 
       return runtime()[this.kind].del(this, id, props);
     },
   };
-  if (options.echoRead) return provider;
-  return {
-    ...provider,
-    read(id, props) {
-      const impl = runtime()[(this as Shell).kind];
-      return "read" in impl ? impl.read(this, id, props) : Promise.resolve({ id, props });
-    },
-  } as Shell;
+  if (options.read) {
+    provider.read = function (this: Shell, id, props) {
+      return (runtime()[this.kind] as typeof import("./runtime").subscriptionMigration).read(this, id, props);
+    };
+  }
+  return provider;
 }

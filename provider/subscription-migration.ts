@@ -41,7 +41,7 @@ export interface SubscriptionMigration {
 }
 
 /** The provider of every SubscriptionMigration: one instance per type (each instance costs a serialization). */
-export const subscriptionMigrationProvider = shellProvider("subscriptionMigration");
+export const subscriptionMigrationProvider = shellProvider("subscriptionMigration", { read: true });
 
 /**
  * Moves a subscription to another product, once. Any input change is a new

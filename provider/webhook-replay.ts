@@ -34,7 +34,7 @@ export interface WebhookReplay {
 }
 
 /** The provider of every WebhookReplay: one instance per type (each instance costs a serialization). */
-export const webhookReplayProvider = shellProvider("webhookReplay", { echoRead: true });
+export const webhookReplayProvider = shellProvider("webhookReplay");
 
 /** Queues webhooks for re-delivery, once (a one-shot event; deleting it sends nothing). */
 export class WebhookReplay extends pulumi.dynamic.Resource {

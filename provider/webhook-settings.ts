@@ -22,7 +22,7 @@ export interface WebhookSettings {
 }
 
 /** The provider of every WebhookSettings: one instance per type (each instance costs a serialization). */
-export const webhookSettingsProvider = shellProvider("webhookSettings", { echoRead: true });
+export const webhookSettingsProvider = shellProvider("webhookSettings");
 
 /** Webhook delivery on or off for one site (declarative: create and update issue the PUT). */
 export class WebhookSettings extends pulumi.dynamic.Resource {

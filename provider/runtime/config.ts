@@ -23,12 +23,13 @@ interface ProviderConfig {
   readonly sites: Readonly<Record<string, SiteSettings>> | undefined;
   /** A `billing:sites` value that did not parse: reported when a resource uses it. */
   readonly sitesError?: string;
+  /** Clients already resolved from these settings, by site ("" for the top level): validated once per configure. */
+  readonly resolved: Map<string, BillingClient>;
 }
 
 const configs = new WeakMap<object, ProviderConfig>();
+/** One client (one connection pool) per distinct settings, shared by the resource types, so the per-site cap holds across them. */
 const clients = new Map<string, BillingClient>();
-/** Per provider object and site: settings do not change between configure calls, so validate them once. */
-const resolved = new WeakMap<object, Map<string, BillingClient>>();
 
 const KEYS = ["subdomain", "environment", "connector", "baseUrl", "apiKey", "accessToken"] as const;
 const ENV: Record<(typeof KEYS)[number], string | undefined> = {
@@ -56,8 +57,7 @@ export function configure(provider: object, req: { config: { get(key: string): s
       sitesError = "billing:sites must be a JSON object keyed by site name, e.g. {\"eu-shop\":{\"subdomain\":\"acme\",\"environment\":\"eu\",\"apiKey\":\"…\"}}";
     }
   }
-  configs.set(provider, { top, sites, sitesError });
-  resolved.delete(provider);
+  configs.set(provider, { top, sites, sitesError, resolved: new Map() });
 }
 
 /** A problem resolving a site's settings, phrased for a CheckFailure on `site`. */
@@ -108,11 +108,10 @@ export function clientOptionsFor(provider: object, site: string | undefined): Bi
   return s;
 }
 
-/** A client per distinct site settings, reused across calls in this process. */
+/** The client for `site`, reused across calls in this process. */
 export function clientFor(provider: object, site: string | undefined): BillingClient {
-  let mine = resolved.get(provider);
-  if (!mine) resolved.set(provider, (mine = new Map()));
-  const hit = mine.get(site ?? "");
+  const mine = configs.get(provider)?.resolved;
+  const hit = mine?.get(site ?? "");
   if (hit) return hit;
   const options = clientOptionsFor(provider, site);
   const key = JSON.stringify(options);
@@ -121,7 +120,7 @@ export function clientFor(provider: object, site: string | undefined): BillingCl
     client = new BillingClient(options);
     clients.set(key, client);
   }
-  mine.set(site ?? "", client);
+  mine?.set(site ?? "", client);
   return client;
 }
 

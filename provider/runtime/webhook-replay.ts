@@ -108,6 +108,5 @@ export async function update(provider: object, id: string, olds: Props, news: Pr
 // No read: what was queued cannot be read back per replay, so refresh keeps the record
 // (the host echoes the state by itself when a provider has no read).
 
-
 /** Queued deliveries cannot be recalled: nothing is sent. */
 export async function del(): Promise<void> {}

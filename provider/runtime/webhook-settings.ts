@@ -71,7 +71,6 @@ export async function update(provider: object, _id: string, olds: Props, news: P
 // No read: the service has no GET of this setting (and /site.json does not show it), so refresh
 // keeps the last applied value (drift is not detectable); the host echoes the state by itself.
 
-
 /** Leaves the site as it is, unless disableOnDelete asks to turn webhooks off. */
 export async function del(provider: object, _id: string, props: Props) {
   if (props.disableOnDelete === true) {
