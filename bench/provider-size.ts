@@ -1,7 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { installPacked } from "../scripts/lib/packed-install";
 import type { Row } from "./stats";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -19,10 +20,7 @@ export function providerSizeFigure(o: { tarball: boolean }): Row[] {
   if (o.tarball) {
     const dir = mkdtempSync(path.join(tmpdir(), "billing-bench-consumer-"));
     try {
-      const packed = execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", dir], { cwd: ROOT, encoding: "utf8" }).trim().split("\n").pop()!;
-      const pulumiVersion = require("../package.json").devDependencies["@pulumi/pulumi"];
-      writeFileSync(path.join(dir, "package.json"), JSON.stringify({ private: true, dependencies: { "pulumi-subscription-billing": `file:./${packed}`, "@pulumi/pulumi": pulumiVersion } }));
-      execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], { cwd: dir, stdio: "ignore" });
+      installPacked(dir, { quiet: true });
       cpSync(path.join(__dirname, "provider-size-child.js"), path.join(dir, "measure.js"));
       installed = measure(dir, path.join(dir, "measure.js"));
     } finally {

@@ -1,17 +1,14 @@
-import { execFileSync } from "node:child_process";
-import { cp, mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { installPacked } from "../../scripts/lib/packed-install";
 import { createWorkspace, ensurePulumi, type CliResult, type Workspace } from "../../scripts/lib/pulumi-cli";
 
 export const ROOT = path.resolve(__dirname, "../..");
-const PULUMI_VERSION: string = require("../../package.json").devDependencies["@pulumi/pulumi"];
 
 /**
- * A consumer folder with the package installed the way a user installs it:
- * from the tarball `npm pack` makes (not a path or a link), beside the
- * examples copied in. Closure serialization captures an installed package's
- * modules through its `exports` map; only this install proves that works.
+ * A consumer folder with the package installed the way a user installs it
+ * (from its packed tarball, see installPacked), beside the examples copied in.
  */
 export interface Consumer {
   readonly dir: string;
@@ -26,18 +23,7 @@ export function installedConsumer(): Promise<Consumer> {
     // Progress on stderr: on a fresh machine the first build takes minutes.
     const bin = await ensurePulumi();
     const dir = await mkdtemp(path.join(tmpdir(), "billing-consumer-"));
-    const packed = execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", dir], { cwd: ROOT, encoding: "utf8" })
-      .trim().split("\n").pop() as string;
-    await writeFile(path.join(dir, "package.json"), JSON.stringify({
-      name: "billing-e2e-consumer", private: true,
-      dependencies: {
-        "pulumi-subscription-billing": `file:./${packed}`,
-        "@pulumi/pulumi": PULUMI_VERSION,
-        "ts-node": "10.9.2",
-        typescript: "5.9.3",
-      },
-    }, null, 2));
-    execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], { cwd: dir, stdio: "inherit" });
+    installPacked(dir, { dependencies: { "ts-node": "10.9.2", typescript: "5.9.3" } });
     for (const name of ["webhook-settings", "reviewed-migration", "environment-bootstrap"]) {
       await mkdir(path.join(dir, name), { recursive: true });
       // Only the program and its project file: modules resolve from the consumer's node_modules above.
