@@ -18,14 +18,31 @@ const parse = (text: string): unknown => {
   }
 };
 
+export interface RecordingProxy {
+  readonly url: string;
+  /** In the order the answers came back. */
+  readonly exchanges: Exchange[];
+  /** The most requests in flight at once, counted from arrival to answer as the service counts them. */
+  readonly peak: number;
+  close(): Promise<void>;
+}
+
 /**
  * A recording HTTP proxy in front of the simulator: every request the SDK
  * sends and every answer it gets, as they crossed the wire.
  */
-export async function recordingProxy(target: string): Promise<{ url: string; exchanges: Exchange[]; close(): Promise<void> }> {
+export async function recordingProxy(target: string): Promise<RecordingProxy> {
   const exchanges: Exchange[] = [];
   const upstream = new URL(target);
+  let inFlight = 0;
+  let peak = 0;
   const server: Server = createServer((req, res) => {
+    peak = Math.max(peak, ++inFlight);
+    let open = true;
+    const finish = () => {
+      if (open) inFlight--;
+      open = false;
+    };
     const chunks: Buffer[] = [];
     req.on("data", (c) => chunks.push(c));
     req.on("end", () => {
@@ -41,12 +58,16 @@ export async function recordingProxy(target: string): Promise<{ url: string; exc
               method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers,
               requestBody: parse(body.toString("utf8")), status: up.statusCode ?? 0, responseBody: parse(text),
             });
+            finish();
             res.writeHead(up.statusCode ?? 502, up.headers);
             res.end(text);
           });
         },
       );
-      out.on("error", () => res.destroy());
+      out.on("error", () => {
+        finish();
+        res.destroy();
+      });
       out.end(body);
     });
   });
@@ -55,6 +76,9 @@ export async function recordingProxy(target: string): Promise<{ url: string; exc
   return {
     url: `http://127.0.0.1:${port}`,
     exchanges,
+    get peak() {
+      return peak;
+    },
     close: () => new Promise<void>((r) => {
       server.closeAllConnections();
       server.close(() => r());

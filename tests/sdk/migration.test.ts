@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   AuthenticationRequiredError, BillingApiError, BillingConnectionError, BillingValidationError, MigrationOutcomeUnknownError,
 } from "../../sdk";
@@ -11,10 +11,6 @@ type Body = { migration: Record<string, unknown>; uniqueness_token?: string };
 
 describe("migrateSubscription", () => {
   let s: Site;
-  afterEach(async () => {
-    await s?.close();
-    s = undefined as never;
-  });
 
   /** A site with the catalogue and one subscription on basic; options go to the client. */
   async function withSubscription(state: SubscriptionState = "active", extra = {}, client = {}) {
@@ -177,10 +173,6 @@ describe("migrateSubscription", () => {
 
 describe("migrateSubscription: a POST is never retried blindly", () => {
   let s: Site;
-  afterEach(async () => {
-    await s?.close();
-    s = undefined as never;
-  });
 
   async function withSubscription(sim = {}, client = {}) {
     s = await site(sim, client);
@@ -295,10 +287,6 @@ describe("migrateSubscription: a POST is never retried blindly", () => {
 
 describe("readSubscription and previewMigration", () => {
   let s: Site;
-  afterEach(async () => {
-    await s?.close();
-    s = undefined as never;
-  });
 
   it("readSubscription returns the subscription; retried on 502 and on a reset", async () => {
     s = await site();

@@ -1,19 +1,8 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { BillingClient, BillingValidationError, type BillingClientOptions } from "../../sdk";
 import { resolveConnection } from "../../sdk/options";
-import { BASIC, KEY, meteringProxy, site, TOKEN, type Site } from "./helpers";
-
-/** The validation error a constructor throws, or a failed expectation when it does not throw one. */
-function refusal(options: unknown): BillingValidationError {
-  let err: unknown;
-  try {
-    new BillingClient(options as BillingClientOptions);
-  } catch (e) {
-    err = e;
-  }
-  expect(err).toBeInstanceOf(BillingValidationError);
-  return err as BillingValidationError;
-}
+import { recordingProxy } from "../contract/recorder";
+import { BASIC, KEY, refusal, site, TOKEN, type Site } from "./helpers";
 
 describe("BillingClient options: hosts and credentials", () => {
   it.each([
@@ -82,10 +71,6 @@ describe("BillingClient options: hosts and credentials", () => {
 
 describe("BillingClient options against a live simulator", () => {
   let s: Site;
-  afterEach(async () => {
-    await s?.close();
-    s = undefined as never;
-  });
 
   it.each([
     ["no credential", {}],
@@ -102,11 +87,11 @@ describe("BillingClient options against a live simulator", () => {
 
   it("sends Basic apiKey:x on the wire, and the simulator accepts it", async () => {
     s = await site();
-    const proxy = await meteringProxy(s.sim.url);
+    const proxy = await recordingProxy(s.sim.url);
     const billing = new BillingClient({ baseUrl: proxy.url, apiKey: KEY });
     try {
       await billing.setWebhooksEnabled(true);
-      expect(proxy.seen.map((r) => [r.authorization, r.status])).toEqual([[BASIC, 200]]);
+      expect(proxy.exchanges.map((r) => [r.headers.authorization, r.status])).toEqual([[BASIC, 200]]);
     } finally {
       await billing.close();
       await proxy.close();
@@ -115,11 +100,11 @@ describe("BillingClient options against a live simulator", () => {
 
   it("sends Bearer <accessToken> on the wire, and the simulator accepts it", async () => {
     s = await site({}, { apiKey: undefined, accessToken: TOKEN });
-    const proxy = await meteringProxy(s.sim.url);
+    const proxy = await recordingProxy(s.sim.url);
     const billing = new BillingClient({ baseUrl: proxy.url, accessToken: TOKEN, environment: "gateway" });
     try {
       await billing.setWebhooksEnabled(true);
-      expect(proxy.seen.map((r) => [r.authorization, r.status])).toEqual([[`Bearer ${TOKEN}`, 200]]);
+      expect(proxy.exchanges.map((r) => [r.headers.authorization, r.status])).toEqual([[`Bearer ${TOKEN}`, 200]]);
       expect(s.sim.webhooksEnabled).toBe(true);
     } finally {
       await billing.close();
@@ -129,11 +114,11 @@ describe("BillingClient options against a live simulator", () => {
 
   it("a baseUrl's path is kept in front of every request path", async () => {
     s = await site();
-    const proxy = await meteringProxy(s.sim.url);
+    const proxy = await recordingProxy(s.sim.url);
     const billing = new BillingClient({ baseUrl: `${proxy.url}/api/v1/billing/`, accessToken: TOKEN, maxRetries: 0 });
     try {
       await billing.setWebhooksEnabled(true).catch(() => undefined); // the simulator has no base path: 404
-      expect(proxy.seen.map((r) => `${r.method} ${r.url}`)).toEqual(["PUT /api/v1/billing/webhooks/settings.json"]);
+      expect(proxy.exchanges.map((r) => `${r.method} ${r.url}`)).toEqual(["PUT /api/v1/billing/webhooks/settings.json"]);
     } finally {
       await billing.close();
       await proxy.close();

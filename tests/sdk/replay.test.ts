@@ -1,8 +1,9 @@
 import fc from "fast-check";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { BillingApiError, BillingClient, BillingValidationError, ReplayPartialFailureError } from "../../sdk";
 import { distinctIds } from "../../sdk/replay";
-import { KEY, meteringProxy, site, type Site } from "./helpers";
+import { recordingProxy } from "../contract/recorder";
+import { KEY, site, type Site } from "./helpers";
 
 const REPLAY = "/webhooks/replay.json";
 const range = (n: number, from = 1) => Array.from({ length: n }, (_, i) => from + i);
@@ -12,10 +13,6 @@ const accepted = (s: Site) => s.sim.requests.filter((r) => r.path === REPLAY && 
 
 describe("replayWebhooks: validation", () => {
   let s: Site;
-  afterEach(async () => {
-    await s?.close();
-    s = undefined as never;
-  });
 
   it.each([
     ["zero", [5, 0], ["[1] 0"]],
@@ -61,10 +58,6 @@ describe("replayWebhooks: validation", () => {
 
 describe("replayWebhooks: batching and de-duplication", () => {
   let s: Site;
-  afterEach(async () => {
-    await s?.close();
-    s = undefined as never;
-  });
 
   it.each([
     [1, [1]],
@@ -147,15 +140,11 @@ describe("replayWebhooks: batching and de-duplication", () => {
 
 describe("replayWebhooks: concurrency", () => {
   let s: Site;
-  afterEach(async () => {
-    await s?.close();
-    s = undefined as never;
-  });
 
   it.each([1, 2, 4])("maxConcurrency %i: never more in flight, and no 429 from the service", async (max) => {
     // The simulator refuses a request over its cap with 429; give it exactly the client's cap.
     s = await site({ latencyMs: 25, maxConcurrent: max });
-    const proxy = await meteringProxy(s.sim.url);
+    const proxy = await recordingProxy(s.sim.url);
     const billing = new BillingClient({ baseUrl: proxy.url, apiKey: KEY, maxConcurrency: max, retryBaseDelayMs: 1 });
     try {
       const res = await billing.replayWebhooks(range(8000));
@@ -182,7 +171,7 @@ describe("replayWebhooks: concurrency", () => {
     s.sim.addProduct({ id: 1, handle: "basic" });
     s.sim.addProduct({ id: 2, handle: "pro" });
     const id = s.sim.addSubscription({ productHandle: "basic", state: "active" }).id;
-    const proxy = await meteringProxy(s.sim.url);
+    const proxy = await recordingProxy(s.sim.url);
     const billing = new BillingClient({ baseUrl: proxy.url, apiKey: KEY, retryBaseDelayMs: 1 });
     try {
       await Promise.all([
@@ -212,10 +201,6 @@ describe("replayWebhooks: concurrency", () => {
 
 describe("replayWebhooks: faults", () => {
   let s: Site;
-  afterEach(async () => {
-    await s?.close();
-    s = undefined as never;
-  });
 
   it.each([
     ["429", { kind: "status", status: 429 } as const, false],

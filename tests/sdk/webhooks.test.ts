@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { BillingApiError, BillingValidationError } from "../../sdk";
 import type { WebhookStatus } from "../../simulator";
 import { site, type Site } from "./helpers";
@@ -8,10 +8,6 @@ const LIST = "/webhooks.json";
 
 describe("setWebhooksEnabled", () => {
   let s: Site;
-  afterEach(async () => {
-    await s?.close();
-    s = undefined as never;
-  });
 
   it("true then false: returns { webhooksEnabled } and the site follows", async () => {
     s = await site();
@@ -67,10 +63,6 @@ describe("setWebhooksEnabled", () => {
 
 describe("listWebhooks", () => {
   let s: Site;
-  afterEach(async () => {
-    await s?.close();
-    s = undefined as never;
-  });
   const pages = () => s.sim.requests.filter((r) => r.method === "GET" && r.path === LIST);
 
   const iso = (day: number) => new Date(Date.UTC(2026, 0, 1) + day * 86_400_000).toISOString().replace(/\.\d{3}Z$/, "Z");
