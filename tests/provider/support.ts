@@ -1,13 +1,12 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { vi } from "vitest";
 import { startSimulator, type Simulator } from "../../simulator";
+import { configureRequest } from "../engine/support";
 
 export const KEY = "sk_live_PROVIDER_SECRET_4242";
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
-/** The `configure` request the host builds: the whole stack config, full keys, secrets decrypted. */
-export const configureRequest = (config: Record<string, string>) =>
-  ({ config: { get: (key: string) => config[key] } }) as unknown as pulumi.dynamic.ConfigureRequest;
+export { configureRequest } from "../engine/support";
 
 /**
  * A provider object configured against a fresh simulator. Each test gets its
