@@ -20,7 +20,10 @@ export function programClient(site: string | undefined): BillingClient {
   const key = site ?? "";
   let client = clients.get(key);
   if (!client) {
-    client = new BillingClient(clientOptionsFor(programScope, site));
+    client = new BillingClient({
+      ...clientOptionsFor(programScope, site),
+      onRetry: (e) => void pulumi.log.info(`billing: ${e.method} ${e.path}: ${e.reason}; waiting ${(e.delayMs / 1000).toFixed(1)} s before attempt ${e.attempt + 1}`),
+    });
     clients.set(key, client);
   }
   return client;

@@ -1,9 +1,12 @@
+import type { ReplayBatch } from "./errors";
 import type { MigrationInput, WebhookFilter } from "./inputs";
 import * as migration from "./migration";
-import { resolveConnection, type BillingClientOptions } from "./options";
+import { resolveConnection, type BillingClientOptions, type Connection } from "./options";
+import { listPricePoints, readProduct, resolvePricePoint } from "./products";
 import { replayWebhooks } from "./replay";
-import type { MigrationPreview, ReplayResult, Subscription, Webhook } from "./results";
+import type { MigrationPreview, PricePoint, Product, ReplayResult, Subscription, Webhook } from "./results";
 import { Transport } from "./transport";
+import type { WebhookId } from "./wire";
 import { listWebhooks, setWebhooksEnabled } from "./webhooks";
 
 /**
@@ -13,21 +16,21 @@ import { listWebhooks, setWebhooksEnabled } from "./webhooks";
  */
 export class BillingClient {
   readonly #transport: Transport;
-  readonly #maxConcurrency: number;
-  readonly #maxRetries: number;
-  readonly #retryBaseDelayMs: number;
+  readonly #connection: Connection;
 
   constructor(options: BillingClientOptions) {
-    const connection = resolveConnection(options);
-    this.#transport = new Transport(connection);
-    this.#maxConcurrency = connection.maxConcurrency;
-    this.#maxRetries = connection.maxRetries;
-    this.#retryBaseDelayMs = connection.retryBaseDelayMs;
+    this.#connection = resolveConnection(options);
+    this.#transport = new Transport(this.#connection);
   }
 
-  /** Queues webhooks for re-delivery; any number of ids, sent in batches of at most 1000. */
-  replayWebhooks(ids: readonly number[]): Promise<ReplayResult> {
-    return replayWebhooks(this.#transport, ids, this.#maxConcurrency);
+  /**
+   * Queues webhooks for re-delivery; any number of ids (numbers, or decimal
+   * strings for int64 ids above 2^53), sent in batches of at most 1000.
+   * `resume` re-sends batches whose outcome was unknown with their own tokens.
+   * On failure: {@link ReplayPartialFailureError} with queued / notQueued / unknown.
+   */
+  replayWebhooks(ids: readonly WebhookId[], options: { resume?: readonly ReplayBatch[] } = {}): Promise<ReplayResult> {
+    return replayWebhooks(this.#transport, ids, this.#connection.maxConcurrency, options);
   }
 
   /** Turns webhook delivery on or off for the site. */
@@ -35,20 +38,45 @@ export class BillingClient {
     return setWebhooksEnabled(this.#transport, enabled);
   }
 
-  /** Moves a subscription to another product; returns the updated subscription. */
+  /**
+   * Moves a subscription to another product; returns the updated subscription
+   * with its price point resolved. On an outcome it cannot learn:
+   * {@link MigrationOutcomeUnknownError}, to be resumed with the same token.
+   */
   migrateSubscription(subscriptionId: number, target: MigrationInput, options: { uniquenessToken?: string } = {}): Promise<Subscription> {
+    const c = this.#connection;
     return migration.migrateSubscription(this.#transport, subscriptionId, target, {
-      uniquenessToken: options.uniquenessToken, maxRetries: this.#maxRetries, retryBaseDelayMs: this.#retryBaseDelayMs,
+      uniquenessToken: options.uniquenessToken, maxRetries: c.retry.maxRetries, retryBaseDelayMs: c.retry.baseDelayMs, settleMs: c.migrationSettleMs,
     });
   }
 
-  /** What a migration would charge, without applying it. */
-  previewMigration(subscriptionId: number, target: MigrationInput): Promise<MigrationPreview> {
-    return migration.previewMigration(this.#transport, subscriptionId, target);
+  /** What a migration would charge, without applying it; `prorationDate` is the contract's `proration_date`. */
+  previewMigration(subscriptionId: number, target: MigrationInput, options: migration.PreviewOptions = {}): Promise<MigrationPreview> {
+    return migration.previewMigration(this.#transport, subscriptionId, target, options);
   }
 
   readSubscription(subscriptionId: number): Promise<Subscription> {
     return migration.readSubscription(this.#transport, subscriptionId);
+  }
+
+  /** A product by id or handle, with its default price point. */
+  readProduct(idOrHandle: number | string): Promise<Product> {
+    return readProduct(this.#transport, idOrHandle);
+  }
+
+  /** Every price point of a product. */
+  listPricePoints(productId: number): Promise<PricePoint[]> {
+    return listPricePoints(this.#transport, productId);
+  }
+
+  /**
+   * `subscription` with the price point a migration to `target` left it on,
+   * when the answer did not say (e.g. a read-back after 3-D Secure): the one
+   * named, or the product's default.
+   */
+  async resolvePricePoint(subscription: Subscription, target: MigrationInput): Promise<Subscription> {
+    const { body } = migration.migrationBodyOf(subscription.id, target);
+    return resolvePricePoint(this.#transport, subscription, body);
   }
 
   /** Every webhook matching the filter, across all pages. */

@@ -1,3 +1,5 @@
+import type { WebhookId } from "./wire";
+
 /**
  * Typed errors. None of them ever holds a credential: the transport keeps the
  * Authorization header in a private field and errors are built only from the
@@ -28,13 +30,19 @@ export class BillingApiError extends BillingError {
   readonly errors: readonly string[];
   readonly method: string;
   readonly path: string;
-  constructor(init: { status: number; errors: readonly string[]; method: string; path: string; message?: string }) {
+  /**
+   * Whether the request may have been applied: true when this answer (a 5xx)
+   * or an earlier attempt of the same request left it unknown.
+   */
+  readonly mayHaveApplied: boolean;
+  constructor(init: { status: number; errors: readonly string[]; method: string; path: string; message?: string; mayHaveApplied?: boolean }) {
     const detail = init.errors.length > 0 ? `: ${init.errors.join("; ")}` : "";
     super(init.message ?? `${init.method} ${init.path} failed with ${init.status}${detail}`);
     this.status = init.status;
     this.errors = init.errors;
     this.method = init.method;
     this.path = init.path;
+    this.mayHaveApplied = init.mayHaveApplied ?? false;
   }
 }
 
@@ -69,48 +77,71 @@ export class BillingConnectionError extends BillingError {
   readonly method: string;
   readonly path: string;
   readonly code: string | undefined;
-  constructor(init: { method: string; path: string; code?: string; message: string }) {
+  /** Whether the request may have reached the service and been applied (false only when no connection was ever made). */
+  readonly mayHaveApplied: boolean;
+  constructor(init: { method: string; path: string; code?: string; message: string; mayHaveApplied?: boolean }) {
     super(`${init.method} ${init.path}: ${init.message}${init.code ? ` (${init.code})` : ""}`);
     this.method = init.method;
     this.path = init.path;
     this.code = init.code;
+    this.mayHaveApplied = init.mayHaveApplied ?? true;
   }
 }
 
+/** A batch of at most 1000 webhook ids and the uniqueness_token it was (or will be) sent with. */
+export interface ReplayBatch {
+  readonly ids: readonly WebhookId[];
+  readonly uniquenessToken: string;
+}
+
 /**
- * A replay whose batches did not all succeed. Says exactly which ids the
- * service accepted (queued) and which it did not, so nothing is lost.
+ * A replay whose batches did not all succeed. Every id is in exactly one of
+ * three lists: `queued` (the service accepted its batch), `notQueued` (its
+ * batch was refused, or never sent), `unknown` (its batch may have been
+ * applied: the answer was lost, or a 5xx came after an attempt that may have
+ * been). `unknownBatches` keep their tokens: sending them again with the same
+ * token gets a 409 if they were applied, so nothing is delivered twice.
  */
 export class ReplayPartialFailureError extends BillingError {
   override name = "ReplayPartialFailureError";
-  readonly queued: readonly number[];
-  readonly notQueued: readonly number[];
+  readonly queued: readonly WebhookId[];
+  readonly notQueued: readonly WebhookId[];
+  readonly unknown: readonly WebhookId[];
+  readonly unknownBatches: readonly ReplayBatch[];
   /** The first failure, as thrown by the request that failed. */
   override readonly cause: BillingError;
-  constructor(queued: readonly number[], notQueued: readonly number[], cause: BillingError) {
+  constructor(queued: readonly WebhookId[], notQueued: readonly WebhookId[], cause: BillingError, unknownBatches: readonly ReplayBatch[] = []) {
+    const unknown = unknownBatches.flatMap((b) => b.ids);
     super(
-      `webhook replay partly failed: ${queued.length} id(s) queued, ${notQueued.length} not queued ` +
-        `(${summarizeIds(notQueued)}); first failure: ${cause.message}`,
+      `webhook replay partly failed: ${queued.length} id(s) queued, ${notQueued.length} not queued` +
+        (notQueued.length > 0 ? ` (${summarizeIds(notQueued)})` : "") +
+        (unknown.length > 0 ? `, ${unknown.length} unknown (${summarizeIds(unknown)}: the service may have queued them)` : "") +
+        `; first failure: ${cause.message}`,
     );
     this.queued = queued;
     this.notQueued = notQueued;
+    this.unknown = unknown;
+    this.unknownBatches = unknownBatches;
     this.cause = cause;
   }
 }
 
 /**
  * A migration whose outcome could not be learnt: the POST failed ambiguously
- * and reading the subscription back failed too. It may or may not be applied.
+ * and reading the subscription back failed too, or the service said a request
+ * with this token is being processed and it had not landed within the settle
+ * time. It may or may not be applied: resume with the same token.
  */
 export class MigrationOutcomeUnknownError extends BillingError {
   override name = "MigrationOutcomeUnknownError";
   readonly subscriptionId: number;
   readonly uniquenessToken: string;
   override readonly cause: BillingError;
-  constructor(subscriptionId: number, uniquenessToken: string, cause: BillingError) {
+  constructor(subscriptionId: number, uniquenessToken: string, cause: BillingError, why?: string) {
     super(
-      `migration of subscription ${subscriptionId} may or may not have been applied: the request failed ` +
-        `(${cause.message}) and the subscription could not be read back; read it before retrying`,
+      `migration of subscription ${subscriptionId} may or may not have been applied: ` +
+        (why ?? `the request failed (${cause.message}) and the subscription could not be read back`) +
+        `; resume it with the same uniqueness_token (${uniquenessToken}), never with a new one`,
     );
     this.subscriptionId = subscriptionId;
     this.uniquenessToken = uniquenessToken;
@@ -118,7 +149,7 @@ export class MigrationOutcomeUnknownError extends BillingError {
   }
 }
 
-function summarizeIds(ids: readonly number[]): string {
+function summarizeIds(ids: readonly WebhookId[]): string {
   if (ids.length <= 10) return ids.join(", ");
   return `${ids.slice(0, 10).join(", ")}, … ${ids.length - 10} more`;
 }

@@ -1,13 +1,15 @@
 /** The billing API's typed client. */
 export { BillingClient } from "./client";
-export type { BillingClientOptions, BillingEnvironment } from "./options";
+export type { BillingClientOptions, BillingEnvironment, RetryEvent } from "./options";
 export type { MigrationInput, WebhookFilter } from "./inputs";
 export { migrationInput, replayIdsInput, webhookFilterInput, positiveId } from "./inputs";
 export { problemsOf } from "./validation";
-export { isOnTarget, migrationBodyOf } from "./migration";
-export type { MigrationPreview, ReplayResult, Subscription, Webhook } from "./results";
+export { isOnTarget, migrationBodyOf, type PreviewOptions } from "./migration";
+export type { MigrationPreview, PricePoint, Product, ReplayResult, Subscription, Webhook } from "./results";
+export type { WebhookId } from "./wire";
+export type { Outcome } from "./outcome";
 export {
   AuthenticationRequiredError, BillingApiError, BillingConnectionError, BillingError, BillingValidationError,
-  MigrationOutcomeUnknownError, ReplayPartialFailureError,
+  MigrationOutcomeUnknownError, ReplayPartialFailureError, type ReplayBatch,
 } from "./errors";
 export * as wire from "./wire";

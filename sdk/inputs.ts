@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isWireId, webhookStatus } from "./wire";
+import { isInt64Text, isWireId, webhookStatus, type WebhookId } from "./wire";
 
 /**
  * Input schemas of the SDK's methods, in the camelCase users write. The Pulumi
@@ -56,20 +56,33 @@ export const migrationInput = z.object({
 });
 export type MigrationInput = z.input<typeof migrationInput>;
 
-/** Webhook ids to replay: any number of them; the SDK batches. */
+/**
+ * Webhook ids to replay: any number of them; the SDK batches. Ids are int64:
+ * give one above 2^53 as its decimal text ("9007199254740993") and it is
+ * sent exactly; a number that large has already lost digits and is refused.
+ * Decimal text of a smaller id becomes that number, so "5001" and 5001 are
+ * the same id.
+ */
 // One pass over the array, not a schema per element: replays may carry millions of ids.
 export const replayIdsInput = z.custom<unknown[]>((v) => Array.isArray(v), { error: "must be an array of webhook ids" })
   .superRefine((ids, ctx) => {
     const bad: string[] = [];
     for (let i = 0; i < ids.length; i++) {
-      if (!isWireId(ids[i])) bad.push(`[${i}] ${describe(ids[i])}`);
+      if (!isWireId(ids[i]) && !isInt64Text(ids[i])) bad.push(`[${i}] ${describe(ids[i])}`);
     }
     if (bad.length > 0) {
       const shown = bad.slice(0, 10).join(", ") + (bad.length > 10 ? `, … ${bad.length - 10} more` : "");
-      ctx.addIssue({ code: "custom", message: `must contain only positive integer webhook ids; bad entries: ${shown}` });
+      ctx.addIssue({
+        code: "custom",
+        message: "must contain only webhook ids: positive integers, or decimal strings for ids above 2^53 " +
+          `(int64, up to 9223372036854775807); bad entries: ${shown}`,
+      });
     }
   })
-  .transform((ids) => ids as number[]);
+  .transform((ids): WebhookId[] => {
+    if (!ids.some((id) => typeof id === "string")) return ids as number[];
+    return ids.map((id) => (typeof id === "string" && Number.isSafeInteger(Number(id)) ? Number(id) : (id as WebhookId)));
+  });
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date as YYYY-MM-DD");
 

@@ -1,16 +1,16 @@
 import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import {
-  AuthenticationRequiredError, BillingApiError, BillingConnectionError, BillingError,
-  BillingValidationError, MigrationOutcomeUnknownError,
+  AuthenticationRequiredError, BillingError, BillingValidationError, MigrationOutcomeUnknownError,
 } from "./errors";
 import { migrationInput, positiveId, type MigrationInput } from "./inputs";
+import { resolvePricePoint } from "./products";
 import { toSubscription, type MigrationPreview, type Subscription } from "./results";
 import { backoffDelay } from "./retry";
-import { apiError, expectOk, type Transport } from "./transport";
+import { failureOf, parseBody, type Transport } from "./transport";
 import { problemsOf } from "./validation";
 import {
-  authenticationRequiredResponse, DUPLICATE_SUBMISSION, errorListResponse, MIGRATION_DEFAULTS,
-  migrationPreviewResponse, subscriptionResponse, type MigrationBody,
+  authenticationRequiredResponse, MIGRATION_DEFAULTS, migrationPreviewResponse, subscriptionResponse, type MigrationBody,
 } from "./wire";
 
 /** Validates a migration and builds its wire body, documented defaults sent explicitly. */
@@ -37,25 +37,39 @@ export function migrationBodyOf(subscriptionId: unknown, migration: MigrationInp
   };
 }
 
-/** Whether `s` already sits on the migration's target (product, and price point when one was named). */
+/**
+ * Whether `s` sits on the migration's target: the product, and the price
+ * point when one was named and the subscription reports its own. Most of the
+ * service's answers do not report the price point; then the product decides.
+ */
 export function isOnTarget(s: Subscription, body: MigrationBody): boolean {
   const product = body.product_id !== undefined ? s.product.id === body.product_id : s.product.handle === body.product_handle;
-  const pricePoint = body.product_price_point_id === undefined || s.pricePointId === body.product_price_point_id;
-  // A price point named by handle cannot be checked against the subscription (it reports ids only).
-  return product && pricePoint;
+  const byId = body.product_price_point_id === undefined || s.pricePointId === undefined || s.pricePointId === body.product_price_point_id;
+  const byHandle = body.product_price_point_handle === undefined || s.pricePointHandle === undefined ||
+    s.pricePointHandle === body.product_price_point_handle;
+  return product && byId && byHandle;
 }
 
 export async function readSubscription(t: Transport, subscriptionId: unknown): Promise<Subscription> {
   const id = positiveId.safeParse(subscriptionId);
   if (!id.success) throw new BillingValidationError("invalid subscription id", problemsOf(id.error, "subscriptionId"));
-  const res = await t.call({ method: "GET", path: `/subscriptions/${id.data}.json`, retry: true }, subscriptionResponse);
+  const res = await t.call({ method: "GET", path: `/subscriptions/${id.data}.json`, repeatable: true }, subscriptionResponse);
   return toSubscription(res.subscription);
 }
 
-export async function previewMigration(t: Transport, subscriptionId: unknown, migration: MigrationInput): Promise<MigrationPreview> {
+export interface PreviewOptions {
+  /** The moment the charge is computed for (the contract's `proration_date`); default now. */
+  readonly prorationDate?: string | Date;
+}
+
+export async function previewMigration(t: Transport, subscriptionId: unknown, migration: MigrationInput, options: PreviewOptions = {}): Promise<MigrationPreview> {
   const { id, body } = migrationBodyOf(subscriptionId, migration);
-  // A preview changes nothing, so it is retried like a read.
-  const res = await t.call({ method: "POST", path: `/subscriptions/${id}/migrations/preview.json`, body: { migration: body }, retry: true }, migrationPreviewResponse);
+  const prorationDate = prorationDateOf(options.prorationDate);
+  const res = await t.call({
+    // A preview changes nothing, so it is repeated like a read.
+    method: "POST", path: `/subscriptions/${id}/migrations/preview.json`, repeatable: true,
+    body: { migration: { ...body, ...(prorationDate ? { proration_date: prorationDate } : {}) } },
+  }, migrationPreviewResponse);
   const p = res.migration;
   return {
     proratedAdjustmentInCents: p.prorated_adjustment_in_cents,
@@ -65,83 +79,105 @@ export async function previewMigration(t: Transport, subscriptionId: unknown, mi
   };
 }
 
+function prorationDateOf(v: unknown): string | undefined {
+  if (v === undefined) return undefined;
+  const ms = v instanceof Date ? v.getTime() : typeof v === "string" && /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) ? Date.parse(v) : Number.NaN;
+  if (Number.isNaN(ms)) {
+    throw new BillingValidationError("invalid migration preview", [{ property: "prorationDate", message: "must be a Date or an ISO-8601 date-time such as 2026-12-01T00:00:00Z" }]);
+  }
+  return typeof v === "string" ? v : new Date(ms).toISOString();
+}
+
 export interface MigrateOptions {
   /** Reuse a token, e.g. when resuming a migration recorded as pending. Default: a fresh UUID. */
   readonly uniquenessToken?: string;
   readonly maxRetries: number;
   readonly retryBaseDelayMs: number;
+  /** How long to read back after a duplicate-submission answer before calling the outcome unknown. */
+  readonly settleMs: number;
 }
 
 /**
- * Migrates once. The POST is never retried blindly: it carries a
- * `uniqueness_token`, and after an ambiguous failure (no answer, timeout,
- * 5xx) the subscription is read to learn whether the change took. Only when it
- * did not is the POST sent again, with the same token, so the service itself
- * refuses a double application (409) even if the read raced the write.
+ * Migrates once. The POST carries a `uniqueness_token` and is never repeated
+ * blindly: after an outcome that may have been applied (5xx, reset, timeout)
+ * the subscription is read, and only when it is not on the target is the POST
+ * sent again with the same token. A 409 "duplicate submission" means a request
+ * with this token was applied or is still being processed: the subscription
+ * is read until it lands, for at most `settleMs`, and otherwise the outcome is
+ * reported unknown, never "nothing was applied".
  */
 export async function migrateSubscription(
   t: Transport, subscriptionId: unknown, migration: MigrationInput, opts: MigrateOptions,
 ): Promise<Subscription> {
   const { id, body } = migrationBodyOf(subscriptionId, migration);
   const token = opts.uniquenessToken ?? randomUUID();
-  const req = { method: "POST", path: `/subscriptions/${id}/migrations.json`, body: { migration: body, uniqueness_token: token }, retry: false } as const;
+  const req = { method: "POST", path: `/subscriptions/${id}/migrations.json`, body: { migration: body, uniqueness_token: token }, repeatable: false } as const;
+  const unknown = (cause: BillingError, why?: string) => new MigrationOutcomeUnknownError(id, token, cause, why);
+  let ambiguous: BillingError | undefined;
 
   for (let attempt = 0; ; attempt++) {
-    let failure: BillingError;
-    try {
-      const res = await t.send(req);
-      if (res.status >= 200 && res.status < 300) return toSubscription(expectOk(req, res, subscriptionResponse).subscription);
-      if (res.status === 409 && isDuplicate(res.body)) {
-        // The token was seen before: it is this migration only if the subscription is now on its target.
-        // Otherwise the token was spent by another request (e.g. resumed from stale state): say so.
-        const sub = await readSubscription(t, id);
-        if (isOnTarget(sub, body)) return sub;
-        throw new BillingApiError({
-          status: 409, errors: apiError(req, res).errors, method: req.method, path: req.path,
-          message: `${req.method} ${req.path}: the uniqueness_token was already used by another request, and subscription ${id} ` +
-            `is not on the requested product (it is on ${sub.product.handle ?? `product ${sub.product.id}`}); nothing was applied`,
+    const x = await t.send(req);
+    const o = x.outcome;
+    if (o.kind === "success") {
+      const sub = toSubscription(parseBody(req, o.status, o.body, subscriptionResponse).subscription);
+      return resolvePricePoint(t, sub, body);
+    }
+    if (o.kind === "duplicate") return settle(t, id, body, opts, (last) => unknown(failureOf(req, x), last));
+    if (o.kind === "refused" && o.status === 422) {
+      const sca = authenticationRequiredResponse.safeParse(o.body);
+      if (sca.success) {
+        throw new AuthenticationRequiredError({
+          errors: sca.data.errors ?? [], method: req.method, path: req.path, actionLink: sca.data.action_link,
+          gatewayPaymentId: sca.data.gateway_payment_id ?? undefined, description: sca.data.description ?? undefined,
         });
       }
-      if (res.status === 422) {
-        const sca = authenticationRequiredResponse.safeParse(res.body);
-        if (sca.success) {
-          throw new AuthenticationRequiredError({
-            errors: sca.data.errors, method: req.method, path: req.path, actionLink: sca.data.action_link,
-            gatewayPaymentId: sca.data.gateway_payment_id, description: sca.data.description,
-          });
-        }
-      }
-      failure = apiError(req, res);
-      // 429: refused before processing, so repeating is safe without a read-back.
-      if (res.status === 429) {
-        if (attempt >= opts.maxRetries) throw failure;
-        await sleep(backoffDelay(attempt, opts.retryBaseDelayMs));
-        continue;
-      }
-      if (res.status < 500) throw failure;
-    } catch (err) {
-      if (!(err instanceof BillingConnectionError)) throw err;
-      failure = err;
     }
-    // Ambiguous: the request may have been applied. Ask the subscription.
+    const failure = failureOf(req, x);
+    if (o.kind !== "ambiguous") {
+      // Refused, rate limited past the budget, or never sent: this attempt applied nothing,
+      // but an earlier ambiguous one might have.
+      throw ambiguous ? unknown(ambiguous, `an attempt failed ambiguously (${ambiguous.message}), then the next one ${failure.message}`) : failure;
+    }
+    ambiguous = failure;
     let current: Subscription;
     try {
       current = await readSubscription(t, id);
     } catch (readErr) {
-      throw new MigrationOutcomeUnknownError(id, token, readErr instanceof BillingError ? readErr : failure);
+      throw unknown(readErr instanceof BillingError ? readErr : failure);
     }
-    if (isOnTarget(current, body)) return current;
-    if (attempt >= opts.maxRetries) throw failure;
+    if (isOnTarget(current, body)) return resolvePricePoint(t, current, body);
+    if (attempt >= opts.maxRetries) {
+      throw unknown(failure, `${attempt + 1} attempt(s) failed ambiguously (last: ${failure.message}) and subscription ${id} is not on the target yet`);
+    }
     await sleep(backoffDelay(attempt, opts.retryBaseDelayMs));
   }
 }
 
-function isDuplicate(body: unknown): boolean {
-  const list = errorListResponse.safeParse(body);
-  return list.success && list.data.errors.includes(DUPLICATE_SUBMISSION);
+/**
+ * Reads the subscription until it is on the target or `settleMs` has passed.
+ * The service cuts a request at 120 s, so a first request still being
+ * processed has landed or failed by then.
+ */
+async function settle(
+  t: Transport, id: number, body: MigrationBody, opts: MigrateOptions, unknown: (why: string) => MigrationOutcomeUnknownError,
+): Promise<Subscription> {
+  const deadline = Date.now() + opts.settleMs;
+  let last = "";
+  for (let round = 0; ; round++) {
+    try {
+      const current = await readSubscription(t, id);
+      if (isOnTarget(current, body)) return resolvePricePoint(t, current, body);
+      last = `on ${current.product.handle ?? `product ${current.product.id}`}`;
+    } catch (err) {
+      last = `unreadable (${err instanceof Error ? err.message : String(err)})`;
+    }
+    const wait = Math.min(Math.max(opts.retryBaseDelayMs, 1) * 2 ** round, 5_000, deadline - Date.now());
+    if (wait <= 0) {
+      throw unknown(
+        `the service answered that a request with this uniqueness_token was already submitted (it may still be processing), ` +
+          `and after ${Math.round(opts.settleMs / 1000)} s of reading back subscription ${id} is ${last}, not on the target`,
+      );
+    }
+    await sleep(wait);
+  }
 }
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-

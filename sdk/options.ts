@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { BillingValidationError } from "./errors";
+import type { RetryPolicy } from "./retry";
 import { problemsOf } from "./validation";
 
 export type BillingEnvironment = "us" | "eu" | "gateway";
@@ -20,12 +21,40 @@ export interface BillingClientOptions {
   readonly accessToken?: string;
   /** Per-request timeout; the service itself cuts requests at 120 s. Default 60 000. */
   readonly timeoutMs?: number;
-  /** Retries of a retryable failure (429, 502/503/504, network). Default 4. */
+  /**
+   * Retries of a request that may have been applied (5xx, reset, timeout) when
+   * it is safe to repeat, and of one that never left. Default 4. 429s are
+   * retried on `retryBudgetSeconds` instead.
+   */
   readonly maxRetries?: number;
+  /**
+   * How long to keep retrying 429s (the vendor asks clients to pause "a few
+   * minutes"), honouring Retry-After. Default 300.
+   */
+  readonly retryBudgetSeconds?: number;
+  /**
+   * How long a migration whose retry got "duplicate submission" (the first
+   * request is still being processed) is read back before its outcome is
+   * reported unknown. The service cuts requests at 120 s. Default 120.
+   */
+  readonly migrationSettleSeconds?: number;
+  /** Called before each wait between attempts, e.g. to log what `pulumi up` is waiting for. */
+  readonly onRetry?: (event: RetryEvent) => void;
   /** Requests in flight at once; the service refuses a 5th per site. Default 4. */
   readonly maxConcurrency?: number;
   /** First backoff delay; doubles per retry with full jitter. Default 250. */
   readonly retryBaseDelayMs?: number;
+}
+
+/** One wait between attempts, as reported to `onRetry`. Holds no credential. */
+export interface RetryEvent {
+  readonly method: string;
+  readonly path: string;
+  /** Attempts made so far. */
+  readonly attempt: number;
+  readonly delayMs: number;
+  /** Why, e.g. "429 rate limited (Retry-After: 30)" or "answered 503". */
+  readonly reason: string;
 }
 
 const optionsSchema = z.object({
@@ -39,6 +68,9 @@ const optionsSchema = z.object({
   maxRetries: z.number().int().min(0).max(20, "must be between 0 and 20").optional(),
   maxConcurrency: z.number().int().min(1).max(64, "must be between 1 and 64").optional(),
   retryBaseDelayMs: z.number().min(0).max(60_000).optional(),
+  retryBudgetSeconds: z.number().min(0).max(3600, "must be between 0 and 3600").optional(),
+  migrationSettleSeconds: z.number().min(0).max(3600, "must be between 0 and 3600").optional(),
+  onRetry: z.custom<(e: RetryEvent) => void>((v) => typeof v === "function", { error: "must be a function" }).optional(),
 }).strict();
 
 /** What the transport needs: where to send, and how to authenticate. */
@@ -47,9 +79,10 @@ export interface Connection {
   readonly basePath: string;
   readonly authorization: string;
   readonly timeoutMs: number;
-  readonly maxRetries: number;
   readonly maxConcurrency: number;
-  readonly retryBaseDelayMs: number;
+  readonly retry: RetryPolicy;
+  readonly migrationSettleMs: number;
+  readonly onRetry: ((event: RetryEvent) => void) | undefined;
 }
 
 /**
@@ -95,8 +128,9 @@ export function resolveConnection(options: BillingClientOptions): Connection {
     basePath: url.pathname.replace(/\/+$/, ""),
     authorization,
     timeoutMs: o.timeoutMs ?? 60_000,
-    maxRetries: o.maxRetries ?? 4,
     maxConcurrency: o.maxConcurrency ?? 4,
-    retryBaseDelayMs: o.retryBaseDelayMs ?? 250,
+    retry: { maxRetries: o.maxRetries ?? 4, baseDelayMs: o.retryBaseDelayMs ?? 250, budgetMs: (o.retryBudgetSeconds ?? 300) * 1000 },
+    migrationSettleMs: (o.migrationSettleSeconds ?? 120) * 1000,
+    onRetry: o.onRetry,
   };
 }

@@ -1,12 +1,21 @@
-import type { Subscription as WireSubscription, SubscriptionState, Webhook as WireWebhook } from "./wire";
+import type { Subscription as WireSubscription, SubscriptionState, Webhook as WireWebhook, WebhookId } from "./wire";
 
 /** A subscription as this SDK returns it. */
 export interface Subscription {
   readonly id: number;
   readonly state: SubscriptionState;
+  /**
+   * The state the service reported before this one. The vendor documents it as
+   * meaningful in webhooks only: for API reads it is usually the same as `state`.
+   */
   readonly previousState: SubscriptionState | undefined;
   readonly product: { readonly id: number; readonly handle: string | undefined };
+  /**
+   * The price point, when the answer says it (most do not). After a migration
+   * the SDK resolves it: the one named, or the product's default.
+   */
   readonly pricePointId: number | undefined;
+  readonly pricePointHandle?: string | undefined;
   readonly currentPeriodEndsAt: string | undefined;
   readonly nextAssessmentAt: string | undefined;
 }
@@ -27,27 +36,54 @@ export interface ReplayResult {
   readonly batches: number;
 }
 
-/** A webhook record from the list. */
+/** A webhook record from the list; the service sends null for what does not apply, read here as undefined. */
 export interface Webhook {
-  readonly id: number;
+  /** int64: a number below 2^53, the exact decimal text above. */
+  readonly id: WebhookId;
   readonly event: string | undefined;
   readonly successful: boolean | undefined;
   readonly createdAt: string | undefined;
   readonly lastError: string | undefined;
+  readonly lastErrorAt: string | undefined;
+  readonly acceptedAt: string | undefined;
+  readonly lastSentAt: string | undefined;
+  readonly lastSentUrl: string | undefined;
+}
+
+/** A product, with what resolves a migration's price point. */
+export interface Product {
+  readonly id: number;
+  readonly handle: string | undefined;
+  readonly name: string | undefined;
+  readonly defaultPricePointId: number | undefined;
+}
+
+/** One of a product's price points. */
+export interface PricePoint {
+  readonly id: number;
+  readonly handle: string | undefined;
+  readonly name: string | undefined;
+  /** "default", "catalog" or "custom". */
+  readonly type: string | undefined;
 }
 
 export function toSubscription(s: WireSubscription): Subscription {
   return {
     id: s.id,
     state: s.state,
-    previousState: s.previous_state,
+    previousState: s.previous_state ?? undefined,
     product: { id: s.product.id, handle: s.product.handle ?? undefined },
-    pricePointId: s.product_price_point_id,
+    pricePointId: s.product_price_point_id ?? s.product.product_price_point_id ?? undefined,
+    pricePointHandle: s.product.product_price_point_handle ?? undefined,
     currentPeriodEndsAt: s.current_period_ends_at ?? undefined,
     nextAssessmentAt: s.next_assessment_at ?? undefined,
   };
 }
 
 export function toWebhook(w: WireWebhook): Webhook {
-  return { id: w.id, event: w.event, successful: w.successful, createdAt: w.created_at, lastError: w.last_error };
+  return {
+    id: w.id, event: w.event ?? undefined, successful: w.successful ?? undefined, createdAt: w.created_at ?? undefined,
+    lastError: w.last_error ?? undefined, lastErrorAt: w.last_error_at ?? undefined, acceptedAt: w.accepted_at ?? undefined,
+    lastSentAt: w.last_sent_at ?? undefined, lastSentUrl: w.last_sent_url ?? undefined,
+  };
 }

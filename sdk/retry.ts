@@ -1,56 +1,74 @@
+import type { Outcome } from "./outcome";
+
 /**
- * The retry policy, in one place. It is plugged into undici's RetryHandler
- * (for idempotent calls) and used by the migration's read-back loop, so every
- * retry in the SDK backs off the same way.
+ * The retry policy, in one place: which outcomes are tried again, how long to
+ * wait, and when to stop. The transport asks it after every attempt.
+ *
+ * - 429 is refused before processing, so it is always safe to repeat. The
+ *   vendor asks clients to pause "a few minutes", so 429 is retried on a time
+ *   budget (default 5 minutes), not a count; `Retry-After` is honoured.
+ * - An ambiguous outcome (5xx, reset, timeout) is repeated only for requests
+ *   that are safe to repeat (reads, the settings PUT, token-protected
+ *   replays), at most `maxRetries` times.
+ * - A request that never left (connection refused) is always safe to repeat.
  */
+export interface RetryPolicy {
+  readonly maxRetries: number;
+  readonly baseDelayMs: number;
+  readonly budgetMs: number;
+}
 
-/** Statuses that mean "not processed, try again": the 4-per-site cap, and gateway/upstream trouble. */
-export const RETRYABLE_STATUS = [429, 502, 503, 504] as const;
-
-/** Socket-level failures worth another attempt. Timeouts are included: the idempotent calls are safe to repeat. */
-export const RETRYABLE_ERROR_CODES = [
-  "ECONNRESET", "ECONNREFUSED", "EPIPE", "ENETDOWN", "ENETUNREACH", "EHOSTDOWN", "EHOSTUNREACH",
-  "ENOTFOUND", "EAI_AGAIN", "UND_ERR_SOCKET", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT",
-  "UND_ERR_CONNECT_TIMEOUT",
-] as const;
-
-/** Upper bound of one backoff wait; the service documents no Retry-After. */
-export const MAX_BACKOFF_MS = 10_000;
+/** Upper bound of one backoff wait without a Retry-After. */
+export const MAX_BACKOFF_MS = 30_000;
 
 /**
  * "Full jitter" exponential backoff: a random wait in [0, base·2^attempt],
- * capped. Concurrent clients that hit the 429 cap together spread out instead
- * of retrying in lock-step. A Retry-After header, if a proxy sends one, wins.
+ * capped, so concurrent clients that hit the cap together spread out.
  */
-export function backoffDelay(attempt: number, baseMs: number, retryAfterHeader?: string | string[], random = Math.random): number {
-  const header = Array.isArray(retryAfterHeader) ? retryAfterHeader[0] : retryAfterHeader;
-  if (header) {
-    const seconds = Number(header);
-    const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - Date.now();
-    if (ms > 0) return Math.min(ms, MAX_BACKOFF_MS);
-  }
-  const ceiling = Math.min(MAX_BACKOFF_MS, baseMs * 2 ** attempt);
-  return Math.floor(random() * ceiling);
+export function backoffDelay(attempt: number, baseMs: number, random = Math.random): number {
+  return Math.floor(random() * Math.min(MAX_BACKOFF_MS, baseMs * 2 ** attempt));
+}
+
+/** Milliseconds a `Retry-After` header asks for (seconds or an HTTP date); undefined when absent or unreadable. */
+export function retryAfterMs(header: string | undefined, now = Date.now()): number | undefined {
+  if (header === undefined || header.trim() === "") return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 /**
- * undici `retryOptions.retry` implementation: decides and waits. Status
- * responses that are not retryable, or a spent budget, end with the response
- * passed through (throwOnError: false), so the caller still reads the body.
+ * The wait before the next attempt, or undefined to stop. `attempt` counts
+ * the attempts already made (1 after the first); `elapsedMs` is the time since
+ * the first one started; `repeatable` says whether the request may be sent
+ * again after an outcome that may have been applied.
  */
-export function undiciRetry(maxRetries: number, baseMs: number) {
-  return (
-    err: Error & { statusCode?: number; code?: string; headers?: Record<string, string | string[] | undefined> },
-    { state }: { state: { counter: number } },
-    callback: (err?: Error | null) => void,
-  ): void => {
-    const retryable = err.statusCode !== undefined
-      ? (RETRYABLE_STATUS as readonly number[]).includes(err.statusCode)
-      : (RETRYABLE_ERROR_CODES as readonly string[]).includes(err.code ?? "");
-    if (!retryable || state.counter > maxRetries) {
-      callback(err);
-      return;
+export function nextWait(o: Outcome, attempt: number, elapsedMs: number, policy: RetryPolicy, repeatable: boolean, random = Math.random): number | undefined {
+  switch (o.kind) {
+    case "rate-limited": {
+      const wait = retryAfterMs(o.retryAfter) ?? backoffDelay(attempt - 1, policy.baseDelayMs, random);
+      return elapsedMs + wait <= policy.budgetMs ? wait : undefined;
     }
-    setTimeout(() => callback(null), backoffDelay(state.counter - 1, baseMs, err.headers?.["retry-after"]));
-  };
+    case "not-sent":
+      return attempt <= policy.maxRetries ? backoffDelay(attempt - 1, policy.baseDelayMs, random) : undefined;
+    case "ambiguous":
+      return repeatable && attempt <= policy.maxRetries ? backoffDelay(attempt - 1, policy.baseDelayMs, random) : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** Why an attempt is being repeated, in words for a log line. */
+export function retryReason(o: Outcome): string {
+  switch (o.kind) {
+    case "rate-limited":
+      return "429 rate limited" + (o.retryAfter ? ` (Retry-After: ${o.retryAfter})` : "");
+    case "ambiguous":
+      return o.status !== undefined ? `answered ${o.status}` : `${o.message}${o.code ? ` (${o.code})` : ""}`;
+    case "not-sent":
+      return `${o.message}${o.code ? ` (${o.code})` : ""}`;
+    default:
+      return o.kind;
+  }
 }

@@ -1,9 +1,10 @@
-import { Pool, interceptors, type Dispatcher } from "undici";
+import { setTimeout as sleep } from "node:timers/promises";
+import { Pool } from "undici";
 import type { z } from "zod";
-import { BillingApiError, BillingConnectionError } from "./errors";
-import type { Connection } from "./options";
-import { RETRYABLE_ERROR_CODES, RETRYABLE_STATUS, undiciRetry } from "./retry";
-import { errorListResponse } from "./wire";
+import { BillingApiError, BillingConnectionError, type BillingError } from "./errors";
+import { classifyAnswer, classifyFailure, mayHaveApplied, serviceMessages, type Answer, type Outcome } from "./outcome";
+import type { Connection, RetryEvent } from "./options";
+import { nextWait, retryReason } from "./retry";
 
 /** One request as the operations describe it. */
 export interface ApiRequest {
@@ -13,105 +14,124 @@ export interface ApiRequest {
   readonly query?: Readonly<Record<string, string | number | undefined>>;
   readonly body?: unknown;
   /**
-   * Whether a failed attempt may be repeated transparently. False for the
-   * migration POST: the SDK resolves its ambiguous failures by reading back.
+   * Whether an attempt that may have been applied (5xx, reset, timeout) may be
+   * sent again: true for reads, the settings PUT and token-protected replays;
+   * false for the migration POST, which resolves ambiguity by reading back.
+   * 429 and never-sent attempts are repeated either way: nothing was applied.
    */
-  readonly retry: boolean;
+  readonly repeatable: boolean;
 }
 
-/** An HTTP answer: status and parsed JSON body (undefined when empty or not JSON). */
-export interface ApiResponse {
-  readonly status: number;
-  readonly body: unknown;
+/** The last attempt's outcome, and whether any attempt before it may have been applied. */
+export interface Exchange {
+  readonly outcome: Outcome;
+  readonly mayHaveApplied: boolean;
+  readonly attempts: number;
 }
 
 /**
  * The SDK's only request path. One undici Pool per client caps requests in
- * flight at `maxConcurrency` (the service refuses a 5th per site); the retrying
- * dispatcher is the same pool composed with undici's retry interceptor, so
- * retried and non-retried calls share the cap.
+ * flight at `maxConcurrency` (the service allows 4 per site). Retries are a
+ * loop here rather than undici's RetryHandler because the operations need
+ * what it does not expose per request: whether any attempt may have been
+ * applied (so a replay batch is "unknown", not "not queued"), a time budget
+ * for 429s, and a report of every wait.
  */
 export class Transport {
   // Private fields: never visible to JSON.stringify, util.inspect or closure capture of errors.
   readonly #authorization: string;
   readonly #pool: Pool;
-  readonly #retrying: Dispatcher;
-  readonly #basePath: string;
-  readonly #timeoutMs: number;
+  readonly #connection: Connection;
 
   constructor(connection: Connection) {
+    this.#connection = connection;
     this.#authorization = connection.authorization;
-    this.#basePath = connection.basePath;
-    this.#timeoutMs = connection.timeoutMs;
-    this.#pool = new Pool(connection.origin, {
-      connections: connection.maxConcurrency,
-      pipelining: 1,
-      keepAliveTimeout: 4_000,
-    });
-    this.#retrying = this.#pool.compose(interceptors.retry({
-      throwOnError: false,
-      maxRetries: connection.maxRetries,
-      methods: ["GET", "PUT", "POST"],
-      statusCodes: [...RETRYABLE_STATUS],
-      errorCodes: [...RETRYABLE_ERROR_CODES],
-      retry: undiciRetry(connection.maxRetries, connection.retryBaseDelayMs),
-    }));
+    this.#pool = new Pool(connection.origin, { connections: connection.maxConcurrency, pipelining: 1, keepAliveTimeout: 4_000 });
   }
 
-  /** Sends one request; HTTP errors come back as responses, transport failures throw. */
-  async send(req: ApiRequest): Promise<ApiResponse> {
-    const path = this.#basePath + req.path + queryString(req.query);
-    const dispatcher = req.retry ? this.#retrying : this.#pool;
+  /** Sends with the retry policy; answers (any status) come back, never thrown. */
+  async send(req: ApiRequest): Promise<Exchange> {
+    const started = Date.now();
+    let applied = false;
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await this.#attempt(req);
+      applied ||= mayHaveApplied(outcome);
+      const wait = nextWait(outcome, attempt, Date.now() - started, this.#connection.retry, req.repeatable);
+      if (wait === undefined) return { outcome, mayHaveApplied: applied, attempts: attempt };
+      this.#report({ method: req.method, path: req.path, attempt, delayMs: wait, reason: retryReason(outcome) });
+      await sleep(wait);
+    }
+  }
+
+  /** Sends, then parses a 2xx body with `schema`, or throws a typed error. */
+  async call<S extends z.ZodType>(req: ApiRequest, schema: S): Promise<z.output<S>> {
+    const x = await this.send(req);
+    if (x.outcome.kind !== "success") throw failureOf(req, x);
+    return parseBody(req, x.outcome.status, x.outcome.body, schema);
+  }
+
+  async close(): Promise<void> {
+    await this.#pool.close();
+  }
+
+  async #attempt(req: ApiRequest): Promise<Outcome> {
+    const timeoutMs = this.#connection.timeoutMs;
+    const signal = AbortSignal.timeout(timeoutMs);
     try {
-      const res = await dispatcher.request({
+      const res = await this.#pool.request({
         method: req.method,
-        path,
+        path: this.#connection.basePath + req.path + queryString(req.query),
         headers: {
           accept: "application/json",
           authorization: this.#authorization,
           ...(req.body === undefined ? {} : { "content-type": "application/json" }),
         },
         body: req.body === undefined ? undefined : JSON.stringify(req.body),
-        headersTimeout: this.#timeoutMs,
-        bodyTimeout: this.#timeoutMs,
+        signal,
+        // Backstops only: the signal above is the timeout (undici's own timers tick once a second).
+        headersTimeout: timeoutMs + 5_000,
+        bodyTimeout: timeoutMs + 5_000,
       });
       const text = await res.body.text();
-      return { status: res.statusCode, body: parseJson(text) };
+      const header = res.headers["retry-after"];
+      const answer: Answer = { status: res.statusCode, body: parseJsonExact(text), text, retryAfter: Array.isArray(header) ? header[0] : header };
+      return classifyAnswer(answer);
     } catch (err) {
-      const e = err as { code?: string; message?: string };
+      if (signal.aborted) return classifyFailure("ETIMEDOUT", `no answer within ${timeoutMs} ms`);
       // Rebuilt from the code and message only: undici errors can carry request details.
-      throw new BillingConnectionError({ method: req.method, path: req.path, code: e.code, message: e.message ?? "request failed" });
+      const e = err as { code?: string; message?: string };
+      return classifyFailure(e.code, e.message ?? "request failed");
     }
   }
 
-  /** Sends, then parses a 2xx body with `schema`, or throws a typed error. */
-  async call<S extends z.ZodType>(req: ApiRequest, schema: S): Promise<z.output<S>> {
-    const res = await this.send(req);
-    return expectOk(req, res, schema);
-  }
-
-  async close(): Promise<void> {
-    await this.#pool.close();
+  #report(event: RetryEvent): void {
+    try {
+      this.#connection.onRetry?.(event);
+    } catch {
+      // A failing logger must not turn a retry into a failure.
+    }
   }
 }
 
-/** Parses a 2xx body with `schema`; anything else becomes a {@link BillingApiError}. */
-export function expectOk<S extends z.ZodType>(req: Pick<ApiRequest, "method" | "path">, res: ApiResponse, schema: S): z.output<S> {
-  if (res.status < 200 || res.status >= 300) throw apiError(req, res);
-  const parsed = schema.safeParse(res.body);
-  if (!parsed.success) {
-    throw new BillingApiError({
-      status: res.status, errors: [], method: req.method, path: req.path,
-      message: `${req.method} ${req.path} answered ${res.status} with a body this SDK does not understand: ${parsed.error.issues
-        .slice(0, 3).map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`).join("; ")}`,
-    });
+/** The typed error for an exchange that did not succeed. */
+export function failureOf(req: Pick<ApiRequest, "method" | "path">, x: Exchange): BillingError {
+  const o = x.outcome;
+  if (o.kind === "not-sent" || (o.kind === "ambiguous" && o.status === undefined)) {
+    return new BillingConnectionError({ method: req.method, path: req.path, code: o.code, message: o.message, mayHaveApplied: x.mayHaveApplied });
   }
-  return parsed.data;
+  const status = "status" in o && o.status !== undefined ? o.status : 0;
+  return new BillingApiError({ status, errors: serviceMessages(o), method: req.method, path: req.path, mayHaveApplied: x.mayHaveApplied });
 }
 
-export function apiError(req: Pick<ApiRequest, "method" | "path">, res: ApiResponse): BillingApiError {
-  const list = errorListResponse.safeParse(res.body);
-  return new BillingApiError({ status: res.status, errors: list.success ? list.data.errors : [], method: req.method, path: req.path });
+/** Parses a 2xx body with `schema`; a body it cannot read becomes a {@link BillingApiError} naming the fields. */
+export function parseBody<S extends z.ZodType>(req: Pick<ApiRequest, "method" | "path">, status: number, body: unknown, schema: S): z.output<S> {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  throw new BillingApiError({
+    status, errors: [], method: req.method, path: req.path, mayHaveApplied: false,
+    message: `${req.method} ${req.path} answered ${status} with a body this SDK does not understand: ${parsed.error.issues
+      .slice(0, 3).map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`).join("; ")}`,
+  });
 }
 
 function queryString(query: ApiRequest["query"]): string {
@@ -122,11 +142,25 @@ function queryString(query: ApiRequest["query"]): string {
   return s ? `?${s}` : "";
 }
 
-function parseJson(text: string): unknown {
+/**
+ * JSON with integers past 2^53 kept as their exact decimal text (webhook ids
+ * are int64). The reviver only runs when the text has a long digit run.
+ */
+export function parseJsonExact(text: string): unknown {
   if (text.length === 0) return undefined;
   try {
-    return JSON.parse(text);
+    if (!/\d{16}/.test(text)) return JSON.parse(text);
+    return JSON.parse(text, (_key, value: unknown, context?: { source?: string }) =>
+      typeof value === "number" && !Number.isSafeInteger(value) && context?.source !== undefined && /^-?\d+$/.test(context.source)
+        ? context.source
+        : value);
   } catch {
     return undefined;
   }
+}
+
+/** Ids for a JSON body: int64 ids held as decimal text are written as JSON numbers, digit for digit. */
+export function exactIds(ids: readonly (number | string)[]): readonly unknown[] {
+  if (!ids.some((id) => typeof id === "string")) return ids;
+  return ids.map((id) => (typeof id === "string" ? (JSON as unknown as { rawJSON(t: string): unknown }).rawJSON(id) : id));
 }

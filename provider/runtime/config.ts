@@ -1,4 +1,5 @@
-import { BillingClient, BillingValidationError, type BillingClientOptions } from "../../sdk";
+import { BillingClient, BillingValidationError, type BillingClientOptions, type RetryEvent } from "../../sdk";
+import { notice } from "./common";
 import { resolveConnection } from "../../sdk/options";
 
 /**
@@ -16,6 +17,10 @@ export interface SiteSettings {
   baseUrl?: string;
   apiKey?: string;
   accessToken?: string;
+  /** `billing:retryBudgetSeconds`: how long 429s are retried (default 300). */
+  retryBudgetSeconds?: number;
+  /** `billing:migrationSettleSeconds`: how long a migration still being processed is awaited (default 120). */
+  migrationSettleSeconds?: number;
 }
 
 interface ProviderConfig {
@@ -32,6 +37,19 @@ const configs = new WeakMap<object, ProviderConfig>();
 const clients = new Map<string, BillingClient>();
 
 const KEYS = ["subdomain", "environment", "connector", "baseUrl", "apiKey", "accessToken"] as const;
+/** Numeric settings; stack config holds them as text, `billing:sites` entries as JSON numbers. */
+const NUMBER_KEYS = ["retryBudgetSeconds", "migrationSettleSeconds"] as const;
+const ENV_NUMBERS: Record<(typeof NUMBER_KEYS)[number], string> = {
+  retryBudgetSeconds: "BILLING_RETRY_BUDGET_SECONDS", migrationSettleSeconds: "BILLING_MIGRATION_SETTLE_SECONDS",
+};
+
+/** A number as config gives it; a value that is not one is kept as text so that validation names it. */
+function numberOf(v: unknown): number | string | undefined {
+  if (v === undefined || v === "") return undefined;
+  if (typeof v === "number") return v;
+  const n = Number(v);
+  return typeof v === "string" && v.trim() !== "" && Number.isFinite(n) ? n : String(v);
+}
 const ENV: Record<(typeof KEYS)[number], string | undefined> = {
   subdomain: "BILLING_SUBDOMAIN", environment: "BILLING_ENVIRONMENT", connector: undefined,
   baseUrl: "BILLING_BASE_URL", apiKey: "BILLING_API_KEY", accessToken: "BILLING_ACCESS_TOKEN",
@@ -43,6 +61,10 @@ export function configure(provider: object, req: { config: { get(key: string): s
   for (const k of KEYS) {
     const v = req.config.get(`billing:${k}`);
     if (v !== undefined && v !== "") (top as Record<string, string>)[k] = v;
+  }
+  for (const k of NUMBER_KEYS) {
+    const v = numberOf(req.config.get(`billing:${k}`));
+    if (v !== undefined) (top as Record<string, unknown>)[k] = v;
   }
   const raw = req.config.get("billing:sites");
   let sites: Record<string, SiteSettings> | undefined;
@@ -80,12 +102,20 @@ export function settingsFor(provider: object, site: string | undefined): SiteSet
     }
     const s: SiteSettings = {};
     for (const k of KEYS) if (typeof entry[k] === "string" && entry[k] !== "") (s as Record<string, string>)[k] = entry[k] as string;
+    for (const k of NUMBER_KEYS) {
+      const v = numberOf(entry[k]) ?? conf?.top[k];
+      if (v !== undefined) (s as Record<string, unknown>)[k] = v;
+    }
     return s;
   }
   const s: SiteSettings = { ...(conf?.top ?? {}) };
   for (const k of KEYS) {
     const env = ENV[k];
     if (s[k] === undefined && env && process.env[env]) (s as Record<string, string>)[k] = process.env[env] as string;
+  }
+  for (const k of NUMBER_KEYS) {
+    const v = s[k] ?? numberOf(process.env[ENV_NUMBERS[k]]);
+    if (v !== undefined) (s as Record<string, unknown>)[k] = v;
   }
   return s;
 }
@@ -117,11 +147,16 @@ export function clientFor(provider: object, site: string | undefined): BillingCl
   const key = JSON.stringify(options);
   let client = clients.get(key);
   if (!client) {
-    client = new BillingClient(options);
+    client = new BillingClient({ ...options, onRetry: reportRetry });
     clients.set(key, client);
   }
   mine?.set(site ?? "", client);
   return client;
+}
+
+/** Every wait between attempts, on the provider's log, so that `pulumi up` shows what it is waiting for. */
+export function reportRetry(e: RetryEvent): void {
+  notice(`billing: ${e.method} ${e.path}: ${e.reason}; waiting ${(e.delayMs / 1000).toFixed(1)} s before attempt ${e.attempt + 1}`);
 }
 
 /** The id a site-scoped resource uses: the site name, else the host it talks to. */

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import {
-  BillingApiError, isOnTarget, migrationBodyOf, migrationInput, positiveId, problemsOf,
+  AuthenticationRequiredError, BillingApiError, isOnTarget, migrationBodyOf, migrationInput, MigrationOutcomeUnknownError, positiveId, problemsOf,
   type MigrationInput, type Subscription,
 } from "../../sdk";
 import { clientFor, clientOptionsFor, SiteConfigError } from "./config";
@@ -92,15 +92,28 @@ async function checkAgainstService(provider: object, inputs: Props): Promise<Che
     }
     throw err;
   }
+  const verdict = eligibility(inputs, sub);
+  if (verdict.warning) notice(`warning: ${verdict.warning}`);
+  return verdict.failure ? [verdict.failure] : [];
+}
+
+/**
+ * Whether `sub`, as it is now, may take this migration. Decided on its
+ * current `state`: the vendor documents `previous_state` as meaningful in
+ * webhooks only (API answers repeat `state` there). A state the contract does
+ * not list is not eligible.
+ */
+function eligibility(inputs: Props, sub: Subscription): { failure?: CheckFailure; warning?: string } {
   if (targetsProduct(inputs, sub.product)) {
-    return [{ property: inputs.productId !== undefined ? "productId" : "productHandle", reason: sameProductMessage(sub.id, sub.product) }];
+    return { failure: { property: inputs.productId !== undefined ? "productId" : "productHandle", reason: sameProductMessage(sub.id, sub.product) } };
   }
   if (sub.state === "trial_ended") {
-    notice(`warning: subscription ${sub.id} is trial_ended: the API accepts migrating it for backwards compatibility, but ${RECOMMENDED_FOR_TRIAL_ENDED}.`);
-  } else if (!ELIGIBLE.has(sub.state)) {
-    return [{ property: "subscriptionId", reason: `subscription ${sub.id} is ${sub.state}; only active or trialing subscriptions can be migrated (trial_ended is accepted but not recommended)` }];
+    return { warning: `subscription ${sub.id} is trial_ended: the API accepts migrating it for backwards compatibility, but ${RECOMMENDED_FOR_TRIAL_ENDED}.` };
   }
-  return [];
+  if (!ELIGIBLE.has(sub.state)) {
+    return { failure: { property: "subscriptionId", reason: `subscription ${sub.id} is ${sub.state}; only active or trialing subscriptions can be migrated (trial_ended is accepted but not recommended)` } };
+  }
+  return {};
 }
 
 /** Normalized inputs as recorded in state, to compare on the next diff. */
@@ -127,12 +140,13 @@ export async function diff(_provider: object, _id: string, olds: Props, news: Pr
   return { changes: true, replaces: changed, deleteBeforeReplace: false };
 }
 
-function outsOf(args: Props, sent: unknown, sub: Subscription, migratedAt: string, warnings: string[]): Props {
+/** `previousState` is the state read just before the migration was sent (null when it was not read, e.g. adopted after 3-D Secure). */
+function outsOf(args: Props, sent: unknown, sub: Subscription, migratedAt: string, warnings: string[], previousState: unknown): Props {
   return {
     args,
     request: sent,
     subscriptionState: sub.state,
-    previousState: sub.previousState ?? null,
+    previousState: previousState ?? null,
     productId: sub.product.id,
     productHandle: sub.product.handle ?? null,
     pricePointId: sub.pricePointId ?? null,
@@ -144,20 +158,27 @@ function outsOf(args: Props, sent: unknown, sub: Subscription, migratedAt: strin
   };
 }
 
-/** create performs the migration, once. */
+/**
+ * create performs the migration, once. It reads the subscription first: its
+ * state decides eligibility now (the preview may be old), a same-product
+ * target is refused before anything is sent, and the state it had is recorded.
+ */
 export async function create(provider: object, news: Props) {
   const args = argsOf(userInputs(news));
   const { body } = migrationBodyOf(args.subscriptionId, migrationOf(args, false));
+  const client = clientFor(provider, args.site as string | undefined);
+  const before = await client.readSubscription(args.subscriptionId as number);
+  const verdict = eligibility(args, before);
+  if (verdict.failure) throw new Error(`${verdict.failure.property}: ${verdict.failure.reason} (nothing was sent)`);
+  const warnings = verdict.warning ? [RECOMMENDED_FOR_TRIAL_ENDED] : [];
+  if (verdict.warning) notice(`warning: ${verdict.warning}`);
   const token = randomUUID();
   const id = `${String(args.subscriptionId)}-${token}`;
-  const warnings: string[] = [];
   try {
-    const sub = await clientFor(provider, args.site as string | undefined)
-      .migrateSubscription(args.subscriptionId as number, migrationOf(args, false), { uniquenessToken: token });
-    if (sub.previousState === "trial_ended") warnings.push(RECOMMENDED_FOR_TRIAL_ENDED);
-    return { id, outs: outsOf(args, body, sub, new Date().toISOString(), warnings) };
+    const sub = await client.migrateSubscription(args.subscriptionId as number, migrationOf(args, false), { uniquenessToken: token });
+    return { id, outs: outsOf(args, body, sub, new Date().toISOString(), warnings, before.state) };
   } catch (err) {
-    throw pendingFailure(err, id, args, body, token, news.__provider);
+    throw pendingFailure(err, id, args, body, token, news.__provider, before.state);
   }
 }
 
@@ -166,16 +187,16 @@ export async function create(provider: object, news: Props) {
  * partial failure (kept in state, pending), so the next `up` adopts the
  * result by reading the subscription instead of posting again.
  */
-function pendingFailure(err: unknown, id: string, args: Props, body: unknown, token: string, provider: unknown): unknown {
-  const e = err as { name?: string; actionLink?: string; message?: string };
-  if (e.name === "AuthenticationRequiredError") {
+function pendingFailure(err: unknown, id: string, args: Props, body: unknown, token: string, provider: unknown, previousState: unknown): unknown {
+  const pending = { args, request: body, pending: true, uniquenessToken: token, previousState: previousState ?? null };
+  if (err instanceof AuthenticationRequiredError) {
     const message = `subscription ${String(args.subscriptionId)}: the migration needs 3-D Secure authentication by the customer. ` +
-      `Send them to ${e.actionLink}; after they complete it, run \`pulumi up\` again to record the migrated subscription (nothing is posted again).`;
-    return partialFailure(message, id, { args, request: body, pending: true, pendingReason: "authentication", actionLink: e.actionLink, uniquenessToken: token }, provider);
+      `Send them to ${err.actionLink}; after they complete it, run \`pulumi up\` again to record the migrated subscription (nothing is posted again).`;
+    return partialFailure(message, id, { ...pending, pendingReason: "authentication", actionLink: err.actionLink }, provider);
   }
-  if (e.name === "MigrationOutcomeUnknownError") {
-    const message = `${e.message}. It is recorded as pending: the next \`pulumi up\` reads the subscription and only re-sends with the same uniqueness token if it was not applied.`;
-    return partialFailure(message, id, { args, request: body, pending: true, pendingReason: "unknown", uniquenessToken: token }, provider);
+  if (err instanceof MigrationOutcomeUnknownError) {
+    const message = `${err.message}. It is recorded as pending: the next \`pulumi up\` reads the subscription and only re-sends with the same uniqueness token if it was not applied.`;
+    return partialFailure(message, id, { ...pending, pendingReason: "unknown" }, provider);
   }
   return err;
 }
@@ -187,7 +208,7 @@ export async function update(provider: object, id: string, olds: Props, news: Pr
   const { body } = migrationBodyOf(args.subscriptionId, migrationOf(args, false));
   if (olds.pending === true) {
     const sub = await client.readSubscription(args.subscriptionId as number);
-    if (isOnTarget(sub, body)) return { outs: outsOf(args, body, sub, new Date().toISOString(), []) };
+    if (isOnTarget(sub, body)) return { outs: outsOf(args, body, await client.resolvePricePoint(sub, migrationOf(args, false)), new Date().toISOString(), [], olds.previousState) };
     if (olds.pendingReason === "authentication") {
       throw partialFailure(
         `subscription ${String(args.subscriptionId)}: the 3-D Secure authentication is not completed yet; send the customer to ${String(olds.actionLink)} and run \`pulumi up\` again.`,
@@ -196,13 +217,13 @@ export async function update(provider: object, id: string, olds: Props, news: Pr
     }
     try {
       const migrated = await client.migrateSubscription(args.subscriptionId as number, migrationOf(args, false), { uniquenessToken: olds.uniquenessToken as string });
-      return { outs: outsOf(args, body, migrated, new Date().toISOString(), []) };
+      return { outs: outsOf(args, body, migrated, new Date().toISOString(), [], olds.previousState) };
     } catch (err) {
-      throw pendingFailure(err, id, args, body, olds.uniquenessToken as string, news.__provider);
+      throw pendingFailure(err, id, args, body, olds.uniquenessToken as string, news.__provider, olds.previousState);
     }
   }
   const sub = await client.readSubscription(args.subscriptionId as number);
-  return { outs: outsOf(args, olds.request ?? body, sub, olds.migratedAt as string, (olds.warnings ?? []) as string[]) };
+  return { outs: outsOf(args, olds.request ?? body, keepPricePoint(sub, olds), olds.migratedAt as string, (olds.warnings ?? []) as string[], olds.previousState) };
 }
 
 /** refresh re-reads the subscription, so a product changed elsewhere shows as drift. */
@@ -210,8 +231,18 @@ export async function read(provider: object, id: string, props: Props) {
   const args = props.args as Props | undefined;
   if (!args || props.pending === true) return { id, props: userInputs(props) };
   const sub = await clientFor(provider, args.site as string | undefined).readSubscription(args.subscriptionId as number);
-  const outs = outsOf(args, props.request, sub, props.migratedAt as string, (props.warnings ?? []) as string[]);
+  const outs = outsOf(args, props.request, keepPricePoint(sub, props), props.migratedAt as string, (props.warnings ?? []) as string[], props.previousState);
   return { id, props: outs };
+}
+
+/**
+ * A read that does not report the price point keeps the recorded one while
+ * the product is unchanged: most of the service's answers leave it out, and a
+ * refresh should not turn a known price point into null.
+ */
+function keepPricePoint(sub: Subscription, recorded: Props): Subscription {
+  if (sub.pricePointId !== undefined || sub.product.id !== recorded.productId || typeof recorded.pricePointId !== "number") return sub;
+  return { ...sub, pricePointId: recorded.pricePointId };
 }
 
 /** A migration cannot be undone by deleting its record: nothing is sent. */

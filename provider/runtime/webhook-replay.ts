@@ -1,6 +1,6 @@
-import { problemsOf, replayIdsInput, webhookFilterInput, type WebhookFilter } from "../../sdk";
+import { problemsOf, ReplayPartialFailureError, replayIdsInput, webhookFilterInput, type WebhookFilter, type WebhookId } from "../../sdk";
 import { clientFor, clientOptionsFor, SiteConfigError } from "./config";
-import { changedKeys, isUnknown, partialFailure, siteFailure, userInputs, type CheckFailure } from "./common";
+import { changedKeys, isUnknown, notice, partialFailure, siteFailure, userInputs, type CheckFailure } from "./common";
 
 type Props = Record<string, unknown>;
 
@@ -46,11 +46,29 @@ export async function check(provider: object, _olds: Props, news: Props) {
   return { inputs: news, failures };
 }
 
-/** Changing ids, selector, triggers or site replays again; a replay left partial is finished by update. */
+/**
+ * The service forgets a uniqueness_token after 60 minutes; a batch of unknown
+ * outcome re-sent later could be queued a second time. Past this age it is
+ * no longer re-sent automatically (a margin under the 60 minutes).
+ */
+export const TOKEN_REUSE_WINDOW_MS = 55 * 60 * 1000;
+
+interface RecordedBatch {
+  readonly ids: WebhookId[];
+  readonly uniquenessToken: string;
+  /** When it was first sent (ISO-8601): its token is honoured by the service for 60 minutes from then. */
+  readonly sentAt: string;
+}
+
+const batchesOf = (props: Props): RecordedBatch[] => (Array.isArray(props.unknownBatches) ? (props.unknownBatches as RecordedBatch[]) : []);
+const resendable = (b: RecordedBatch, now = Date.now()) => now - Date.parse(b.sentAt) < TOKEN_REUSE_WINDOW_MS;
+
+/** Changing ids, selector, triggers or site replays again; a replay left partial or unknown is finished by update. */
 export async function diff(_provider: object, _id: string, olds: Props, news: Props) {
   const changed = changedKeys(INPUT_KEYS, (olds.args ?? {}) as Props, userInputs(news));
-  if (changed.length === 0) return { changes: Array.isArray(olds.notQueuedIds) && olds.notQueuedIds.length > 0, replaces: [], deleteBeforeReplace: false };
-  return { changes: true, replaces: changed, deleteBeforeReplace: false };
+  if (changed.length > 0) return { changes: true, replaces: changed, deleteBeforeReplace: false };
+  const unfinished = (Array.isArray(olds.notQueuedIds) && olds.notQueuedIds.length > 0) || batchesOf(olds).some((b) => resendable(b));
+  return { changes: unfinished, replaces: [], deleteBeforeReplace: false };
 }
 
 function argsOf(inputs: Props): Props {
@@ -59,50 +77,82 @@ function argsOf(inputs: Props): Props {
   return a;
 }
 
+interface Progress {
+  readonly queued: number;
+  readonly batches: number;
+  /** Unknown batches too old to re-send: kept as unknown, reported, never sent again. */
+  readonly expired: RecordedBatch[];
+}
+
 /**
- * Sends `ids`; on a partial failure the resource is kept with what was
- * queued counted and what was not listed, so the next `up` sends only those.
+ * Sends `ids` and re-sends `resume` with their own tokens. Whatever does not
+ * succeed is recorded (a partial failure keeps the resource in state): ids
+ * not queued are sent afresh by the next `up`; batches of unknown outcome are
+ * re-sent with the same token, so the service's 409 proves them queued and
+ * nothing is delivered twice.
  */
-async function replay(provider: object, id: string, args: Props, ids: number[], already: { queued: number; batches: number }, providerText: unknown) {
+async function replay(provider: object, id: string, args: Props, ids: WebhookId[], resume: RecordedBatch[], done: Progress, providerText: unknown) {
+  const client = clientFor(provider, args.site as string | undefined);
+  const sentAt = new Date().toISOString();
+  const expiredIds = done.expired.flatMap((b) => b.ids);
   try {
-    const r = await clientFor(provider, args.site as string | undefined).replayWebhooks(ids);
+    const r = await client.replayWebhooks(ids, { resume });
+    if (done.expired.length > 0) notice(expiredWarning(expiredIds));
     return {
-      args, resolvedCount: already.queued + r.queued, queuedCount: already.queued + r.queued,
-      batchCount: already.batches + r.batches, notQueuedIds: [], replayedAt: new Date().toISOString(),
+      args, queuedCount: done.queued + r.queued, batchCount: done.batches + r.batches, notQueuedIds: [],
+      unknownIds: expiredIds, unknownBatches: done.expired, replayedAt: new Date().toISOString(),
     };
   } catch (err) {
-    const e = err as { name?: string; queued?: readonly number[]; notQueued?: readonly number[]; message?: string };
-    const notQueued = e.name === "ReplayPartialFailureError" ? [...(e.notQueued ?? [])] : ids;
-    const queued = already.queued + (e.name === "ReplayPartialFailureError" ? (e.queued ?? []).length : 0);
-    const message = `webhook replay: ${queued} id(s) queued, ${notQueued.length} not queued (${e.message}). ` +
-      "The ids not queued are recorded; the next `pulumi up` sends only those.";
+    let queued = 0;
+    let notQueued: WebhookId[] = [...ids];
+    let unknown: RecordedBatch[] = resume;
+    if (err instanceof ReplayPartialFailureError) {
+      queued = err.queued.length;
+      notQueued = [...err.notQueued];
+      const firstSent = new Map(resume.map((b) => [b.uniquenessToken, b.sentAt]));
+      unknown = err.unknownBatches.map((b) => ({ ids: [...b.ids], uniquenessToken: b.uniquenessToken, sentAt: firstSent.get(b.uniquenessToken) ?? sentAt }));
+    }
+    const all = [...unknown, ...done.expired];
+    const unknownIds = all.flatMap((b) => b.ids);
+    const message = `webhook replay: ${done.queued + queued} id(s) queued, ${notQueued.length} not queued, ${unknownIds.length} unknown ` +
+      `(${err instanceof Error ? err.message : String(err)}). Recorded: the next \`pulumi up\` sends the ids not queued, and re-sends ` +
+      "the batches of unknown outcome with their original uniqueness tokens, so the service refuses any it already queued.";
     throw partialFailure(message, id, {
-      args, queuedCount: queued, batchCount: already.batches, notQueuedIds: notQueued, replayedAt: null,
+      args, queuedCount: done.queued + queued, batchCount: done.batches, notQueuedIds: notQueued,
+      unknownIds, unknownBatches: all, replayedAt: null,
     }, providerText);
   }
+}
+
+function expiredWarning(ids: readonly WebhookId[]): string {
+  return `warning: WebhookReplay: ${ids.length} webhook id(s) have an unknown outcome and their uniqueness tokens are older than the ` +
+    `service's 60-minute duplicate window, so they are not re-sent (they may be queued already): ${ids.slice(0, 10).join(", ")}` +
+    `${ids.length > 10 ? ", …" : ""}. Check the receiver; to replay them anyway, list them in a new WebhookReplay.`;
 }
 
 export async function create(provider: object, news: Props) {
   const args = argsOf(userInputs(news));
   const id = `replay-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-  let ids: number[];
-  if (args.ids !== undefined) ids = args.ids as number[];
+  let ids: WebhookId[];
+  if (args.ids !== undefined) ids = args.ids as WebhookId[];
   else {
     const webhooks = await clientFor(provider, args.site as string | undefined).listWebhooks(args.selector as WebhookFilter);
     ids = webhooks.map((w) => w.id);
   }
   if (ids.length === 0) {
-    return { id, outs: { args, resolvedCount: 0, queuedCount: 0, batchCount: 0, notQueuedIds: [], replayedAt: new Date().toISOString() } };
+    return { id, outs: { args, queuedCount: 0, batchCount: 0, notQueuedIds: [], unknownIds: [], unknownBatches: [], replayedAt: new Date().toISOString() } };
   }
-  return { id, outs: await replay(provider, id, args, ids, { queued: 0, batches: 0 }, news.__provider) };
+  return { id, outs: await replay(provider, id, args, ids, [], { queued: 0, batches: 0, expired: [] }, news.__provider) };
 }
 
-/** Finishes a partial replay; otherwise nothing to do (a replay is a one-shot event). */
+/** Finishes a partial replay: ids not queued afresh, unknown batches with their tokens; otherwise nothing to do. */
 export async function update(provider: object, id: string, olds: Props, news: Props) {
-  const pending = (olds.notQueuedIds ?? []) as number[];
-  if (pending.length === 0) return { outs: userInputs(olds) };
-  const already = { queued: Number(olds.queuedCount ?? 0), batches: Number(olds.batchCount ?? 0) };
-  return { outs: await replay(provider, id, (olds.args ?? argsOf(userInputs(news))) as Props, pending, already, news.__provider) };
+  const pending = (olds.notQueuedIds ?? []) as WebhookId[];
+  const recorded = batchesOf(olds);
+  const resume = recorded.filter((b) => resendable(b));
+  if (pending.length === 0 && resume.length === 0) return { outs: userInputs(olds) };
+  const done = { queued: Number(olds.queuedCount ?? 0), batches: Number(olds.batchCount ?? 0), expired: recorded.filter((b) => !resendable(b)) };
+  return { outs: await replay(provider, id, (olds.args ?? argsOf(userInputs(news))) as Props, pending, resume, done, news.__provider) };
 }
 
 // No read: what was queued cannot be read back per replay, so refresh keeps the record

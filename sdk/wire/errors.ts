@@ -1,20 +1,36 @@
 import { z } from "zod";
 
-/** `Error List Response`: the body of 4xx answers (422 in the contract). */
-export const errorListResponse = z.object({
-  errors: z.array(z.string()),
-});
+/**
+ * Error bodies, as the vendor publishes them: `{"errors": ["…"]}` (most 4xx),
+ * `{"errors": {"field": ["…"]}}` (price points), `{"error": "…"}` (cancel),
+ * and plain text (the 429 of the rate limiter, gateway 5xx pages).
+ */
+export const errorListResponse = z.object({ errors: z.array(z.string()) });
 export type ErrorListResponse = z.infer<typeof errorListResponse>;
+
+/** The service's messages in any of its error shapes; empty when it sent none. */
+export function errorMessages(body: unknown): string[] {
+  if (typeof body !== "object" || body === null) return [];
+  const b = body as { errors?: unknown; error?: unknown };
+  if (Array.isArray(b.errors)) return b.errors.filter((e): e is string => typeof e === "string");
+  if (typeof b.errors === "object" && b.errors !== null) {
+    return Object.entries(b.errors).flatMap(([field, v]) =>
+      (Array.isArray(v) ? v : [v]).filter((m) => typeof m === "string").map((m) => (String(m).includes(":") ? String(m) : `${field}: ${String(m)}`)));
+  }
+  if (typeof b.errors === "string") return [b.errors];
+  if (typeof b.error === "string") return [b.error];
+  return [];
+}
 
 /**
  * The 3-D Secure (Strong Customer Authentication) 422 of a migration.
  * Published shape: `{ errors, gateway_payment_id, description, action_link }`.
  */
 export const authenticationRequiredResponse = z.object({
-  errors: z.array(z.string()),
-  action_link: z.string(),
-  gateway_payment_id: z.string().optional(),
-  description: z.string().optional(),
+  errors: z.array(z.string()).optional(),
+  action_link: z.string().min(1),
+  gateway_payment_id: z.string().nullable().optional(),
+  description: z.string().nullable().optional(),
 });
 export type AuthenticationRequiredResponse = z.infer<typeof authenticationRequiredResponse>;
 

@@ -1,4 +1,4 @@
-/** One zod schema per wire shape, shared by the client, the simulator and the tests. */
+/** One zod schema per wire shape: the SDK's reading of the contract (the simulator has its own). */
 export * from "./common";
 export * from "./errors";
 export * from "./replay";
@@ -6,3 +6,4 @@ export * from "./webhook-settings";
 export * from "./webhook";
 export * from "./subscription";
 export * from "./migration";
+export * from "./product";

@@ -32,8 +32,14 @@ export const migrationRequest = z.object({
 });
 export type MigrationRequest = z.infer<typeof migrationRequest>;
 
-/** `POST /subscriptions/{id}/migrations/preview.json` body (same options, no token: it changes nothing). */
-export const migrationPreviewRequest = z.object({ migration: migrationBody });
+/**
+ * `POST /subscriptions/{id}/migrations/preview.json` body: the same options, no
+ * token (it changes nothing), and the contract's `proration_date`: the moment
+ * the charge is computed for (ISO-8601), default now.
+ */
+export const migrationPreviewRequest = z.object({
+  migration: migrationBody.extend({ proration_date: z.string().optional() }),
+});
 export type MigrationPreviewRequest = z.infer<typeof migrationPreviewRequest>;
 
 /** `Subscription Migration Preview Response`. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { timestamp, wireId } from "./common";
+import { maybe, timestamp, wireWebhookId } from "./common";
 
 /** Filter values of `GET /webhooks.json?status=`. */
 export const webhookStatus = z.enum(["successful", "failed", "pending", "paused"]);
@@ -8,20 +8,22 @@ export type WebhookStatus = z.infer<typeof webhookStatus>;
 /** The contract's `per_page` maximum for the webhook list. */
 export const MAX_WEBHOOKS_PER_PAGE = 200;
 
-/** One webhook record (`Webhook` in the contract); every field but `id` is optional there. */
+/**
+ * One webhook record (`Webhook` in the contract). Only `id` is needed. The
+ * contract types `last_error` and friends as strings, but the service sends
+ * `null` for a webhook that succeeded or was never sent, so every field but
+ * the id is nullable.
+ */
 export const webhook = z.object({
-  id: wireId,
-  event: z.string().optional(),
-  created_at: timestamp.optional(),
-  last_error: z.string().optional(),
-  last_error_at: timestamp.optional(),
-  accepted_at: timestamp.nullable().optional(),
-  last_sent_at: timestamp.optional(),
-  last_sent_url: z.string().optional(),
-  successful: z.boolean().optional(),
-  body: z.string().optional(),
-  signature: z.string().optional(),
-  signature_hmac_sha_256: z.string().optional(),
+  id: wireWebhookId,
+  event: maybe(z.string()),
+  created_at: maybe(timestamp),
+  last_error: maybe(z.string()),
+  last_error_at: maybe(timestamp),
+  accepted_at: maybe(timestamp),
+  last_sent_at: maybe(timestamp),
+  last_sent_url: maybe(z.string()),
+  successful: maybe(z.boolean()),
 });
 export type Webhook = z.infer<typeof webhook>;
 

@@ -1,0 +1,70 @@
+import { DUPLICATE_SUBMISSION, errorMessages } from "./wire";
+
+/**
+ * What one HTTP attempt tells about the service's state: the single
+ * classification every operation and the retry policy read.
+ *
+ * - `success`: 2xx, applied.
+ * - `duplicate`: 409 DuplicateSubmissionError: a request with this
+ *   uniqueness_token was applied, or is being applied right now.
+ * - `rate-limited`: 429: refused before processing, nothing applied.
+ * - `refused`: any other 4xx: processed and refused, nothing applied.
+ * - `ambiguous`: 5xx, a reset, or no answer in time: it may have been applied.
+ * - `not-sent`: the connection was never made: nothing reached the service.
+ */
+export type Outcome =
+  | { readonly kind: "success"; readonly status: number; readonly body: unknown }
+  | { readonly kind: "duplicate"; readonly status: 409; readonly body: unknown }
+  | { readonly kind: "rate-limited"; readonly status: 429; readonly body: unknown; readonly text: string; readonly retryAfter: string | undefined }
+  | { readonly kind: "refused"; readonly status: number; readonly body: unknown; readonly text: string }
+  | { readonly kind: "ambiguous"; readonly status: number | undefined; readonly body?: unknown; readonly text?: string; readonly code?: string; readonly message: string }
+  | { readonly kind: "not-sent"; readonly code: string | undefined; readonly message: string };
+
+/** An HTTP answer as the transport read it. */
+export interface Answer {
+  readonly status: number;
+  /** Parsed JSON; undefined when empty or not JSON. */
+  readonly body: unknown;
+  /** The raw text, for answers that are not JSON (the rate limiter's 429, gateway pages). */
+  readonly text: string;
+  readonly retryAfter: string | undefined;
+}
+
+export function classifyAnswer(a: Answer): Outcome {
+  if (a.status >= 200 && a.status < 300) return { kind: "success", status: a.status, body: a.body };
+  if (a.status === 409 && errorMessages(a.body).includes(DUPLICATE_SUBMISSION)) return { kind: "duplicate", status: 409, body: a.body };
+  if (a.status === 429) return { kind: "rate-limited", status: 429, body: a.body, text: a.text, retryAfter: a.retryAfter };
+  if (a.status >= 500) return { kind: "ambiguous", status: a.status, body: a.body, text: a.text, message: `answered ${a.status}` };
+  return { kind: "refused", status: a.status, body: a.body, text: a.text };
+}
+
+/**
+ * Failures before any request left this machine. Anything else (a reset, a
+ * broken pipe, a timeout) may have happened after the service read the
+ * request, so it counts as ambiguous.
+ */
+const NOT_SENT = new Set([
+  "ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH", "ENETDOWN", "EHOSTDOWN", "UND_ERR_CONNECT_TIMEOUT",
+]);
+
+export function classifyFailure(code: string | undefined, message: string): Outcome {
+  if (code !== undefined && NOT_SENT.has(code)) return { kind: "not-sent", code, message };
+  return { kind: "ambiguous", status: undefined, code, message };
+}
+
+/** Whether this outcome leaves the request possibly applied. */
+export const mayHaveApplied = (o: Outcome): boolean => o.kind === "ambiguous";
+
+/** The service's own words for a failed answer: its `errors`, or its text when it sent no JSON. */
+export function serviceMessages(o: Outcome): string[] {
+  if (!("body" in o)) return [];
+  const list = errorMessages(o.body);
+  if (list.length > 0 || !("text" in o) || !o.text) return list;
+  return [plainText(o.text)];
+}
+
+/** A text or HTML body reduced to one short line. */
+function plainText(text: string): string {
+  const flat = text.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+  return flat.length > 300 ? `${flat.slice(0, 300)}…` : flat;
+}

@@ -1,0 +1,60 @@
+import { BillingValidationError } from "./errors";
+import { positiveId } from "./inputs";
+import type { PricePoint, Product, Subscription } from "./results";
+import type { Transport } from "./transport";
+import { problemsOf } from "./validation";
+import { MAX_PRICE_POINTS_PER_PAGE, pricePointListResponse, productResponse, type MigrationBody } from "./wire";
+
+/** A product by id, or by handle (`GET /products/handle/{handle}.json`). */
+export async function readProduct(t: Transport, idOrHandle: unknown): Promise<Product> {
+  let path: string;
+  if (typeof idOrHandle === "string" && !/^\d+$/.test(idOrHandle)) {
+    if (idOrHandle.length === 0 || idOrHandle.length > 255) {
+      throw new BillingValidationError("invalid product", [{ property: "product", message: "must be a product id or a non-empty handle" }]);
+    }
+    path = `/products/handle/${encodeURIComponent(idOrHandle)}.json`;
+  } else {
+    const id = positiveId.safeParse(typeof idOrHandle === "string" ? Number(idOrHandle) : idOrHandle);
+    if (!id.success) throw new BillingValidationError("invalid product", problemsOf(id.error, "product"));
+    path = `/products/${id.data}.json`;
+  }
+  const { product: p } = await t.call({ method: "GET", path, repeatable: true }, productResponse);
+  return { id: p.id, handle: p.handle ?? undefined, name: p.name ?? undefined, defaultPricePointId: p.default_product_price_point_id ?? undefined };
+}
+
+/** Every price point of a product, across pages. */
+export async function listPricePoints(t: Transport, productId: unknown): Promise<PricePoint[]> {
+  const id = positiveId.safeParse(productId);
+  if (!id.success) throw new BillingValidationError("invalid product", problemsOf(id.error, "productId"));
+  const out: PricePoint[] = [];
+  for (let page = 1; ; page++) {
+    const { price_points: rows } = await t.call({
+      method: "GET", path: `/products/${id.data}/price_points.json`, repeatable: true, query: { page, per_page: MAX_PRICE_POINTS_PER_PAGE },
+    }, pricePointListResponse);
+    for (const r of rows) out.push({ id: r.id, handle: r.handle ?? undefined, name: r.name ?? undefined, type: r.type ?? undefined });
+    if (rows.length < MAX_PRICE_POINTS_PER_PAGE) return out;
+  }
+}
+
+/**
+ * The price point a migration left the subscription on, when the answer does
+ * not say (most of the service's answers carry no `product_price_point_id`):
+ * the one named by id; the one named by handle, looked up among the
+ * product's price points; or the product's default. A lookup that fails
+ * leaves it undefined rather than failing a migration that was applied.
+ */
+export async function resolvePricePoint(t: Transport, sub: Subscription, body: MigrationBody): Promise<Subscription> {
+  if (sub.pricePointId !== undefined) return sub;
+  if (body.product_price_point_id !== undefined) return { ...sub, pricePointId: body.product_price_point_id };
+  try {
+    if (body.product_price_point_handle !== undefined) {
+      const pp = (await listPricePoints(t, sub.product.id)).find((p) => p.handle === body.product_price_point_handle);
+      return { ...sub, pricePointId: pp?.id, pricePointHandle: pp?.handle ?? body.product_price_point_handle };
+    }
+    const product = await readProduct(t, sub.product.id);
+    const id = product.defaultPricePointId ?? (await listPricePoints(t, sub.product.id)).find((p) => p.type === "default")?.id;
+    return { ...sub, pricePointId: id };
+  } catch {
+    return sub;
+  }
+}
