@@ -21,6 +21,8 @@ export interface SiteSettings {
   retryBudgetSeconds?: number;
   /** `billing:migrationSettleSeconds`: how long a migration still being processed is awaited (default 120). */
   migrationSettleSeconds?: number;
+  /** `billing:timeoutMs`: how long one attempt waits for an answer (default 60000). */
+  timeoutMs?: number;
 }
 
 interface ProviderConfig {
@@ -38,9 +40,9 @@ const clients = new Map<string, BillingClient>();
 
 const KEYS = ["subdomain", "environment", "connector", "baseUrl", "apiKey", "accessToken"] as const;
 /** Numeric settings; stack config holds them as text, `billing:sites` entries as JSON numbers. */
-const NUMBER_KEYS = ["retryBudgetSeconds", "migrationSettleSeconds"] as const;
+const NUMBER_KEYS = ["retryBudgetSeconds", "migrationSettleSeconds", "timeoutMs"] as const;
 const ENV_NUMBERS: Record<(typeof NUMBER_KEYS)[number], string> = {
-  retryBudgetSeconds: "BILLING_RETRY_BUDGET_SECONDS", migrationSettleSeconds: "BILLING_MIGRATION_SETTLE_SECONDS",
+  retryBudgetSeconds: "BILLING_RETRY_BUDGET_SECONDS", migrationSettleSeconds: "BILLING_MIGRATION_SETTLE_SECONDS", timeoutMs: "BILLING_TIMEOUT_MS",
 };
 
 /** A number as config gives it; a value that is not one is kept as text so that validation names it. */

@@ -23,8 +23,10 @@ describe("BillingClient options: hosts and credentials", () => {
     expect(Buffer.from(authorization.replace(/^Basic /, ""), "base64").toString("utf8")).toBe(`${KEY}:x`);
   });
 
-  it("defaults: 60 s timeout, 4 retries, 4 in flight", () => {
-    expect(resolveConnection({ subdomain: "acme", apiKey: KEY })).toMatchObject({ timeoutMs: 60_000, maxRetries: 4, maxConcurrency: 4 });
+  it("defaults: 60 s timeout, 4 retries, 4 in flight, 5 minutes of 429s, 120 s to settle a migration", () => {
+    expect(resolveConnection({ subdomain: "acme", apiKey: KEY })).toMatchObject({
+      timeoutMs: 60_000, maxConcurrency: 4, retry: { maxRetries: 4, baseDelayMs: 250, budgetMs: 300_000 }, migrationSettleMs: 120_000,
+    });
   });
 
   it.each([
@@ -55,7 +57,8 @@ describe("BillingClient options: hosts and credentials", () => {
     ["timeoutMs", "1000"], ["timeoutMs", 600_001],
     ["maxRetries", -1], ["maxRetries", 1.5], ["maxRetries", Number.NaN], ["maxRetries", "3"], ["maxRetries", 21],
     ["maxConcurrency", 0], ["maxConcurrency", -4], ["maxConcurrency", 2.5], ["maxConcurrency", Number.NaN], ["maxConcurrency", "4"], ["maxConcurrency", 65],
-    ["retryBaseDelayMs", -1],
+    ["retryBaseDelayMs", -1], ["retryBudgetSeconds", -1], ["retryBudgetSeconds", "300"], ["retryBudgetSeconds", 3601],
+    ["migrationSettleSeconds", -5], ["migrationSettleSeconds", Number.NaN], ["onRetry", "log"],
   ])("%s = %o is refused with a message naming the property", (property, value) => {
     const e = refusal({ subdomain: "acme", apiKey: KEY, [property]: value });
     expect(e.problems.map((p) => p.property)).toEqual([property]);
@@ -63,9 +66,13 @@ describe("BillingClient options: hosts and credentials", () => {
   });
 
   it.each([
-    ["timeoutMs", 1], ["timeoutMs", 600_000], ["maxRetries", 0], ["maxRetries", 20], ["maxConcurrency", 1], ["maxConcurrency", 64],
-  ])("%s = %o is accepted", (property, value) => {
-    expect(resolveConnection({ subdomain: "acme", apiKey: KEY, [property]: value })).toMatchObject({ [property]: value });
+    ["timeoutMs", 1, { timeoutMs: 1 }], ["timeoutMs", 600_000, { timeoutMs: 600_000 }],
+    ["maxRetries", 0, { retry: { maxRetries: 0 } }], ["maxRetries", 20, { retry: { maxRetries: 20 } }],
+    ["maxConcurrency", 1, { maxConcurrency: 1 }], ["maxConcurrency", 64, { maxConcurrency: 64 }],
+    ["retryBudgetSeconds", 0, { retry: { budgetMs: 0 } }], ["retryBudgetSeconds", 3600, { retry: { budgetMs: 3_600_000 } }],
+    ["migrationSettleSeconds", 0.5, { migrationSettleMs: 500 }],
+  ])("%s = %o is accepted", (property, value, expected) => {
+    expect(resolveConnection({ subdomain: "acme", apiKey: KEY, [property]: value })).toMatchObject(expected);
   });
 });
 
