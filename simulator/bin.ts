@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 /**
  * billing-simulator --port N [--host H] [--seed demo] [--api-key K] [--access-token T] [--latency MS] [--max-concurrent N]
+ *                   [--over-capacity queue|429] [--report-price-point]
  * Runs until SIGINT/SIGTERM.
  */
 import { DEMO_SITE, startSimulator, type SimulatorOptions } from "./index";
 
-const USAGE = "usage: billing-simulator [--port N] [--host H] [--seed demo] [--api-key K] [--access-token T] [--latency MS] [--max-concurrent N]";
+const USAGE = "usage: billing-simulator [--port N] [--host H] [--seed demo] [--api-key K] [--access-token T] [--latency MS] [--max-concurrent N]" +
+  " [--over-capacity queue|429] [--report-price-point]";
 
 function parseArgs(argv: string[]): SimulatorOptions {
   const o: SimulatorOptions = {};
@@ -33,7 +35,22 @@ function parseArgs(argv: string[]): SimulatorOptions {
       case "--api-key": o.apiKey = value(); break;
       case "--access-token": o.accessToken = value(); break;
       case "--latency": o.latencyMs = number(flag, value()); break;
-      case "--max-concurrent": o.maxConcurrent = number(flag, value()); break;
+      case "--max-concurrent": {
+        const n = number(flag, value());
+        if (n === 0) fail("--max-concurrent needs at least 1");
+        o.maxConcurrent = n;
+        break;
+      }
+      case "--over-capacity": {
+        const v = value();
+        if (v !== "queue" && v !== "429") fail(`--over-capacity accepts "queue" or "429", got ${v}`);
+        o.overCapacity = v;
+        break;
+      }
+      case "--report-price-point":
+        if (inline !== undefined) fail("--report-price-point takes no value");
+        o.reportPricePoint = true;
+        break;
       case "-h": case "--help": console.log(USAGE); process.exit(0);
       default: fail(`unknown argument ${argv[i]}`);
     }

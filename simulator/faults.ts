@@ -3,6 +3,9 @@
  * by default it answers before the site sees the request (nothing changes);
  * with `applyAfterHandling` the site processes the request and only the answer
  * is lost or replaced, which is the ambiguous failure clients must survive.
+ * `processing` is the site itself being slow: the request is accepted at once
+ * (its uniqueness_token taken) and takes effect only after `ms`, so a client
+ * whose timeout is shorter gives up on a request that still lands.
  */
 
 export interface FaultMatch {
@@ -18,14 +21,25 @@ interface FaultCommon {
   /** Probability 0..1 per matching request, drawn from the seeded PRNG (`faultSeed`). */
   rate?: number;
   match?: FaultMatch;
-  /** Process the request first, then replace (status), drop (reset) or hold back (delay) the answer. */
+  /** Process the request first, then replace (status), drop (reset) or hold back (delay) the answer. Not for `processing`. */
   applyAfterHandling?: boolean;
 }
 
 export type FaultSpec =
-  | (FaultCommon & { kind: "status"; status: 429 | 500 | 502 | 503 | 504 })
+  | (FaultCommon & {
+    kind: "status";
+    /** 429 answers the service's text/plain usage-violation body; 500 a JSON error list; 502/503/504 a gateway's HTML page. */
+    status: 429 | 500 | 502 | 503 | 504;
+    /** Seconds for a `Retry-After` header (429 and 503 only, as RFC 6585 and RFC 9110 define it); none when omitted. */
+    retryAfter?: number;
+  })
   | (FaultCommon & { kind: "reset" })
-  | (FaultCommon & { kind: "delay"; ms: number });
+  | (FaultCommon & { kind: "delay"; ms: number })
+  | (FaultCommon & {
+    kind: "processing";
+    /** How long the accepted request runs before its effect is applied and it is answered. */
+    ms: number;
+  });
 
 interface ActiveFault {
   spec: FaultSpec;
@@ -100,9 +114,18 @@ function validate(spec: FaultSpec): void {
   switch (spec.kind) {
     case "status":
       if (![429, 500, 502, 503, 504].includes(spec.status)) bad(`status ${spec.status} is not one of 429, 500, 502, 503, 504`);
+      if (spec.retryAfter !== undefined) {
+        if (!(Number.isInteger(spec.retryAfter) && spec.retryAfter >= 0)) bad("retryAfter must be a non-negative integer (seconds)");
+        if (spec.status !== 429 && spec.status !== 503) bad(`retryAfter goes with 429 or 503, not ${spec.status}`);
+      }
       break;
     case "delay":
       if (!(Number.isFinite(spec.ms) && spec.ms >= 0)) bad("ms must be a non-negative number");
+      break;
+    case "processing":
+      if (!(Number.isFinite(spec.ms) && spec.ms >= 0)) bad("ms must be a non-negative number");
+      // The effect is always applied, late: there is no "before" for it to choose.
+      if (spec.applyAfterHandling !== undefined) bad("processing does not take applyAfterHandling");
       break;
     case "reset":
       break;

@@ -1,9 +1,11 @@
-import type { SubscriptionState, WebhookStatus } from "../sdk/wire";
+import type { SubscriptionState, WebhookStatus } from "./wire";
 
 /** What the simulator keeps per product; plain data, handed out as copies. */
 export interface PricePointRecord {
   id: number;
   handle: string;
+  /** Shown as `name` and as the product's `product_price_point_name`. */
+  name: string;
   default: boolean;
   priceInCents: number;
   /** Billing period length; 12 for an annual price point. */
@@ -12,7 +14,8 @@ export interface PricePointRecord {
 
 export interface ProductRecord {
   id: number;
-  handle: string;
+  /** The contract's product handle is nullable: a product made without one cannot be found by handle. */
+  handle: string | null;
   name: string;
   priceInCents: number;
   pricePoints: PricePointRecord[];
@@ -34,6 +37,7 @@ export interface SubscriptionRecord {
 }
 
 export interface WebhookRecord {
+  /** Given as a number (or generated): a safe integer. */
   id: number;
   /** Kept as given: the list's `status` filter works on it, the wire only shows its effects. */
   status: WebhookStatus;
@@ -42,9 +46,14 @@ export interface WebhookRecord {
   createdAt: string;
 }
 
+/** A webhook added with its id as a decimal string (e.g. beyond 2^53): the id stays that exact text. */
+export type BigIdWebhookRecord = Omit<WebhookRecord, "id"> & { id: string };
+
 export interface PricePointInput {
   id?: number;
   handle: string;
+  /** Default "Default" for the default price point, else the handle. */
+  name?: string;
   default?: boolean;
   priceInCents?: number;
   intervalMonths?: number;
@@ -52,7 +61,8 @@ export interface PricePointInput {
 
 export interface ProductInput {
   id?: number;
-  handle: string;
+  /** Omitted or null: a product without a handle (rendered `"handle": null`). */
+  handle?: string | null;
   name?: string;
   priceInCents?: number;
   pricePoints?: PricePointInput[];
@@ -69,7 +79,11 @@ export interface SubscriptionInput {
 }
 
 export interface WebhookInput {
-  id?: number;
+  /**
+   * A number (safe integer) or a decimal string up to int64's maximum: ids past
+   * 2^53 only survive as text, and GET /webhooks.json writes them digit for digit.
+   */
+  id?: number | string;
   status: WebhookStatus;
   subscriptionId?: number;
   event?: string;

@@ -1,122 +1,189 @@
-import { createHash, createHmac } from "node:crypto";
-import type { Subscription, SubscriptionResponse, Webhook } from "../sdk/wire";
-import { isoSeconds, type PricePointRecord, type ProductRecord, type SubscriptionRecord, type WebhookRecord } from "./records";
+import type { PricePointRecord, ProductRecord, SubscriptionRecord } from "./records";
+import { defaultPricePoint, pricePointType, type MigrationTarget } from "./site";
+import type { PricePointType, SubscriptionState } from "./wire";
 
 /**
- * Records to wire shapes. Only properties of the contract's schemas are sent
- * (it has no `additionalProperties: false`, but a field it lacks would be a
- * field no client can rely on); the SDK's zod types cover a subset of them,
- * so the extra contract fields are typed here.
+ * Catalogue and subscriptions as the service writes them: modelled on the
+ * vendor's published examples (readSubscription, migrateSubscriptionProduct,
+ * readProduct), with their nulls. A Rails serializer writes every column, so
+ * an unset value is `null`, not a missing key; what the examples leave out
+ * (the price point fields of a subscription, mostly) is left out here too.
  */
 
-type WireProduct = Subscription["product"] & {
+export interface RenderOptions {
+  /** Put `product_price_point_id`/`_type` on subscriptions; most published examples have neither. */
+  reportPricePoint: boolean;
+}
+
+type Nullable<T> = T | null;
+
+/** The examples' product family; the simulator's catalogue has one. */
+const PRODUCT_FAMILY = { id: 1, name: "Simulated Plans", handle: "plans", accounting_code: null, description: "" } as const;
+
+export interface WireProduct {
+  id: number;
+  name: string;
+  handle: Nullable<string>;
+  description: string;
+  accounting_code: Nullable<string>;
+  request_credit_card: boolean;
+  expiration_interval: Nullable<number>;
+  expiration_interval_unit: "never";
+  created_at: string;
+  updated_at: string;
   price_in_cents: number;
   interval: number;
   interval_unit: "month";
-  created_at: string;
-  updated_at: string;
-  default_product_price_point_id: number;
-  product_price_point_id: number;
-  product_price_point_handle: string;
+  initial_charge_in_cents: null;
+  trial_price_in_cents: null;
+  trial_interval: null;
+  trial_interval_unit: null;
+  archived_at: null;
+  require_credit_card: boolean;
+  return_params: string;
+  taxable: boolean;
+  update_return_url: string;
+  initial_charge_after_trial: boolean;
+  version_number: number;
+  update_return_params: string;
+  product_family: typeof PRODUCT_FAMILY;
+  public_signup_pages: never[];
   product_price_point_name: string;
-};
+  default_product_price_point_id?: number;
+}
 
-type WireSubscription = Omit<Subscription, "product"> & {
-  product: WireProduct;
-  product_price_point_type: "default" | "catalog";
+/** The product with one of its price points' terms, as embedded in a subscription. */
+function productWith(p: ProductRecord, pp: PricePointRecord): WireProduct {
+  return {
+    id: p.id, name: p.name, handle: p.handle, description: "", accounting_code: null,
+    request_credit_card: true, expiration_interval: null, expiration_interval_unit: "never",
+    created_at: p.createdAt, updated_at: p.createdAt,
+    price_in_cents: pp.priceInCents, interval: pp.intervalMonths, interval_unit: "month",
+    initial_charge_in_cents: null, trial_price_in_cents: null, trial_interval: null, trial_interval_unit: null,
+    archived_at: null, require_credit_card: true, return_params: "", taxable: false, update_return_url: "",
+    initial_charge_after_trial: false, version_number: 1, update_return_params: "",
+    product_family: PRODUCT_FAMILY, public_signup_pages: [], product_price_point_name: pp.name,
+  };
+}
+
+/** GET /products/{id}.json: the default price point's terms, and (per the contract) its id. */
+export function renderProduct(p: ProductRecord): { product: WireProduct } {
+  const pp = defaultPricePoint(p);
+  return { product: { ...productWith(p, pp), default_product_price_point_id: pp.id } };
+}
+
+export interface WirePricePoint {
+  id: number;
+  name: string;
+  handle: string;
+  price_in_cents: number;
+  interval: number;
+  interval_unit: "month";
+  trial_price_in_cents: null;
+  trial_interval: null;
+  trial_interval_unit: null;
+  introductory_offer: null;
+  initial_charge_in_cents: null;
+  initial_charge_after_trial: boolean;
+  expiration_interval: null;
+  expiration_interval_unit: null;
+  product_id: number;
+  archived_at: null;
   created_at: string;
   updated_at: string;
-  current_period_started_at: string;
-  activated_at: string | null;
-  canceled_at: string | null;
-  balance_in_cents: number;
-  product_price_in_cents: number;
-  current_billing_amount_in_cents: number;
-  payment_collection_method: "automatic";
-  currency: string;
-};
+  use_site_exchange_rate: boolean;
+  type: PricePointType;
+  tax_included: boolean;
+  subscription_id: null;
+}
 
-const END_OF_LIFE = new Set(["canceled", "expired", "failed_to_create", "suspended", "on_hold", "trial_ended"]);
+/** Price points have no trial here; `trial_type` (a plain string in the contract) is then left out rather than null. */
+export function renderPricePoint(p: ProductRecord, pp: PricePointRecord): WirePricePoint {
+  return {
+    id: pp.id, name: pp.name, handle: pp.handle, price_in_cents: pp.priceInCents, interval: pp.intervalMonths, interval_unit: "month",
+    trial_price_in_cents: null, trial_interval: null, trial_interval_unit: null, introductory_offer: null,
+    initial_charge_in_cents: null, initial_charge_after_trial: false, expiration_interval: null, expiration_interval_unit: null,
+    product_id: p.id, archived_at: null, created_at: p.createdAt, updated_at: p.createdAt,
+    use_site_exchange_rate: true, type: pricePointType(pp), tax_included: false, subscription_id: null,
+  };
+}
 
-export function renderSubscription(s: SubscriptionRecord, product: ProductRecord, pp: PricePointRecord): SubscriptionResponse & { subscription: WireSubscription } {
-  const defaultPp = product.pricePoints.find((p) => p.default)!;
+const NO_NEXT_ASSESSMENT: ReadonlySet<SubscriptionState> = new Set(["canceled", "expired", "failed_to_create", "suspended", "on_hold", "trial_ended"]);
+const NEVER_ACTIVATED: ReadonlySet<SubscriptionState> = new Set(["trialing", "trial_ended", "pending", "awaiting_signup", "failed_to_create"]);
+const IN_OR_AFTER_TRIAL: ReadonlySet<SubscriptionState> = new Set(["trialing", "trial_ended"]);
+
+export function renderSubscription({ subscription: s, product, pricePoint: pp }: MigrationTarget, o: RenderOptions) {
+  const customerId = 20_000_000 + s.id;
+  const trial = IN_OR_AFTER_TRIAL.has(s.state);
   return {
     subscription: {
       id: s.id,
       state: s.state,
-      // The contract: "for normal API calls, this will always be the same as the state".
-      // After a migration the simulator keeps the state it migrated from, so a read-back
-      // agrees with the migration's own answer.
-      previous_state: s.previousState ?? s.state,
-      product: {
-        id: product.id,
-        name: product.name,
-        handle: product.handle,
-        price_in_cents: pp.priceInCents,
-        interval: pp.intervalMonths,
-        interval_unit: "month",
-        created_at: product.createdAt,
-        updated_at: product.createdAt,
-        default_product_price_point_id: defaultPp.id,
-        product_price_point_id: pp.id,
-        product_price_point_handle: pp.handle,
-        product_price_point_name: pp.handle,
-      },
-      product_price_point_id: pp.id,
-      product_price_point_type: pp.default ? "default" : "catalog",
+      balance_in_cents: 0,
+      total_revenue_in_cents: trial ? 0 : pp.priceInCents,
+      product_price_in_cents: pp.priceInCents,
+      product_version_number: 1,
+      current_period_ends_at: s.currentPeriodEndsAt,
+      next_assessment_at: NO_NEXT_ASSESSMENT.has(s.state) ? null : s.currentPeriodEndsAt,
+      trial_started_at: trial ? s.createdAt : null,
+      trial_ended_at: trial ? s.currentPeriodEndsAt : null,
+      activated_at: NEVER_ACTIVATED.has(s.state) ? null : s.createdAt,
+      expires_at: null,
       created_at: s.createdAt,
       updated_at: s.updatedAt,
-      activated_at: s.state === "trialing" ? null : s.createdAt,
+      cancellation_message: null,
+      cancellation_method: s.state === "canceled" ? "merchant_api" : null,
+      cancel_at_end_of_period: false,
       canceled_at: s.state === "canceled" ? s.updatedAt : null,
       current_period_started_at: s.currentPeriodStartedAt,
-      current_period_ends_at: s.currentPeriodEndsAt,
-      next_assessment_at: END_OF_LIFE.has(s.state) ? null : s.currentPeriodEndsAt,
-      balance_in_cents: 0,
-      product_price_in_cents: pp.priceInCents,
-      current_billing_amount_in_cents: pp.priceInCents,
-      payment_collection_method: "automatic",
-      currency: "USD",
+      // The contract: "for normal API calls, this will always be the same as the state"
+      // (it means something only in webhook payloads). The record keeps the real one.
+      previous_state: s.state,
+      signup_payment_id: 30_000_000 + s.id,
+      signup_revenue: trial ? "0.00" : (pp.priceInCents / 100).toFixed(2),
+      delayed_cancel_at: null,
+      coupon_code: null,
+      payment_collection_method: "automatic" as const,
+      snap_day: null,
+      reason_code: null,
+      receives_invoice_emails: false,
+      net_terms: 0,
+      customer: customer(s, customerId),
+      product: productWith(product, pp),
+      credit_card: creditCard(s, customerId),
+      payment_type: "credit_card",
+      referral_code: null,
+      next_product_id: null,
+      next_product_handle: null,
+      coupon_use_count: null,
+      coupon_uses_allowed: null,
+      stored_credential_transaction_id: null,
+      on_hold_at: null,
+      scheduled_cancellation_at: null,
+      ...(o.reportPricePoint ? { product_price_point_id: pp.id, product_price_point_type: pricePointType(pp) } : {}),
     },
   };
 }
 
-const SIGNING_SECRET = "sim_webhook_shared_key";
-const RECEIVER_URL = "https://merchant.example.com/billing/webhooks";
+export type WireSubscription = ReturnType<typeof renderSubscription>["subscription"];
 
-/**
- * Status → wire. `paused` is taken to mean "held back while the site's webhook
- * delivery is off": never sent, so it looks like `pending` on the wire
- * (accepted_at null, no send attempt); only the list filter tells them apart.
- */
-export function renderWebhook(w: WebhookRecord): { webhook: Webhook } {
-  const body = `id=${w.id}&event=${w.event}` + (w.subscriptionId ? `&payload[subscription][id]=${w.subscriptionId}` : "");
-  const sentAt = addSeconds(w.createdAt, 5);
-  const base: Webhook = {
-    id: w.id,
-    event: w.event,
-    created_at: w.createdAt,
-    body,
-    signature: createHash("md5").update(SIGNING_SECRET + body).digest("hex"),
-    signature_hmac_sha_256: createHmac("sha256", SIGNING_SECRET).update(body).digest("hex"),
+function customer(s: SubscriptionRecord, id: number) {
+  return {
+    id, first_name: "Simulated", last_name: `Customer ${s.id}`, email: `customer-${s.id}@example.com`,
+    cc_emails: null, organization: null, reference: null, created_at: s.createdAt, updated_at: s.createdAt,
+    address: null, address_2: null, city: null, state: null, zip: null, country: null, phone: null,
+    verified: false, portal_customer_created_at: null, portal_invite_last_sent_at: null, portal_invite_last_accepted_at: null,
+    tax_exempt: false, vat_number: null, parent_id: null, locale: null,
   };
-  switch (w.status) {
-    case "successful":
-      return { webhook: { ...base, successful: true, accepted_at: sentAt, last_sent_at: sentAt, last_sent_url: RECEIVER_URL } };
-    case "failed": {
-      const lastAt = addSeconds(w.createdAt, 3600);
-      return {
-        webhook: {
-          ...base, successful: false, accepted_at: null, last_sent_at: lastAt, last_sent_url: RECEIVER_URL,
-          last_error: "500 Internal Server Error (retry 5 of 5)", last_error_at: lastAt,
-        },
-      };
-    }
-    case "pending":
-    case "paused":
-      return { webhook: { ...base, successful: false, accepted_at: null } };
-  }
 }
 
-function addSeconds(iso: string, s: number): string {
-  return isoSeconds(new Date(Date.parse(iso) + s * 1000));
+/** The examples' test-gateway card ("bogus" vault), the kind a sandbox site holds. */
+function creditCard(s: SubscriptionRecord, customerId: number) {
+  return {
+    id: 40_000_000 + s.id, payment_type: "credit_card" as const, first_name: "Simulated", last_name: `Customer ${s.id}`,
+    masked_card_number: "XXXX-XXXX-XXXX-1", card_type: "bogus" as const, expiration_month: 12, expiration_year: 2030,
+    customer_id: customerId, current_vault: "bogus" as const, vault_token: "1",
+    billing_address: null, billing_address_2: null, billing_city: null, billing_state: null, billing_zip: null, billing_country: null,
+    customer_vault_token: null,
+  };
 }

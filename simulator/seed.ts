@@ -8,6 +8,8 @@
  *     1  basic   101 basic-default*  $10/month
  *     2  pro     201 pro-monthly*    $50/month, 202 pro-annual $500/year
  *     3  launch  301 launch-default* $20/month
+ *     4  (none)  401 legacy-default* $15/month   a product without a handle ("handle": null):
+ *                                                reachable by id only
  *
  *   Subscriptions (all on basic, basic-default)
  *     1001  active          the one to migrate (basic → pro)
@@ -24,13 +26,13 @@
  *
  *   Webhook delivery starts disabled (webhooksEnabled false); the replay queue starts empty.
  */
-import type { SubscriptionState, WebhookStatus } from "../sdk/wire";
 import type { PricePointInput } from "./records";
 import type { Simulator } from "./server";
+import type { SubscriptionState, WebhookStatus } from "./wire";
 
 interface DemoProduct {
   readonly id: number;
-  readonly handle: string;
+  readonly handle: string | null;
   readonly name: string;
   readonly priceInCents: number;
   readonly pricePoints: readonly Required<PricePointInput>[];
@@ -81,14 +83,17 @@ export const DEMO_SITE: DemoSite = deepFreeze({
   apiKey: "demo_api_key",
   products: [
     { id: 1, handle: "basic", name: "Basic", priceInCents: 1000, pricePoints: [
-      { id: 101, handle: "basic-default", default: true, priceInCents: 1000, intervalMonths: 1 },
+      { id: 101, handle: "basic-default", name: "Default", default: true, priceInCents: 1000, intervalMonths: 1 },
     ] },
     { id: 2, handle: "pro", name: "Pro", priceInCents: 5000, pricePoints: [
-      { id: 201, handle: "pro-monthly", default: true, priceInCents: 5000, intervalMonths: 1 },
-      { id: 202, handle: "pro-annual", default: false, priceInCents: 50000, intervalMonths: 12 },
+      { id: 201, handle: "pro-monthly", name: "Monthly", default: true, priceInCents: 5000, intervalMonths: 1 },
+      { id: 202, handle: "pro-annual", name: "Annual", default: false, priceInCents: 50000, intervalMonths: 12 },
     ] },
     { id: 3, handle: "launch", name: "Launch", priceInCents: 2000, pricePoints: [
-      { id: 301, handle: "launch-default", default: true, priceInCents: 2000, intervalMonths: 1 },
+      { id: 301, handle: "launch-default", name: "Default", default: true, priceInCents: 2000, intervalMonths: 1 },
+    ] },
+    { id: 4, handle: null, name: "Legacy", priceInCents: 1500, pricePoints: [
+      { id: 401, handle: "legacy-default", name: "Default", default: true, priceInCents: 1500, intervalMonths: 1 },
     ] },
   ],
   subscriptions: [

@@ -1,12 +1,15 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer as createHttpsServer } from "node:https";
-import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import { DuplicateGuard } from "./duplicates";
+import { errorList, serverFailure, usageViolation, type Answer } from "./answers";
+import { Capacity, type OverCapacity } from "./capacity";
+import { DuplicateGuard, type TokenStatus } from "./duplicates";
+import { parseJson } from "./exact-json";
 import { FaultTable, type FaultSpec } from "./faults";
-import type { ProductInput, ProductRecord, SubscriptionInput, SubscriptionRecord, WebhookInput, WebhookRecord } from "./records";
-import { dispatch, isPublic, resolve, uniquenessToken, type RouteAnswer } from "./routes";
+import type { BigIdWebhookRecord, ProductInput, ProductRecord, SubscriptionInput, SubscriptionRecord, WebhookInput, WebhookRecord } from "./records";
+import { dispatch, isPublic, resolve, uniquenessToken } from "./routes";
 import { DEMO_SITE, seedDemo } from "./seed";
 import { Site } from "./site";
 
@@ -21,8 +24,21 @@ export interface SimulatorOptions {
   accessToken?: string;
   /** Delay before answering each admitted request. Default 0. */
   latencyMs?: number;
-  /** Requests in flight at once; one more gets 429. Default 4, the service's per-site cap. */
+  /** Requests processed at once; further ones wait or get 429 (`overCapacity`). Default 4, the service's per-site cap. */
   maxConcurrent?: number;
+  /**
+   * What a request past `maxConcurrent` meets. "queue" (default): it waits,
+   * first come first served, then runs, as the service says such requests are
+   * "at risk of being queued". "429": it is refused at once with the service's
+   * text/plain usage-violation body (no Retry-After: none is documented).
+   */
+  overCapacity?: OverCapacity;
+  /**
+   * Put `product_price_point_id` and `product_price_point_type` on subscriptions.
+   * Default false: most of the vendor's published subscription examples have
+   * neither, so a client must not depend on them.
+   */
+  reportPricePoint?: boolean;
   seed?: "demo";
   /** Seed of the PRNG behind `rate` faults. Default 1. */
   faultSeed?: number;
@@ -39,7 +55,7 @@ export interface RequestLogEntry {
   /** Without the query string. */
   path: string;
   query: Record<string, string>;
-  /** Parsed JSON body; undefined when empty, malformed, or `logBodies: false`. */
+  /** Parsed JSON body (integers past 2^53 as objects that serialize to their exact digits); undefined when empty, malformed, or `logBodies: false`. */
   body: unknown;
   /** Status sent; 0 when no answer was sent (reset fault, client gone) or not yet. */
   status: number;
@@ -53,10 +69,25 @@ export interface Simulator {
   close(): Promise<void>;
   addProduct(p: ProductInput): ProductRecord;
   addSubscription(s: SubscriptionInput): SubscriptionRecord;
-  addWebhook(w: WebhookInput): WebhookRecord;
+  addWebhook(w: WebhookInput & { id?: number }): WebhookRecord;
+  /** An id given as a decimal string (for ids past 2^53) comes back as that string. */
+  addWebhook(w: WebhookInput & { id: string }): BigIdWebhookRecord;
+  addWebhook(w: WebhookInput): WebhookRecord | BigIdWebhookRecord;
   getSubscription(id: number): SubscriptionRecord | undefined;
+  /** How many migrations were actually applied to this subscription (3-D Secure completions included). */
+  migrationsApplied(subscriptionId: number): number;
   webhooksEnabled: boolean;
+  /** Replayed ids that are safe integers, in order. Assignable, e.g. to empty it. */
   replayQueue: number[];
+  /** Every replayed id in order as exact decimal text, big ones included: the ground truth for "queued twice" or "lost". */
+  readonly replayLog: readonly string[];
+  /** "in_progress" while a request with this uniqueness_token runs, "applied" for 60 minutes after it applied; undefined otherwise. */
+  tokenStatus(token: string): TokenStatus | undefined;
+  /** Requests between arrival and answer right now, waiting ones included. */
+  readonly inFlight: number;
+  /** The most requests ever in flight at once (arrival to answer, waiting and refused ones included) since start or `resetPeak()`. */
+  readonly peakInFlight: number;
+  resetPeak(): void;
   readonly requests: RequestLogEntry[];
   injectFault(f: FaultSpec): void;
   clearFaults(): void;
@@ -69,7 +100,10 @@ const MAX_BODY_BYTES = 1 << 20;
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const now = options.now ?? (() => new Date());
   const apiKey = options.apiKey ?? (options.seed === "demo" ? DEMO_SITE.apiKey : "sim_test_key");
-  const maxConcurrent = options.maxConcurrent ?? 4;
+  const capacity = new Capacity(options.maxConcurrent ?? 4);
+  const overCapacity = options.overCapacity ?? "queue";
+  if (overCapacity !== "queue" && overCapacity !== "429") throw new Error(`overCapacity must be "queue" or "429", got ${String(overCapacity)}`);
+  const render = { reportPricePoint: options.reportPricePoint === true };
   const latencyMs = options.latencyMs ?? 0;
   const logBodies = options.logBodies ?? true;
   const site = new Site(now);
@@ -78,7 +112,6 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const log: RequestLogEntry[] = [];
   const closing = new AbortController();
   const credentials = { basic: digest(apiKey), bearer: options.accessToken === undefined ? undefined : digest(options.accessToken) };
-  let inFlight = 0;
   let url = "";
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -86,81 +119,85 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const method = (req.method ?? "GET").toUpperCase();
     const entry: RequestLogEntry = { method, path: target.pathname, query: Object.fromEntries(target.searchParams), body: undefined, status: 0, at: Date.now() };
     log.push(entry);
-    // Counted from arrival, through latency and delays, until the answer: what "in flight" means to the service.
-    const admitted = inFlight < maxConcurrent;
-    if (admitted) inFlight++;
-    let held = admitted;
-    const release = () => {
-      if (held) inFlight--;
-      held = false;
+    // In flight from arrival until the answer leaves: what "concurrent" means to the client.
+    capacity.arrive();
+    let slot = false;
+    let gone = false;
+    const leave = () => {
+      if (gone) return;
+      gone = true;
+      if (slot) capacity.release();
+      slot = false;
+      capacity.leave();
     };
-    const send = (a: RouteAnswer, headers: Record<string, string> = {}) => {
-      release();
+    const send = (a: Answer) => {
+      leave();
       if (res.destroyed || req.socket.destroyed) return;
-      const text = JSON.stringify(a.body);
+      const [type, text] = "json" in a ? ["application/json; charset=utf-8", JSON.stringify(a.json)] : [`${a.contentType}; charset=utf-8`, a.text];
       entry.status = a.status;
-      res.writeHead(a.status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text), ...headers });
+      res.writeHead(a.status, { "content-type": type, "content-length": Buffer.byteLength(text), ...a.headers });
       res.end(text);
+    };
+    const inject = (f: FaultSpec) => {
+      if (f.kind === "reset") {
+        leave();
+        req.socket.resetAndDestroy();
+      } else if (f.kind === "status") {
+        send(f.status === 429 ? usageViolation(f.retryAfter) : serverFailure(f.status, f.retryAfter));
+      }
     };
 
     try {
+      // The site sees a request once its body is in (a proxy buffers uploads), so slots are taken after reading.
       const raw = await readBody(req);
-      if (!admitted) {
-        // The service documents no Retry-After for its cap, so none is sent.
-        return send({ status: 429, body: { errors: ["Too many concurrent requests"] } });
+      if (overCapacity === "429") {
+        if (!capacity.tryAcquire()) return send(usageViolation());
+      } else {
+        await capacity.acquire(closing.signal);
       }
-      if (raw === null) return send({ status: 413, body: { errors: [`Request body over ${MAX_BODY_BYTES} bytes`] } });
+      slot = true;
+      if (raw === null) return send(errorList(413, `Request body over ${MAX_BODY_BYTES} bytes`));
       let body: unknown;
       try {
-        body = raw === "" ? undefined : JSON.parse(raw);
+        body = raw === "" ? undefined : parseJson(raw);
       } catch (err) {
-        return send({ status: 400, body: { errors: [`Malformed JSON body: ${(err as Error).message}`] } });
+        return send(errorList(400, `Malformed JSON body: ${(err as Error).message}`));
       }
       if (logBodies) entry.body = body;
       const token = uniquenessToken(body);
       if (token !== undefined) entry.uniquenessToken = token;
 
       const fault = faults.take(method, entry.path);
-      const before = fault && !fault.applyAfterHandling ? fault : undefined;
+      const before = fault && !fault.applyAfterHandling && fault.kind !== "processing" ? fault : undefined;
       const wait = latencyMs + (before?.kind === "delay" ? before.ms : 0);
       if (wait > 0) await sleep(wait, undefined, { signal: closing.signal });
-      if (before && before.kind !== "delay") return injectAnswer(before);
+      if (before && before.kind !== "delay") return inject(before);
 
-      const answer = answerFor(req, method, entry.path, entry.query, body);
+      const processingMs = fault?.kind === "processing" ? fault.ms : undefined;
+      const running = processingMs === undefined ? undefined : () => sleep(processingMs, undefined, { signal: closing.signal });
+      const answer = await answerFor(req, method, entry.path, entry.query, body, running);
       const after = fault?.applyAfterHandling ? fault : undefined;
       if (after?.kind === "delay") await sleep(after.ms, undefined, { signal: closing.signal });
-      if (after && after.kind !== "delay") return injectAnswer(after);
-      send(answer, answer.allow ? { allow: answer.allow } : {});
+      if (after && after.kind !== "delay") return inject(after);
+      send(answer);
     } catch (err) {
       if (closing.signal.aborted) {
-        release();
+        leave();
         req.socket.destroy();
         return;
       }
-      send({ status: 500, body: { errors: [`Simulator error: ${(err as Error).message}`] } });
+      send(errorList(500, `Simulator error: ${(err as Error).message}`));
     } finally {
-      release();
-    }
-
-    function injectAnswer(f: FaultSpec): void {
-      if (f.kind === "reset") {
-        release();
-        req.socket.resetAndDestroy();
-        return;
-      }
-      if (f.kind === "status") {
-        const text = f.status === 429 ? "Too many concurrent requests" : `${f.status} ${STATUS_CODES[f.status]}`;
-        send({ status: f.status, body: { errors: [text] } });
-      }
+      leave();
     }
   }
 
-  function answerFor(req: IncomingMessage, method: string, path: string, query: Record<string, string>, body: unknown): RouteAnswer & { allow?: string } {
+  function answerFor(req: IncomingMessage, method: string, path: string, query: Record<string, string>, body: unknown, running?: () => Promise<void>): Promise<Answer> {
     const route = resolve(path);
     if (!isPublic(route) && !authorized(req.headers.authorization, credentials)) {
-      return { status: 401, body: { errors: ["Unauthorized: send Basic <api key>:x or a Bearer token"] } };
+      return Promise.resolve(errorList(401, "Unauthorized: send Basic <api key>:x or a Bearer token"));
     }
-    return dispatch(site, guard, route, { method, path, query, body, baseUrl: url });
+    return dispatch(site, guard, route, { method, path, query, body, baseUrl: url, render }, running);
   }
 
   // handle() answers its own errors; this only guards against a failure while answering one.
@@ -186,8 +223,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     },
     addProduct: (p) => site.addProduct(p),
     addSubscription: (s) => site.addSubscription(s),
-    addWebhook: (w) => site.addWebhook(w),
+    addWebhook: ((w: WebhookInput) => site.webhooks.add(w)) as Simulator["addWebhook"],
     getSubscription: (id) => site.getSubscription(id),
+    migrationsApplied: (id) => site.migrationsApplied(id),
     get webhooksEnabled() {
       return site.webhooksEnabled;
     },
@@ -195,11 +233,22 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       site.webhooksEnabled = v;
     },
     get replayQueue() {
-      return site.replayQueue;
+      return site.webhooks.replayQueue;
     },
     set replayQueue(ids: number[]) {
-      site.replayQueue = ids;
+      site.webhooks.replayQueue = ids;
     },
+    get replayLog() {
+      return site.webhooks.replayLog;
+    },
+    tokenStatus: (token) => guard.status(token),
+    get inFlight() {
+      return capacity.inFlight;
+    },
+    get peakInFlight() {
+      return capacity.peak;
+    },
+    resetPeak: () => capacity.resetPeak(),
     requests: log,
     injectFault: (f) => faults.add(f),
     clearFaults: () => faults.clear(),

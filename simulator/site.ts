@@ -1,19 +1,15 @@
 import { randomBytes } from "node:crypto";
 import {
-  MIGRATION_DEFAULTS,
-  type AuthenticationRequiredResponse, type ErrorListResponse, type MigrationBody, type MigrationPreviewResponse,
-  type SubscriptionState, type WebhookStatus,
-} from "../sdk/wire";
-import {
   addMonths, isoSeconds,
   type PricePointRecord, type ProductInput, type ProductRecord, type SubscriptionInput, type SubscriptionRecord,
-  type WebhookInput, type WebhookRecord,
 } from "./records";
+import { preservesPeriod, type AuthenticationRequired, type ErrorList, type Migration, type PricePointType, type SubscriptionState } from "./wire";
+import { WebhookLog } from "./webhook-log";
 
 /** A rule the site refuses a request with: the answer's status and body. */
 export class SiteError extends Error {
-  readonly body: ErrorListResponse | AuthenticationRequiredResponse;
-  constructor(readonly status: number, errorOrBody: string | AuthenticationRequiredResponse) {
+  readonly body: ErrorList | AuthenticationRequired;
+  constructor(readonly status: number, errorOrBody: string | AuthenticationRequired) {
     const body = typeof errorOrBody === "string" ? { errors: [errorOrBody] } : errorOrBody;
     super(body.errors.join("; "));
     this.body = body;
@@ -26,34 +22,38 @@ export interface MigrationTarget {
   pricePoint: PricePointRecord;
 }
 
-export interface WebhookQuery {
-  status?: WebhookStatus;
-  sinceDate?: string;
-  untilDate?: string;
-  subscriptionId?: number;
-  order: "newest_first" | "oldest_first";
-  page: number;
-  perPage: number;
+/** `Subscription Migration Preview` (the object under `migration`). */
+export interface MigrationPreview {
+  prorated_adjustment_in_cents: number;
+  charge_in_cents: number;
+  payment_due_in_cents: number;
+  credit_applied_in_cents: number;
 }
 
 const MIGRATABLE: ReadonlySet<SubscriptionState> = new Set(["active", "trialing", "trial_ended"]);
 
+/** How messages name a product: by handle when it has one. */
+export const productLabel = (p: ProductRecord): string => (p.handle !== null ? `'${p.handle}'` : `${p.id} (no handle)`);
+
+export const pricePointType = (pp: PricePointRecord): PricePointType => (pp.default ? "default" : "catalog");
+
 /** One site of the service: its catalogue, subscriptions, webhooks and settings. */
 export class Site {
   webhooksEnabled = false;
-  replayQueue: number[] = [];
+  readonly webhooks: WebhookLog;
 
   readonly #now: () => Date;
   readonly #products = new Map<number, ProductRecord>();
   readonly #subscriptions = new Map<number, SubscriptionRecord>();
-  readonly #webhooks = new Map<number, WebhookRecord>();
   readonly #pricePointIds = new Set<number>();
-  readonly #authentications = new Map<string, { subscriptionId: number; migration: MigrationBody; done: boolean }>();
+  readonly #migrationsApplied = new Map<number, number>();
+  readonly #authentications = new Map<string, { subscriptionId: number; migration: Migration; done: boolean }>();
   // Distinct id ranges per kind make a mixed-up id fail loudly in tests.
-  #next = { product: 1, pricePoint: 101, subscription: 1001, webhook: 5001 };
+  #next = { product: 1, pricePoint: 101, subscription: 1001 };
 
   constructor(now: () => Date) {
     this.#now = now;
+    this.webhooks = new WebhookLog(() => this.nowIso());
   }
 
   nowIso(): string {
@@ -61,8 +61,9 @@ export class Site {
   }
 
   addProduct(p: ProductInput): ProductRecord {
-    if (!p.handle) throw new Error("addProduct: handle is required");
-    if ([...this.#products.values()].some((x) => x.handle === p.handle)) throw new Error(`addProduct: handle '${p.handle}' exists`);
+    const handle = p.handle ?? null;
+    if (handle === "") throw new Error("addProduct: handle must be non-empty or null");
+    if (handle !== null && this.#productByHandle(handle)) throw new Error(`addProduct: handle '${handle}' exists`);
     const given = p.pricePoints ?? [];
     if (new Set(given.map((pp) => pp.handle)).size !== given.length) throw new Error("addProduct: price point handles must be distinct");
     if (given.filter((pp) => pp.default).length > 1) throw new Error("addProduct: at most one default price point");
@@ -72,14 +73,18 @@ export class Site {
     const pricePoints: PricePointRecord[] = given.map((pp) => ({
       id: this.#claimPricePoint(pp.id),
       handle: pp.handle,
+      name: pp.name ?? (pp.default ? "Default" : pp.handle),
       default: pp.default === true,
       priceInCents: pp.priceInCents ?? priceInCents,
       intervalMonths: pp.intervalMonths ?? 1,
     }));
     if (!pricePoints.some((pp) => pp.default)) {
-      pricePoints.push({ id: this.#claimPricePoint(undefined), handle: `${p.handle}-default`, default: true, priceInCents, intervalMonths: 1 });
+      pricePoints.push({
+        id: this.#claimPricePoint(undefined), handle: `${handle ?? `product-${id}`}-default`, name: "Default",
+        default: true, priceInCents, intervalMonths: 1,
+      });
     }
-    const record: ProductRecord = { id, handle: p.handle, name: p.name ?? p.handle, priceInCents, pricePoints, createdAt: this.nowIso() };
+    const record: ProductRecord = { id, handle, name: p.name ?? handle ?? `Product ${id}`, priceInCents, pricePoints, createdAt: this.nowIso() };
     this.#products.set(id, record);
     return structuredClone(record);
   }
@@ -88,7 +93,7 @@ export class Site {
     const product = s.productId !== undefined ? this.#products.get(s.productId) : s.productHandle !== undefined ? this.#productByHandle(s.productHandle) : undefined;
     if (!product) throw new Error(`addSubscription: unknown product ${s.productId ?? s.productHandle ?? "(none given)"}`);
     const pp = s.pricePointId === undefined ? defaultPricePoint(product) : product.pricePoints.find((x) => x.id === s.pricePointId);
-    if (!pp) throw new Error(`addSubscription: price point ${s.pricePointId} is not one of product '${product.handle}'`);
+    if (!pp) throw new Error(`addSubscription: price point ${s.pricePointId} is not one of product ${productLabel(product)}`);
     const id = this.#claim("subscription", s.id, this.#subscriptions);
     const createdAt = s.createdAt ?? this.nowIso();
     const record: SubscriptionRecord = {
@@ -101,21 +106,13 @@ export class Site {
     return structuredClone(record);
   }
 
-  addWebhook(w: WebhookInput): WebhookRecord {
-    const id = this.#claim("webhook", w.id, this.#webhooks);
-    if (w.createdAt !== undefined && Number.isNaN(Date.parse(w.createdAt))) throw new Error(`addWebhook: createdAt '${w.createdAt}' is not a timestamp`);
-    const record: WebhookRecord = {
-      id, status: w.status, event: w.event ?? (w.status === "failed" ? "payment_failure" : "payment_success"),
-      createdAt: w.createdAt ?? this.nowIso(),
-      ...(w.subscriptionId !== undefined ? { subscriptionId: w.subscriptionId } : {}),
-    };
-    this.#webhooks.set(id, record);
-    return { ...record };
-  }
-
   getSubscription(id: number): SubscriptionRecord | undefined {
     const s = this.#subscriptions.get(id);
     return s && structuredClone(s);
+  }
+
+  migrationsApplied(subscriptionId: number): number {
+    return this.#migrationsApplied.get(subscriptionId) ?? 0;
   }
 
   /** The subscription with its product and price point, for rendering; 404 when unknown. */
@@ -127,12 +124,24 @@ export class Site {
     return { subscription, product, pricePoint };
   }
 
+  product(id: number): ProductRecord {
+    const p = this.#products.get(id);
+    if (!p) throw new SiteError(404, "Product not found");
+    return p;
+  }
+
+  productByHandle(handle: string): ProductRecord {
+    const p = this.#productByHandle(handle);
+    if (!p) throw new SiteError(404, "Product not found");
+    return p;
+  }
+
   /**
    * The migration's target, or the first rule it breaks. Rules in the order a
    * caller can fix them: what was asked, then whether this subscription can
    * take it. A price point named both by id and handle must be the same one.
    */
-  resolveMigration(subscriptionId: number, m: MigrationBody): MigrationTarget {
+  resolveMigration(subscriptionId: number, m: Migration): MigrationTarget {
     const { subscription, product: current } = this.view(subscriptionId);
     if (m.product_id === undefined && m.product_handle === undefined) {
       throw new SiteError(422, "A product_id or product_handle is required to migrate a subscription.");
@@ -149,12 +158,12 @@ export class Site {
     let pricePoint = defaultPricePoint(product);
     if (m.product_price_point_id !== undefined) {
       const pp = product.pricePoints.find((x) => x.id === m.product_price_point_id);
-      if (!pp) throw new SiteError(422, `Price point ${m.product_price_point_id} is not a price point of product '${product.handle}'.`);
+      if (!pp) throw new SiteError(422, `Price point ${m.product_price_point_id} is not a price point of product ${productLabel(product)}.`);
       pricePoint = pp;
     }
     if (m.product_price_point_handle !== undefined) {
       const pp = product.pricePoints.find((x) => x.handle === m.product_price_point_handle);
-      if (!pp) throw new SiteError(422, `Price point '${m.product_price_point_handle}' is not a price point of product '${product.handle}'.`);
+      if (!pp) throw new SiteError(422, `Price point '${m.product_price_point_handle}' is not a price point of product ${productLabel(product)}.`);
       if (m.product_price_point_id !== undefined && pp.id !== pricePoint.id) {
         throw new SiteError(422, `product_price_point_id ${m.product_price_point_id} and product_price_point_handle '${m.product_price_point_handle}' name different price points.`);
       }
@@ -163,7 +172,7 @@ export class Site {
 
     if (product.id === current.id) {
       throw new SiteError(422,
-        `The subscription is already on product '${current.handle}'. A migration must move it to a different product; ` +
+        `The subscription is already on product ${productLabel(current)}. A migration must move it to a different product; ` +
         "to change only the price point, change the price point instead.");
     }
     if (!MIGRATABLE.has(subscription.state)) {
@@ -176,7 +185,7 @@ export class Site {
    * Applies a migration, or parks it behind 3-D Secure: the 422 carries a link
    * whose visit (`completeAuthentication`) applies exactly what was asked.
    */
-  migrate(subscriptionId: number, m: MigrationBody, actionLinkBase: string): MigrationTarget {
+  migrate(subscriptionId: number, m: Migration, actionLinkBase: string): MigrationTarget {
     const target = this.resolveMigration(subscriptionId, m);
     if (target.subscription.requiresAuthentication) {
       const token = randomBytes(16).toString("hex");
@@ -214,44 +223,21 @@ export class Site {
    * charged in full (or half, with preserve_period). A trial paid nothing, so
    * it earns no credit.
    */
-  preview(subscriptionId: number, m: MigrationBody): MigrationPreviewResponse {
+  preview(subscriptionId: number, m: Migration): MigrationPreview {
     const { subscription, pricePoint } = this.resolveMigration(subscriptionId, m);
     const old = this.view(subscriptionId).pricePoint.priceInCents;
-    const preserve = m.preserve_period ?? MIGRATION_DEFAULTS.preserve_period;
     const credit = subscription.state === "trialing" ? 0 : Math.round(old / 2);
-    const charge = preserve ? Math.round(pricePoint.priceInCents / 2) : pricePoint.priceInCents;
+    const charge = preservesPeriod(m) ? Math.round(pricePoint.priceInCents / 2) : pricePoint.priceInCents;
     const applied = Math.min(charge, credit);
     return {
-      migration: {
-        prorated_adjustment_in_cents: credit === 0 ? 0 : -credit, // never -0
-        charge_in_cents: charge,
-        payment_due_in_cents: charge - applied,
-        credit_applied_in_cents: applied,
-      },
+      prorated_adjustment_in_cents: credit === 0 ? 0 : -credit, // never -0
+      charge_in_cents: charge,
+      payment_due_in_cents: charge - applied,
+      credit_applied_in_cents: applied,
     };
   }
 
-  listWebhooks(q: WebhookQuery): WebhookRecord[] {
-    const rows = [...this.#webhooks.values()].filter((w) =>
-      (q.status === undefined || w.status === q.status) &&
-      (q.subscriptionId === undefined || w.subscriptionId === q.subscriptionId) &&
-      (q.sinceDate === undefined || w.createdAt.slice(0, 10) >= q.sinceDate) &&
-      (q.untilDate === undefined || w.createdAt.slice(0, 10) <= q.untilDate));
-    const dir = q.order === "oldest_first" ? 1 : -1;
-    rows.sort((a, b) => dir * (Date.parse(a.createdAt) - Date.parse(b.createdAt) || a.id - b.id));
-    return rows.slice((q.page - 1) * q.perPage, q.page * q.perPage).map((w) => ({ ...w }));
-  }
-
-  /**
-   * Queues every id given, known or not: the service answers `{"status":"ok"}`
-   * and documents no error for unknown ids (the queue is worked off later), and
-   * a million-id benchmark should not need a million seeded webhooks.
-   */
-  replay(ids: readonly number[]): void {
-    for (const id of ids) this.replayQueue.push(id);
-  }
-
-  #apply(t: MigrationTarget, m: MigrationBody): MigrationTarget {
+  #apply(t: MigrationTarget, m: Migration): MigrationTarget {
     const s = t.subscription;
     const now = this.nowIso();
     s.previousState = s.state;
@@ -260,10 +246,11 @@ export class Site {
     s.productId = t.product.id;
     s.pricePointId = t.pricePoint.id;
     s.updatedAt = now;
-    if (!(m.preserve_period ?? MIGRATION_DEFAULTS.preserve_period)) {
+    if (!preservesPeriod(m)) {
       s.currentPeriodStartedAt = now;
       s.currentPeriodEndsAt = addMonths(now, t.pricePoint.intervalMonths);
     }
+    this.#migrationsApplied.set(s.id, this.migrationsApplied(s.id) + 1);
     return t;
   }
 
@@ -272,7 +259,7 @@ export class Site {
     return undefined;
   }
 
-  #claim(kind: "product" | "subscription" | "webhook", given: number | undefined, taken: Map<number, unknown>): number {
+  #claim(kind: "product" | "subscription", given: number | undefined, taken: Map<number, unknown>): number {
     const id = given ?? this.#next[kind];
     if (!Number.isSafeInteger(id) || id <= 0) throw new Error(`${kind} id must be a positive integer, got ${id}`);
     if (taken.has(id)) throw new Error(`${kind} id ${id} exists`);
@@ -290,6 +277,6 @@ export class Site {
   }
 }
 
-function defaultPricePoint(p: ProductRecord): PricePointRecord {
+export function defaultPricePoint(p: ProductRecord): PricePointRecord {
   return p.pricePoints.find((pp) => pp.default)!;
 }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startSimulator, type Simulator, type SimulatorOptions } from "../../simulator";
-import { DUPLICATE_SUBMISSION } from "../../sdk/wire";
-import { call, migration, withSite } from "./helpers";
+import { USAGE_VIOLATION } from "./contract-validator";
+import { call, DUPLICATE, migration, until, withSite } from "./helpers";
 
 let sims: Simulator[] = [];
 const start = async (o: SimulatorOptions = {}) => {
@@ -17,35 +17,6 @@ afterEach(async () => {
 const replay = (sim: Simulator, ids = [1], token?: string) =>
   call(sim, "POST", "/webhooks/replay.json", { body: token ? { ids, uniqueness_token: token } : { ids } });
 
-describe("concurrency cap", () => {
-  it("the 5th and 6th simultaneous requests get 429 at once, without Retry-After", async () => {
-    const sim = await start({ latencyMs: 300 });
-    const t0 = Date.now();
-    const timed = async () => {
-      const r = await replay(sim);
-      return { ...r, ms: Date.now() - t0 };
-    };
-    const results = await Promise.all(Array.from({ length: 6 }, timed));
-    const refused = results.filter((r) => r.status === 429);
-    expect(results.filter((r) => r.status === 200)).toHaveLength(4);
-    expect(refused).toHaveLength(2);
-    for (const r of refused) {
-      expect(r.body).toEqual({ errors: ["Too many concurrent requests"] });
-      expect(r.headers.get("retry-after")).toBeNull();
-      expect(r.ms).toBeLessThan(250);
-    }
-    expect(sim.replayQueue).toHaveLength(4);
-    // The cap frees up once answers are out.
-    expect((await replay(sim)).status).toBe(200);
-  });
-
-  it("honours maxConcurrent", async () => {
-    const sim = await start({ latencyMs: 200, maxConcurrent: 1 });
-    const statuses = (await Promise.all([replay(sim), replay(sim)])).map((r) => r.status).sort();
-    expect(statuses).toEqual([200, 429]);
-  });
-});
-
 describe("faults", () => {
   it("status, times N: the next N matching requests fail before processing, then normal service", async () => {
     const sim = await start();
@@ -55,16 +26,43 @@ describe("faults", () => {
     const b = await replay(sim, [1], "t1");
     const c = await replay(sim, [1], "t1");
     expect([a.status, b.status, c.status]).toEqual([503, 503, 200]);
-    expect(a.body.errors[0]).toMatch(/503/);
+    expect(a.body).toMatch(/503 Service Temporarily Unavailable/);
     expect(sim.replayQueue).toEqual([1]);
     expect(sim.requests.map((r) => r.status)).toEqual([200, 503, 503, 200]);
   });
 
-  it.each([429, 500, 502, 504] as const)("status %i", async (status) => {
+  it.each([
+    { status: 429, type: "text/plain", body: new RegExp(USAGE_VIOLATION) },
+    { status: 500, type: "application/json", body: /^\{"errors":\["Internal Server Error"\]\}$/ },
+    { status: 502, type: "text/html", body: /<title>502 Bad Gateway<\/title>/ },
+    { status: 503, type: "text/html", body: /<title>503 Service Temporarily Unavailable<\/title>/ },
+    { status: 504, type: "text/html", body: /<title>504 Gateway Time-out<\/title>/ },
+  ] as const)("status $status answers $type, applies nothing, sends no Retry-After unless asked", async ({ status, type, body }) => {
     const sim = await start();
     sim.injectFault({ kind: "status", status, times: 1 });
-    expect((await replay(sim)).status).toBe(status);
+    const res = await replay(sim);
+    expect(res.status).toBe(status);
+    expect(res.headers.get("content-type")).toMatch(new RegExp(`^${type}`));
+    expect(res.text).toMatch(body);
+    expect(res.headers.get("retry-after")).toBeNull();
     expect(sim.replayQueue).toEqual([]);
+  });
+
+  it("429 text carries a fresh hex reference each time, and Retry-After when given", async () => {
+    const sim = await start();
+    sim.injectFault({ kind: "status", status: 429, retryAfter: 7, times: 2 });
+    const [a, b] = [await replay(sim), await replay(sim)];
+    expect(a.headers.get("retry-after")).toBe("7");
+    const ref = (t: string) => /referencing ([0-9a-f]+)$/.exec(t)?.[1];
+    expect(ref(a.text)).toMatch(/^[0-9a-f]{16,}$/);
+    expect(ref(b.text)).not.toBe(ref(a.text));
+    expect(() => JSON.parse(a.text)).toThrow();
+  });
+
+  it("503 may carry Retry-After too", async () => {
+    const sim = await start();
+    sim.injectFault({ kind: "status", status: 503, retryAfter: 0, times: 1 });
+    expect((await replay(sim)).headers.get("retry-after")).toBe("0");
   });
 
   it("path as a RegExp", async () => {
@@ -113,11 +111,11 @@ describe("faults", () => {
   });
 
   it("delay: holds the answer, counting against the cap", async () => {
-    const sim = await start({ maxConcurrent: 1 });
+    const sim = await start({ maxConcurrent: 1, overCapacity: "429" });
     sim.injectFault({ kind: "delay", ms: 300, times: 1 });
     const t0 = Date.now();
     const slow = replay(sim);
-    await new Promise((r) => setTimeout(r, 100));
+    await until(() => sim.inFlight === 1 && sim.requests[0]?.body !== undefined, "the slow request holds the only slot");
     expect((await replay(sim)).status).toBe(429);
     expect((await slow).status).toBe(200);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(290);
@@ -132,7 +130,7 @@ describe("faults", () => {
     expect((await call(sim, "POST", `/subscriptions/${id}/migrations.json`, { body })).status).toBe(503);
     expect(sim.getSubscription(id)).toMatchObject({ productId: 2, previousState: "active" });
     const retry = await call(sim, "POST", `/subscriptions/${id}/migrations.json`, { body });
-    expect(retry).toMatchObject({ status: 409, body: { errors: [DUPLICATE_SUBMISSION] } });
+    expect(retry).toMatchObject({ status: 409, body: { errors: [DUPLICATE] } });
   });
 
   it("applyAfterHandling reset: the replay is queued although the client saw the connection drop", async () => {
@@ -147,8 +145,10 @@ describe("faults", () => {
   it("applyAfterHandling delay: state changes before the answer leaves", async () => {
     const sim = await start();
     sim.injectFault({ kind: "delay", ms: 300, times: 1, applyAfterHandling: true });
-    const pending = replay(sim, [3]);
-    await new Promise((r) => setTimeout(r, 150));
+    let answered = false;
+    const pending = replay(sim, [3]).finally(() => (answered = true));
+    await until(() => sim.replayQueue.length === 1, "the replay is queued");
+    expect(answered).toBe(false);
     expect(sim.replayQueue).toEqual([3]);
     expect((await pending).status).toBe(200);
   });
@@ -159,5 +159,9 @@ describe("faults", () => {
     expect(() => sim.injectFault({ kind: "delay", ms: -1 })).toThrow(/ms/);
     expect(() => sim.injectFault({ kind: "reset", rate: 2 })).toThrow(/rate/);
     expect(() => sim.injectFault({ kind: "reset", times: 0 })).toThrow(/times/);
+    expect(() => sim.injectFault({ kind: "status", status: 500, retryAfter: 3 })).toThrow(/retryAfter goes with 429 or 503/);
+    expect(() => sim.injectFault({ kind: "status", status: 429, retryAfter: 1.5 })).toThrow(/retryAfter/);
+    expect(() => sim.injectFault({ kind: "processing", ms: -5 })).toThrow(/ms/);
+    expect(() => sim.injectFault({ kind: "processing", ms: 5, applyAfterHandling: true })).toThrow(/applyAfterHandling/);
   });
 });

@@ -3,7 +3,7 @@ import path from "node:path";
 import { Agent, request } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEMO_SITE, startSimulator, type Simulator } from "../../simulator";
-import { basic, call } from "./helpers";
+import { assertContract, basic, call, until } from "./helpers";
 
 let sims: Simulator[] = [];
 afterEach(async () => {
@@ -70,10 +70,10 @@ describe("http plumbing", () => {
     const sim = await startSimulator({ latencyMs: 0 });
     const agent = new Agent({ keepAliveTimeout: 60_000 });
     const res = await request(`${sim.url}/webhooks.json`, { dispatcher: agent, headers: { authorization: basic() } });
-    await res.body.text();
+    await assertContract("GET", "/webhooks.json", { status: res.statusCode, headers: new Headers(res.headers as Record<string, string>) }, await res.body.text());
     sim.injectFault({ kind: "delay", ms: 30_000 });
     const stuck = request(`${sim.url}/webhooks.json`, { dispatcher: agent, headers: { authorization: basic() } }).catch((e: Error) => e);
-    await new Promise((r) => setTimeout(r, 50));
+    await until(() => sim.inFlight === 1, "the delayed request is in flight");
     const t0 = Date.now();
     await sim.close();
     expect(Date.now() - t0).toBeLessThan(1000);
@@ -97,11 +97,27 @@ describe("demo seed", () => {
     expect(failed.body.map((w: { webhook: { id: number } }) => w.webhook.id)).toEqual(DEMO_SITE.failedWebhookIds);
     expect(DEMO_SITE.failedWebhookIds).toHaveLength(10);
     const migrated = await call(sim, "POST", "/subscriptions/1001/migrations.json", { auth, body: { migration: { product_handle: "pro" } } });
-    expect(migrated.body.subscription).toMatchObject({ state: "active", previous_state: "active", product: { id: 2, handle: "pro" }, product_price_point_id: 201 });
+    expect(migrated.body.subscription).toMatchObject({ state: "active", previous_state: "active", product: { id: 2, handle: "pro", product_price_point_name: "Monthly" } });
+    expect(sim.getSubscription(1001)).toMatchObject({ productId: 2, pricePointId: 201 });
     const sca = await call(sim, "POST", "/subscriptions/1005/migrations.json", { auth, body: { migration: { product_handle: "pro" } } });
     expect(sca.body.action_link).toMatch(/\/authentications\//);
     expect(sim.webhooksEnabled).toBe(false);
     expect(Object.isFrozen(DEMO_SITE.products[1].pricePoints)).toBe(true);
+  });
+
+  it("keeps its ids; product 4 has no handle; webhooks render the service's nulls", async () => {
+    const sim = await start({ seed: "demo" });
+    const auth = basic(DEMO_SITE.apiKey);
+    expect(DEMO_SITE.products.map((p) => [p.id, p.handle, p.pricePoints.map((pp) => pp.id)])).toEqual([
+      [1, "basic", [101]], [2, "pro", [201, 202]], [3, "launch", [301]], [4, null, [401]],
+    ]);
+    expect(DEMO_SITE.subscriptions.map((s) => s.id)).toEqual([1001, 1002, 1003, 1004, 1005]);
+    expect(DEMO_SITE.webhooks.map((w) => w.id)).toEqual(Array.from({ length: 16 }, (_, i) => 5001 + i));
+    expect((await call(sim, "GET", "/products/4.json", { auth })).body.product).toMatchObject({ id: 4, handle: null, default_product_price_point_id: 401 });
+    const listed = (await call(sim, "GET", "/webhooks.json?per_page=200&order=oldest_first", { auth })).body.map((w: { webhook: object }) => w.webhook);
+    expect(listed[0]).toMatchObject({ id: 5001, successful: true, last_error: null, last_error_at: null });
+    expect(listed[14]).toMatchObject({ id: 5015, successful: false, accepted_at: null, last_sent_at: null, last_sent_url: null, last_error: null });
+    expect(listed[15]).toMatchObject({ id: 5016, last_sent_at: null });
   });
 
   it("an explicit apiKey wins over the demo key", async () => {
@@ -111,11 +127,11 @@ describe("demo seed", () => {
 });
 
 describe("billing-simulator CLI", () => {
-  it("prints its URL and the demo key, serves, and exits on SIGTERM", async () => {
-    const root = path.resolve(__dirname, "../..");
-    const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "simulator/bin.ts", "--port", "0", "--seed", "demo"], { cwd: root });
+  const root = path.resolve(__dirname, "../..");
+  const cli = (args: string[]) => spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "simulator/bin.ts", ...args], { cwd: root });
+  const listening = (child: ReturnType<typeof cli>) => {
     let out = "";
-    const url = await new Promise<string>((resolve, reject) => {
+    const url = new Promise<string>((resolve, reject) => {
       child.stdout.on("data", (d) => {
         out += d;
         const m = /listening on (\S+)/.exec(out);
@@ -123,23 +139,47 @@ describe("billing-simulator CLI", () => {
       });
       child.on("exit", (code) => reject(new Error(`exited ${code}: ${out}`)));
     });
-    expect(out).toContain(DEMO_SITE.apiKey);
-    const res = await fetch(`${url}/subscriptions/1001.json`, { headers: { authorization: basic(DEMO_SITE.apiKey) } });
+    return { url, out: () => out };
+  };
+  const stop = (child: ReturnType<typeof cli>) => new Promise<number | null>((resolve) => {
+    child.on("exit", resolve);
+    child.kill("SIGTERM");
+  });
+
+  it("prints its URL and the demo key, serves, and exits on SIGTERM", async () => {
+    const child = cli(["--port", "0", "--seed", "demo"]);
+    const { url, out } = listening(child);
+    const base = await url;
+    expect(out()).toContain(DEMO_SITE.apiKey);
+    const res = await fetch(`${base}/subscriptions/1001.json`, { headers: { authorization: basic(DEMO_SITE.apiKey) } });
     expect(res.status).toBe(200);
-    const code = await new Promise<number | null>((resolve) => {
-      child.on("exit", resolve);
-      child.kill("SIGTERM");
-    });
-    expect(code).toBe(0);
+    const text = await res.text();
+    await assertContract("GET", "/subscriptions/1001.json", res, text);
+    expect(JSON.parse(text).subscription).not.toHaveProperty("product_price_point_id");
+    expect(await stop(child)).toBe(0);
   }, 20_000);
 
-  it("refuses unknown arguments", async () => {
-    const root = path.resolve(__dirname, "../..");
-    const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "simulator/bin.ts", "--seed", "prod"], { cwd: root });
+  it("--report-price-point and --over-capacity 429 reach the simulator", async () => {
+    const child = cli(["--seed", "demo", "--report-price-point", "--over-capacity=429", "--max-concurrent", "1"]);
+    const base = await listening(child).url;
+    const res = await fetch(`${base}/subscriptions/1001.json`, { headers: { authorization: basic(DEMO_SITE.apiKey) } });
+    const text = await res.text();
+    await assertContract("GET", "/subscriptions/1001.json", res, text);
+    expect(JSON.parse(text).subscription).toMatchObject({ product_price_point_id: 101, product_price_point_type: "default" });
+    expect(await stop(child)).toBe(0);
+  }, 20_000);
+
+  it.each([
+    { args: ["--seed", "prod"], message: /--seed accepts only "demo"/ },
+    { args: ["--over-capacity", "drop"], message: /--over-capacity accepts "queue" or "429"/ },
+    { args: ["--report-price-point=yes"], message: /--report-price-point takes no value/ },
+    { args: ["--max-concurrent", "0"], message: /--max-concurrent needs at least 1/ },
+  ])("refuses $args", async ({ args, message }) => {
+    const child = cli(args);
     let err = "";
     child.stderr.on("data", (d) => (err += d));
     const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
     expect(code).toBe(2);
-    expect(err).toMatch(/--seed accepts only "demo"/);
+    expect(err).toMatch(message);
   }, 20_000);
 });

@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Simulator } from "../../simulator";
-import { DUPLICATE_SUBMISSION, type SubscriptionState } from "../../sdk/wire";
-import { call, migration, withSite } from "./helpers";
+import type { Simulator, SubscriptionState } from "../../simulator";
+import { call, DUPLICATE, migration, withSite } from "./helpers";
 
 let sim: Simulator;
 beforeEach(async () => {
@@ -15,16 +14,50 @@ const onBasic = (state: SubscriptionState = "active", extra: { requiresAuthentic
   sim.addSubscription({ productHandle: "basic", state, ...extra }).id;
 
 describe("GET /subscriptions/{id}.json", () => {
-  it("renders the subscription with its product and price point", async () => {
+  it("renders the vendor's full object, nulls included, without price point fields by default", async () => {
     const id = onBasic("trialing");
     const res = await call(sim, "GET", `/subscriptions/${id}.json`);
     expect(res.status).toBe(200);
-    expect(res.body.subscription).toMatchObject({
-      id, state: "trialing", previous_state: "trialing",
-      product: { id: 1, handle: "basic", product_price_point_handle: "basic-default" },
-      product_price_point_id: 101, product_price_point_type: "default",
+    const s = res.body.subscription;
+    expect(s).toMatchObject({
+      id, state: "trialing", previous_state: "trialing", balance_in_cents: 0, payment_collection_method: "automatic",
+      expires_at: null, canceled_at: null, coupon_code: null, snap_day: null, activated_at: null, next_product_id: null,
+      customer: { id: expect.any(Number), email: expect.stringContaining("@"), organization: null, reference: null },
+      product: {
+        id: 1, handle: "basic", price_in_cents: 1000, interval: 1, interval_unit: "month", archived_at: null,
+        product_family: { id: expect.any(Number), handle: expect.any(String), accounting_code: null }, product_price_point_name: "Default",
+      },
     });
-    expect(res.body.subscription.current_period_ends_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(s.current_period_ends_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(s.trial_started_at).toBe(s.created_at);
+    expect(s).not.toHaveProperty("product_price_point_id");
+    expect(s).not.toHaveProperty("product_price_point_type");
+    for (const k of ["product_price_point_id", "product_price_point_handle", "default_product_price_point_id"]) expect(s.product).not.toHaveProperty(k);
+  });
+
+  it("reportPricePoint: true adds product_price_point_id and _type at the top level only", async () => {
+    const reporting = await withSite({ reportPricePoint: true });
+    try {
+      const id = reporting.addSubscription({ productHandle: "pro", pricePointId: 202, state: "active" }).id;
+      const s = (await call(reporting, "GET", `/subscriptions/${id}.json`)).body.subscription;
+      expect(s).toMatchObject({ product_price_point_id: 202, product_price_point_type: "catalog", product: { handle: "pro", product_price_point_name: "pro-annual", interval: 12 } });
+      expect(s.product).not.toHaveProperty("product_price_point_id");
+    } finally {
+      await reporting.close();
+    }
+  });
+
+  it("a canceled subscription has canceled_at and no next assessment", async () => {
+    const s = (await call(sim, "GET", `/subscriptions/${onBasic("canceled")}.json`)).body.subscription;
+    expect(s).toMatchObject({ state: "canceled", previous_state: "canceled", next_assessment_at: null, cancellation_method: "merchant_api" });
+    expect(s.canceled_at).toBe(s.updated_at);
+  });
+
+  it("a product without a handle renders \"handle\": null", async () => {
+    const p = sim.addProduct({ handle: null, name: "Legacy" });
+    const id = sim.addSubscription({ productId: p.id, state: "active" }).id;
+    const s = (await call(sim, "GET", `/subscriptions/${id}.json`)).body.subscription;
+    expect(s.product).toMatchObject({ id: p.id, name: "Legacy", handle: null });
   });
 
   it.each(["/subscriptions/999.json", "/subscriptions/0.json"])("404 with an error list for %s", async (path) => {
@@ -34,32 +67,40 @@ describe("GET /subscriptions/{id}.json", () => {
 
 describe("POST /subscriptions/{id}/migrations.json", () => {
   it.each([
-    { by: "product_id, default price point", m: { product_id: 2 }, pp: 201, handle: "pro-monthly", type: "default" },
-    { by: "product_handle", m: { product_handle: "pro" }, pp: 201, handle: "pro-monthly", type: "default" },
-    { by: "price point id", m: { product_id: 2, product_price_point_id: 202 }, pp: 202, handle: "pro-annual", type: "catalog" },
-    { by: "price point handle", m: { product_handle: "pro", product_price_point_handle: "pro-annual" }, pp: 202, handle: "pro-annual", type: "catalog" },
-    { by: "both, agreeing", m: { product_id: 2, product_handle: "pro", product_price_point_id: 202, product_price_point_handle: "pro-annual" }, pp: 202, handle: "pro-annual", type: "catalog" },
-  ])("migrates by $by", async ({ m, pp, handle, type }) => {
+    { by: "product_id, default price point", m: { product_id: 2 }, pp: 201, name: "Default", type: "default" },
+    { by: "product_handle", m: { product_handle: "pro" }, pp: 201, name: "Default", type: "default" },
+    { by: "price point id", m: { product_id: 2, product_price_point_id: 202 }, pp: 202, name: "pro-annual", type: "catalog" },
+    { by: "price point handle", m: { product_handle: "pro", product_price_point_handle: "pro-annual" }, pp: 202, name: "pro-annual", type: "catalog" },
+    { by: "both, agreeing", m: { product_id: 2, product_handle: "pro", product_price_point_id: 202, product_price_point_handle: "pro-annual" }, pp: 202, name: "pro-annual", type: "catalog" },
+  ])("migrates by $by", async ({ m, pp, name, type }) => {
     const id = onBasic();
     const res = await call(sim, "POST", `/subscriptions/${id}/migrations.json`, { body: migration(m) });
     expect(res.status).toBe(200);
-    expect(res.body.subscription).toMatchObject({
-      id, state: "active", previous_state: "active", product: { id: 2, handle: "pro", product_price_point_handle: handle },
-      product_price_point_id: pp, product_price_point_type: type,
-    });
+    expect(res.body.subscription).toMatchObject({ id, state: "active", previous_state: "active", product: { id: 2, handle: "pro", product_price_point_name: name } });
+    expect(res.body.subscription).not.toHaveProperty("product_price_point_id");
     expect(sim.getSubscription(id)).toMatchObject({ productId: 2, pricePointId: pp, previousState: "active" });
+    expect(sim.migrationsApplied(id)).toBe(1);
     expect((await call(sim, "GET", `/subscriptions/${id}.json`)).body).toEqual(res.body);
+    const reporting = await withSite({ reportPricePoint: true });
+    try {
+      const other = reporting.addSubscription({ productHandle: "basic", state: "active" }).id;
+      const reported = await call(reporting, "POST", `/subscriptions/${other}/migrations.json`, { body: migration(m) });
+      expect(reported.body.subscription).toMatchObject({ product_price_point_id: pp, product_price_point_type: type });
+    } finally {
+      await reporting.close();
+    }
   });
 
   it.each([
     { from: "active", to: "active" },
     { from: "trialing", to: "trialing" },
     { from: "trial_ended", to: "active" },
-  ] as const)("a $from subscription migrates and becomes $to", async ({ from, to }) => {
+  ] as const)("a $from subscription migrates and becomes $to; previous_state repeats the state, the record keeps $from", async ({ from, to }) => {
     const id = onBasic(from);
     const res = await call(sim, "POST", `/subscriptions/${id}/migrations.json`, { body: migration({ product_handle: "pro" }) });
     expect(res.status).toBe(200);
-    expect(res.body.subscription).toMatchObject({ state: to, previous_state: from });
+    expect(res.body.subscription).toMatchObject({ state: to, previous_state: to });
+    expect(sim.getSubscription(id)).toMatchObject({ state: to, previousState: from });
   });
 
   it.each(["canceled", "past_due", "expired", "on_hold", "suspended"] as const)("refuses a %s subscription, naming the state", async (state) => {
@@ -93,6 +134,7 @@ describe("POST /subscriptions/{id}/migrations.json", () => {
     expect(Object.keys(res.body)).toEqual(["errors"]);
     expect(res.body.errors.join(" ")).toMatch(message);
     expect(sim.getSubscription(id)).toEqual(before);
+    expect(sim.migrationsApplied(id)).toBe(0);
   });
 
   it("404 for an unknown subscription, whatever the body", async () => {
@@ -123,8 +165,9 @@ describe("POST /subscriptions/{id}/migrations.json", () => {
     const again = await call(sim, "POST", `/subscriptions/${id}/migrations.json`, {
       body: migration({ product_id: 2, product_price_point_id: 202 }, { uniqueness_token: "m-1" }),
     });
-    expect(again).toMatchObject({ status: 409, body: { errors: [DUPLICATE_SUBMISSION] } });
+    expect(again).toMatchObject({ status: 409, body: { errors: [DUPLICATE] } });
     expect(sim.getSubscription(id)?.pricePointId).toBe(201);
+    expect(sim.migrationsApplied(id)).toBe(1);
   });
 });
 
@@ -146,11 +189,13 @@ describe("3-D Secure", () => {
     expect(await visit.json()).toMatchObject({ authentication: "completed", subscription_id: id });
     expect(sim.getSubscription(id)).toMatchObject({ productId: 2, pricePointId: 202, previousState: "active", requiresAuthentication: false });
     const read = await call(sim, "GET", `/subscriptions/${id}.json`);
-    expect(read.body.subscription).toMatchObject({ product: { handle: "pro" }, product_price_point_id: 202 });
+    expect(read.body.subscription).toMatchObject({ product: { handle: "pro", product_price_point_name: "pro-annual" } });
+    expect(sim.migrationsApplied(id)).toBe(1);
 
     const twice = await fetch(res.body.action_link);
     expect(twice.status).toBe(200);
     expect(((await twice.json()) as { message: string }).message).toMatch(/already/);
+    expect(sim.migrationsApplied(id)).toBe(1);
     // The 422 recorded no token: the client may send the same request again, and it is judged on its own.
     const resend = await call(sim, "POST", `/subscriptions/${id}/migrations.json`, { body: migration({ product_handle: "pro" }, { uniqueness_token: "sca-1" }) });
     expect(resend.body.errors[0]).toMatch(/already on product 'pro'/);

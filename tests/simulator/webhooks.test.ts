@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startSimulator, type Simulator } from "../../simulator";
-import { DUPLICATE_SUBMISSION } from "../../sdk/wire";
-import { call } from "./helpers";
+import { call, DUPLICATE } from "./helpers";
 
 let sim: Simulator;
 beforeEach(async () => {
@@ -18,6 +17,7 @@ describe("POST /webhooks/replay.json", () => {
     expect(res).toMatchObject({ status: 200, body: { status: "ok" } });
     await call(sim, "POST", "/webhooks/replay.json", { body: { ids: [7] } });
     expect(sim.replayQueue).toEqual([7, 8, 7, 7]);
+    expect(sim.replayLog).toEqual(["7", "8", "7", "7"]);
   });
 
   it("takes exactly 1000 ids", async () => {
@@ -54,7 +54,7 @@ describe("POST /webhooks/replay.json", () => {
     const body = { ids: [1, 2], uniqueness_token: "batch-1" };
     expect((await call(sim, "POST", "/webhooks/replay.json", { body })).status).toBe(200);
     const again = await call(sim, "POST", "/webhooks/replay.json", { body });
-    expect(again).toMatchObject({ status: 409, body: { errors: [DUPLICATE_SUBMISSION] } });
+    expect(again).toMatchObject({ status: 409, body: { errors: [DUPLICATE] } });
     expect(sim.replayQueue).toEqual([1, 2]);
     await call(sim, "POST", "/webhooks/replay.json", { body: { ...body, uniqueness_token: "batch-2" } });
     expect(sim.replayQueue).toEqual([1, 2, 1, 2]);
@@ -144,9 +144,9 @@ describe("GET /webhooks.json", () => {
 
   const filters: { query: string; count: number; check?: (w: any) => boolean }[] = [
     { query: "status=failed", count: 15, check: (w) => w.successful === false && typeof w.last_error === "string" && w.accepted_at === null },
-    { query: "status=successful", count: 30, check: (w) => w.successful === true && typeof w.accepted_at === "string" && !("last_error" in w) },
-    { query: "status=pending", count: 1, check: (w) => w.accepted_at === null && !("last_sent_at" in w) },
-    { query: "status=paused", count: 1, check: (w) => w.accepted_at === null && !("last_sent_at" in w) },
+    { query: "status=successful", count: 30, check: (w) => w.successful === true && typeof w.accepted_at === "string" && w.last_error === null },
+    { query: "status=pending", count: 1, check: (w) => w.accepted_at === null && w.last_sent_at === null },
+    { query: "status=paused", count: 1, check: (w) => w.accepted_at === null && w.last_sent_at === null },
     { query: "subscription=1", count: 23 },
     { query: "status=failed&subscription=2", count: 7 },
     { query: "since_date=2026-11-10", count: 5 + 2 }, // Nov 10–14 and the two December ones
@@ -167,11 +167,70 @@ describe("GET /webhooks.json", () => {
       expect(res.body.errors[0]).toMatch(new RegExp(query.split("=")[0]));
     });
 
-  it("renders every field the contract lists", async () => {
-    const [{ webhook }] = (await call(sim, "GET", "/webhooks.json?status=failed&per_page=1")).body;
-    expect(Object.keys(webhook).sort()).toEqual([
-      "accepted_at", "body", "created_at", "event", "id", "last_error", "last_error_at", "last_sent_at", "last_sent_url",
-      "signature", "signature_hmac_sha_256", "successful",
-    ]);
+  const FIELDS = [
+    "accepted_at", "body", "created_at", "event", "id", "last_error", "last_error_at", "last_sent_at", "last_sent_url",
+    "signature", "signature_hmac_sha_256", "successful",
+  ];
+  it.each([
+    {
+      status: "successful",
+      want: { successful: true, accepted_at: expect.any(String), last_sent_at: expect.any(String), last_sent_url: expect.stringMatching(/^https:/), last_error: null, last_error_at: null },
+    },
+    {
+      status: "failed",
+      want: { successful: false, accepted_at: null, last_sent_at: expect.any(String), last_sent_url: expect.stringMatching(/^https:/), last_error: "404 Resource Not Found (retry 5 of 5)", last_error_at: expect.any(String) },
+    },
+    { status: "pending", want: { successful: false, accepted_at: null, last_sent_at: null, last_sent_url: null, last_error: null, last_error_at: null } },
+    { status: "paused", want: { successful: false, accepted_at: null, last_sent_at: null, last_sent_url: null, last_error: null, last_error_at: null } },
+  ])("a $status webhook renders every field, unset ones as null", async ({ status, want }) => {
+    const [{ webhook }] = (await call(sim, "GET", `/webhooks.json?status=${status}&per_page=1`)).body;
+    expect(Object.keys(webhook).sort()).toEqual(FIELDS);
+    expect(webhook).toMatchObject(want);
+    expect(webhook.body).toContain(`id=${webhook.id}`);
+  });
+});
+
+describe("webhook ids past 2^53", () => {
+  const BIG = "9007199254740993"; // 2^53 + 1: JSON.parse reads it as ...992
+  const INT64_MAX = "9223372036854775807";
+
+  it("addWebhook keeps a decimal string id exactly and GET /webhooks.json writes its digits", async () => {
+    const w = sim.addWebhook({ id: BIG, status: "failed", createdAt: "2026-10-01T00:00:00Z" });
+    sim.addWebhook({ id: INT64_MAX, status: "failed", createdAt: "2026-10-01T00:00:00Z" });
+    expect(w.id).toBe(BIG);
+    const res = await call(sim, "GET", "/webhooks.json?order=oldest_first");
+    expect(res.text).toContain(`"id":${BIG},`);
+    expect(res.text).toContain(`"id":${INT64_MAX},`);
+    expect(res.text).toContain(`id=${BIG}&event=`);
+    // Same timestamp: ordered by id, compared exactly (as doubles BIG and BIG-1 would tie).
+    expect(res.text.indexOf(BIG)).toBeLessThan(res.text.indexOf(INT64_MAX));
+    expect(sim.addWebhook({ status: "pending" }).id).toBe(5001); // generated ids stay small and numeric
+  });
+
+  it("replay queues a big id exactly: in replayLog as text, not in replayQueue", async () => {
+    const raw = `{"ids":[7,${BIG},${INT64_MAX},${BIG}]}`;
+    expect(String(JSON.parse(raw).ids[1])).not.toBe(BIG); // why it matters: a plain parse loses it
+    const res = await call(sim, "POST", "/webhooks/replay.json", { raw });
+    expect(res).toMatchObject({ status: 200, body: { status: "ok" } });
+    expect(sim.replayLog).toEqual(["7", BIG, INT64_MAX, BIG]);
+    expect(sim.replayQueue).toEqual([7]);
+    expect(JSON.stringify(sim.requests[0].body)).toBe(raw);
+  });
+
+  it.each([
+    { name: "past int64", raw: '{"ids":[9223372036854775808]}' },
+    { name: "a negative big id", raw: '{"ids":[-9007199254740993]}' },
+    { name: "a big id written with an exponent", raw: '{"ids":[9.007199254740993e15]}' },
+  ])("422 for $name, nothing queued", async ({ raw }) => {
+    const res = await call(sim, "POST", "/webhooks/replay.json", { raw });
+    expect(res.status).toBe(422);
+    expect(res.body.errors[0]).toMatch(/ids\[0\] must be a positive integer webhook id/);
+    expect(sim.replayLog).toEqual([]);
+  });
+
+  it("refuses ids that are not int64 decimals", () => {
+    expect(() => sim.addWebhook({ id: "12a", status: "failed" })).toThrow(/int64/);
+    expect(() => sim.addWebhook({ id: "9223372036854775808", status: "failed" })).toThrow(/int64/);
+    expect(() => sim.addWebhook({ id: 2 ** 53, status: "failed" })).toThrow(/positive integer/);
   });
 });

@@ -1,0 +1,100 @@
+import type { BigIdWebhookRecord, WebhookInput, WebhookRecord } from "./records";
+import { INT64_MAX, type WebhookStatus } from "./wire";
+
+/** A webhook as kept: its id as exact decimal text (int64 ids do not fit a double). */
+export interface StoredWebhook {
+  idText: string;
+  status: WebhookStatus;
+  subscriptionId?: number;
+  event: string;
+  createdAt: string;
+}
+
+export interface WebhookQuery {
+  status?: WebhookStatus;
+  sinceDate?: string;
+  untilDate?: string;
+  subscriptionId?: number;
+  order: "newest_first" | "oldest_first";
+  page: number;
+  perPage: number;
+}
+
+/** The site's webhooks and what was asked to be replayed. */
+export class WebhookLog {
+  /** Safe ids queued for re-delivery, in order; ids past 2^53 only appear in `replayLog`. */
+  replayQueue: number[] = [];
+  /** Every replayed id in order as exact decimal text: the ground truth for "queued twice" or "lost". */
+  readonly replayLog: string[] = [];
+
+  readonly #nowIso: () => string;
+  readonly #byId = new Map<string, StoredWebhook>();
+  #next = 5001;
+
+  constructor(nowIso: () => string) {
+    this.#nowIso = nowIso;
+  }
+
+  add(w: WebhookInput & { id?: number }): WebhookRecord;
+  add(w: WebhookInput & { id: string }): BigIdWebhookRecord;
+  add(w: WebhookInput): WebhookRecord | BigIdWebhookRecord;
+  add(w: WebhookInput): WebhookRecord | BigIdWebhookRecord {
+    const idText = this.#claim(w.id);
+    if (w.createdAt !== undefined && Number.isNaN(Date.parse(w.createdAt))) throw new Error(`addWebhook: createdAt '${w.createdAt}' is not a timestamp`);
+    const stored: StoredWebhook = {
+      idText, status: w.status, event: w.event ?? (w.status === "failed" ? "payment_failure" : "payment_success"),
+      createdAt: w.createdAt ?? this.#nowIso(),
+      ...(w.subscriptionId !== undefined ? { subscriptionId: w.subscriptionId } : {}),
+    };
+    this.#byId.set(idText, stored);
+    const { idText: _, ...rest } = stored;
+    // A string in, a string out: the caller chose exactness over arithmetic.
+    return typeof w.id === "string" ? { id: idText, ...rest } : { id: Number(idText), ...rest };
+  }
+
+  list(q: WebhookQuery): StoredWebhook[] {
+    const rows = [...this.#byId.values()].filter((w) =>
+      (q.status === undefined || w.status === q.status) &&
+      (q.subscriptionId === undefined || w.subscriptionId === q.subscriptionId) &&
+      (q.sinceDate === undefined || w.createdAt.slice(0, 10) >= q.sinceDate) &&
+      (q.untilDate === undefined || w.createdAt.slice(0, 10) <= q.untilDate));
+    const dir = q.order === "oldest_first" ? 1 : -1;
+    rows.sort((a, b) => dir * (Date.parse(a.createdAt) - Date.parse(b.createdAt) || compareDecimal(a.idText, b.idText)));
+    return rows.slice((q.page - 1) * q.perPage, q.page * q.perPage).map((w) => ({ ...w }));
+  }
+
+  /**
+   * Queues every id given, known or not: the service answers `{"status":"ok"}`
+   * and documents no error for unknown ids (the queue is worked off later), and
+   * a million-id benchmark should not need a million seeded webhooks.
+   */
+  replay(ids: readonly string[]): void {
+    for (const text of ids) {
+      this.replayLog.push(text);
+      const n = Number(text);
+      if (Number.isSafeInteger(n)) this.replayQueue.push(n);
+    }
+  }
+
+  #claim(given: number | string | undefined): string {
+    let text: string;
+    if (given === undefined) text = String(this.#next);
+    else if (typeof given === "number") {
+      if (!Number.isSafeInteger(given) || given <= 0) throw new Error(`webhook id must be a positive integer, got ${given}`);
+      text = String(given);
+    } else {
+      if (!/^[1-9]\d*$/.test(given) || BigInt(given) > INT64_MAX) throw new Error(`webhook id must be a positive int64 in decimal, got '${given}'`);
+      text = given;
+    }
+    if (this.#byId.has(text)) throw new Error(`webhook id ${text} exists`);
+    const n = Number(text);
+    // Only safe ids move the counter: generated ids stay exact numbers.
+    if (Number.isSafeInteger(n)) this.#next = Math.max(this.#next, n + 1);
+    return text;
+  }
+}
+
+/** Order of two positive decimal integers without leaving text: longer is larger, then digit by digit. */
+function compareDecimal(a: string, b: string): number {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+}
