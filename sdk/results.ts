@@ -15,7 +15,8 @@ export interface Subscription {
    * the SDK resolves it: the one named, or the product's default.
    */
   readonly pricePointId: number | undefined;
-  readonly pricePointHandle?: string | undefined;
+  /** The price point's handle, when the answer says it (the embedded product's `product_price_point_handle`). */
+  readonly pricePointHandle: string | undefined;
   readonly currentPeriodEndsAt: string | undefined;
   readonly nextAssessmentAt: string | undefined;
 }
