@@ -156,9 +156,11 @@ describe("SubscriptionMigration provider", () => {
   it("an outcome the SDK could not learn is recorded as pending, and the next up re-sends with the same token only if needed", async () => {
     const { p, id } = await setup();
     sim.injectFault({ kind: "reset", match: { method: "POST", path: MIGRATIONS } });
+    // The read before posting goes through (a harmless 0 ms delay takes it); every read-back after the reset fails.
+    sim.injectFault({ kind: "delay", ms: 0, times: 1, match: { method: "GET" } });
     sim.injectFault({ kind: "reset", match: { method: "GET" } });
     const err = await p.create({ subscriptionId: id, productHandle: "pro" }).catch((e) => e);
-    expect(err.properties).toMatchObject({ pending: true, pendingReason: "unknown" });
+    expect(err.properties).toMatchObject({ pending: true, pendingReason: "unknown", previousState: "active" });
     sim.clearFaults();
     const done = await p.update!(err.id, err.properties, { subscriptionId: id, productHandle: "pro" });
     expect(done.outs).toMatchObject({ productHandle: "pro" });
