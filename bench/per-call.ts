@@ -33,7 +33,7 @@ export async function perCallFigure(o: { repeats: number; calls: number }): Prom
   const sim = await startSimulator({ apiKey: KEY, logBodies: false, maxConcurrent: 1000 });
   seed(sim);
   const pool = new Pool(sim.url, { connections: 4 });
-  const bare = async (method: "PUT" | "POST", path: string, body: string) => {
+  const bare = async (method: "GET" | "PUT" | "POST", path: string, body?: string) => {
     const res = await pool.request({ method, path, headers: HEADERS, body });
     const parsed = JSON.parse(await res.body.text());
     if (res.statusCode !== 200) throw new Error(`${path}: ${res.statusCode}`);
@@ -54,14 +54,23 @@ export async function perCallFigure(o: { repeats: number; calls: number }): Prom
   try {
     const put = await interleave(o.repeats, 1, settingsUpdates(settings),
       () => block((i) => bare("PUT", "/webhooks/settings.json", JSON.stringify({ webhooks_enabled: i % 2 === 0 }))));
+    // The same requests a safe migration makes: read the subscription (its state decides eligibility), migrate,
+    // read the product (its default price point, absent from the migration's answer as from most of the service's).
     const post = await interleave(o.repeats, 1, migrationCreates(sim, migrations),
-      () => { const ids = fresh(sim, o.calls); return block((i) => bare("POST", `/subscriptions/${ids[i]}/migrations.json`, migrationBody(ids[i]))); });
+      () => {
+        const ids = fresh(sim, o.calls);
+        return block(async (i) => {
+          await bare("GET", `/subscriptions/${ids[i]}.json`);
+          await bare("POST", `/subscriptions/${ids[i]}/migrations.json`, migrationBody(ids[i]));
+          await bare("GET", "/products/2.json");
+        });
+      });
     const r1 = ratioOf(put);
     const r2 = ratioOf(post);
     const us = (xs: number[]) => `${(median(xs) * 1000).toFixed(0)} µs`;
     rows.push(
       { figure: "1", candidate: `WebhookSettings update (${us(put.candidate)})`, reference: `bare undici PUT, same bytes (${us(put.reference)})`, value: `${r1.ratio.toFixed(2)}×`, spread: r1.spread, repeats: `${r1.n}×${o.calls}`, target: "≤ 1.2×", met: r1.ratio <= 1.2 },
-      { figure: "1", candidate: `SubscriptionMigration create (${us(post.candidate)})`, reference: `bare undici POST, same bytes (${us(post.reference)})`, value: `${r2.ratio.toFixed(2)}×`, spread: r2.spread, repeats: `${r2.n}×${o.calls}`, target: "≤ 1.2×", met: r2.ratio <= 1.2 },
+      { figure: "1", candidate: `SubscriptionMigration create (${us(post.candidate)})`, reference: `bare undici GET + POST + GET, same requests (${us(post.reference)})`, value: `${r2.ratio.toFixed(2)}×`, spread: r2.spread, repeats: `${r2.n}×${o.calls}`, target: "≤ 1.2×", met: r2.ratio <= 1.2 },
     );
   } finally {
     await pool.close();
@@ -84,6 +93,8 @@ export async function perCallFigure(o: { repeats: number; calls: number }): Prom
   });
   const webhooks = new vendor.WebhooksController(client);
   const products = new vendor.SubscriptionProductsController(client);
+  const subscriptions = new vendor.SubscriptionsController(client);
+  const catalogue = new vendor.ProductsController(client);
   const settingsTls = await providerOf(webhookSettingsProvider, tlsSim.url);
   const migrationsTls = await providerOf(subscriptionMigrationProvider, tlsSim.url);
   try {
@@ -92,15 +103,19 @@ export async function perCallFigure(o: { repeats: number; calls: number }): Prom
     const post = await interleave(o.repeats, 1, migrationCreates(tlsSim, migrationsTls),
       () => {
         const ids = fresh(tlsSim, o.calls);
-        return block((i) => products.migrateSubscriptionProduct(ids[i], {
-          migration: { productHandle: "pro", includeTrial: false, includeInitialCharge: false, includeCoupons: true, preservePeriod: false },
-        }));
+        return block(async (i) => {
+          await subscriptions.readSubscription(ids[i]);
+          await products.migrateSubscriptionProduct(ids[i], {
+            migration: { productHandle: "pro", includeTrial: false, includeInitialCharge: false, includeCoupons: true, preservePeriod: false },
+          });
+          await catalogue.readProduct(2);
+        });
       });
     const r1 = ratioOf(put);
     const r2 = ratioOf(post);
     rows.push(
       { figure: "1", candidate: "WebhookSettings update, over TLS", reference: "vendor SDK enableWebhooks, same TLS simulator", value: `${r1.ratio.toFixed(2)}×`, spread: r1.spread, repeats: `${r1.n}×${o.calls}`, target: "< 1× (faster)", met: r1.ratio < 1 },
-      { figure: "1", candidate: "SubscriptionMigration create, over TLS", reference: "vendor SDK migrateSubscriptionProduct, same TLS simulator", value: `${r2.ratio.toFixed(2)}×`, spread: r2.spread, repeats: `${r2.n}×${o.calls}`, target: "< 1× (faster)", met: r2.ratio < 1 },
+      { figure: "1", candidate: "SubscriptionMigration create, over TLS", reference: "vendor SDK readSubscription + migrateSubscriptionProduct + readProduct, same TLS simulator", value: `${r2.ratio.toFixed(2)}×`, spread: r2.spread, repeats: `${r2.n}×${o.calls}`, target: "< 1× (faster)", met: r2.ratio < 1 },
     );
   } finally {
     agent.destroy();
