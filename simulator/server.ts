@@ -1,10 +1,10 @@
-import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer as createHttpsServer } from "node:https";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { errorList, serverFailure, usageViolation, type Answer } from "./answers";
 import { Capacity, type OverCapacity } from "./capacity";
+import { authorized, credentialsOf } from "./credentials";
 import { DuplicateGuard, type TokenStatus } from "./duplicates";
 import { parseJson } from "./exact-json";
 import { FaultTable, type FaultSpec } from "./faults";
@@ -111,7 +111,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const faults = new FaultTable(options.faultSeed ?? 1);
   const log: RequestLogEntry[] = [];
   const closing = new AbortController();
-  const credentials = { basic: digest(apiKey), bearer: options.accessToken === undefined ? undefined : digest(options.accessToken) };
+  const credentials = credentialsOf(apiKey, options.accessToken);
   let url = "";
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -153,6 +153,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       if (overCapacity === "429") {
         if (!capacity.tryAcquire()) return send(usageViolation());
       } else {
+        // A client that gives up while its request waits does not take it back:
+        // the queue cannot tell, so the request still runs when its turn comes.
         await capacity.acquire(closing.signal);
       }
       slot = true;
@@ -269,25 +271,4 @@ async function readBody(req: IncomingMessage): Promise<string | null> {
     if (size <= MAX_BODY_BYTES) chunks.push(chunk);
   }
   return size > MAX_BODY_BYTES ? null : Buffer.concat(chunks).toString("utf8");
-}
-
-function digest(s: string): Buffer {
-  return createHash("sha256").update(s).digest();
-}
-
-/** Basic `<key>:x` or Bearer `<token>`; compared by digest so timing says nothing about the secret. */
-function authorized(header: string | undefined, creds: { basic: Buffer; bearer: Buffer | undefined }): boolean {
-  if (!header) return false;
-  const space = header.indexOf(" ");
-  if (space < 0) return false;
-  const scheme = header.slice(0, space).toLowerCase();
-  const value = header.slice(space + 1).trim();
-  if (scheme === "basic") {
-    const decoded = Buffer.from(value, "base64").toString("utf8");
-    const colon = decoded.indexOf(":");
-    if (colon < 0) return false;
-    return timingSafeEqual(digest(decoded.slice(0, colon)), creds.basic) && decoded.slice(colon + 1) === "x";
-  }
-  if (scheme === "bearer") return creds.bearer !== undefined && timingSafeEqual(digest(value), creds.bearer);
-  return false;
 }
