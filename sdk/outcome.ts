@@ -66,5 +66,5 @@ export function serviceMessages(o: Outcome): string[] {
 /** A text or HTML body reduced to one short line. */
 function plainText(text: string): string {
   const flat = text.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
-  return flat.length > 300 ? `${flat.slice(0, 300)}…` : flat;
+  return flat.length > 1000 ? `${flat.slice(0, 1000)}…` : flat;
 }

@@ -19,7 +19,11 @@ export async function readProduct(t: Transport, idOrHandle: unknown): Promise<Pr
     path = `/products/${id.data}.json`;
   }
   const { product: p } = await t.call({ method: "GET", path, repeatable: true }, productResponse);
-  return { id: p.id, handle: p.handle ?? undefined, name: p.name ?? undefined, defaultPricePointId: p.default_product_price_point_id ?? undefined };
+  return {
+    id: p.id, handle: p.handle ?? undefined, name: p.name ?? undefined,
+    defaultPricePointId: p.default_product_price_point_id ?? p.product_price_point_id ?? undefined,
+    defaultPricePointHandle: p.product_price_point_handle ?? undefined,
+  };
 }
 
 /** Every price point of a product, across pages. */
@@ -31,7 +35,8 @@ export async function listPricePoints(t: Transport, productId: unknown): Promise
     const { price_points: rows } = await t.call({
       method: "GET", path: `/products/${id.data}/price_points.json`, repeatable: true, query: { page, per_page: MAX_PRICE_POINTS_PER_PAGE },
     }, pricePointListResponse);
-    for (const r of rows) out.push({ id: r.id, handle: r.handle ?? undefined, name: r.name ?? undefined, type: r.type ?? undefined });
+    // An entry without a real id (the vendor publishes one with id 0) could only make a migration record a wrong price point.
+    for (const r of rows) if (r.id > 0) out.push({ id: r.id, handle: r.handle ?? undefined, name: r.name ?? undefined, type: r.type ?? undefined });
     if (rows.length < MAX_PRICE_POINTS_PER_PAGE) return out;
   }
 }
@@ -52,8 +57,13 @@ export async function resolvePricePoint(t: Transport, sub: Subscription, body: M
       return { ...sub, pricePointId: pp?.id, pricePointHandle: pp?.handle ?? body.product_price_point_handle };
     }
     const product = await readProduct(t, sub.product.id);
-    const id = product.defaultPricePointId ?? (await listPricePoints(t, sub.product.id)).find((p) => p.type === "default")?.id;
-    return { ...sub, pricePointId: id };
+    // An answer about another product resolves nothing.
+    if (product.id !== sub.product.id) return sub;
+    if (product.defaultPricePointId !== undefined) {
+      return { ...sub, pricePointId: product.defaultPricePointId, pricePointHandle: product.defaultPricePointHandle ?? sub.pricePointHandle };
+    }
+    const pp = (await listPricePoints(t, sub.product.id)).find((p) => p.type === "default");
+    return pp ? { ...sub, pricePointId: pp.id, pricePointHandle: pp.handle } : sub;
   } catch {
     return sub;
   }

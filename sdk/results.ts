@@ -57,6 +57,7 @@ export interface Product {
   readonly handle: string | undefined;
   readonly name: string | undefined;
   readonly defaultPricePointId: number | undefined;
+  readonly defaultPricePointHandle: string | undefined;
 }
 
 /** One of a product's price points. */

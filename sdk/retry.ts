@@ -48,7 +48,8 @@ export function nextWait(o: Outcome, attempt: number, elapsedMs: number, policy:
   switch (o.kind) {
     case "rate-limited": {
       const wait = retryAfterMs(o.retryAfter) ?? backoffDelay(attempt - 1, policy.baseDelayMs, random);
-      return elapsedMs + wait <= policy.budgetMs ? wait : undefined;
+      // A zero budget means "never wait on a 429", even when the wait would be 0 ms.
+      return policy.budgetMs > 0 && elapsedMs + wait <= policy.budgetMs ? wait : undefined;
     }
     case "not-sent":
       return attempt <= policy.maxRetries ? backoffDelay(attempt - 1, policy.baseDelayMs, random) : undefined;

@@ -8,14 +8,18 @@ export const productResponse = z.object({
     handle: maybe(z.string()),
     name: maybe(z.string()),
     default_product_price_point_id: maybe(wireId),
+    // On a product (not a subscription) these describe its default price point; older answers carry only these.
+    product_price_point_id: maybe(wireId),
+    product_price_point_handle: maybe(z.string()),
   }),
 });
 export type ProductResponse = z.infer<typeof productResponse>;
 
 /** `GET /products/{id}/price_points.json`: ids, handles and which one is the default. */
 export const pricePointListResponse = z.object({
+  // One odd entry (the vendor publishes a price point with id 0) must not make the whole list unreadable.
   price_points: z.array(z.object({
-    id: wireId,
+    id: z.number().int().nonnegative(),
     handle: maybe(z.string()),
     name: maybe(z.string()),
     type: maybe(z.string()),
