@@ -76,4 +76,36 @@ describe("failures with the real CLI", function () {
       await s.dispose();
     }
   });
+
+  it("a replay whose answers were lost after the service queued it: up reports it unknown; the next up proves it queued, delivering nothing twice", async () => {
+    const sub = sim.addSubscription({ productHandle: "basic", state: "active" });
+    const failed = [1, 2, 3].map(() => sim.addWebhook({ status: "failed", subscriptionId: sub.id }).id);
+    const s = await ExampleStack.create(c, "environment-bootstrap", "lost-answers");
+    try {
+      await s.config("billing:baseUrl", sim.url);
+      await s.config("billing:apiKey", API_KEY, true);
+      await s.config("bootstrap:launchProduct", "pro");
+      await s.config("bootstrap:subscriptions", JSON.stringify([sub.id]));
+      sim.replayQueue = [];
+      // Every attempt is applied (or refused as a duplicate) and its answer lost: the SDK cannot know the outcome.
+      sim.injectFault({ kind: "reset", applyAfterHandling: true, match: { path: "/webhooks/replay.json" } });
+      const first = await s.run(["up", "--yes", "--skip-preview"], { allowFailure: true });
+      assert.notEqual(first.code, 0);
+      assert.match(first.stdout + first.stderr, /0 id\(s\) queued, 0 not queued, 3 unknown/);
+      assert.deepEqual([...sim.replayQueue].sort((a, b) => a - b), failed, "the service did queue them, once");
+
+      sim.clearFaults();
+      await s.run(["up", "--yes", "--skip-preview"]);
+      const out = await s.stackOutputs();
+      assert.equal(out.replayedWebhooks, 3);
+      assert.deepEqual([...sim.replayQueue].sort((a, b) => a - b), failed, "re-sent with the same token: refused as a duplicate, not queued again");
+      const tokens = new Set(sim.requests.filter((r) => r.path === "/webhooks/replay.json").map((r) => r.uniquenessToken));
+      assert.equal(tokens.size, 1, "one token across both ups");
+      await s.run(["up", "--yes", "--skip-preview", "--expect-no-changes"]);
+      assert.ok(!s.outputs.join("\n").includes(API_KEY));
+    } finally {
+      await s.run(["destroy", "--yes", "--skip-preview"], { allowFailure: true });
+      await s.dispose();
+    }
+  });
 });
