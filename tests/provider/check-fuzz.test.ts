@@ -1,0 +1,627 @@
+/**
+ * Fuzz of the providers' `check()` with fast-check: 10,000 generated inputs
+ * per resource kind (WebhookSettings, SubscriptionMigration, WebhookReplay).
+ *
+ * For every input, check must answer `{ inputs, failures }` (never throw), and
+ * every failure must name its property: an input name of the resource, a
+ * dotted/indexed path under one (`ids.3`, `selector.status`), or exactly the
+ * key the user gave when the resource has no such input; its reason must be a
+ * non-empty string that says what would be accepted. An independent oracle
+ * (below) classifies each generated input: an input it knows to be valid must
+ * get no failures, and a property it knows to be invalid must get a failure.
+ * The engine's UNKNOWN placeholder stands anywhere a value may be unknown at
+ * preview and must always be accepted there.
+ *
+ * Reproducing a failure: fast-check's error message carries the seed and the
+ * shrink path (`{ seed: 123, path: "…", endOnFailure: true }`) and the shrunk
+ * counterexample; the seed is also logged when a property fails. Re-run with
+ * `FUZZ_SEED=123 npx vitest run tests/provider/check-fuzz.test.ts`.
+ *
+ * Runs: WebhookSettings 10,000; SubscriptionMigration 9,500 with non-empty
+ * `olds` (an update: nothing is read) plus 500 first deploys, which read the
+ * subscription from the demo simulator over its real socket; WebhookReplay
+ * 10,000. About half of the generated inputs are valid (some holding UNKNOWN),
+ * the rest carry wrong types, NaN/Infinity/-0, huge and fractional numbers,
+ * empty and very long strings, unicode, nested arrays and objects,
+ * `__proto__`/`constructor` keys, missing and extra keys; half carry
+ * `__provider`. Each property also runs a few fixed examples first (each a
+ * known fault, or a valid input that must pass).
+ */
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { configure } from "../../provider/runtime/config";
+import * as webhookSettings from "../../provider/runtime/webhook-settings";
+import * as subscriptionMigration from "../../provider/runtime/subscription-migration";
+import * as webhookReplay from "../../provider/runtime/webhook-replay";
+import { DEMO_SITE, startSimulator, type Simulator } from "../../simulator";
+
+const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+const SEED = seedOf(process.env.FUZZ_SEED);
+const RUNS = 10_000;
+const FIRST_DEPLOY_RUNS = 500;
+const PROVIDER_TEXT = "exports.handler = __f0;\nfunction __f0() { return require('pulumi-subscription-billing/provider/runtime'); }";
+
+function seedOf(text: string | undefined): number {
+  if (text === undefined || text.trim() === "") return (Math.random() * 2 ** 31) | 0;
+  const seed = Number(text);
+  if (!Number.isSafeInteger(seed)) throw new Error(`FUZZ_SEED must be an integer, got ${JSON.stringify(text)}`);
+  return seed;
+}
+
+type Props = Record<string, unknown>;
+type Check = (provider: object, olds: Props, news: Props) => Promise<{ inputs: Props; failures: { property: string; reason: string }[] }>;
+
+/** Runs a property with the run's seed; fast-check's error carries the seed and path, and it is logged too. */
+async function assertProperty<T>(name: string, prop: fc.IAsyncPropertyWithHooks<T>, numRuns: number, examples: T[] = []): Promise<void> {
+  try {
+    await fc.assert(prop, { numRuns, seed: SEED, examples });
+  } catch (err) {
+    console.error(`check-fuzz ${name}: failed with FUZZ_SEED=${SEED}`);
+    throw err;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Generators
+// ---------------------------------------------------------------------------
+
+const LONG = "x".repeat(20_000);
+const MAX_INT64 = 2n ** 63n - 1n;
+
+/** Keys no resource has: prototype names, near-misses of real inputs, odd characters. */
+const strangeKey = fc.oneof(
+  fc.constantFrom(
+    "__proto__", "constructor", "prototype", "toString", "hasOwnProperty", "valueOf", "", " ", "\u0000",
+    "Site", "site ", "webhooks_enabled", "webhookEnabled", "subscription_id", "productID", "ids.0", "ids[0]",
+    "selector.status", "trigger", "migration", "apiKey", "id", "urn", "🙂", "ключ",
+  ),
+  fc.string({ maxLength: 12 }),
+);
+
+/** Values close to valid ones, and values of every wrong type. */
+const leaf: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constantFrom<unknown>(
+    null, NaN, Infinity, -Infinity, -0, 0, 1, -1, 0.5, 1.5, 1e308, 2 ** 53, 2 ** 53 + 2, 2 ** 63, Number.MAX_VALUE, Number.MIN_VALUE,
+    true, false, "", " ", "0", "1", "-1", "1.5", "1e3", "0x10", "01", "+1", " 1", "9007199254740993", "9223372036854775807",
+    "9223372036854775808", "true", "false", "null", LONG, UNKNOWN, `${UNKNOWN} `, "successful", "failed", "lost",
+    "2026-10-01", "2026-1-1", "2026-02-30", "2026-13-01", "2026-10-01T00:00:00Z", "20261001", "yesterday", "basic", "pro",
+    // Site names: the configured ones (two usable, three not), near misses, and names an object inherits.
+    "eu-shop", "wrongkey", "broken", "nocredentials", "notanobject", "EU-SHOP", "eu-shop ", "nowhere", "__proto__",
+    "constructor", "toString", "hasOwnProperty",
+  ),
+  fc.integer(),
+  fc.double(),
+  fc.string({ unit: "binary", maxLength: 40 }),
+  fc.string({ unit: "grapheme", maxLength: 20 }),
+  fc.boolean(),
+);
+
+/** Any JSON-ish value, nested, with objects whose own keys may be `__proto__` or `constructor`. */
+const junk: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown; array: unknown[]; object: Props }>((tie) => ({
+  value: fc.oneof({ maxDepth: 3, depthIdentifier: "junk" }, leaf, tie("array"), tie("object")),
+  array: fc.array(tie("value"), { maxLength: 4, depthIdentifier: "junk" }),
+  // Object.fromEntries defines `__proto__` as an own key (a literal would set the prototype).
+  object: fc.array(fc.tuple(strangeKey, tie("value")), { maxLength: 4, depthIdentifier: "junk" }).map((e) => Object.fromEntries(e)),
+})).value;
+
+/** Inputs invalid in a known way, handy for every field. */
+const nearMiss = fc.constantFrom<unknown>(
+  -1, 0, -0, 1.5, NaN, Infinity, "", LONG.slice(0, 256), "x".repeat(255), [], [1, -2], [[1]], ["1", 2], [UNKNOWN, 1],
+  { status: "lost" }, { status: "failed", sinceDate: "2026-10-05", untilDate: "2026-10-01" }, { status: "failed", colour: "red" },
+  {}, { status: "paused", subscriptionId: 0 }, JSON.parse('{"__proto__":{"status":"failed"}}'), JSON.parse('{"status":"failed","__proto__":1}'),
+  { constructor: 1 }, "yes", "no", 1, "true",
+);
+
+const anyValue = fc.oneof({ weight: 3, arbitrary: junk }, { weight: 2, arbitrary: nearMiss });
+
+const posId = fc.oneof(fc.integer({ min: 1, max: 10_000 }), fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }));
+const int64String = fc.bigInt({ min: 1n, max: MAX_INT64 }).map(String);
+const handle = fc.oneof(fc.constantFrom("basic", "pro", "launch", "pro-annual", "x".repeat(255)), fc.string({ minLength: 1, maxLength: 40 }));
+const validSite = fc.constantFrom("eu-shop", "wrongkey", UNKNOWN);
+const isoDay = fc.date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2099-12-31T00:00:00Z"), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+const orUnknown = <T>(a: fc.Arbitrary<T>, weight = 6) => fc.oneof({ weight, arbitrary: a as fc.Arbitrary<unknown> }, { weight: 1, arbitrary: fc.constant<unknown>(UNKNOWN) });
+
+/** A record with only the keys whose value is not `undefined` (an absent optional input). */
+const compact = (o: Props): Props => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+
+const validSettings = fc.record({
+  webhooksEnabled: orUnknown(fc.boolean()),
+  disableOnDelete: fc.option(orUnknown(fc.boolean()), { nil: undefined }),
+  site: fc.option(validSite, { nil: undefined }),
+}).map(compact);
+
+const validMigration = fc.record({
+  subscriptionId: orUnknown(posId),
+  product: fc.oneof(fc.record({ productId: orUnknown(posId) }), fc.record({ productHandle: orUnknown(handle) })),
+  pricePoint: fc.oneof(
+    fc.constant({}),
+    fc.record({ pricePointId: orUnknown(posId) }),
+    fc.record({ pricePointHandle: orUnknown(handle) }),
+  ),
+  flags: fc.record(
+    { includeTrial: orUnknown(fc.boolean()), includeInitialCharge: orUnknown(fc.boolean()), includeCoupons: orUnknown(fc.boolean()), preservePeriod: orUnknown(fc.boolean()) },
+    { requiredKeys: [] },
+  ),
+  site: fc.option(validSite, { nil: undefined }),
+}).map(({ product, pricePoint, flags, ...rest }) => compact({ ...rest, ...product, ...pricePoint, ...flags }));
+
+const validIds = fc.oneof(
+  { weight: 8, arbitrary: fc.array(fc.oneof({ weight: 6, arbitrary: posId as fc.Arbitrary<unknown> }, { weight: 2, arbitrary: int64String }, { weight: 1, arbitrary: fc.constant(UNKNOWN) }), { maxLength: 12 }) },
+  { weight: 1, arbitrary: fc.constant<unknown>(UNKNOWN) },
+);
+const validSelector = orUnknown(
+  fc.record({
+    status: orUnknown(fc.constantFrom("successful", "failed", "pending", "paused")),
+    dates: fc.tuple(isoDay, isoDay).map(([a, b]) => (a <= b ? [a, b] : [b, a])),
+    useSince: fc.boolean(),
+    useUntil: fc.boolean(),
+    subscriptionId: fc.option(orUnknown(posId), { nil: undefined }),
+  }).map(({ status, dates, useSince, useUntil, subscriptionId }) =>
+    compact({ status, sinceDate: useSince ? dates[0] : undefined, untilDate: useUntil ? dates[1] : undefined, subscriptionId })),
+);
+const validReplay = fc.record({
+  target: fc.oneof(fc.record({ ids: validIds }), fc.record({ selector: validSelector })),
+  triggers: fc.option(orUnknown(fc.array(junk, { maxLength: 3 })), { nil: undefined }),
+  site: fc.option(validSite, { nil: undefined }),
+}).map(({ target, ...rest }) => compact({ ...target, ...rest }));
+
+type Mutation =
+  | { op: "set"; key: string; value: unknown }
+  | { op: "delete"; key: string }
+  /** Inside an input that is an object or an array: a sub-key or an element replaced, removed or added. */
+  | { op: "deep"; key: string; sub: string | number; value: unknown; remove: boolean };
+
+/** A container with one entry changed; own keys only (`__proto__` stays a key). */
+function changed(container: unknown, sub: string | number, value: unknown, remove: boolean): unknown {
+  if (Array.isArray(container)) {
+    const copy = [...container];
+    const i = typeof sub === "number" ? sub % (copy.length + 1) : copy.length;
+    if (remove) copy.splice(i, 1);
+    else copy[i] = value;
+    return copy;
+  }
+  if (isPlainObject(container)) {
+    const entries = new Map(Object.entries(container));
+    if (remove) entries.delete(String(sub));
+    else entries.set(String(sub), value);
+    return Object.fromEntries(entries);
+  }
+  return container;
+}
+
+/**
+ * A valid input, or one with a few of its keys (or of their sub-keys and
+ * elements, `subKeys` naming the known ones) replaced, removed or added;
+ * `__provider` sometimes present.
+ */
+function inputs(valid: fc.Arbitrary<Props>, names: readonly string[], subKeys: readonly string[] = []): fc.Arbitrary<Props> {
+  const key = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...names) }, { weight: 1, arbitrary: strangeKey });
+  const sub = fc.oneof(
+    ...(subKeys.length ? [{ weight: 3, arbitrary: fc.constantFrom<string | number>(...subKeys) }] : []),
+    { weight: 1, arbitrary: strangeKey as fc.Arbitrary<string | number> },
+    { weight: 2, arbitrary: fc.nat(12) as fc.Arbitrary<string | number> },
+  );
+  const mutation: fc.Arbitrary<Mutation> = fc.oneof(
+    { weight: 4, arbitrary: fc.record({ op: fc.constant("set" as const), key, value: anyValue }) },
+    { weight: 1, arbitrary: fc.record({ op: fc.constant("delete" as const), key: fc.constantFrom(...names) }) },
+    { weight: 3, arbitrary: fc.record({ op: fc.constant("deep" as const), key: fc.constantFrom(...names), sub, value: anyValue, remove: fc.boolean() }) },
+  );
+  const mutated = fc.tuple(valid, fc.array(mutation, { minLength: 1, maxLength: 3 })).map(([base, ms]) => {
+    const entries = new Map(Object.entries(base));
+    for (const m of ms) {
+      if (m.op === "delete") entries.delete(m.key);
+      else if (m.op === "set") entries.set(m.key, m.value);
+      else if (entries.has(m.key)) entries.set(m.key, changed(entries.get(m.key), m.sub, m.value, m.remove));
+    }
+    return Object.fromEntries(entries);
+  });
+  return fc.tuple(
+    fc.oneof({ weight: 2, arbitrary: valid }, { weight: 3, arbitrary: mutated }),
+    fc.option(fc.oneof(fc.constant<unknown>(PROVIDER_TEXT), junk), { nil: undefined, freq: 2 }),
+  ).map(([news, provider]) => (provider === undefined ? news : Object.fromEntries([...Object.entries(news), ["__provider", provider]])));
+}
+
+// ---------------------------------------------------------------------------
+// Oracle: an independent statement of what each resource accepts
+// ---------------------------------------------------------------------------
+
+/** `ok`: must be accepted; `bad`: must fail on the property; `either`: not asserted (ambiguous by design). */
+type Verdict = "ok" | "bad" | "either";
+
+interface Expectation {
+  /** Each entry: at least one failure whose property matches. */
+  readonly mustFail: { readonly what: string; readonly matches: (property: string) => boolean }[];
+  /** True when the input is valid as a whole: no failures at all. */
+  readonly clean: boolean;
+}
+
+const own = (o: Props, k: string) => (Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined);
+const userKeys = (news: Props) => Object.keys(news).filter((k) => k !== "__provider");
+const under = (...names: string[]) => (property: string) =>
+  names.some((n) => property === n || property.startsWith(`${n}.`) || property.startsWith(`${n}[`));
+const containsUnknown = (v: unknown): boolean =>
+  v === UNKNOWN || (Array.isArray(v) ? v.some(containsUnknown) : v !== null && typeof v === "object" && Object.values(v).some(containsUnknown));
+const isPlainObject = (v: unknown): v is Props => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** A positive integer id; decimal strings of int64 ids are `ok` where `strings` says so, `either` elsewhere. */
+function idVerdict(v: unknown, strings: "ok" | "either"): Verdict {
+  if (typeof v === "number") {
+    if (Number.isSafeInteger(v) && v > 0) return "ok";
+    // Integers past 2^53 are not exact as numbers but may name an int64 id.
+    if (Number.isInteger(v) && v > Number.MAX_SAFE_INTEGER && v < 2 ** 63) return "either";
+    return "bad";
+  }
+  if (typeof v === "string") {
+    if (/^[1-9][0-9]*$/.test(v) && BigInt(v) <= MAX_INT64) return strings;
+    if (/^0+[1-9][0-9]*$/.test(v) && BigInt(v) <= MAX_INT64) return "either";
+    return "bad";
+  }
+  return "bad";
+}
+
+const SITES_OK = new Set(["eu-shop", "wrongkey"]);
+
+function siteVerdict(v: unknown): Verdict {
+  if (v === undefined || v === UNKNOWN) return "ok";
+  if (v === null || containsUnknown(v)) return "either";
+  return typeof v === "string" && SITES_OK.has(v) ? "ok" : "bad";
+}
+
+/** Scalar inputs: exact UNKNOWN passes, a container holding one is not asserted, null on an optional input is not asserted. */
+function scalar(v: unknown, optional: boolean, accept: (v: unknown) => Verdict): Verdict {
+  if (v === undefined) return optional ? "ok" : "bad";
+  if (v === UNKNOWN) return "ok";
+  if (containsUnknown(v)) return "either";
+  if (v === null) return optional ? "either" : "bad";
+  return accept(v);
+}
+const flagVerdict = (v: unknown) => (typeof v === "boolean" ? "ok" : "bad");
+const handleVerdict = (v: unknown) => (typeof v === "string" && v.length >= 1 && v.length <= 255 ? "ok" : "bad");
+
+class Judge {
+  readonly mustFail: Expectation["mustFail"] = [];
+  unsure = false;
+  field(name: string, verdict: Verdict, ...alternatives: string[]) {
+    if (verdict === "bad") this.mustFail.push({ what: name, matches: under(name, ...alternatives) });
+    if (verdict === "either") this.unsure = true;
+  }
+  unknownKeys(news: Props, names: readonly string[]) {
+    for (const k of userKeys(news)) if (!names.includes(k)) this.mustFail.push({ what: `unknown key ${JSON.stringify(k)}`, matches: (p) => p === k });
+  }
+  /** Exactly one of `a` / `b` (or at most one, when `required` is false). */
+  oneOf(news: Props, a: string, b: string, required: boolean) {
+    const va = own(news, a);
+    const vb = own(news, b);
+    if (va === undefined && vb === undefined) {
+      if (required) this.mustFail.push({ what: `${a} or ${b}`, matches: under(a, b) });
+    } else if (va !== undefined && vb !== undefined) {
+      if ([va, vb].some((v) => v === null || containsUnknown(v))) this.unsure = true;
+      else this.mustFail.push({ what: `${a} and ${b}`, matches: under(a, b) });
+    }
+  }
+  get expectation(): Expectation {
+    return { mustFail: this.mustFail, clean: !this.unsure && this.mustFail.length === 0 };
+  }
+}
+
+const SETTINGS_INPUTS = ["webhooksEnabled", "site", "disableOnDelete"] as const;
+function expectSettings(news: Props): Expectation {
+  const j = new Judge();
+  j.unknownKeys(news, SETTINGS_INPUTS);
+  j.field("webhooksEnabled", scalar(own(news, "webhooksEnabled"), false, flagVerdict));
+  j.field("disableOnDelete", scalar(own(news, "disableOnDelete"), true, flagVerdict));
+  j.field("site", siteVerdict(own(news, "site")));
+  return j.expectation;
+}
+
+const MIGRATION_INPUTS = [
+  "subscriptionId", "productId", "productHandle", "pricePointId", "pricePointHandle",
+  "includeTrial", "includeInitialCharge", "includeCoupons", "preservePeriod", "site",
+] as const;
+/** What the demo site answers for an otherwise valid first deploy (subscriptions 1001–1005, all on product 1 'basic'). */
+const DEMO_SUBSCRIPTIONS = new Map(DEMO_SITE.subscriptions.map((s) => [s.id, s]));
+const BASIC = DEMO_SITE.products.find((p) => p.handle === "basic")!;
+
+function expectMigration(news: Props, firstDeploy: boolean): Expectation {
+  const j = new Judge();
+  j.unknownKeys(news, MIGRATION_INPUTS);
+  j.field("subscriptionId", scalar(own(news, "subscriptionId"), false, (v) => idVerdict(v, "either")));
+  j.oneOf(news, "productId", "productHandle", true);
+  j.oneOf(news, "pricePointId", "pricePointHandle", false);
+  j.field("productId", scalar(own(news, "productId"), true, (v) => idVerdict(v, "either")));
+  j.field("pricePointId", scalar(own(news, "pricePointId"), true, (v) => idVerdict(v, "either")));
+  j.field("productHandle", scalar(own(news, "productHandle"), true, handleVerdict));
+  j.field("pricePointHandle", scalar(own(news, "pricePointHandle"), true, handleVerdict));
+  for (const k of ["includeTrial", "includeInitialCharge", "includeCoupons", "preservePeriod"]) j.field(k, scalar(own(news, k), true, flagVerdict));
+  j.field("site", siteVerdict(own(news, "site")));
+  const readable = !["subscriptionId", "productId", "productHandle", "site"].some((k) => containsUnknown(own(news, k)));
+  const before = j.expectation;
+  if (!firstDeploy || !before.clean || !readable) return before;
+  // Otherwise valid, known, and no state yet: check reads the subscription.
+  const id = own(news, "subscriptionId") as number;
+  const sub = DEMO_SUBSCRIPTIONS.get(id);
+  const sameProduct = own(news, "productId") === BASIC.id || own(news, "productHandle") === BASIC.handle;
+  if (own(news, "site") === "wrongkey") j.field("site", "bad");
+  else if (!sub) j.field("subscriptionId", "bad");
+  // Canceled and already on the target: either fault may be the one reported.
+  else if (sub.state === "canceled") j.field("subscriptionId", "bad", ...(sameProduct ? ["productId", "productHandle"] : []));
+  else if (sameProduct) j.field("productId", "bad", "productHandle");
+  return j.expectation;
+}
+
+const REPLAY_INPUTS = ["ids", "selector", "triggers", "site"] as const;
+const STATUSES = new Set(["successful", "failed", "pending", "paused"]);
+const SELECTOR_KEYS = new Set(["status", "sinceDate", "untilDate", "subscriptionId"]);
+
+function idsVerdict(v: unknown): Verdict {
+  if (v === undefined || v === UNKNOWN) return "ok";
+  if (v === null) return "either";
+  if (!Array.isArray(v)) return containsUnknown(v) ? "either" : "bad";
+  const each = v.map((x) => (x === UNKNOWN ? "ok" : idVerdict(x, "ok")));
+  if (each.includes("bad")) return v.some(containsUnknown) ? "either" : "bad";
+  return each.includes("either") ? "either" : "ok";
+}
+
+function dateVerdict(v: unknown): Verdict {
+  if (typeof v !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(v)) return "bad";
+  // Right shape, but not a calendar day (2026-13-45): not asserted.
+  const d = new Date(`${v}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v ? "ok" : "either";
+}
+
+/**
+ * The selector, one sub-input at a time: a bad sub-input must fail on its own
+ * path (`selector.status`, `selector.colour` for an unknown key), a selector
+ * of the wrong type on `selector`. A selector holding an unknown value is not
+ * checked until it is known, so its other faults are not asserted.
+ */
+function judgeSelector(j: Judge, v: unknown) {
+  if (v === undefined || v === UNKNOWN) return;
+  if (v === null) return j.field("selector", "either");
+  if (!isPlainObject(v)) return j.field("selector", containsUnknown(v) ? "either" : "bad");
+  const inner = new Judge();
+  for (const k of Object.keys(v)) {
+    if (SELECTOR_KEYS.has(k)) continue;
+    // An empty key or one holding a dot has no unambiguous dotted path: any failure under selector will do.
+    if (k === "" || k.includes(".")) inner.field("selector", "bad");
+    else inner.mustFail.push({ what: `selector.${k} (not a selector key)`, matches: (p) => p === `selector.${k}` });
+  }
+  inner.field("selector.status", scalar(own(v, "status"), false, (x) => (typeof x === "string" && STATUSES.has(x) ? "ok" : "bad")));
+  inner.field("selector.sinceDate", scalar(own(v, "sinceDate"), true, dateVerdict));
+  inner.field("selector.untilDate", scalar(own(v, "untilDate"), true, dateVerdict));
+  inner.field("selector.subscriptionId", scalar(own(v, "subscriptionId"), true, (x) => idVerdict(x, "either")));
+  const since = own(v, "sinceDate");
+  const until = own(v, "untilDate");
+  if (since !== UNKNOWN && until !== UNKNOWN && dateVerdict(since) === "ok" && dateVerdict(until) === "ok" && (since as string) > (until as string)) {
+    inner.field("selector.untilDate", "bad", "selector.sinceDate");
+  }
+  if (containsUnknown(v)) {
+    if (inner.mustFail.length > 0 || inner.unsure) j.unsure = true;
+    return;
+  }
+  j.mustFail.push(...inner.mustFail);
+  if (inner.unsure) j.unsure = true;
+}
+
+function expectReplay(news: Props): Expectation {
+  const j = new Judge();
+  j.unknownKeys(news, REPLAY_INPUTS);
+  j.oneOf(news, "ids", "selector", true);
+  j.field("ids", idsVerdict(own(news, "ids")));
+  judgeSelector(j, own(news, "selector"));
+  const triggers = own(news, "triggers");
+  j.field("triggers", scalar(triggers, true, (t) => (Array.isArray(t) ? "ok" : "bad")));
+  j.field("site", siteVerdict(own(news, "site")));
+  return j.expectation;
+}
+
+// ---------------------------------------------------------------------------
+// The assertions every answer of check must satisfy
+// ---------------------------------------------------------------------------
+
+/** A reason that says what would be accepted (or what to give instead), not only that something is wrong. */
+const SAYS_WHAT_IS_ACCEPTED = /must|expected|one of|accepted|is required|give |needs? |entries|set it with|only |target a different|check billing:/i;
+
+/**
+ * Whether a dotted path under an input names something of `news`: each step an
+ * own key (keys may hold dots themselves) or array index, except that the last
+ * step may name a key missing from an object (a required sub-input such as
+ * `selector.status`). `selector.a.b` for two unknown keys `a` and `b` of
+ * `selector` does not resolve: it names a nested `b` that is not there.
+ */
+function resolves(value: unknown, path: string): boolean {
+  if (path === "") return true;
+  if (value !== null && typeof value === "object") {
+    for (const k of Object.keys(value)) {
+      const v = (value as Props)[k];
+      if (path === k) return true;
+      if (path.startsWith(`${k}.`) && resolves(v, path.slice(k.length + 1))) return true;
+    }
+    // `ids[3]` as well as `ids.3`.
+    const indexed = /^\[(\d+)\](?:\.(.*))?$/.exec(path);
+    if (Array.isArray(value) && indexed && Number(indexed[1]) < value.length) return resolves(value[Number(indexed[1])], indexed[2] ?? "");
+    return isPlainObject(value) && !path.includes(".");
+  }
+  return false;
+}
+
+/** JSON text of an input, keeping NaN/Infinity/-0 apart. */
+const text = (v: unknown) => JSON.stringify(v, (_k, x) => (typeof x === "number" && (!Number.isFinite(x) || Object.is(x, -0)) ? String(x) : x));
+
+/** Every way the answer of check to `news` breaks the rules; empty when it keeps them all. */
+async function violations(check: Check, provider: object, names: readonly string[], olds: Props, news: Props, expected: Expectation): Promise<string[]> {
+  const found: string[] = [];
+  const before = text(news);
+  let answer: Awaited<ReturnType<Check>>;
+  try {
+    answer = await check(provider, olds, news);
+  } catch (err) {
+    return [`check threw: ${err instanceof Error ? err.stack : String(err)}`];
+  }
+  if (answer === null || typeof answer !== "object" || answer.inputs === null || typeof answer.inputs !== "object" || !Array.isArray(answer.failures)) {
+    return [`check did not answer { inputs, failures }: ${String(text(answer)).slice(0, 300)}`];
+  }
+  const given = userKeys(news);
+  const show = (f: unknown) => String(text(f)).slice(0, 300);
+  for (const f of answer.failures) {
+    if (f === null || typeof f !== "object" || typeof f.property !== "string") {
+      found.push(`malformed failure ${show(f)}`);
+      continue;
+    }
+    const named = names.some((n) => under(n)(f.property)) || (given.includes(f.property) && !names.includes(f.property));
+    if (!named) found.push(`failure names no input of the resource: ${show(f)}`);
+    else if (!given.includes(f.property) && !resolves(news, f.property)) found.push(`failure names a path that is not in the input: ${show(f)}`);
+    if (typeof f.reason !== "string" || f.reason.trim() === "") found.push(`failure without a reason: ${show(f)}`);
+    else if (!SAYS_WHAT_IS_ACCEPTED.test(f.reason)) found.push(`reason does not say what is accepted: ${show(f)}`);
+  }
+  if (expected.clean && answer.failures.length > 0) found.push(`a valid input got failures: ${show(answer.failures)}`);
+  for (const m of expected.mustFail) {
+    if (!answer.failures.some((f) => typeof f?.property === "string" && m.matches(f.property))) {
+      found.push(`no failure on ${m.what}; got ${show(answer.failures)}`);
+    }
+  }
+  if (text(news) !== before) found.push("check changed its inputs");
+  return found;
+}
+
+async function verify(check: Check, provider: object, names: readonly string[], olds: Props, news: Props, expected: Expectation): Promise<void> {
+  expect(await violations(check, provider, names, olds, news, expected), "check() broke its contract for this input").toEqual([]);
+}
+
+// ---------------------------------------------------------------------------
+// The properties
+// ---------------------------------------------------------------------------
+
+describe(`providers' check() under fuzz (FUZZ_SEED=${SEED})`, () => {
+  let sim: Simulator;
+  const provider = {};
+
+  beforeAll(async () => {
+    sim = await startSimulator({ seed: "demo" });
+    const sites = {
+      "eu-shop": { baseUrl: sim.url, apiKey: DEMO_SITE.apiKey },
+      wrongkey: { baseUrl: sim.url, apiKey: "sk_wrong_key" },
+      broken: { subdomain: "not a dns label!", apiKey: "k" },
+      nocredentials: { baseUrl: sim.url },
+      notanobject: 5,
+    };
+    const config: Record<string, string> = { "billing:baseUrl": sim.url, "billing:apiKey": DEMO_SITE.apiKey, "billing:sites": JSON.stringify(sites) };
+    configure(provider, { config: { get: (k: string) => config[k] } });
+  });
+  afterAll(async () => sim?.close());
+
+  it(`WebhookSettings: ${RUNS} inputs`, async () => {
+    const before = sim.requests.length;
+    await assertProperty(
+      "WebhookSettings",
+      fc.asyncProperty(inputs(validSettings, SETTINGS_INPUTS), junk, async (news, olds) => {
+        await verify(webhookSettings.check, provider, SETTINGS_INPUTS, isPlainObject(olds) ? olds : {}, news, expectSettings(news));
+      }),
+      RUNS,
+      [
+        [{ webhooksEnabled: true }, {}],
+        [{ webhooksEnabled: UNKNOWN, site: UNKNOWN, disableOnDelete: UNKNOWN, __provider: PROVIDER_TEXT }, {}],
+        [{ webhooksEnabled: "true" }, {}],
+        [{ webhooksEnabled: true, site: "nowhere" }, {}],
+        [{ webhooksEnabled: true, site: "broken" }, {}],
+        [{ webhooksEnabled: false, site: "__proto__" }, {}],
+        [Object.fromEntries([["webhooksEnabled", true], ["__proto__", 1]]), {}],
+      ],
+    );
+    expect(sim.requests.length).toBe(before);
+  });
+
+  it(`SubscriptionMigration: ${RUNS - FIRST_DEPLOY_RUNS} inputs on an update (olds given)`, async () => {
+    // Recorded state of an earlier deploy: not a first deploy, so check reads nothing.
+    const olds: fc.Arbitrary<Props> = fc.tuple(validMigration, fc.boolean())
+      .map(([args, p]) => ({ args, productId: 1, productHandle: "basic", ...(p ? { __provider: PROVIDER_TEXT } : {}) }));
+    const before = sim.requests.length;
+    await assertProperty(
+      "SubscriptionMigration (update)",
+      fc.asyncProperty(inputs(validMigration, MIGRATION_INPUTS), olds, async (news, old) => {
+        await verify(subscriptionMigration.check, provider, MIGRATION_INPUTS, old, news, expectMigration(news, false));
+      }),
+      RUNS - FIRST_DEPLOY_RUNS,
+      [
+        [{ subscriptionId: -1, productHandle: "pro" }, { args: { subscriptionId: 1 } }],
+        [{ subscriptionId: 1001, productId: 2, productHandle: "pro" }, { args: { subscriptionId: 1 } }],
+        [{ subscriptionId: 1001 }, { args: { subscriptionId: 1 } }],
+        [{ subscriptionId: UNKNOWN, productHandle: UNKNOWN, pricePointHandle: UNKNOWN, includeTrial: UNKNOWN, site: UNKNOWN }, { args: {}, x: 1 }],
+        [{ subscriptionId: 1001, productHandle: "", includeCoupons: "no", colour: "red" }, { args: { subscriptionId: 1 } }],
+        // No product at all, and a bad option: both must be reported, not only the option.
+        [{ subscriptionId: 1001, includeTrial: 1 }, { args: { subscriptionId: 1 } }],
+        [{ subscriptionId: 1001, productId: 2, productHandle: "pro", pricePointId: 0 }, { args: { subscriptionId: 1 } }],
+      ],
+    );
+    expect(sim.requests.length).toBe(before);
+  });
+
+  it(`SubscriptionMigration: ${FIRST_DEPLOY_RUNS} first deploys, read from the demo simulator`, async () => {
+    const subscriptionId = fc.oneof(
+      { weight: 8, arbitrary: fc.constantFrom<unknown>(1001, 1002, 1003, 1004, 1005) },
+      { weight: 2, arbitrary: fc.constantFrom<unknown>(1, 999, 1006, Number.MAX_SAFE_INTEGER, UNKNOWN) },
+      { weight: 1, arbitrary: anyValue },
+    );
+    const product = fc.oneof(
+      fc.constantFrom<Props>({ productId: 1 }, { productId: 2 }, { productId: 3 }, { productId: 99 }, { productHandle: "basic" },
+        { productHandle: "pro" }, { productHandle: "launch" }, { productHandle: "nope" }, { productHandle: UNKNOWN }),
+      fc.record({ productHandle: anyValue }),
+    );
+    const pricePoint = fc.constantFrom<Props>({}, {}, { pricePointId: 202 }, { pricePointHandle: "pro-annual" }, { pricePointHandle: "nope" }, { pricePointId: 0 });
+    const site = fc.constantFrom<Props>({}, {}, {}, { site: "eu-shop" }, { site: "wrongkey" }, { site: "nowhere" }, { site: UNKNOWN });
+    const firstDeploy: fc.Arbitrary<{ news: Props; olds: Props }> = fc.record({
+      subscriptionId, product, pricePoint, site,
+      flags: fc.record({ includeTrial: fc.boolean(), preservePeriod: fc.oneof(fc.boolean(), anyValue) }, { requiredKeys: [] }),
+      olds: fc.constantFrom<Props>({}, { __provider: PROVIDER_TEXT }),
+    }).map(({ subscriptionId: s, product: p, pricePoint: pp, site: st, flags, olds }) => ({ news: { subscriptionId: s, ...p, ...pp, ...st, ...flags }, olds }));
+    // Subscription 1003 is trial_ended: check warns on stderr; keep the run's output readable.
+    const quiet = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const before = sim.requests.length;
+    try {
+      await assertProperty(
+        "SubscriptionMigration (first deploy)",
+        fc.asyncProperty(firstDeploy, async ({ news, olds }) => {
+          await verify(subscriptionMigration.check, provider, MIGRATION_INPUTS, olds, news, expectMigration(news, true));
+        }),
+        FIRST_DEPLOY_RUNS,
+        [
+          [{ news: { subscriptionId: 1001, productHandle: "pro" }, olds: {} }],
+          [{ news: { subscriptionId: 1001, productId: 1 }, olds: {} }],
+          [{ news: { subscriptionId: 1004, productHandle: "pro" }, olds: {} }],
+          [{ news: { subscriptionId: 424242, productHandle: "pro" }, olds: {} }],
+          [{ news: { subscriptionId: 1002, productHandle: "pro", site: "wrongkey" }, olds: {} }],
+        ],
+      );
+    } finally {
+      quiet.mockRestore();
+    }
+    expect(sim.requests.length).toBeGreaterThan(before);
+    expect(sim.requests.slice(before).every((r) => r.method === "GET")).toBe(true);
+  });
+
+  it(`WebhookReplay: ${RUNS} inputs`, async () => {
+    const before = sim.requests.length;
+    await assertProperty(
+      "WebhookReplay",
+      fc.asyncProperty(inputs(validReplay, REPLAY_INPUTS, ["status", "sinceDate", "untilDate", "subscriptionId"]), junk, async (news, olds) => {
+        await verify(webhookReplay.check, provider, REPLAY_INPUTS, isPlainObject(olds) ? olds : {}, news, expectReplay(news));
+      }),
+      RUNS,
+      [
+        [{ ids: [5005, 5006] }, {}],
+        [{ ids: ["9007199254740993", 1] }, {}],
+        [{ ids: [1, UNKNOWN] }, {}],
+        [{ selector: { status: UNKNOWN, sinceDate: "2026-10-01" } }, {}],
+        [{ ids: [1, -2] }, {}],
+        [{ ids: [1], selector: { status: "failed" } }, {}],
+        [{}, {}],
+        [{ selector: {} }, {}],
+        [{ selector: { status: "failed", sinceDate: "2026-10-05", untilDate: "2026-10-01" } }, {}],
+        [{ ids: [1], triggers: "again" }, {}],
+        // Two unknown keys of the selector: each named on its own (not as a path `selector.colour.size`).
+        [{ selector: { status: "failed", colour: "red", size: 1 } }, {}],
+      ],
+    );
+    expect(sim.requests.length).toBe(before);
+  });
+});
