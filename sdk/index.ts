@@ -3,7 +3,7 @@ export { BillingClient } from "./client";
 export type { BillingClientOptions, BillingEnvironment, RetryEvent } from "./options";
 export type { MigrationInput, WebhookFilter } from "./inputs";
 export { migrationInput, replayIdsInput, webhookFilterInput, positiveId } from "./inputs";
-export { problemsOf } from "./validation";
+export { keysOf, problemsOf } from "./validation";
 export { isOnTarget, migrationBodyOf, type PreviewOptions } from "./migration";
 export type { MigrationPreview, PricePoint, Product, ReplayResult, Subscription, Webhook } from "./results";
 export type { WebhookId } from "./wire";

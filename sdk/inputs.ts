@@ -36,7 +36,10 @@ export const migrationInput = z.object({
   includeInitialCharge: flag.optional(),
   includeCoupons: flag.optional(),
   preservePeriod: flag.optional(),
-}, { error: "must be an object" }).strict().superRefine((m, ctx) => {
+}, { error: "must be an object" }).strict().superRefine((raw, ctx) => {
+  // Runs even when a field failed (`when` below), so one bad field never hides a missing product.
+  if (typeof raw !== "object" || raw === null) return;
+  const m = raw as Record<string, unknown>;
   const hasId = m.productId !== undefined;
   const hasHandle = m.productHandle !== undefined;
   if (hasId === hasHandle) {
@@ -53,7 +56,7 @@ export const migrationInput = z.object({
       message: "give at most one of pricePointId or pricePointHandle (neither selects the product's default price point)",
     });
   }
-});
+}, { when: () => true });
 export type MigrationInput = z.input<typeof migrationInput>;
 
 /**
@@ -92,9 +95,12 @@ export const webhookFilterInput = z.object({
   sinceDate: isoDate.optional(),
   untilDate: isoDate.optional(),
   subscriptionId: positiveId.optional(),
-}, { error: "must be an object" }).strict().superRefine((f, ctx) => {
-  if (f.sinceDate && f.untilDate && f.sinceDate > f.untilDate) {
+}, { error: "must be an object" }).strict().superRefine((raw, ctx) => {
+  if (typeof raw !== "object" || raw === null) return;
+  const f = raw as Record<string, unknown>;
+  const date = (v: unknown): v is string => typeof v === "string" && /^\d{4}-\d{2}-\d{2}$/.test(v);
+  if (date(f.sinceDate) && date(f.untilDate) && f.sinceDate > f.untilDate) {
     ctx.addIssue({ code: "custom", path: ["untilDate"], message: `must not be before sinceDate (${f.sinceDate})` });
   }
-});
+}, { when: () => true });
 export type WebhookFilter = z.input<typeof webhookFilterInput>;

@@ -8,7 +8,7 @@ import { resolvePricePoint } from "./products";
 import { toSubscription, type MigrationPreview, type Subscription } from "./results";
 import { backoffDelay } from "./retry";
 import { failureOf, parseBody, type Transport } from "./transport";
-import { problemsOf } from "./validation";
+import { keysOf, problemsOf } from "./validation";
 import {
   authenticationRequiredResponse, MIGRATION_DEFAULTS, migrationPreviewResponse, subscriptionResponse, type MigrationBody,
 } from "./wire";
@@ -19,7 +19,7 @@ export function migrationBodyOf(subscriptionId: unknown, migration: MigrationInp
   const m = migrationInput.safeParse(migration);
   const problems = [
     ...(id.success ? [] : problemsOf(id.error, "subscriptionId")),
-    ...(m.success ? [] : problemsOf(m.error, "migration")),
+    ...(m.success ? [] : problemsOf(m.error, "migration", { "": keysOf(migrationInput) })),
   ];
   if (!id.success || !m.success) throw new BillingValidationError("invalid migration", problems);
   const v = m.data;

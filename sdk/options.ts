@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { BillingValidationError } from "./errors";
 import type { RetryPolicy } from "./retry";
-import { problemsOf } from "./validation";
+import { keysOf, problemsOf } from "./validation";
 
 export type BillingEnvironment = "us" | "eu" | "gateway";
 
@@ -93,7 +93,7 @@ export interface Connection {
  */
 export function resolveConnection(options: BillingClientOptions): Connection {
   const parsed = optionsSchema.safeParse(options ?? {});
-  if (!parsed.success) throw new BillingValidationError("invalid BillingClient options", problemsOf(parsed.error));
+  if (!parsed.success) throw new BillingValidationError("invalid BillingClient options", problemsOf(parsed.error, undefined, { "": keysOf(optionsSchema) }));
   const o = parsed.data;
   const environment = o.environment ?? "us";
   const problems: { property: string; message: string }[] = [];

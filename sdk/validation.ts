@@ -2,17 +2,29 @@ import type { z } from "zod";
 
 /**
  * Turns zod issues into `{ property, message }` pairs with dotted property
- * paths, the form every error and every Pulumi CheckFailure of this package uses.
+ * paths, the form every error and every Pulumi CheckFailure of this package
+ * uses. `accepted` lists, per object path ("" for the top), the keys that
+ * object takes, so an unknown key's message says what would be accepted.
  */
-export function problemsOf(error: z.ZodError, prefix?: string): { property: string; message: string }[] {
-  return error.issues.map((issue) => {
-    const path = issue.path.map(String).join(".");
-    const property = [prefix, path].filter(Boolean).join(".") || (prefix ?? "(input)");
-    let message = issue.message;
+export function problemsOf(
+  error: z.ZodError, prefix?: string, accepted: Readonly<Record<string, readonly string[]>> = {},
+): { property: string; message: string }[] {
+  return error.issues.flatMap((issue) => {
+    const path = issue.path.map(String);
     if (issue.code === "unrecognized_keys") {
-      return { property: [prefix, ...issue.keys].filter(Boolean).join("."), message: "is not a known property" };
+      // One problem per key, each named by its own path.
+      const keys = accepted[path.join(".")];
+      return issue.keys.map((key) => ({
+        property: [prefix, ...path, key === "" ? "(empty key)" : key].filter(Boolean).join("."),
+        message: `is not a known property${keys ? ` (accepted: ${keys.join(", ")})` : ""}`,
+      }));
     }
+    const property = [prefix, path.join(".")].filter(Boolean).join(".") || (prefix ?? "(input)");
+    let message = issue.message;
     if (issue.code === "invalid_type" && /received undefined/.test(message)) message = "is required";
-    return { property, message };
+    return [{ property, message }];
   });
 }
+
+/** The keys an object schema accepts, for {@link problemsOf}'s `accepted`. */
+export const keysOf = (schema: { shape: Record<string, unknown> }): readonly string[] => Object.keys(schema.shape);

@@ -2,7 +2,7 @@ import { BillingValidationError } from "./errors";
 import { webhookFilterInput, type WebhookFilter } from "./inputs";
 import { toWebhook, type Webhook } from "./results";
 import type { Transport } from "./transport";
-import { problemsOf } from "./validation";
+import { keysOf, problemsOf } from "./validation";
 import { MAX_WEBHOOKS_PER_PAGE, webhookListResponse, webhookSettingsResponse, type WebhookId } from "./wire";
 
 export async function setWebhooksEnabled(t: Transport, enabled: unknown): Promise<{ webhooksEnabled: boolean }> {
@@ -21,7 +21,7 @@ export async function setWebhooksEnabled(t: Transport, enabled: unknown): Promis
  */
 export async function listWebhooks(t: Transport, filter: WebhookFilter = {}): Promise<Webhook[]> {
   const f = webhookFilterInput.safeParse(filter);
-  if (!f.success) throw new BillingValidationError("invalid webhook filter", problemsOf(f.error, "filter"));
+  if (!f.success) throw new BillingValidationError("invalid webhook filter", problemsOf(f.error, "filter", { "": keysOf(webhookFilterInput) }));
   const seen = new Set<WebhookId>();
   const out: Webhook[] = [];
   for (let page = 1; ; page++) {

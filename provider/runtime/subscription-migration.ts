@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import {
-  AuthenticationRequiredError, BillingApiError, isOnTarget, migrationBodyOf, migrationInput, MigrationOutcomeUnknownError, positiveId, problemsOf,
+  AuthenticationRequiredError, BillingApiError, isOnTarget, keysOf, migrationBodyOf, migrationInput, MigrationOutcomeUnknownError, positiveId, problemsOf,
   type MigrationInput, type Subscription,
 } from "../../sdk";
 import { clientFor, clientOptionsFor, SiteConfigError } from "./config";
@@ -62,7 +62,7 @@ export async function check(provider: object, olds: Props, news: Props) {
     if (!id.success) failures.push(...problemsOf(id.error, "subscriptionId").map(({ property, message }) => ({ property, reason: message })));
   }
   const m = migrationInput.safeParse(migrationOf(inputs, true));
-  if (!m.success) failures.push(...problemsOf(m.error).map(({ property, message }) => ({ property, reason: message })));
+  if (!m.success) failures.push(...problemsOf(m.error, undefined, { "": keysOf(migrationInput) }).map(({ property, message }) => ({ property, reason: message })));
   const bad = siteFailure(inputs.site);
   if (bad) failures.push(bad);
   else if (!isUnknown(inputs.site)) {
@@ -85,7 +85,7 @@ async function checkAgainstService(provider: object, inputs: Props): Promise<Che
     sub = await clientFor(provider, inputs.site as string | undefined).readSubscription(inputs.subscriptionId as number);
   } catch (err) {
     if (err instanceof BillingApiError && err.status === 404) {
-      return [{ property: "subscriptionId", reason: `subscription ${String(inputs.subscriptionId)} does not exist on this site` }];
+      return [{ property: "subscriptionId", reason: `subscription ${String(inputs.subscriptionId)} does not exist on this site: it must be the id of one of the site's subscriptions` }];
     }
     if (err instanceof BillingApiError && (err.status === 401 || err.status === 403)) {
       return [{ property: "site", reason: `the service refused the configured credentials (${err.status}); check billing:apiKey / billing:accessToken` }];

@@ -1,4 +1,4 @@
-import { problemsOf, ReplayPartialFailureError, replayIdsInput, webhookFilterInput, type WebhookFilter, type WebhookId } from "../../sdk";
+import { keysOf, problemsOf, ReplayPartialFailureError, replayIdsInput, webhookFilterInput, type WebhookFilter, type WebhookId } from "../../sdk";
 import { clientFor, clientOptionsFor, SiteConfigError } from "./config";
 import { changedKeys, isUnknown, notice, partialFailure, siteFailure, userInputs, type CheckFailure } from "./common";
 
@@ -25,10 +25,10 @@ export async function check(provider: object, _olds: Props, news: Props) {
   }
   if (selector !== undefined && !isUnknown(selector)) {
     const r = webhookFilterInput.safeParse(selector);
-    if (!r.success) failures.push(...problemsOf(r.error, "selector").map(({ property, message }) => ({ property, reason: message })));
-    else if (r.data.status === undefined) {
-      failures.push({ property: "selector.status", reason: 'is required: one of "successful", "failed", "pending", "paused"' });
-    }
+    if (!r.success) failures.push(...problemsOf(r.error, "selector", { "": keysOf(webhookFilterInput) }).map(({ property, message }) => ({ property, reason: message })));
+    // Required here (the SDK's filter may omit it): checked on the raw value, so another bad field does not hide it.
+    const isObject = typeof selector === "object" && selector !== null && !Array.isArray(selector);
+    if (isObject && (selector as Props).status === undefined) failures.push({ property: "selector.status", reason: 'is required: one of "successful", "failed", "pending", "paused"' });
   }
   if (triggers !== undefined && !isUnknown(triggers) && !Array.isArray(triggers)) {
     failures.push({ property: "triggers", reason: "must be an array of values; changing any of them replays again" });
