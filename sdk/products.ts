@@ -1,4 +1,4 @@
-import { BillingValidationError } from "./errors";
+import { BillingError, BillingValidationError } from "./errors";
 import { positiveId } from "./inputs";
 import type { PricePoint, Product, Subscription } from "./results";
 import type { Transport } from "./transport";
@@ -45,26 +45,37 @@ export async function listPricePoints(t: Transport, productId: unknown): Promise
  * The price point a migration left the subscription on, when the answer does
  * not say (most of the service's answers carry no `product_price_point_id`):
  * the one named by id; the one named by handle, looked up among the
- * product's price points; or the product's default. A lookup that fails
- * leaves it undefined rather than failing a migration that was applied.
+ * product's price points; or the product's default. A lookup that still
+ * fails after a few rounds leaves it undefined rather than failing a
+ * migration that was applied (the provider resolves it again on refresh).
  */
 export async function resolvePricePoint(t: Transport, sub: Subscription, body: MigrationBody): Promise<Subscription> {
   if (sub.pricePointId !== undefined) return sub;
   if (body.product_price_point_id !== undefined) return { ...sub, pricePointId: body.product_price_point_id };
-  try {
-    if (body.product_price_point_handle !== undefined) {
-      const pp = (await listPricePoints(t, sub.product.id)).find((p) => p.handle === body.product_price_point_handle);
-      return { ...sub, pricePointId: pp?.id, pricePointHandle: pp?.handle ?? body.product_price_point_handle };
+  // Each round already has the transport's retries; a few more rounds ride out a burst of failures,
+  // since the migration itself is done and only its record is at stake.
+  for (let round = 1; ; round++) {
+    try {
+      return await lookUpPricePoint(t, sub, body);
+    } catch (err) {
+      if (round >= RESOLVE_ROUNDS || !(err instanceof BillingError)) return sub;
     }
-    const product = await readProduct(t, sub.product.id);
-    // An answer about another product resolves nothing.
-    if (product.id !== sub.product.id) return sub;
-    if (product.defaultPricePointId !== undefined) {
-      return { ...sub, pricePointId: product.defaultPricePointId, pricePointHandle: product.defaultPricePointHandle ?? sub.pricePointHandle };
-    }
-    const pp = (await listPricePoints(t, sub.product.id)).find((p) => p.type === "default");
-    return pp ? { ...sub, pricePointId: pp.id, pricePointHandle: pp.handle } : sub;
-  } catch {
-    return sub;
   }
+}
+
+const RESOLVE_ROUNDS = 3;
+
+async function lookUpPricePoint(t: Transport, sub: Subscription, body: MigrationBody): Promise<Subscription> {
+  if (body.product_price_point_handle !== undefined) {
+    const pp = (await listPricePoints(t, sub.product.id)).find((p) => p.handle === body.product_price_point_handle);
+    return { ...sub, pricePointId: pp?.id, pricePointHandle: pp?.handle ?? body.product_price_point_handle };
+  }
+  const product = await readProduct(t, sub.product.id);
+  // An answer about another product resolves nothing.
+  if (product.id !== sub.product.id) return sub;
+  if (product.defaultPricePointId !== undefined) {
+    return { ...sub, pricePointId: product.defaultPricePointId, pricePointHandle: product.defaultPricePointHandle ?? sub.pricePointHandle };
+  }
+  const pp = (await listPricePoints(t, sub.product.id)).find((p) => p.type === "default");
+  return pp ? { ...sub, pricePointId: pp.id, pricePointHandle: pp.handle } : sub;
 }

@@ -8,13 +8,33 @@
  */
 export type OverCapacity = "queue" | "429";
 
+/** A count and its high-water mark. */
+export class Gauge {
+  #now = 0;
+  #peak = 0;
+  get now(): number {
+    return this.#now;
+  }
+  get peak(): number {
+    return this.#peak;
+  }
+  arrive(): void {
+    this.#peak = Math.max(this.#peak, ++this.#now);
+  }
+  leave(): void {
+    this.#now--;
+  }
+  resetPeak(): void {
+    this.#peak = this.#now;
+  }
+}
+
 export class Capacity {
   readonly #max: number;
   #running = 0;
   readonly #waiting: (() => void)[] = [];
   // Requests from arrival to answer, queued or refused ones included.
-  #inFlight = 0;
-  #peak = 0;
+  readonly #inFlight = new Gauge();
 
   constructor(max: number) {
     if (!(Number.isInteger(max) && max > 0)) throw new Error(`maxConcurrent must be a positive integer, got ${max}`);
@@ -22,25 +42,24 @@ export class Capacity {
   }
 
   get inFlight(): number {
-    return this.#inFlight;
+    return this.#inFlight.now;
   }
 
   get peak(): number {
-    return this.#peak;
+    return this.#inFlight.peak;
   }
 
   /** Starts a new peak from what is in flight now. */
   resetPeak(): void {
-    this.#peak = this.#inFlight;
+    this.#inFlight.resetPeak();
   }
 
   arrive(): void {
-    this.#inFlight++;
-    this.#peak = Math.max(this.#peak, this.#inFlight);
+    this.#inFlight.arrive();
   }
 
   leave(): void {
-    this.#inFlight--;
+    this.#inFlight.leave();
   }
 
   /** A slot now, or false (for "429"). */

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { errorList, serverFailure, usageViolation, type Answer } from "./answers";
-import { Capacity, type OverCapacity } from "./capacity";
+import { Capacity, Gauge, type OverCapacity } from "./capacity";
 import { authorized, credentialsOf } from "./credentials";
 import { DuplicateGuard, type TokenStatus } from "./duplicates";
 import { parseJson } from "./exact-json";
@@ -87,6 +87,12 @@ export interface Simulator {
   readonly inFlight: number;
   /** The most requests ever in flight at once (arrival to answer, waiting and refused ones included) since start or `resetPeak()`. */
   readonly peakInFlight: number;
+  /**
+   * The most requests at once whose client was still waiting for the answer:
+   * what a client's own concurrency cap governs. A request its client gave up
+   * on (a timeout) may still run here, and counts in `peakInFlight` only.
+   */
+  readonly peakWaitedOn: number;
   resetPeak(): void;
   readonly requests: RequestLogEntry[];
   injectFault(f: FaultSpec): void;
@@ -110,6 +116,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const guard = new DuplicateGuard(() => now().getTime());
   const faults = new FaultTable(options.faultSeed ?? 1);
   const log: RequestLogEntry[] = [];
+  const clients = new Gauge();
   const closing = new AbortController();
   const credentials = credentialsOf(apiKey, options.accessToken);
   let url = "";
@@ -121,6 +128,16 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     log.push(entry);
     // In flight from arrival until the answer leaves: what "concurrent" means to the client.
     capacity.arrive();
+    // Waited on by its client: until answered, or until the client drops the connection (it gave up).
+    clients.arrive();
+    let waited = true;
+    const clientGone = () => {
+      if (!waited) return;
+      waited = false;
+      clients.leave();
+    };
+    req.socket.once("close", clientGone);
+    res.once("finish", clientGone);
     let slot = false;
     let gone = false;
     const leave = () => {
@@ -247,10 +264,16 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     get inFlight() {
       return capacity.inFlight;
     },
+    get peakWaitedOn() {
+      return clients.peak;
+    },
     get peakInFlight() {
       return capacity.peak;
     },
-    resetPeak: () => capacity.resetPeak(),
+    resetPeak: () => {
+      capacity.resetPeak();
+      clients.resetPeak();
+    },
     requests: log,
     injectFault: (f) => faults.add(f),
     clearFaults: () => faults.clear(),

@@ -223,7 +223,7 @@ export async function update(provider: object, id: string, olds: Props, news: Pr
     }
   }
   const sub = await client.readSubscription(args.subscriptionId as number);
-  return { outs: outsOf(args, olds.request ?? body, keepPricePoint(sub, olds), olds.migratedAt as string, (olds.warnings ?? []) as string[], olds.previousState) };
+  return { outs: outsOf(args, olds.request ?? body, await pricePointFor(provider, args, sub, olds), olds.migratedAt as string, (olds.warnings ?? []) as string[], olds.previousState) };
 }
 
 /** refresh re-reads the subscription, so a product changed elsewhere shows as drift. */
@@ -231,7 +231,7 @@ export async function read(provider: object, id: string, props: Props) {
   const args = props.args as Props | undefined;
   if (!args || props.pending === true) return { id, props: userInputs(props) };
   const sub = await clientFor(provider, args.site as string | undefined).readSubscription(args.subscriptionId as number);
-  const outs = outsOf(args, props.request, keepPricePoint(sub, props), props.migratedAt as string, (props.warnings ?? []) as string[], props.previousState);
+  const outs = outsOf(args, props.request, await pricePointFor(provider, args, sub, props), props.migratedAt as string, (props.warnings ?? []) as string[], props.previousState);
   return { id, props: outs };
 }
 
@@ -243,6 +243,17 @@ export async function read(provider: object, id: string, props: Props) {
 function keepPricePoint(sub: Subscription, recorded: Props): Subscription {
   if (sub.pricePointId !== undefined || sub.product.id !== recorded.productId || typeof recorded.pricePointId !== "number") return sub;
   return { ...sub, pricePointId: recorded.pricePointId };
+}
+
+/**
+ * The price point for the record: the one the read reports, else the one
+ * recorded; when neither (the product could not be read right after the
+ * migration), it is resolved now, as the migration itself did.
+ */
+async function pricePointFor(provider: object, args: Props, sub: Subscription, recorded: Props): Promise<Subscription> {
+  const kept = keepPricePoint(sub, recorded);
+  if (kept.pricePointId !== undefined || !isOnTarget(kept, migrationBodyOf(args.subscriptionId, migrationOf(args, false)).body)) return kept;
+  return clientFor(provider, args.site as string | undefined).resolvePricePoint(kept, migrationOf(args, false));
 }
 
 /** A migration cannot be undone by deleting its record: nothing is sent. */

@@ -128,3 +128,25 @@ describe("peakInFlight", () => {
     await expect(startSimulator({ overCapacity: "drop" as "429" })).rejects.toThrow(/overCapacity/);
   });
 });
+
+describe("what a client has open vs what the site still runs", () => {
+  it("a request its client gave up on still runs (peakInFlight) but is no longer waited on (peakWaitedOn)", async () => {
+    // Latency makes the burst's four overlap.
+    const sim = await start({ latencyMs: 100 });
+    sim.injectFault({ kind: "processing", ms: 500, times: 1 });
+    const giveUp = new AbortController();
+    const abandoned = call(sim, "POST", "/webhooks/replay.json", { body: { ids: [100] }, signal: giveUp.signal }).catch((e: unknown) => e);
+    await until(() => sim.inFlight === 1, "the first request is running");
+    giveUp.abort(); // as a client timeout would
+    await abandoned;
+    await until(() => sim.peakWaitedOn === 1 && sim.inFlight === 1, "the site still runs the abandoned request");
+    sim.resetPeak();
+    const results = await burst(sim, 4);
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    // Four waited on by their client at once; five running at the site (the abandoned one was still processing).
+    expect(sim.peakWaitedOn).toBe(4);
+    expect(sim.peakInFlight).toBe(5);
+    await until(() => sim.inFlight === 0, "the abandoned request finished");
+    expect(sim.replayLog).toContain("100");
+  });
+});
