@@ -1,6 +1,8 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { inspect } from "node:util";
 import { expect, onTestFinished } from "vitest";
-import { BillingClient, BillingValidationError, type BillingClientOptions } from "../../sdk";
+import { BillingClient, BillingValidationError, type BillingClientOptions, type RetryEvent } from "../../sdk";
 import { startSimulator, type Simulator, type SimulatorOptions } from "../../simulator";
 
 /** Distinctive credentials: any leak of them into an error is unmistakable. */
@@ -59,4 +61,85 @@ export function expectNoSecret(text: string): void {
   expect(text).not.toContain(TOKEN);
   expect(text).not.toContain(BASIC.slice("Basic ".length));
   expect(text).not.toContain("SECRET");
+}
+
+/** One answer of a {@link scripted} server: a status with a JSON or text body, or a connection reset. */
+export type Step =
+  | {
+    readonly status: number;
+    /** A body to serialize, or `text` sent as is (as `contentType`, default text/plain). */
+    readonly json?: unknown;
+    readonly text?: string;
+    readonly contentType?: string;
+    readonly headers?: Readonly<Record<string, string>>;
+    readonly delayMs?: number;
+  }
+  | "reset";
+
+export interface ScriptedRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly text: string;
+  /** Arrival, epoch milliseconds. */
+  readonly at: number;
+}
+
+/**
+ * An HTTP server on 127.0.0.1 that answers the n-th request with `steps[n]`, whatever it asks:
+ * for sequences the simulator cannot make (e.g. a reset, then a 422). A request past the script
+ * gets a 599, which no operation takes for success. Closed when the test finishes.
+ */
+export async function scripted(steps: readonly Step[]) {
+  const requests: ScriptedRequest[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const at = Date.now();
+      const step = steps[requests.length];
+      requests.push({ method: req.method ?? "", path: (req.url ?? "").split("?")[0], text: Buffer.concat(chunks).toString("utf8"), at });
+      if (step === "reset") return void req.socket.resetAndDestroy();
+      const answer = step ?? { status: 599, text: "scripted server: no step left" };
+      const [type, body] = answer.json !== undefined ? ["application/json", JSON.stringify(answer.json)] : [answer.contentType ?? "text/plain", answer.text ?? ""];
+      const write = () => {
+        if (!res.destroyed) res.writeHead(answer.status, { "content-type": type, "content-length": Buffer.byteLength(body), ...answer.headers }).end(body);
+      };
+      if (answer.delayMs) setTimeout(write, answer.delayMs).unref();
+      else write();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  let closed: Promise<void> | undefined;
+  const close = () => (closed ??= new Promise<void>((done) => {
+    server.closeAllConnections();
+    server.close(() => done());
+  }));
+  onTestFinished(close);
+  return { url, requests, close };
+}
+
+/** A client of `url` that closes itself when the test finishes. */
+export function clientOf(url: string, options: Partial<BillingClientOptions> = {}): BillingClient {
+  const billing = new BillingClient({ baseUrl: url, apiKey: KEY, retryBaseDelayMs: 1, ...options } as BillingClientOptions);
+  onTestFinished(() => billing.close());
+  return billing;
+}
+
+/** `onRetry` events, collected. */
+export function retries() {
+  const events: RetryEvent[] = [];
+  return { events, onRetry: (e: RetryEvent) => void events.push(e) };
+}
+
+/** A URL where nothing listens (a port that was just free). */
+export async function deadUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
 }

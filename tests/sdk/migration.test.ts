@@ -3,7 +3,7 @@ import {
   AuthenticationRequiredError, BillingApiError, BillingConnectionError, BillingValidationError, MigrationOutcomeUnknownError,
 } from "../../sdk";
 import type { SubscriptionState } from "../../simulator";
-import { catalogue, posts, site, type Site } from "./helpers";
+import { catalogue, clientOf, posts, scripted, site, type Site } from "./helpers";
 
 const MIGRATIONS = /^\/subscriptions\/\d+\/migrations\.json$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -82,8 +82,10 @@ describe("migrateSubscription", () => {
   it("returns the updated subscription", async () => {
     const id = await withSubscription();
     const sub = await s.billing.migrateSubscription(id, { productHandle: "pro" });
-    expect(Object.keys(sub).sort()).toEqual(["currentPeriodEndsAt", "id", "nextAssessmentAt", "previousState", "pricePointId", "product", "state"]);
+    expect(Object.keys(sub).sort()).toEqual(["currentPeriodEndsAt", "id", "nextAssessmentAt", "previousState", "pricePointHandle", "pricePointId", "product", "state"]);
+    // previous_state as the service sends it (equal to state for API calls); the price point resolved through the product.
     expect(sub).toMatchObject({ id, state: "active", previousState: "active", product: { id: 2, handle: "pro" }, pricePointId: 201 });
+    expect([undefined, "pro-monthly"]).toContain(sub.pricePointHandle); // unreported, or the right one
     const stored = s.sim.getSubscription(id)!;
     expect(stored.productId).toBe(2);
     expect(Date.parse(sub.currentPeriodEndsAt!)).toBe(Date.parse(stored.currentPeriodEndsAt));
@@ -91,11 +93,11 @@ describe("migrateSubscription", () => {
   });
 
   it.each([
-    ["by id", { productId: 2, pricePointId: 202 }, 202],
-    ["by handle", { productHandle: "pro", pricePointHandle: "pro-annual" }, 202],
-    ["the default", { productId: 2 }, 201],
-    ["the default, product by handle", { productHandle: "launch" }, 301],
-  ])("price point %s → %i", async (_, target, pricePointId) => {
+    ["by id", 202, { productId: 2, pricePointId: 202 }],
+    ["by handle", 202, { productHandle: "pro", pricePointHandle: "pro-annual" }],
+    ["the default", 201, { productId: 2 }],
+    ["the default, product by handle", 301, { productHandle: "launch" }],
+  ])("price point %s → %i", async (_, pricePointId, target) => {
     const id = await withSubscription();
     const sub = await s.billing.migrateSubscription(id, target);
     expect(sub.pricePointId).toBe(pricePointId);
@@ -134,7 +136,9 @@ describe("migrateSubscription", () => {
   ] as const)("a %s subscription is migrated (now %s)", async (state, after) => {
     const id = await withSubscription(state);
     const sub = await s.billing.migrateSubscription(id, { productHandle: "pro" });
-    expect(sub).toMatchObject({ state: after, previousState: state, product: { handle: "pro" } });
+    // previousState is what the service sends; for API calls the contract makes it equal to state.
+    expect(sub).toMatchObject({ state: after, previousState: after, product: { handle: "pro" } });
+    expect(s.sim.getSubscription(id)).toMatchObject({ state: after, previousState: state, productId: 2 });
   });
 
   it("an unknown subscription: 404", async () => {
@@ -167,7 +171,11 @@ describe("migrateSubscription", () => {
     expect(visit.status).toBe(200);
     expect(await visit.json()).toMatchObject({ authentication: "completed", subscription_id: id });
     const after = await s.billing.readSubscription(id);
-    expect(after).toMatchObject({ product: { id: 2, handle: "pro" }, pricePointId: 202 });
+    expect(after).toMatchObject({ product: { id: 2, handle: "pro" }, pricePointId: undefined }); // a plain read does not say
+    expect(await s.billing.resolvePricePoint(after, { productHandle: "pro", pricePointHandle: "pro-annual" }))
+      .toMatchObject({ product: { id: 2, handle: "pro" }, pricePointId: 202, pricePointHandle: "pro-annual" });
+    expect(s.sim.getSubscription(id)).toMatchObject({ productId: 2, pricePointId: 202 });
+    expect(s.sim.migrationsApplied(id)).toBe(1);
   });
 });
 
@@ -214,18 +222,54 @@ describe("migrateSubscription: a POST is never retried blindly", () => {
     expect(sent.map((r) => r.status)).toEqual([0, 200]);
     expect(sent[0].uniquenessToken).toMatch(UUID);
     expect(sent[1].uniquenessToken).toBe(sent[0].uniquenessToken);
-    expect(s.sim.requests.map((r) => r.method)).toEqual(["POST", "GET", "POST"]);
+    // The read-back, the second POST, then the price point the answer did not report.
+    expect(s.sim.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      `POST /subscriptions/${id}/migrations.json`, `GET /subscriptions/${id}.json`, `POST /subscriptions/${id}/migrations.json`, "GET /products/2.json",
+    ]);
+    expect(s.sim.migrationsApplied(id)).toBe(1);
   });
 
-  it("a 5xx for good: maxRetries + 1 POSTs with one token, each after a read-back, then the error", async () => {
+  it("a 5xx for good: maxRetries + 1 POSTs with one token, each after a read-back, then MigrationOutcomeUnknownError", async () => {
     const id = await withSubscription({}, { maxRetries: 2 });
     s.sim.injectFault({ kind: "status", status: 503, match: { method: "POST", path: MIGRATIONS } });
-    const err = await s.billing.migrateSubscription(id, { productHandle: "pro" }).catch((e) => e);
-    expect(err).toBeInstanceOf(BillingApiError);
-    expect(err.status).toBe(503);
+    const err = await s.billing.migrateSubscription(id, { productHandle: "pro" }, { uniquenessToken: "tok-503" }).catch((e) => e);
+    // A 503 may have been applied: the outcome is unknown, not a plain failure.
+    expect(err).toBeInstanceOf(MigrationOutcomeUnknownError);
+    expect(err).toMatchObject({ subscriptionId: id, uniquenessToken: "tok-503" });
+    expect(err.cause).toBeInstanceOf(BillingApiError);
+    expect(err.cause).toMatchObject({ status: 503, mayHaveApplied: true });
+    expect(err.message).toMatch(/3 attempt\(s\) failed ambiguously .*not on the target/);
     expect(s.sim.requests.map((r) => r.method)).toEqual(["POST", "GET", "POST", "GET", "POST", "GET"]);
-    expect(new Set(posts(s.sim, MIGRATIONS).map((r) => r.uniquenessToken)).size).toBe(1);
+    expect(new Set(posts(s.sim, MIGRATIONS).map((r) => r.uniquenessToken))).toEqual(new Set(["tok-503"]));
     expect(s.sim.getSubscription(id)?.productId).toBe(1);
+  });
+
+  it("refused after an ambiguous attempt: MigrationOutcomeUnknownError (the first attempt may have been applied)", async () => {
+    const sub = { id: 7, state: "active", product: { id: 1, handle: "basic" } };
+    const server = await scripted([
+      "reset",
+      { status: 200, json: { subscription: sub } },
+      { status: 422, json: { errors: ["Subscription 7 is 'canceled'; only active or trialing subscriptions can be migrated."] } },
+    ]);
+    const billing = clientOf(server.url, { maxRetries: 3 });
+    const err = await billing.migrateSubscription(7, { productHandle: "pro" }, { uniquenessToken: "tok-422" }).catch((e) => e);
+    expect(err).toBeInstanceOf(MigrationOutcomeUnknownError);
+    expect(err).toMatchObject({ subscriptionId: 7, uniquenessToken: "tok-422" });
+    expect(err.cause).toBeInstanceOf(BillingConnectionError);
+    expect(err.message).toContain("failed with 422: Subscription 7 is 'canceled'");
+    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["POST /subscriptions/7/migrations.json", "GET /subscriptions/7.json", "POST /subscriptions/7/migrations.json"]);
+    expect(server.requests.filter((r) => r.method === "POST").map((r) => JSON.parse(r.text).uniqueness_token)).toEqual(["tok-422", "tok-422"]);
+  });
+
+  it("rate limited past the budget after an ambiguous attempt: MigrationOutcomeUnknownError, not the 429", async () => {
+    const id = await withSubscription({}, { retryBudgetSeconds: 0.5 });
+    s.sim.injectFault({ kind: "reset", times: 1, match: { method: "POST", path: MIGRATIONS } });
+    s.sim.injectFault({ kind: "status", status: 429, retryAfter: 1, match: { method: "POST", path: MIGRATIONS } });
+    const err = await s.billing.migrateSubscription(id, { productHandle: "pro" }).catch((e) => e);
+    expect(err).toBeInstanceOf(MigrationOutcomeUnknownError);
+    expect(err.message).toMatch(/failed with 429: Your request was denied due to a usage violation/);
+    expect(s.sim.requests.map((r) => [r.method, r.status])).toEqual([["POST", 0], ["GET", 200], ["POST", 429]]);
+    expect(s.sim.migrationsApplied(id)).toBe(0);
   });
 
   it("the answer lost and the read-back failing too: MigrationOutcomeUnknownError with the token", async () => {
@@ -251,36 +295,58 @@ describe("migrateSubscription: a POST is never retried blindly", () => {
 
   // Found by this suite: a 409 used to be reported as success whatever the read-back showed. A token
   // spent by a different migration (another subscription, or another target of this one, e.g. a token
-  // resumed from stale state) must not pass for this migration.
+  // resumed from stale state) must not pass for this migration. The service's 409 cannot say whose request
+  // holds the token (it may be this one, still processing), so after reading back for migrationSettleSeconds
+  // the outcome is unknown, never "nothing was applied".
   it.each([
     ["another subscription", "other"],
     ["another target of the same subscription", "same"],
-  ])("a 409 for a token spent by %s is an error, not this migration's success", async (_, which) => {
-    const id = await withSubscription();
+  ])("a 409 for a token spent by %s is not this migration's success: MigrationOutcomeUnknownError after the settle time", async (_, which) => {
+    const id = await withSubscription({}, { migrationSettleSeconds: 0.2 });
     const other = s.sim.addSubscription({ productHandle: "basic", state: "active" }).id;
     await s.billing.migrateSubscription(which === "other" ? other : id, { productHandle: which === "other" ? "pro" : "launch" }, { uniquenessToken: "tok-spent" });
+    s.sim.reset();
+    const started = performance.now();
     const res = await s.billing.migrateSubscription(id, { productHandle: "pro" }, { uniquenessToken: "tok-spent" }).catch((e: Error) => e);
-    expect(posts(s.sim, MIGRATIONS).map((r) => r.status)).toEqual([200, 409]);
-    expect(res).toBeInstanceOf(BillingApiError);
-    expect((res as BillingApiError).status).toBe(409);
-    expect((res as Error).message).toMatch(/already used by another request.*not on the requested product.*nothing was applied/);
+    const ms = performance.now() - started;
+    expect(posts(s.sim, MIGRATIONS).map((r) => r.status)).toEqual([409]);
+    expect(res).toBeInstanceOf(MigrationOutcomeUnknownError);
+    expect(res).toMatchObject({ subscriptionId: id, uniquenessToken: "tok-spent" });
+    expect((res as Error).message).toMatch(/already submitted \(it may still be processing\).*not on the target/);
+    expect((res as Error).message).not.toMatch(/nothing was applied/);
+    expect(((res as MigrationOutcomeUnknownError).cause as BillingApiError).status).toBe(409);
+    // Read back until the settle time ran out, and nothing posted again.
+    expect(reads(id).length).toBeGreaterThanOrEqual(2);
+    expect(s.sim.requests.every((r) => r.method === "GET" || MIGRATIONS.test(r.path))).toBe(true);
+    expect(ms).toBeGreaterThanOrEqual(195);
+    // No second migration applied: the subscription is where the token's own migration left it.
     expect(s.sim.getSubscription(id)?.productId).toBe(which === "other" ? 1 : 3);
+    expect(s.sim.migrationsApplied(id)).toBe(which === "other" ? 0 : 1);
   });
 
   it("a 429 is retried without a read-back: nothing was applied", async () => {
-    const id = await withSubscription();
-    s.sim.injectFault({ kind: "status", status: 429, times: 2, match: { method: "POST", path: MIGRATIONS } });
+    const id = await withSubscription({}, { maxRetries: 1 });
+    s.sim.injectFault({ kind: "status", status: 429, times: 3, match: { method: "POST", path: MIGRATIONS } });
     const sub = await s.billing.migrateSubscription(id, { productHandle: "pro" });
     expect(sub.product.handle).toBe("pro");
-    expect(s.sim.requests.map((r) => [r.method, r.status])).toEqual([["POST", 429], ["POST", 429], ["POST", 200]]);
+    // Three 429s with maxRetries 1: 429s are retried on the time budget, not the count. The GET is the price point.
+    expect(s.sim.requests.map((r) => [r.method, r.path, r.status])).toEqual([
+      ...Array(3).fill(["POST", `/subscriptions/${id}/migrations.json`, 429]), ["POST", `/subscriptions/${id}/migrations.json`, 200], ["GET", "/products/2.json", 200],
+    ]);
     expect(new Set(posts(s.sim, MIGRATIONS).map((r) => r.uniquenessToken)).size).toBe(1);
+    expect(s.sim.migrationsApplied(id)).toBe(1);
   });
 
-  it("a 429 for good: maxRetries + 1 POSTs, then BillingApiError 429", async () => {
-    const id = await withSubscription({}, { maxRetries: 3 });
+  it("a 429 for good: retried until the budget is spent (past maxRetries), then BillingApiError 429 with the vendor's text", async () => {
+    const id = await withSubscription({}, { maxRetries: 0, retryBudgetSeconds: 0.3, retryBaseDelayMs: 10 });
     s.sim.injectFault({ kind: "status", status: 429, match: { method: "POST", path: MIGRATIONS } });
-    await expect(s.billing.migrateSubscription(id, { productHandle: "pro" })).rejects.toMatchObject({ status: 429 });
-    expect(posts(s.sim, MIGRATIONS)).toHaveLength(4);
+    const err = await s.billing.migrateSubscription(id, { productHandle: "pro" }).catch((e) => e);
+    expect(err).toBeInstanceOf(BillingApiError);
+    expect(err).not.toBeInstanceOf(MigrationOutcomeUnknownError); // refused before processing: nothing can have been applied
+    expect(err).toMatchObject({ status: 429, mayHaveApplied: false });
+    expect(err.message).toMatch(/failed with 429: Your request was denied due to a usage violation/);
+    expect(posts(s.sim, MIGRATIONS).length).toBeGreaterThanOrEqual(3);
+    expect(reads(id)).toHaveLength(0);
     expect(s.sim.getSubscription(id)?.productId).toBe(1);
   });
 });
@@ -288,15 +354,22 @@ describe("migrateSubscription: a POST is never retried blindly", () => {
 describe("readSubscription and previewMigration", () => {
   let s: Site;
 
-  it("readSubscription returns the subscription; retried on 502 and on a reset", async () => {
-    s = await site();
+  it.each([
+    ["not reported (as in most of the vendor's answers)", false, undefined],
+    ["reported", true, 202],
+  ])("readSubscription returns the subscription, price point %s; retried on 502, on a reset and on 500", async (_, reportPricePoint, pricePointId) => {
+    s = await site({ reportPricePoint });
     catalogue(s.sim);
     const id = s.sim.addSubscription({ productHandle: "pro", pricePointId: 202, state: "trialing" }).id;
     s.sim.injectFault({ kind: "status", status: 502, times: 1, match: { method: "GET" } });
     s.sim.injectFault({ kind: "reset", times: 1, match: { method: "GET" } });
+    s.sim.injectFault({ kind: "status", status: 500, times: 1, match: { method: "GET" } });
     const sub = await s.billing.readSubscription(id);
-    expect(sub).toMatchObject({ id, state: "trialing", previousState: "trialing", product: { id: 2, handle: "pro" }, pricePointId: 202 });
-    expect(s.sim.requests.map((r) => r.status)).toEqual([502, 0, 200]);
+    expect(sub).toStrictEqual({
+      id, state: "trialing", previousState: "trialing", product: { id: 2, handle: "pro" }, pricePointId, pricePointHandle: undefined,
+      currentPeriodEndsAt: s.sim.getSubscription(id)!.currentPeriodEndsAt, nextAssessmentAt: s.sim.getSubscription(id)!.currentPeriodEndsAt,
+    });
+    expect(s.sim.requests.map((r) => r.status)).toEqual([502, 0, 500, 200]);
   });
 
   it("readSubscription of an unknown id: BillingApiError 404", async () => {
@@ -325,6 +398,7 @@ describe("readSubscription and previewMigration", () => {
     const [req] = s.sim.requests;
     expect(req.path).toBe(`/subscriptions/${id}/migrations/preview.json`);
     expect((req.body as Body).migration).toMatchObject({ include_trial: false, include_initial_charge: false, include_coupons: true });
+    expect((req.body as Body).migration).not.toHaveProperty("proration_date");
     expect(s.sim.getSubscription(id)?.productId).toBe(1);
   });
 

@@ -20,10 +20,13 @@ describe("replayWebhooks: validation", () => {
     ["fraction", [1, 2, 1.5], ["[2] 1.5"]],
     ["NaN", [Number.NaN], ["[0] NaN"]],
     ["Infinity", [Number.POSITIVE_INFINITY], ["[0] Infinity"]],
-    ["string", [1, "2"], ['[1] "2"']],
+    ["text that is not a decimal id", [1, "2.5"], ['[1] "2.5"']],
+    ["text with a sign or a leading zero", [1, "+2", "02"], ['[1] "+2"', '[2] "02"']],
+    ["text above int64", [1, "9223372036854775808"], ['[1] "9223372036854775808"']],
     ["null", [null], ["[0] null"]],
     ["past 2^53", [2 ** 53], [`[0] ${2 ** 53}`]],
     ["several", [0, 7, -1, 2.5, "x"], ["[0] 0", "[2] -1", "[3] 2.5", '[4] "x"']],
+    ["a bigint", [1, 5n], ["[1] bigint"]],
   ])("%s: BillingValidationError naming each bad entry, nothing sent", async (_, ids, shown) => {
     s = await site();
     const err = await s.billing.replayWebhooks(ids as number[]).catch((e) => e);
@@ -85,6 +88,20 @@ describe("replayWebhooks: batching and de-duplication", () => {
     expect(s.sim.replayQueue).toEqual([9, 3, 1, 7]);
   });
 
+  it("decimal text of an id below 2^53 is that id: \"5001\" and 5001 are sent once, as a number", async () => {
+    s = await site();
+    expect(await s.billing.replayWebhooks(["5001", 5001, 5002, "5002", "5003"])).toEqual({ queued: 3, batches: 1 });
+    expect(accepted(s)).toEqual([[5001, 5002, 5003]]);
+    expect(s.sim.replayLog).toEqual(["5001", "5002", "5003"]);
+  });
+
+  it("int64 ids above 2^53, as decimal text: sent exactly, de-duplicated, batched like any other", async () => {
+    s = await site();
+    const big = Array.from({ length: 1001 }, (_, i) => (9_007_199_254_740_993n + BigInt(i)).toString());
+    expect(await s.billing.replayWebhooks([...big, big[0], "9223372036854775807", 42])).toEqual({ queued: 1003, batches: 2 });
+    expect([...s.sim.replayLog].sort()).toEqual([...big, "9223372036854775807", "42"].sort());
+  });
+
   it("2500 ids with duplicates spread over the list: 3 requests, each id once", async () => {
     s = await site();
     const ids = [...range(2500), ...range(300, 1), 2500, 7, 7];
@@ -142,8 +159,8 @@ describe("replayWebhooks: concurrency", () => {
   let s: Site;
 
   it.each([1, 2, 4])("maxConcurrency %i: never more in flight, and no 429 from the service", async (max) => {
-    // The simulator refuses a request over its cap with 429; give it exactly the client's cap.
-    s = await site({ latencyMs: 25, maxConcurrent: max });
+    // The simulator refuses a request over its cap with 429 (overCapacity "429"); give it exactly the client's cap.
+    s = await site({ latencyMs: 25, maxConcurrent: max, overCapacity: "429" });
     const proxy = await recordingProxy(s.sim.url);
     const billing = new BillingClient({ baseUrl: proxy.url, apiKey: KEY, maxConcurrency: max, retryBaseDelayMs: 1 });
     try {
@@ -159,7 +176,7 @@ describe("replayWebhooks: concurrency", () => {
   });
 
   it("the default cap fits the service's 4-per-site limit", async () => {
-    s = await site({ latencyMs: 25 });
+    s = await site({ latencyMs: 25, overCapacity: "429" });
     const res = await s.billing.replayWebhooks(range(12_000));
     expect(res.batches).toBe(12);
     expect(s.sim.requests.filter((r) => r.status === 429)).toHaveLength(0);
@@ -167,7 +184,7 @@ describe("replayWebhooks: concurrency", () => {
   });
 
   it("other calls on the same client share the cap: a replay with reads and a migration alongside stays within 4", async () => {
-    s = await site({ latencyMs: 20 });
+    s = await site({ latencyMs: 20, overCapacity: "429" });
     s.sim.addProduct({ id: 1, handle: "basic" });
     s.sim.addProduct({ id: 2, handle: "pro" });
     const id = s.sim.addSubscription({ productHandle: "basic", state: "active" }).id;
@@ -183,7 +200,8 @@ describe("replayWebhooks: concurrency", () => {
       ]);
       expect(proxy.peak).toBe(4);
       expect(s.sim.requests.filter((r) => r.status === 429)).toHaveLength(0);
-      expect(s.sim.requests).toHaveLength(8 + 1 + 6 + 1 + 1);
+      // 8 batches, the migration and its price point lookup, 6 reads, the PUT, one page of webhooks.
+      expect(s.sim.requests).toHaveLength(8 + 2 + 6 + 1 + 1);
     } finally {
       await billing.close();
       await proxy.close();
@@ -191,7 +209,7 @@ describe("replayWebhooks: concurrency", () => {
   });
 
   it("sanity: a client allowed more than the service's cap does get 429s, and still queues each id once", async () => {
-    s = await site({ latencyMs: 25, maxConcurrent: 2 }, { maxConcurrency: 6, maxRetries: 10 });
+    s = await site({ latencyMs: 25, maxConcurrent: 2, overCapacity: "429" }, { maxConcurrency: 6, maxRetries: 10 });
     const res = await s.billing.replayWebhooks(range(6000));
     expect(res.queued).toBe(6000);
     expect(s.sim.requests.filter((r) => r.status === 429).length).toBeGreaterThan(0);
@@ -223,7 +241,6 @@ describe("replayWebhooks: faults", () => {
   });
 
   it("a timeout after the service queued the batch: retried, the retry is a 409 duplicate, each id queued once", async () => {
-    // undici checks its timers about once a second: the 100 ms timeout fires within ~1 s.
     s = await site({}, { timeoutMs: 100 });
     s.sim.injectFault({ kind: "delay", ms: 3000, times: 1, applyAfterHandling: true, match: { path: REPLAY } });
     const res = await s.billing.replayWebhooks(range(1200));
@@ -232,43 +249,75 @@ describe("replayWebhooks: faults", () => {
     expect(s.sim.requests.map((r) => r.status).sort()).toEqual([0, 200, 409]);
   });
 
-  it("maxRetries bounds the attempts: maxRetries + 1 requests, then the error", async () => {
+  it("maxRetries bounds the attempts: maxRetries + 1 requests, then the batch is unknown (a 503 may have been applied)", async () => {
     s = await site({}, { maxRetries: 2 });
     s.sim.injectFault({ kind: "status", status: 503, match: { path: REPLAY } });
     const err = await s.billing.replayWebhooks([1, 2, 3]).catch((e) => e);
-    expect(err).toBeInstanceOf(BillingApiError);
-    expect(err).toMatchObject({ status: 503, method: "POST", path: REPLAY });
-    expect(err.errors).toEqual(["503 Service Unavailable"]); // the last answer's body reaches the error
+    expect(err).toBeInstanceOf(ReplayPartialFailureError);
+    expect(err).toMatchObject({ queued: [], notQueued: [], unknown: [1, 2, 3] });
+    expect(err.unknownBatches).toEqual([{ ids: [1, 2, 3], uniquenessToken: s.sim.requests[0].uniquenessToken }]);
+    expect(err.cause).toBeInstanceOf(BillingApiError);
+    expect(err.cause).toMatchObject({ status: 503, method: "POST", path: REPLAY, mayHaveApplied: true });
+    expect(err.cause.errors).toEqual(["503 Service Temporarily Unavailable 503 Service Temporarily Unavailable"]); // the gateway page, as text
     expect(s.sim.requests.map((r) => r.status)).toEqual([503, 503, 503]);
+    expect(new Set(s.sim.requests.map((r) => r.uniquenessToken)).size).toBe(1);
     expect(s.sim.replayQueue).toEqual([]);
   });
 
-  it("a 500 is not retried", async () => {
-    s = await site();
-    s.sim.injectFault({ kind: "status", status: 500, match: { path: REPLAY } });
-    await expect(s.billing.replayWebhooks([1])).rejects.toMatchObject({ status: 500 });
-    expect(s.sim.requests).toHaveLength(1);
+  it("a 500 is now retried (it may have been applied; the token makes the retry safe)", async () => {
+    s = await site({}, { maxRetries: 3 });
+    s.sim.injectFault({ kind: "status", status: 500, times: 2, match: { path: REPLAY } });
+    expect(await s.billing.replayWebhooks([1])).toEqual({ queued: 1, batches: 1 });
+    expect(s.sim.requests.map((r) => r.status)).toEqual([500, 500, 200]);
+    expect(s.sim.replayLog).toEqual(["1"]);
   });
 
-  it("a batch failing for good after one succeeded: ReplayPartialFailureError with exactly the queued and not-queued ids", async () => {
-    s = await site({}, { maxConcurrency: 1, maxRetries: 1 });
-    // One clean pass-through (a zero delay), then every replay request fails.
+  it("a 500 after the service queued the batch: the retry is a 409, each id queued once", async () => {
+    s = await site();
+    s.sim.injectFault({ kind: "status", status: 500, times: 1, applyAfterHandling: true, match: { path: REPLAY } });
+    expect(await s.billing.replayWebhooks([1, 2])).toEqual({ queued: 2, batches: 1 });
+    expect(s.sim.requests.map((r) => r.status)).toEqual([500, 409]);
+    expect(s.sim.replayLog).toEqual(["1", "2"]);
+  });
+
+  it("a batch refused for good after one succeeded: ReplayPartialFailureError with exactly the queued and not-queued ids", async () => {
+    // 429s past the budget: refused before processing, so "not queued" is certain.
+    s = await site({}, { maxConcurrency: 1, maxRetries: 1, retryBudgetSeconds: 0.5 });
+    // One clean pass-through (a zero delay), then every replay request is refused.
     s.sim.injectFault({ kind: "delay", ms: 0, times: 1, match: { path: REPLAY } });
-    s.sim.injectFault({ kind: "status", status: 500, match: { path: REPLAY } });
+    s.sim.injectFault({ kind: "status", status: 429, retryAfter: 1, match: { path: REPLAY } });
     const ids = [...range(3000), 17, 2999];
     const err = await s.billing.replayWebhooks(ids).catch((e) => e);
     expect(err).toBeInstanceOf(ReplayPartialFailureError);
     expect(err.queued).toEqual(range(1000));
     expect(err.notQueued).toEqual(range(2000, 1001));
+    expect(err.unknown).toEqual([]);
+    expect(err.unknownBatches).toEqual([]);
     expect(s.sim.replayQueue).toEqual(range(1000));
     expect(err.cause).toBeInstanceOf(BillingApiError);
-    expect(err.cause.status).toBe(500);
+    expect(err.cause).toMatchObject({ status: 429, mayHaveApplied: false });
     expect(err.message).toMatch(/1000 id\(s\) queued, 2000 not queued/);
-    // After the failure no further batch starts: batch 1, then batch 2 once (500 is final).
-    expect(s.sim.requests.map((r) => r.status)).toEqual([200, 500]);
+    expect(err.message).not.toMatch(/unknown/);
+    // After the failure no further batch starts: batch 1, then batch 2 once (a Retry-After past the budget is final).
+    expect(s.sim.requests.map((r) => r.status)).toEqual([200, 429]);
   });
 
-  it("a batch failing for good with batches in parallel: queued is exactly what the service queued", async () => {
+  it("a batch failing for good with a 500 after one succeeded: its ids are unknown, the rest not queued", async () => {
+    s = await site({}, { maxConcurrency: 1, maxRetries: 1 });
+    s.sim.injectFault({ kind: "delay", ms: 0, times: 1, match: { path: REPLAY } });
+    s.sim.injectFault({ kind: "status", status: 500, match: { path: REPLAY } });
+    const err = await s.billing.replayWebhooks([...range(3000), 17, 2999]).catch((e) => e);
+    expect(err).toBeInstanceOf(ReplayPartialFailureError);
+    expect(err.queued).toEqual(range(1000));
+    expect(err.unknown).toEqual(range(1000, 1001));
+    expect(err.notQueued).toEqual(range(1000, 2001));
+    expect(err.cause).toMatchObject({ status: 500, errors: ["Internal Server Error"] });
+    expect(err.message).toMatch(/1000 id\(s\) queued, 1000 not queued .*1000 unknown/);
+    expect(s.sim.requests.map((r) => r.status)).toEqual([200, 500, 500]); // a 500 is retried (maxRetries 1)
+    expect(s.sim.replayQueue).toEqual(range(1000));
+  });
+
+  it("a batch failing for good with batches in parallel: queued is exactly what the service queued; every id in exactly one list", async () => {
     s = await site({ latencyMs: 10 }, { maxConcurrency: 4, maxRetries: 0 });
     s.sim.injectFault({ kind: "delay", ms: 0, times: 3, match: { path: REPLAY } });
     s.sim.injectFault({ kind: "status", status: 502, match: { path: REPLAY } });
@@ -276,15 +325,83 @@ describe("replayWebhooks: faults", () => {
     expect(err).toBeInstanceOf(ReplayPartialFailureError);
     expect(sorted(err.queued)).toEqual(sorted(s.sim.replayQueue));
     expect(err.queued).toHaveLength(3000);
-    expect(sorted([...err.queued, ...err.notQueued])).toEqual(range(10_000));
+    // Unknown: exactly the batches answered 502 (workers that finished with the first three may have started more).
+    const failed = s.sim.requests.filter((r) => r.status === 502);
+    expect(failed.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(err.unknownBatches.map((b: { uniquenessToken: string }) => b.uniquenessToken))).toEqual(new Set(failed.map((r) => r.uniquenessToken)));
+    expect(sorted(err.unknown)).toEqual(sorted(failed.flatMap((r) => (r.body as { ids: number[] }).ids)));
+    // Not queued: exactly the ids never sent.
+    const sent = new Set(s.sim.requests.flatMap((r) => (r.body as { ids: number[] }).ids));
+    expect(sorted(err.notQueued)).toEqual(range(10_000).filter((id) => !sent.has(id)));
+    expect(err.notQueued.length).toBeGreaterThan(0);
+    expect(sorted([...err.queued, ...err.notQueued, ...err.unknown])).toEqual(range(10_000));
   });
 
-  it("the only batch failing: the batch's own error (nothing was queued)", async () => {
-    s = await site({}, { maxRetries: 0 });
-    s.sim.injectFault({ kind: "status", status: 503, match: { path: REPLAY } });
+  it("the only batch refused: the batch's own error (nothing queued, nothing unknown)", async () => {
+    s = await site({}, { maxRetries: 0, retryBudgetSeconds: 0.5 });
+    s.sim.injectFault({ kind: "status", status: 429, retryAfter: 1, match: { path: REPLAY } });
     const err = await s.billing.replayWebhooks([1, 2]).catch((e) => e);
     expect(err).toBeInstanceOf(BillingApiError);
     expect(err).not.toBeInstanceOf(ReplayPartialFailureError);
+    expect(err).toMatchObject({ status: 429, mayHaveApplied: false });
     expect(s.sim.replayQueue).toEqual([]);
+  });
+
+  it("the only batch failing ambiguously: ReplayPartialFailureError with it unknown, even though nothing is known queued", async () => {
+    s = await site({}, { maxRetries: 0 });
+    s.sim.injectFault({ kind: "status", status: 503, match: { path: REPLAY } });
+    const err = await s.billing.replayWebhooks([1, 2]).catch((e) => e);
+    expect(err).toBeInstanceOf(ReplayPartialFailureError);
+    expect(err).toMatchObject({ queued: [], notQueued: [], unknown: [1, 2] });
+    expect(s.sim.replayQueue).toEqual([]);
+  });
+});
+
+describe("replayWebhooks: resuming unknown batches", () => {
+  let s: Site;
+
+  it("resume re-sends each unknown batch with its own token before the new ids: applied ones are 409s, none queued twice", async () => {
+    s = await site({}, { maxConcurrency: 1, maxRetries: 1 });
+    // Batch 1 queued, batch 2 applied but its answers lost, batch 3 never sent.
+    s.sim.injectFault({ kind: "delay", ms: 0, times: 1, match: { path: REPLAY } });
+    s.sim.injectFault({ kind: "status", status: 502, applyAfterHandling: true, match: { path: REPLAY } });
+    const err = await s.billing.replayWebhooks(range(2500)).catch((e) => e);
+    expect(err).toBeInstanceOf(ReplayPartialFailureError);
+    expect(err.queued).toEqual(range(1000));
+    expect(err.unknown).toEqual(range(1000, 1001));
+    expect(err.notQueued).toEqual(range(500, 2001));
+    const token = err.unknownBatches[0].uniquenessToken;
+    expect(s.sim.requests.map((r) => [r.status, r.uniquenessToken === token])).toEqual([[200, false], [502, true], [502, true]]);
+
+    s.sim.clearFaults();
+    s.sim.reset();
+    expect(await s.billing.replayWebhooks(err.notQueued, { resume: err.unknownBatches })).toEqual({ queued: 1500, batches: 2 });
+    expect(s.sim.requests.map((r) => [r.status, r.uniquenessToken === token])).toEqual([[409, true], [200, false]]);
+    expect(sorted(s.sim.replayQueue)).toEqual(range(2500));
+  });
+
+  it("a resumed batch that fails again stays unknown, with its original token", async () => {
+    s = await site({}, { maxRetries: 0, retryBudgetSeconds: 0.5 });
+    const batch = { ids: [7, 8], uniquenessToken: "tok-resumed" };
+    // Refused this time; but the first send of this batch may have queued it, so it is still unknown.
+    s.sim.injectFault({ kind: "status", status: 429, retryAfter: 1, match: { path: REPLAY } });
+    const err = await s.billing.replayWebhooks([], { resume: [batch] }).catch((e) => e);
+    expect(err).toBeInstanceOf(ReplayPartialFailureError);
+    expect(err).toMatchObject({ queued: [], notQueued: [], unknown: [7, 8], unknownBatches: [batch] });
+    expect(s.sim.requests.map((r) => r.uniquenessToken)).toEqual(["tok-resumed"]);
+  });
+
+  it.each([
+    ["no ids", { ids: [], uniquenessToken: "t" }, "resume.0.ids"],
+    ["too many ids", { ids: range(1001), uniquenessToken: "t" }, "resume.0.ids"],
+    ["a bad id", { ids: [1, 0], uniquenessToken: "t" }, "resume.0.ids"],
+    ["no token", { ids: [1] }, "resume.0.uniquenessToken"],
+    ["an empty token", { ids: [1], uniquenessToken: "" }, "resume.0.uniquenessToken"],
+  ])("a resume batch with %s: refused before sending", async (_, batch, property) => {
+    s = await site();
+    const err = await s.billing.replayWebhooks([1], { resume: [batch as never] }).catch((e) => e);
+    expect(err).toBeInstanceOf(BillingValidationError);
+    expect(err.problems.map((p: { property: string }) => p.property)).toEqual([property]);
+    expect(s.sim.requests).toHaveLength(0);
   });
 });

@@ -48,7 +48,7 @@ describe.each(CREDENTIALS)("no credential in any error, in any form (%s)", (_, c
     expectNoSecret(everything(partial));
   });
 
-  it("BillingConnectionError (nothing listening) and MigrationOutcomeUnknownError", async () => {
+  it("BillingConnectionError (nothing listening), for a read and for a migration", async () => {
     const s = await site();
     const url = s.sim.url;
     await s.close();
@@ -58,16 +58,32 @@ describe.each(CREDENTIALS)("no credential in any error, in any form (%s)", (_, c
       expect(err).toBeInstanceOf(BillingConnectionError);
       expect(err.code).toBe("ECONNREFUSED");
       expectNoSecret(everything(err));
-      const unknown = await billing.migrateSubscription(1, { productHandle: "pro" }).catch((e) => e);
-      expect(unknown).toBeInstanceOf(MigrationOutcomeUnknownError);
-      expectNoSecret(everything(unknown));
+      // Never sent: nothing is unknown, so the connection error itself.
+      const migration = await billing.migrateSubscription(1, { productHandle: "pro" }).catch((e) => e);
+      expect(migration).toBeInstanceOf(BillingConnectionError);
+      expect(migration).toMatchObject({ code: "ECONNREFUSED", mayHaveApplied: false });
+      expectNoSecret(everything(migration));
     } finally {
       await billing.close();
     }
   });
 
+  it("MigrationOutcomeUnknownError (the answer lost and the read-back failing) and ReplayPartialFailureError with unknown batches", async () => {
+    const s = await site({}, { ...credential, maxRetries: 1 });
+    catalogue(s.sim);
+    const id = s.sim.addSubscription({ productHandle: "basic", state: "active" }).id;
+    s.sim.injectFault({ kind: "reset", applyAfterHandling: true });
+    const unknown = await s.billing.migrateSubscription(id, { productHandle: "pro" }).catch((e) => e);
+    expect(unknown).toBeInstanceOf(MigrationOutcomeUnknownError);
+    expect(unknown.cause).toBeInstanceOf(BillingConnectionError);
+    expectNoSecret(everything(unknown));
+    const partial = await s.billing.replayWebhooks([1, 2]).catch((e) => e);
+    expect(partial).toBeInstanceOf(ReplayPartialFailureError);
+    expect(partial.unknownBatches).toHaveLength(1);
+    expectNoSecret(everything(partial));
+  });
+
   it("BillingConnectionError (timeout)", async () => {
-    // undici checks its timers about once a second, so the timeout fires within ~1 s, not at 50 ms.
     const s = await site({ latencyMs: 2500 }, { ...credential, timeoutMs: 50, maxRetries: 0 });
     const err = await s.billing.setWebhooksEnabled(true).catch((e) => e);
     expect(err).toBeInstanceOf(BillingConnectionError);

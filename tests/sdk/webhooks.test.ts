@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BillingApiError, BillingValidationError } from "../../sdk";
 import type { WebhookStatus } from "../../simulator";
-import { site, type Site } from "./helpers";
+import { clientOf, scripted, site, type Site } from "./helpers";
 
 const SETTINGS = "/webhooks/settings.json";
 const LIST = "/webhooks.json";
@@ -25,8 +25,11 @@ describe("setWebhooksEnabled", () => {
   it.each([
     ["503", { kind: "status", status: 503 } as const],
     ["429", { kind: "status", status: 429 } as const],
+    ["429 with Retry-After: 0", { kind: "status", status: 429, retryAfter: 0 } as const],
+    ["500", { kind: "status", status: 500 } as const],
     ["reset", { kind: "reset" } as const],
     ["503 after applying", { kind: "status", status: 503, applyAfterHandling: true } as const],
+    ["reset after applying", { kind: "reset", applyAfterHandling: true } as const],
   ])("retried on %s", async (_, fault) => {
     s = await site();
     s.sim.injectFault({ ...fault, times: 2, match: { method: "PUT" } });
@@ -39,18 +42,32 @@ describe("setWebhooksEnabled", () => {
   it("retried after a timeout", async () => {
     s = await site({}, { timeoutMs: 100 });
     s.sim.injectFault({ kind: "delay", ms: 3000, times: 1, match: { method: "PUT" } });
+    const started = performance.now();
     expect(await s.billing.setWebhooksEnabled(true)).toStrictEqual({ webhooksEnabled: true });
+    expect(performance.now() - started).toBeLessThan(1000); // the timeout is exact, not undici's one-second tick
     expect(s.sim.webhooksEnabled).toBe(true);
     expect(s.sim.requests).toHaveLength(2);
   });
 
-  it("a 503 for good: BillingApiError after maxRetries + 1 attempts; the site unchanged", async () => {
+  it("a 503 for good: BillingApiError after maxRetries + 1 attempts, which may have applied; the site unchanged", async () => {
     s = await site({}, { maxRetries: 1 });
     s.sim.injectFault({ kind: "status", status: 503, match: { method: "PUT" } });
     const err = await s.billing.setWebhooksEnabled(true).catch((e) => e);
     expect(err).toBeInstanceOf(BillingApiError);
-    expect(err).toMatchObject({ status: 503, method: "PUT", path: SETTINGS });
+    expect(err).toMatchObject({ status: 503, method: "PUT", path: SETTINGS, mayHaveApplied: true });
     expect(s.sim.requests).toHaveLength(2);
+    expect(s.sim.webhooksEnabled).toBe(false);
+  });
+
+  it("a 429 for good: retried on the time budget, then BillingApiError with the vendor's text, which applied nothing", async () => {
+    s = await site({}, { maxRetries: 0, retryBudgetSeconds: 0.2, retryBaseDelayMs: 10 });
+    s.sim.injectFault({ kind: "status", status: 429, match: { method: "PUT" } });
+    const err = await s.billing.setWebhooksEnabled(true).catch((e) => e);
+    expect(err).toBeInstanceOf(BillingApiError);
+    expect(err).toMatchObject({ status: 429, mayHaveApplied: false });
+    expect(err.errors[0]).toMatch(/^Your request was denied due to a usage violation\./);
+    expect(err.message).toContain(err.errors[0]);
+    expect(s.sim.requests.length).toBeGreaterThan(1); // past maxRetries 0
     expect(s.sim.webhooksEnabled).toBe(false);
   });
 
@@ -80,12 +97,65 @@ describe("listWebhooks", () => {
       expect(pages().every((p) => p.query.per_page === "200" && p.query.order === "oldest_first")).toBe(true);
     });
 
-  it("returns each webhook's fields", async () => {
+  it("returns each webhook's fields; what the service sends as null is undefined", async () => {
     s = await site();
-    s.sim.addWebhook({ id: 77, status: "failed", event: "payment_failure", createdAt: "2026-10-01T09:00:00Z" });
-    const [w] = await s.billing.listWebhooks();
-    expect(w).toMatchObject({ id: 77, event: "payment_failure", successful: false });
-    expect(Date.parse(w.createdAt!)).toBe(Date.parse("2026-10-01T09:00:00Z"));
+    const createdAt = "2026-10-01T09:00:00Z";
+    s.sim.addWebhook({ id: 77, status: "failed", event: "payment_failure", createdAt });
+    s.sim.addWebhook({ id: 78, status: "successful", event: "payment_success", createdAt });
+    s.sim.addWebhook({ id: 79, status: "pending", event: "signup_success", createdAt });
+    const [failed, successful, pending] = await s.billing.listWebhooks();
+    const KEYS = ["acceptedAt", "createdAt", "event", "id", "lastError", "lastErrorAt", "lastSentAt", "lastSentUrl", "successful"];
+    for (const w of [failed, successful, pending]) expect(Object.keys(w).sort()).toEqual(KEYS);
+    const timestamp = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+    // Sent, never accepted: the receiver's last error.
+    expect(failed).toStrictEqual({
+      id: 77, event: "payment_failure", successful: false, createdAt, acceptedAt: undefined,
+      lastError: expect.any(String), lastErrorAt: timestamp, lastSentAt: timestamp, lastSentUrl: expect.stringMatching(/^https:\/\//),
+    });
+    // Accepted: no error (null on the wire).
+    expect(successful).toStrictEqual({
+      id: 78, event: "payment_success", successful: true, createdAt, acceptedAt: timestamp,
+      lastError: undefined, lastErrorAt: undefined, lastSentAt: timestamp, lastSentUrl: expect.stringMatching(/^https:\/\//),
+    });
+    // Never sent: nothing about sending (all null on the wire).
+    expect(pending).toStrictEqual({
+      id: 79, event: "signup_success", successful: false, createdAt, acceptedAt: undefined,
+      lastError: undefined, lastErrorAt: undefined, lastSentAt: undefined, lastSentUrl: undefined,
+    });
+  });
+
+  it("every field but the id may be null or missing on the wire: undefined in the result; a big id kept as text", async () => {
+    // Written by hand, not by the simulator: raw JSON with an int64 id past 2^53 and every kind of absence.
+    const page = `[
+      {"webhook": {"id": 9007199254740993, "event": null, "successful": null, "created_at": null, "last_error": null,
+        "last_error_at": null, "accepted_at": null, "last_sent_at": null, "last_sent_url": null, "body": null, "signature": null}},
+      {"webhook": {"id": 12}},
+      {"webhook": {"id": 13, "event": "payment_failure", "successful": false, "created_at": "2026-10-01T09:00:00-04:00",
+        "last_error": "500 Internal Server Error", "last_error_at": "2026-10-01T10:00:00-04:00", "accepted_at": null,
+        "last_sent_at": "2026-10-01T10:00:00-04:00", "last_sent_url": "https://example.com/hooks"}}
+    ]`;
+    const server = await scripted([{ status: 200, text: page, contentType: "application/json" }]);
+    const none = { event: undefined, successful: undefined, createdAt: undefined, lastError: undefined, lastErrorAt: undefined, acceptedAt: undefined, lastSentAt: undefined, lastSentUrl: undefined };
+    expect(await clientOf(server.url).listWebhooks()).toStrictEqual([
+      { id: "9007199254740993", ...none },
+      { id: 12, ...none },
+      {
+        id: 13, event: "payment_failure", successful: false, createdAt: "2026-10-01T09:00:00-04:00", acceptedAt: undefined,
+        lastError: "500 Internal Server Error", lastErrorAt: "2026-10-01T10:00:00-04:00", lastSentAt: "2026-10-01T10:00:00-04:00", lastSentUrl: "https://example.com/hooks",
+      },
+    ]);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("int64 ids above 2^53 come back as their exact decimal text, and replay exactly", async () => {
+    s = await site();
+    const big = ["9007199254740993", "9223372036854775807", "1234567890123456789"];
+    for (const [i, id] of big.entries()) s.sim.addWebhook({ id, status: "failed", createdAt: iso(i) });
+    s.sim.addWebhook({ id: 5001, status: "failed", createdAt: iso(5) });
+    const listed = await s.billing.listWebhooks();
+    expect(listed.map((w) => w.id)).toStrictEqual([...big, 5001]);
+    expect(await s.billing.replayWebhooks(listed.map((w) => w.id))).toEqual({ queued: 4, batches: 1 });
+    expect(s.sim.replayLog).toEqual([...big, "5001"]);
   });
 
   describe("filters, across pages", () => {

@@ -1,0 +1,291 @@
+import { describe, expect, it } from "vitest";
+import { classifyAnswer, classifyFailure, mayHaveApplied, serviceMessages, type Answer, type Outcome } from "../../sdk/outcome";
+import { backoffDelay, MAX_BACKOFF_MS, nextWait, retryAfterMs, retryReason, type RetryPolicy } from "../../sdk/retry";
+import { DUPLICATE_SUBMISSION } from "../../sdk/wire";
+
+// The retry policy and the outcome classifier as pure functions: no socket, no clock.
+
+const USAGE_VIOLATION = "Your request was denied due to a usage violation. You can track this request with support by referencing 0123abcd";
+const answer = (status: number, body?: unknown, extra: Partial<Answer> = {}): Answer =>
+  ({ status, body, text: body === undefined ? "" : JSON.stringify(body), retryAfter: undefined, ...extra });
+
+describe("classifyAnswer: one kind per status", () => {
+  it.each([
+    [200, { subscription: {} }, "success"],
+    [201, [], "success"],
+    [204, undefined, "success"],
+    [299, undefined, "success"],
+    [409, { errors: [DUPLICATE_SUBMISSION] }, "duplicate"],
+    [409, { errors: ["Some other conflict", DUPLICATE_SUBMISSION] }, "duplicate"],
+    [409, { errors: ["Some other conflict"] }, "refused"],
+    [409, undefined, "refused"],
+    [429, undefined, "rate-limited"],
+    [400, { errors: ["Malformed JSON body"] }, "refused"],
+    [401, { errors: ["Unauthorized"] }, "refused"],
+    [403, undefined, "refused"],
+    [404, { errors: ["Subscription not found"] }, "refused"],
+    [408, undefined, "refused"],
+    [413, undefined, "refused"],
+    [422, { errors: ["already on product 'basic'"] }, "refused"],
+    [500, { errors: ["Internal Server Error"] }, "ambiguous"],
+    [502, undefined, "ambiguous"],
+    [503, undefined, "ambiguous"],
+    [504, undefined, "ambiguous"],
+    [599, undefined, "ambiguous"],
+  ] as const)("%i %j → %s", (status, body, kind) => {
+    const o = classifyAnswer(answer(status, body));
+    expect(o.kind).toBe(kind);
+    expect("status" in o && o.status).toBe(status);
+    expect(mayHaveApplied(o)).toBe(kind === "ambiguous");
+  });
+
+  it("a 429 keeps the rate limiter's text and its Retry-After", () => {
+    const o = classifyAnswer({ status: 429, body: undefined, text: USAGE_VIOLATION, retryAfter: "30" });
+    expect(o).toStrictEqual({ kind: "rate-limited", status: 429, body: undefined, text: USAGE_VIOLATION, retryAfter: "30" });
+    expect(serviceMessages(o)).toEqual([USAGE_VIOLATION]);
+  });
+
+  it("a 5xx says which status it was", () => {
+    expect(classifyAnswer(answer(503))).toMatchObject({ kind: "ambiguous", status: 503, message: "answered 503" });
+  });
+
+  it.each([
+    ["a JSON error list", answer(422, { errors: ["a", "b"] }), ["a", "b"]],
+    ["an error string", answer(422, { error: "Subscription is already canceled" }), ["Subscription is already canceled"]],
+    ["field errors", answer(422, { errors: { price_in_cents: ["must be a number"] } }), ["price_in_cents: must be a number"]],
+    ["plain text (the 429)", { status: 429, body: undefined, text: USAGE_VIOLATION, retryAfter: undefined }, [USAGE_VIOLATION]],
+    ["a gateway's HTML page", { status: 502, body: undefined, text: "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body></body></html>", retryAfter: undefined },
+      ["502 Bad Gateway"]],
+    ["nothing at all", answer(503), []],
+  ] as const)("the service's words from %s", (_, a, messages) => {
+    expect(serviceMessages(classifyAnswer(a))).toEqual(messages);
+  });
+});
+
+describe("classifyFailure: not sent, or may have been applied", () => {
+  it.each([
+    ["ECONNREFUSED", "not-sent"],
+    ["ENOTFOUND", "not-sent"],
+    ["EAI_AGAIN", "not-sent"],
+    ["ENETUNREACH", "not-sent"],
+    ["EHOSTUNREACH", "not-sent"],
+    ["ENETDOWN", "not-sent"],
+    ["EHOSTDOWN", "not-sent"],
+    ["UND_ERR_CONNECT_TIMEOUT", "not-sent"],
+    // The request may have reached the service: a reset, a broken pipe, a timeout, a socket closed mid-answer.
+    ["ECONNRESET", "ambiguous"],
+    ["EPIPE", "ambiguous"],
+    ["ETIMEDOUT", "ambiguous"],
+    ["UND_ERR_SOCKET", "ambiguous"],
+    ["UND_ERR_HEADERS_TIMEOUT", "ambiguous"],
+    ["UND_ERR_BODY_TIMEOUT", "ambiguous"],
+    ["UND_ERR_ABORTED", "ambiguous"],
+    [undefined, "ambiguous"],
+  ] as const)("%s → %s", (code, kind) => {
+    const o = classifyFailure(code, "request failed");
+    expect(o.kind).toBe(kind);
+    expect(mayHaveApplied(o)).toBe(kind === "ambiguous");
+    expect(o).toMatchObject({ code, message: "request failed" });
+    if (o.kind === "ambiguous") expect(o.status).toBeUndefined();
+    expect(serviceMessages(o)).toEqual([]);
+  });
+});
+
+describe("retryAfterMs", () => {
+  const NOW = Date.parse("2026-10-21T07:28:00Z");
+
+  it.each([
+    ["0", 0],
+    ["1", 1000],
+    ["30", 30_000],
+    ["120", 120_000],
+    [" 5 ", 5000],
+    ["3600", 3_600_000],
+  ])("seconds: %j → %i ms", (header, ms) => {
+    expect(retryAfterMs(header, NOW)).toBe(ms);
+  });
+
+  it.each([
+    ["IMF-fixdate 30 s ahead", "Wed, 21 Oct 2026 07:28:30 GMT", 30_000],
+    ["IMF-fixdate 1 h ahead", "Wed, 21 Oct 2026 08:28:00 GMT", 3_600_000],
+    ["obsolete RFC 850 form", "Wednesday, 21-Oct-26 07:28:05 GMT", 5000],
+    ["exactly now", "Wed, 21 Oct 2026 07:28:00 GMT", 0],
+    ["in the past: no wait, never negative", "Wed, 21 Oct 2026 07:00:00 GMT", 0],
+  ])("HTTP date, %s → %i ms", (_, header, ms) => {
+    expect(retryAfterMs(header, NOW)).toBe(ms);
+  });
+
+  it.each([
+    ["absent", undefined],
+    ["empty", ""],
+    ["blank", "   "],
+    ["a word", "soon"],
+    ["a unit", "1s"],
+    ["a phrase", "5 minutes"],
+    ["Infinity", "Infinity"],
+    ["NaN", "NaN"],
+  ])("junk (%s) → undefined: the caller falls back to its own backoff", (_, header) => {
+    expect(retryAfterMs(header, NOW)).toBeUndefined();
+  });
+
+  // RFC 9110 §10.2.3: Retry-After = HTTP-date / delay-seconds, delay-seconds = 1*DIGIT. These are neither, but
+  // Number() reads hex and exponents, and V8's lenient Date.parse reads a stray digit in text as a year (2001):
+  // "later 1" became a wait of 0 ms, i.e. a 429 retried at once, again and again, for the whole retry budget.
+  it.each([
+    ["text with a digit, which V8's Date.parse reads as the year 2001", "later 1"],
+    ["hexadecimal, which Number() reads", "0x10"],
+    ["a negative number", "-5"],
+  ])("not an RFC 9110 value (%s: %j) → undefined", (_, header) => {
+    expect(retryAfterMs(header, NOW)).toBeUndefined();
+  });
+});
+
+describe("backoffDelay: full jitter, capped", () => {
+  it.each([
+    [0, 100, 0, 0],
+    [0, 100, 0.5, 50],
+    [0, 100, 0.999, 99],
+    [1, 100, 0.5, 100],
+    [3, 100, 0.5, 400],
+    [3, 100, 0.999, 799],
+    [20, 100, 0.999, Math.floor(0.999 * MAX_BACKOFF_MS)],
+    [60, 250, 0.5, MAX_BACKOFF_MS / 2],
+    [0, 0, 0.999, 0],
+  ])("attempt %i, base %i ms, random %d → %i ms", (attempt, base, r, ms) => {
+    expect(backoffDelay(attempt, base, () => r)).toBe(ms);
+  });
+
+  it("never above base·2^attempt nor the cap, never negative", () => {
+    for (let attempt = 0; attempt < 40; attempt++) {
+      for (const r of [0, 0.25, 0.5, 0.75, 0.999999]) {
+        const d = backoffDelay(attempt, 250, () => r);
+        expect(d).toBeGreaterThanOrEqual(0);
+        expect(d).toBeLessThan(Math.min(MAX_BACKOFF_MS, 250 * 2 ** attempt));
+        expect(Number.isInteger(d)).toBe(true);
+      }
+    }
+  });
+});
+
+describe("nextWait: which outcome is tried again, after how long", () => {
+  // maxRetries 2: attempts 1 and 2 may be followed by another, attempt 3 may not. Budget 1 s for 429s.
+  const POLICY: RetryPolicy = { maxRetries: 2, baseDelayMs: 100, budgetMs: 1000 };
+  const half = () => 0.5;
+  /** Backoff with random 0.5 after attempt n: 50, 100, 200, 400 ms. */
+  const B = { 1: 50, 2: 100, 3: 200, 4: 400 } as const;
+
+  const OUTCOMES: Record<string, Outcome> = {
+    success: classifyAnswer(answer(200, {})),
+    duplicate: classifyAnswer(answer(409, { errors: [DUPLICATE_SUBMISSION] })),
+    refused: classifyAnswer(answer(422, { errors: ["no"] })),
+    "rate-limited": classifyAnswer({ status: 429, body: undefined, text: USAGE_VIOLATION, retryAfter: undefined }),
+    "rate-limited, Retry-After: 0": classifyAnswer({ status: 429, body: undefined, text: USAGE_VIOLATION, retryAfter: "0" }),
+    "rate-limited, Retry-After: 1": classifyAnswer({ status: 429, body: undefined, text: USAGE_VIOLATION, retryAfter: "1" }),
+    "rate-limited, Retry-After: 2": classifyAnswer({ status: 429, body: undefined, text: USAGE_VIOLATION, retryAfter: "2" }),
+    "ambiguous 500": classifyAnswer(answer(500, { errors: ["Internal Server Error"] })),
+    "ambiguous 503": classifyAnswer(answer(503)),
+    "ambiguous reset": classifyFailure("ECONNRESET", "read ECONNRESET"),
+    "ambiguous timeout": classifyFailure("ETIMEDOUT", "no answer within 100 ms"),
+    "not-sent": classifyFailure("ECONNREFUSED", "connect ECONNREFUSED 127.0.0.1:9"),
+  };
+
+  // [outcome, repeatable, attempt, elapsed ms, expected wait or undefined]
+  type Row = [keyof typeof OUTCOMES, boolean, number, number, number | undefined];
+  const rows: Row[] = [];
+  const bothWays = (o: keyof typeof OUTCOMES, attempt: number, elapsed: number, wait: number | undefined) => {
+    rows.push([o, true, attempt, elapsed, wait], [o, false, attempt, elapsed, wait]);
+  };
+
+  // Final outcomes: never repeated, whatever the request, count or clock.
+  for (const o of ["success", "duplicate", "refused"] as const) {
+    for (const attempt of [1, 2, 3]) for (const elapsed of [0, 999, 5000]) bothWays(o, attempt, elapsed, undefined);
+  }
+  // 429: nothing applied, so repeatable or not alike; on the time budget, not on maxRetries (attempt 3 and 4 still wait).
+  bothWays("rate-limited", 1, 0, B[1]);
+  bothWays("rate-limited", 2, 0, B[2]);
+  bothWays("rate-limited", 3, 0, B[3]);
+  bothWays("rate-limited", 4, 500, B[4]);
+  bothWays("rate-limited", 3, 800, B[3]); // 800 + 200 = 1000: exactly the budget
+  bothWays("rate-limited", 3, 801, undefined); // 1001 > 1000
+  bothWays("rate-limited", 1, 999, undefined);
+  bothWays("rate-limited", 1, 5000, undefined);
+  bothWays("rate-limited, Retry-After: 0", 7, 999, 0);
+  bothWays("rate-limited, Retry-After: 1", 1, 0, 1000); // honoured instead of the 50 ms backoff
+  bothWays("rate-limited, Retry-After: 1", 9, 0, 1000);
+  bothWays("rate-limited, Retry-After: 1", 1, 1, undefined); // 1 + 1000 > budget
+  bothWays("rate-limited, Retry-After: 2", 1, 0, undefined); // asks for more than the whole budget
+  // Ambiguous (may have been applied): only a repeatable request, up to maxRetries, whatever the clock.
+  for (const o of ["ambiguous 500", "ambiguous 503", "ambiguous reset", "ambiguous timeout"] as const) {
+    rows.push(
+      [o, true, 1, 0, B[1]], [o, true, 2, 0, B[2]], [o, true, 2, 5000, B[2]], [o, true, 3, 0, undefined], [o, true, 4, 0, undefined],
+      [o, false, 1, 0, undefined], [o, false, 2, 0, undefined], [o, false, 3, 0, undefined],
+    );
+  }
+  // Never sent: any request, up to maxRetries, whatever the clock.
+  bothWays("not-sent", 1, 0, B[1]);
+  bothWays("not-sent", 2, 5000, B[2]);
+  bothWays("not-sent", 3, 0, undefined);
+
+  it.each(rows)("%s, repeatable %s, after attempt %i, %i ms elapsed → %s", (o, repeatable, attempt, elapsed, wait) => {
+    expect(nextWait(OUTCOMES[o], attempt, elapsed, POLICY, repeatable, half)).toBe(wait);
+  });
+
+  it("the table covers every outcome kind, repeatable and not, below, at and past maxRetries", () => {
+    const kinds = new Set(rows.map(([o]) => OUTCOMES[o].kind));
+    expect([...kinds].sort()).toEqual(["ambiguous", "duplicate", "not-sent", "rate-limited", "refused", "success"]);
+    for (const kind of kinds) {
+      for (const repeatable of [true, false]) {
+        const attempts = new Set(rows.filter(([o, r]) => OUTCOMES[o].kind === kind && r === repeatable).map(([, , a]) => a));
+        expect([...attempts].filter((a) => a <= POLICY.maxRetries).length).toBeGreaterThan(0);
+        expect(attempts.has(POLICY.maxRetries + 1)).toBe(true);
+      }
+    }
+  });
+
+  it("maxRetries 0: an ambiguous or never-sent request is not repeated, a 429 still is (within the budget)", () => {
+    const p = { ...POLICY, maxRetries: 0 };
+    expect(nextWait(OUTCOMES["ambiguous 503"], 1, 0, p, true, half)).toBeUndefined();
+    expect(nextWait(OUTCOMES["not-sent"], 1, 0, p, true, half)).toBeUndefined();
+    expect(nextWait(OUTCOMES["rate-limited"], 1, 0, p, true, half)).toBe(B[1]);
+  });
+
+  it("a budget of 0 never waits on a 429, even when the wait would be 0 ms", () => {
+    const p = { ...POLICY, budgetMs: 0 };
+    expect(nextWait(OUTCOMES["rate-limited, Retry-After: 0"], 1, 0, p, true, half)).toBeUndefined();
+    expect(nextWait(OUTCOMES["rate-limited"], 1, 0, p, true, () => 0)).toBeUndefined();
+    // The budget is for 429s only.
+    expect(nextWait(OUTCOMES["ambiguous 503"], 1, 0, p, true, half)).toBe(B[1]);
+  });
+
+  it("Retry-After as an HTTP date: honoured within the budget", () => {
+    const p = { ...POLICY, budgetMs: 300_000 };
+    const past = classifyAnswer({ status: 429, body: undefined, text: "", retryAfter: "Wed, 21 Oct 2015 07:28:00 GMT" });
+    expect(nextWait(past, 1, 0, p, false, half)).toBe(0);
+    const far = classifyAnswer({ status: 429, body: undefined, text: "", retryAfter: new Date(Date.now() + 3_600_000).toUTCString() });
+    expect(nextWait(far, 1, 0, p, false, half)).toBeUndefined(); // an hour is past a 5-minute budget
+    const soon = classifyAnswer({ status: 429, body: undefined, text: "", retryAfter: new Date(Date.now() + 60_000).toUTCString() });
+    const wait = nextWait(soon, 1, 0, p, false, half)!;
+    expect(wait).toBeGreaterThan(58_000); // whole seconds on the wire, and the clock moved on
+    expect(wait).toBeLessThanOrEqual(60_000);
+  });
+
+  it("a Retry-After above the backoff cap is honoured", () => {
+    const o = classifyAnswer({ status: 429, body: undefined, text: "", retryAfter: "120" });
+    expect(nextWait(o, 1, 0, { ...POLICY, budgetMs: 300_000 }, true, half)).toBe(120_000);
+  });
+});
+
+describe("retryReason: what onRetry reports", () => {
+  it.each([
+    ["429 with Retry-After", classifyAnswer({ status: 429, body: undefined, text: USAGE_VIOLATION, retryAfter: "30" }), "429 rate limited (Retry-After: 30)"],
+    ["429", classifyAnswer({ status: 429, body: undefined, text: USAGE_VIOLATION, retryAfter: undefined }), "429 rate limited"],
+    ["503", classifyAnswer(answer(503)), "answered 503"],
+    ["500", classifyAnswer(answer(500, { errors: ["Internal Server Error"] })), "answered 500"],
+    ["a reset", classifyFailure("ECONNRESET", "read ECONNRESET"), "read ECONNRESET (ECONNRESET)"],
+    ["a timeout", classifyFailure("ETIMEDOUT", "no answer within 100 ms"), "no answer within 100 ms (ETIMEDOUT)"],
+    ["a failure without a code", classifyFailure(undefined, "socket hang up"), "socket hang up"],
+    ["connection refused", classifyFailure("ECONNREFUSED", "connect ECONNREFUSED 127.0.0.1:9"), "connect ECONNREFUSED 127.0.0.1:9 (ECONNREFUSED)"],
+  ])("%s → %j", (_, o, reason) => {
+    expect(retryReason(o)).toBe(reason);
+  });
+});
