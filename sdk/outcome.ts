@@ -63,8 +63,9 @@ export function serviceMessages(o: Outcome): string[] {
   return [plainText(o.text)];
 }
 
-/** A text or HTML body reduced to one short line. */
+/** A text or HTML body reduced to one short line: an HTML page by its title (gateways repeat it as the heading). */
 function plainText(text: string): string {
-  const flat = text.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+  const title = /<title>([^<]*)<\/title>/i.exec(text)?.[1];
+  const flat = (title ?? text.replace(/<[^>]*>/g, " ")).replace(/\s+/g, " ").trim();
   return flat.length > 1000 ? `${flat.slice(0, 1000)}…` : flat;
 }

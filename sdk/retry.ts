@@ -29,12 +29,21 @@ export function backoffDelay(attempt: number, baseMs: number, random = Math.rand
   return Math.floor(random() * Math.min(MAX_BACKOFF_MS, baseMs * 2 ** attempt));
 }
 
-/** Milliseconds a `Retry-After` header asks for (seconds or an HTTP date); undefined when absent or unreadable. */
+/**
+ * Milliseconds a `Retry-After` header asks for: whole seconds, or an HTTP
+ * date (RFC 9110: IMF-fixdate "Sun, 06 Nov 1994 08:49:37 GMT", and the
+ * obsolete RFC 850 and asctime forms recipients must still accept).
+ * Anything else is no header at all (backoff applies): `Date.parse` reads
+ * "later 1" as a date in 2001, which would mean retrying at once for the
+ * whole budget.
+ */
 export function retryAfterMs(header: string | undefined, now = Date.now()): number | undefined {
-  if (header === undefined || header.trim() === "") return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const at = Date.parse(header);
+  const v = header?.trim();
+  if (!v) return undefined;
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  // Every HTTP date form has a day or month name and an hh:mm:ss time.
+  if (!/\b\d{2}:\d{2}:\d{2}\b/.test(v) || !/\b[A-Z][a-z]{2}/.test(v)) return undefined;
+  const at = Date.parse(v);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 

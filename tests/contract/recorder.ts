@@ -7,6 +7,9 @@ export interface Exchange {
   requestBody: unknown;
   status: number;
   responseBody: unknown;
+  /** The answer as sent: its text and content type, for the contract check of non-JSON bodies. */
+  responseText: string;
+  responseType: string | null;
 }
 
 const parse = (text: string): unknown => {
@@ -57,6 +60,7 @@ export async function recordingProxy(target: string): Promise<RecordingProxy> {
             exchanges.push({
               method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers,
               requestBody: parse(body.toString("utf8")), status: up.statusCode ?? 0, responseBody: parse(text),
+              responseText: text, responseType: up.headers["content-type"] ?? null,
             });
             finish();
             res.writeHead(up.statusCode ?? 502, up.headers);

@@ -258,7 +258,7 @@ describe("replayWebhooks: faults", () => {
     expect(err.unknownBatches).toEqual([{ ids: [1, 2, 3], uniquenessToken: s.sim.requests[0].uniquenessToken }]);
     expect(err.cause).toBeInstanceOf(BillingApiError);
     expect(err.cause).toMatchObject({ status: 503, method: "POST", path: REPLAY, mayHaveApplied: true });
-    expect(err.cause.errors).toEqual(["503 Service Temporarily Unavailable 503 Service Temporarily Unavailable"]); // the gateway page, as text
+    expect(err.cause.errors).toEqual(["503 Service Temporarily Unavailable"]); // the gateway page, as text
     expect(s.sim.requests.map((r) => r.status)).toEqual([503, 503, 503]);
     expect(new Set(s.sim.requests.map((r) => r.uniquenessToken)).size).toBe(1);
     expect(s.sim.replayQueue).toEqual([]);

@@ -3,7 +3,7 @@ import path from "node:path";
 import type OpenAPIBackend from "openapi-backend";
 import { type OpenAPIValidator, ValidationContext } from "openapi-backend";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CONTRACT, contractApi } from "../contract/openapi";
+import { CONTRACT, contractApi } from "../contract/validator";
 
 /**
  * The vendor's own published examples (tests/fixtures/vendor, sources in its README.md and index.json)

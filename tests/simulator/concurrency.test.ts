@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startSimulator, type Simulator, type SimulatorOptions } from "../../simulator";
-import { contractCheck, USAGE_VIOLATION } from "./contract-validator";
+import { contractCheck, USAGE_VIOLATION } from "../contract/validator";
 import { call, until } from "./helpers";
 
 beforeAll(async () => {

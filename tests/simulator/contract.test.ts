@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_SITE, startSimulator, type Simulator } from "../../simulator";
-import { contractCheck, PATCHES } from "./contract-validator";
+import { contractCheck, PATCHES } from "../contract/validator";
 import { basic, call, migration } from "./helpers";
 
 // Every answer in these tests goes through the contract check in call(); this

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startSimulator, type Simulator, type SimulatorOptions } from "../../simulator";
-import { USAGE_VIOLATION } from "./contract-validator";
+import { USAGE_VIOLATION } from "../contract/validator";
 import { call, DUPLICATE, migration, until, withSite } from "./helpers";
 
 let sims: Simulator[] = [];

@@ -1,5 +1,5 @@
 import { startSimulator, type Simulator, type SimulatorOptions } from "../../simulator";
-import { contractCheck } from "./contract-validator";
+import { contractCheck } from "../contract/validator";
 
 export const KEY = "sim_test_key";
 export const basic = (key = KEY, password = "x") => `Basic ${Buffer.from(`${key}:${password}`).toString("base64")}`;

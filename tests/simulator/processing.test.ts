@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Simulator } from "../../simulator";
-import { contractCheck } from "./contract-validator";
+import { contractCheck } from "../contract/validator";
 import { call, DUPLICATE, migration, until, withSite } from "./helpers";
 
 // `processing`: the site accepts the request at once (its uniqueness_token is

@@ -9,7 +9,8 @@ import OpenAPIBackend, { type Document } from "openapi-backend";
  * (openapi-backend alone passes anything it has no schema for).
  */
 
-const CONTRACT = path.resolve(__dirname, "../../contract/advanced-billing.openapi.json");
+/** The service's published contract, vendored in contract/ so the check never depends on a neighbouring folder. */
+export const CONTRACT = path.resolve(__dirname, "../../contract/advanced-billing.openapi.json");
 const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
 
 type Json = Record<string, any>;
@@ -160,13 +161,21 @@ export function contractCheck(patched = true): Promise<ContractCheck> {
   return check;
 }
 
-async function build(patched: boolean): Promise<ContractCheck> {
-  const definition = contractDefinition(patched) as Document;
+/**
+ * An initialised validator (ajv through openapi-backend) of the contract, patched or as published,
+ * RFC 3339 date-times checked rather than ignored: for requests, and for checks of single schemas.
+ */
+export async function contractApi(patched = false): Promise<OpenAPIBackend> {
   const api = new OpenAPIBackend({
-    definition, quick: true, validate: true,
+    definition: contractDefinition(patched) as Document, quick: true, validate: true,
     customizeAjv: (ajv) => ajv.addFormat("date-time", (s: string) => RFC3339.test(s) && !Number.isNaN(Date.parse(s))),
   });
   await api.init();
+  return api;
+}
+
+async function build(patched: boolean): Promise<ContractCheck> {
+  const api = await contractApi(patched);
   const operationOf = (method: string, p: string) => api.matchOperation({ method, path: p.split("?")[0], headers: {} })?.operationId;
   return {
     operationOf,
