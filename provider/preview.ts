@@ -8,10 +8,14 @@ import type { SubscriptionMigrationArgs } from "./subscription-migration";
  * the SubscriptionMigration it describes (typically while
  * `pulumi.runtime.isDryRun()`). Runs in the program, with the program's stack
  * config (`billing:*`) and BILLING_* environment. Resolves to undefined while
- * inputs are unknown.
+ * inputs are unknown. `prorationDate` (ISO-8601) computes the charge as of
+ * that moment, e.g. the date a change is scheduled for; default now.
  */
-export function previewSubscriptionMigration(args: SubscriptionMigrationArgs): pulumi.Output<MigrationPreview | undefined> {
-  return pulumi.output(args).apply(async (a) => {
+export function previewSubscriptionMigration(
+  args: SubscriptionMigrationArgs,
+  options: { readonly prorationDate?: pulumi.Input<string> } = {},
+): pulumi.Output<MigrationPreview | undefined> {
+  return pulumi.all([args, options.prorationDate]).apply(async ([a, prorationDate]) => {
     const { programClient } = await import("./program-client");
     const { BillingError } = await import("../sdk/errors");
     const { SiteConfigError } = await import("./runtime/config");
@@ -19,7 +23,7 @@ export function previewSubscriptionMigration(args: SubscriptionMigrationArgs): p
     const to = target.productHandle ?? `product ${target.productId}`;
     let preview: MigrationPreview;
     try {
-      preview = await programClient(site).previewMigration(subscriptionId, target);
+      preview = await programClient(site).previewMigration(subscriptionId, target, { prorationDate });
     } catch (err) {
       // A review aid must not turn a bad input into an unhandled program exception: the
       // resource's own check reports it against the property, so warn here and go on.

@@ -1,23 +1,13 @@
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startSimulator, type Simulator, type SimulatorOptions } from "../../simulator";
+import { beforeAll, describe, expect, it } from "vitest";
+import { startSimulator, type Simulator } from "../../simulator";
 import { contractCheck, USAGE_VIOLATION } from "../contract/validator";
-import { call, until } from "./helpers";
+import { call, start, until } from "./helpers";
 
 beforeAll(async () => {
   // Answers are timed here; checking them against the contract must not add compile time.
   (await contractCheck()).warm("replayWebhooks", "readSite");
 });
 
-let sims: Simulator[] = [];
-const start = async (o: SimulatorOptions = {}) => {
-  const s = await startSimulator(o);
-  sims.push(s);
-  return s;
-};
-afterEach(async () => {
-  await Promise.all(sims.map((s) => s.close()));
-  sims = [];
-});
 
 const replay = (sim: Simulator, ids = [1]) => call(sim, "POST", "/webhooks/replay.json", { body: { ids } });
 

@@ -1,18 +1,8 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { startSimulator, type Simulator, type SimulatorOptions } from "../../simulator";
+import { describe, expect, it, onTestFinished } from "vitest";
+import type { Simulator } from "../../simulator";
 import { USAGE_VIOLATION } from "../contract/validator";
-import { call, DUPLICATE, migration, until, withSite } from "./helpers";
+import { call, start, DUPLICATE, migration, until, withSite } from "./helpers";
 
-let sims: Simulator[] = [];
-const start = async (o: SimulatorOptions = {}) => {
-  const s = await startSimulator(o);
-  sims.push(s);
-  return s;
-};
-afterEach(async () => {
-  await Promise.all(sims.map((s) => s.close()));
-  sims = [];
-});
 
 const replay = (sim: Simulator, ids = [1], token?: string) =>
   call(sim, "POST", "/webhooks/replay.json", { body: token ? { ids, uniqueness_token: token } : { ids } });
@@ -67,7 +57,7 @@ describe("faults", () => {
 
   it("path as a RegExp", async () => {
     const sim = await withSite();
-    sims.push(sim);
+    onTestFinished(() => sim.close());
     sim.injectFault({ kind: "status", status: 502, match: { path: /^\/subscriptions\/\d+\.json$/ } });
     const id = sim.addSubscription({ productId: 1, state: "active" }).id;
     expect((await call(sim, "GET", `/subscriptions/${id}.json`)).status).toBe(502);
@@ -123,7 +113,7 @@ describe("faults", () => {
 
   it("applyAfterHandling status: the migration is applied, the client sees 503, its retry gets 409", async () => {
     const sim = await withSite();
-    sims.push(sim);
+    onTestFinished(() => sim.close());
     const id = sim.addSubscription({ productId: 1, state: "active" }).id;
     sim.injectFault({ kind: "status", status: 503, times: 1, applyAfterHandling: true, match: { path: `/subscriptions/${id}/migrations.json` } });
     const body = migration({ product_id: 2 }, { uniqueness_token: "ambiguous-1" });

@@ -1,3 +1,4 @@
+import { onTestFinished } from "vitest";
 import { startSimulator, type Simulator, type SimulatorOptions } from "../../simulator";
 import { contractCheck } from "../contract/validator";
 
@@ -85,3 +86,10 @@ export async function withSite(options: SimulatorOptions = {}): Promise<Simulato
 }
 
 export const migration = (m: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ migration: m, ...extra });
+
+/** A simulator for one test, closed when that test finishes, pass or fail. */
+export async function start(o: SimulatorOptions = {}): Promise<Simulator> {
+  const s = await startSimulator(o);
+  onTestFinished(() => s.close());
+  return s;
+}

@@ -1,20 +1,10 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { Agent, request } from "undici";
-import { afterEach, describe, expect, it } from "vitest";
-import { DEMO_SITE, startSimulator, type Simulator } from "../../simulator";
-import { assertContract, basic, call, until } from "./helpers";
+import { describe, expect, it } from "vitest";
+import { DEMO_SITE, startSimulator } from "../../simulator";
+import { assertContract, basic, call, start, until } from "./helpers";
 
-let sims: Simulator[] = [];
-afterEach(async () => {
-  await Promise.all(sims.map((s) => s.close()));
-  sims = [];
-});
-const start = async (o: Parameters<typeof startSimulator>[0] = {}) => {
-  const s = await startSimulator(o);
-  sims.push(s);
-  return s;
-};
 
 describe("http plumbing", () => {
   it("listens on 127.0.0.1 and a free port by default", async () => {
