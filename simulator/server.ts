@@ -136,8 +136,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       waited = false;
       clients.leave();
     };
-    req.socket.once("close", clientGone);
-    res.once("finish", clientGone);
+    // The response's "close" comes when the answer is out or the connection dropped first (never per socket:
+    // a keep-alive socket carries many requests).
+    res.once("close", clientGone);
     let slot = false;
     let gone = false;
     const leave = () => {
