@@ -26,7 +26,7 @@ async function main(): Promise<void> {
     rows.push(...(await fn()));
     process.stderr.write(`[bench] figure ${n} done in ${((Date.now() - t) / 1000).toFixed(1)} s\n`);
   };
-  await step("1", "per-call overhead", () => perCallFigure(quick ? { repeats: 5, calls: 20 } : { repeats: 15, calls: 100 }));
+  await step("1", "per-call overhead", () => perCallFigure(quick ? { repeats: 5, calls: 20 } : { repeats: 15, calls: 200 }));
   await step("2", "replay of 100,000 ids at 5 ms per request", () => replayFigure({ repeats: quick ? 3 : 21 }));
   await step("3", "memory of a 1,000,000-id replay", () => memoryFigure({ repeats: quick ? 1 : 3 }));
   await step("4", "__provider bytes", () => providerSizeFigure({ tarball: !quick }));

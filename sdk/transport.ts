@@ -76,7 +76,11 @@ export class Transport {
 
   async #attempt(req: ApiRequest): Promise<Outcome> {
     const timeoutMs = this.#connection.timeoutMs;
-    const signal = AbortSignal.timeout(timeoutMs);
+    // A timer cleared as soon as the attempt ends: AbortSignal.timeout would keep every signal and its timer
+    // alive for the whole timeout (60 s by default), thousands of them under load.
+    const abort = new AbortController();
+    const signal = abort.signal;
+    const timer = setTimeout(() => abort.abort(), timeoutMs);
     try {
       const res = await this.#pool.request({
         method: req.method,
@@ -101,6 +105,8 @@ export class Transport {
       // Rebuilt from the code and message only: undici errors can carry request details.
       const e = err as { code?: string; message?: string };
       return classifyFailure(e.code, e.message ?? "request failed");
+    } finally {
+      clearTimeout(timer);
     }
   }
 
