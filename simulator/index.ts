@@ -3,8 +3,8 @@ export { startSimulator, type RequestLogEntry, type Simulator, type SimulatorOpt
 export type { FaultMatch, FaultSpec } from "./faults";
 export type { OverCapacity } from "./capacity";
 export type {
-  BigIdWebhookRecord, PricePointInput, PricePointRecord, ProductInput, ProductRecord, SubscriptionInput, SubscriptionRecord, WebhookInput, WebhookRecord,
+  BigIdWebhookRecord, EndpointChange, EndpointInput, EndpointRecord, PricePointInput, PricePointRecord, ProductInput, ProductRecord, SubscriptionInput, SubscriptionRecord, WebhookInput, WebhookRecord,
 } from "./records";
 export { DEMO_SITE, type DemoSite } from "./seed";
 export { DUPLICATE_WINDOW_MS, type TokenStatus } from "./duplicates";
-export type { PricePointType, SubscriptionState, WebhookStatus } from "./wire";
+export type { PricePointType, SubscriptionState, WebhookEventKey, WebhookStatus } from "./wire";

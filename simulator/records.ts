@@ -100,3 +100,36 @@ export function addMonths(iso: string, months: number): string {
   d.setUTCMonth(d.getUTCMonth() + months);
   return isoSeconds(d);
 }
+
+/**
+ * A webhook endpoint as the site holds it. `events` are its
+ * `webhook_subscriptions`, in the order stored, each once. `status` is a plain
+ * string (the contract does not enumerate it); the published examples only
+ * ever show "enabled".
+ */
+export interface EndpointRecord {
+  id: number;
+  url: string;
+  events: string[];
+  status: string;
+}
+
+/**
+ * An endpoint "made elsewhere" (the web UI): url and events are taken as given,
+ * not checked the way the API checks them (the published list example holds a
+ * url the API's own rule would hardly produce), only for being non-empty
+ * strings. Repeated events are kept once. `status` defaults to "enabled".
+ */
+export interface EndpointInput {
+  id?: number;
+  url: string;
+  events: readonly string[];
+  status?: string;
+}
+
+/** A change made to an endpoint outside the API (the web UI): what is given replaces what was held. */
+export interface EndpointChange {
+  url?: string;
+  events?: readonly string[];
+  status?: string;
+}

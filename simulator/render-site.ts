@@ -1,3 +1,6 @@
+/** The simulated site's id: GET /site.json's `site.id`, and every endpoint's `site_id`. */
+export const SITE_ID = 1;
+
 /**
  * GET /site.json, shaped like the contract's `Site`. It has no field for
  * whether webhooks are enabled (field notes: "drift cannot be detected"), so
@@ -7,7 +10,7 @@
 export function renderSite(subdomain: string) {
   return {
     site: {
-      id: 1,
+      id: SITE_ID,
       name: "Billing Simulator",
       subdomain,
       currency: "USD",

@@ -1,5 +1,6 @@
 import { errorList, json, type Answer } from "./answers";
 import type { DuplicateGuard } from "./duplicates";
+import { createEndpoint, listEndpoints, updateEndpoint } from "./handlers-endpoints";
 import { listPricePoints, readProduct, readProductByHandle, readSite } from "./handlers-catalog";
 import { authenticate, migrate, preview, readSubscription } from "./handlers-subscriptions";
 import { listWebhooks, replay, settings } from "./handlers-webhooks";
@@ -31,6 +32,9 @@ const ROUTES: Route[] = [
   { pattern: /^\/webhooks\/replay\.json$/, methods: { POST: replay } },
   { pattern: /^\/webhooks\/settings\.json$/, methods: { PUT: settings } },
   { pattern: /^\/webhooks\.json$/, methods: { GET: listWebhooks } },
+  // No DELETE: the contract has none (an endpoint is emptied with PUT and an empty event list).
+  { pattern: /^\/endpoints\.json$/, methods: { POST: createEndpoint, GET: listEndpoints } },
+  { pattern: /^\/endpoints\/(\d{1,15})\.json$/, methods: { PUT: updateEndpoint } },
   { pattern: /^\/subscriptions\/(\d{1,15})\.json$/, methods: { GET: readSubscription } },
   { pattern: /^\/subscriptions\/(\d{1,15})\/migrations\.json$/, methods: { POST: migrate } },
   { pattern: /^\/subscriptions\/(\d{1,15})\/migrations\/preview\.json$/, methods: { POST: preview } },

@@ -24,11 +24,15 @@
  *     5015       pending     for 1002
  *     5016       paused      for 1002
  *
+ *   Webhook endpoints
+ *     1  https://merchant.example.com/billing/webhooks  payment_failure, subscription_state_change  (enabled)
+ *        the receiver the demo's webhooks were sent to
+ *
  *   Webhook delivery starts disabled (webhooksEnabled false); the replay queue starts empty.
  */
 import type { PricePointInput } from "./records";
 import type { Simulator } from "./server";
-import type { SubscriptionState, WebhookStatus } from "./wire";
+import type { SubscriptionState, WebhookEventKey, WebhookStatus } from "./wire";
 
 interface DemoProduct {
   readonly id: number;
@@ -54,11 +58,18 @@ interface DemoWebhook {
   readonly createdAt: string;
 }
 
+interface DemoEndpoint {
+  readonly id: number;
+  readonly url: string;
+  readonly events: readonly WebhookEventKey[];
+}
+
 export interface DemoSite {
   readonly apiKey: string;
   readonly products: readonly DemoProduct[];
   readonly subscriptions: readonly DemoSubscription[];
   readonly webhooks: readonly DemoWebhook[];
+  readonly endpoints: readonly DemoEndpoint[];
   /** Ids of the demo's failed webhooks: what a "replay the failed ones" demo queues. */
   readonly failedWebhookIds: readonly number[];
 }
@@ -104,13 +115,17 @@ export const DEMO_SITE: DemoSite = deepFreeze({
     subscription(1005, "active", true),
   ],
   webhooks,
+  endpoints: [
+    { id: 1, url: "https://merchant.example.com/billing/webhooks", events: ["payment_failure", "subscription_state_change"] },
+  ],
   failedWebhookIds: webhooks.filter((w) => w.status === "failed").map((w) => w.id),
 });
 
-export function seedDemo(sim: Pick<Simulator, "addProduct" | "addSubscription" | "addWebhook">): void {
+export function seedDemo(sim: Pick<Simulator, "addProduct" | "addSubscription" | "addWebhook" | "addEndpoint">): void {
   for (const p of DEMO_SITE.products) sim.addProduct({ ...p, pricePoints: p.pricePoints.map((pp) => ({ ...pp })) });
   for (const s of DEMO_SITE.subscriptions) sim.addSubscription({ ...s });
   for (const w of DEMO_SITE.webhooks) sim.addWebhook({ ...w });
+  for (const e of DEMO_SITE.endpoints) sim.addEndpoint({ ...e, events: [...e.events] });
 }
 
 function deepFreeze<T>(o: T): T {

@@ -8,7 +8,7 @@ import { authorized, credentialsOf } from "./credentials";
 import { DuplicateGuard, type TokenStatus } from "./duplicates";
 import { parseJson } from "./exact-json";
 import { FaultTable, type FaultSpec } from "./faults";
-import type { BigIdWebhookRecord, ProductInput, ProductRecord, SubscriptionInput, SubscriptionRecord, WebhookInput, WebhookRecord } from "./records";
+import type { BigIdWebhookRecord, EndpointChange, EndpointInput, EndpointRecord, ProductInput, ProductRecord, SubscriptionInput, SubscriptionRecord, WebhookInput, WebhookRecord } from "./records";
 import { dispatch, isPublic, resolve, uniquenessToken } from "./routes";
 import { DEMO_SITE, seedDemo } from "./seed";
 import { Site } from "./site";
@@ -74,6 +74,18 @@ export interface Simulator {
   addWebhook(w: WebhookInput & { id: string }): BigIdWebhookRecord;
   addWebhook(w: WebhookInput): WebhookRecord | BigIdWebhookRecord;
   getSubscription(id: number): SubscriptionRecord | undefined;
+  /**
+   * An endpoint "made elsewhere" (the web UI, another tool), without the API's
+   * checks: any non-empty url and event strings (repeats kept once); status
+   * "enabled" unless given; id the next free one unless given (ids count from 1).
+   */
+  addEndpoint(e: EndpointInput): EndpointRecord;
+  /** What the site holds: every webhook endpoint, oldest id first, as copies. */
+  endpoints(): EndpointRecord[];
+  /** A change made outside the API (the web UI): what is given replaces what was held. Throws for an unknown id. */
+  updateEndpoint(id: number, change: EndpointChange): EndpointRecord;
+  /** The endpoint disappears from the site (the API has no delete: the web UI, support). Throws for an unknown id. */
+  removeEndpoint(id: number): void;
   /** How many migrations were actually applied to this subscription (3-D Secure completions included). */
   migrationsApplied(subscriptionId: number): number;
   webhooksEnabled: boolean;
@@ -245,6 +257,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     addSubscription: (s) => site.addSubscription(s),
     addWebhook: ((w: WebhookInput) => site.webhooks.add(w)) as Simulator["addWebhook"],
     getSubscription: (id) => site.getSubscription(id),
+    addEndpoint: (e) => site.endpoints.add(e),
+    endpoints: () => site.endpoints.list(),
+    updateEndpoint: (id, change) => site.endpoints.change(id, change),
+    removeEndpoint: (id) => site.endpoints.remove(id),
     migrationsApplied: (id) => site.migrationsApplied(id),
     get webhooksEnabled() {
       return site.webhooksEnabled;

@@ -5,6 +5,7 @@ import {
 } from "./records";
 import { preservesPeriod, type AuthenticationRequired, type ErrorList, type Migration, type PricePointType, type SubscriptionState } from "./wire";
 import { WebhookLog } from "./webhook-log";
+import { Endpoints } from "./endpoints";
 
 /** A rule the site refuses a request with: the answer's status and body. */
 export class SiteError extends Error {
@@ -37,10 +38,11 @@ export const productLabel = (p: ProductRecord): string => (p.handle !== null ? `
 
 export const pricePointType = (pp: PricePointRecord): PricePointType => (pp.default ? "default" : "catalog");
 
-/** One site of the service: its catalogue, subscriptions, webhooks and settings. */
+/** One site of the service: its catalogue, subscriptions, webhooks, webhook endpoints and settings. */
 export class Site {
   webhooksEnabled = false;
   readonly webhooks: WebhookLog;
+  readonly endpoints = new Endpoints();
 
   readonly #now: () => Date;
   readonly #products = new Map<number, ProductRecord>();

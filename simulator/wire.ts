@@ -24,6 +24,24 @@ export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
 export const PRICE_POINT_TYPES = ["catalog", "default", "custom"] as const;
 export type PricePointType = (typeof PRICE_POINT_TYPES)[number];
 
+/**
+ * `Webhook Subscription`: the event keys an endpoint may subscribe to (the
+ * enum of `Create or Update Endpoint`'s `webhook_subscriptions`), in the
+ * contract's order.
+ */
+export const WEBHOOK_EVENT_KEYS = [
+  "billing_date_change", "component_allocation_change", "customer_create", "customer_update", "dunning_step_reached",
+  "expiring_card", "expiration_date_change", "invoice_issued", "metered_usage", "payment_failure", "payment_success",
+  "direct_debit_payment_pending", "direct_debit_payment_paid_out", "direct_debit_payment_rejected",
+  "prepaid_subscription_balance_changed", "prepaid_usage", "refund_failure", "refund_success", "renewal_failure",
+  "renewal_success", "signup_failure", "signup_success", "statement_closed", "statement_settled",
+  "subscription_card_update", "subscription_group_card_update", "subscription_product_change",
+  "subscription_state_change", "trial_end_notice", "upcoming_renewal_notice", "upgrade_downgrade_failure",
+  "upgrade_downgrade_success", "pending_cancellation_change", "subscription_prepayment_account_balance_changed",
+  "subscription_service_credit_account_balance_changed",
+] as const;
+export type WebhookEventKey = (typeof WEBHOOK_EVENT_KEYS)[number];
+
 /** api-spec.md: at most 1000 ids per replay request. */
 export const MAX_REPLAY_IDS = 1000;
 /** Every list in the contract: "any per_page value over 200 will be changed to 200". */
@@ -125,4 +143,69 @@ export function parseReplayRequest(body: unknown): { ids: string[] } | { problem
 /** zod's issues as "path: message", the way the service's error lists name fields. */
 export function fieldProblems(error: z.ZodError): string[] {
   return error.issues.map((i) => (i.path.length > 0 ? `${i.path.map(String).join(".")}: ${i.message}` : i.message));
+}
+
+/** The vendor's published wording (createEndpoint's 422 example). */
+export const ENDPOINT_URL_INVALID = "URL: invalid, only http and https supported";
+/** The wording of the vendor's other blank-field 422s ("Name: cannot be blank."). */
+export const ENDPOINT_URL_BLANK = "URL: cannot be blank.";
+/** The vendor's published wording (updateEndpoint's 422 example: "Event key is not valid - foobar"). */
+export const eventKeyInvalid = (key: string): string => `Event key is not valid - ${key}`;
+
+const EVENT_KEYS: ReadonlySet<string> = new Set(WEBHOOK_EVENT_KEYS);
+
+/**
+ * A webhook URL the service takes: an absolute http or https URL with a host.
+ * Read as a browser reads it (WHATWG URL), so "https:/example.com/webhooks",
+ * which the vendor's own list example shows stored, is absolute; whitespace or
+ * control characters anywhere make it invalid (the browser would strip them
+ * at the ends; a server-side URI parser refuses them).
+ */
+export function isWebhookUrl(url: string): boolean {
+  if (/[\s\u0000-\u001f\u007f]/.test(url)) return false;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  // A special scheme cannot parse without a host ("https://" throws), so the scheme is all that is left to check.
+  return parsed.protocol === "http:" || parsed.protocol === "https:";
+}
+
+/**
+ * `Create or Update Endpoint Request`, checked by hand so that every problem is
+ * named at once in the vendor's words: `endpoint` an object, `url` present and
+ * absolute http(s), `webhook_subscriptions` an array of the contract's event
+ * keys (each unknown one named, once, up to ten), in the order sent (the
+ * store keeps a repeated key once); an empty list is valid (no events). Other keys
+ * of `endpoint` are ignored, as the service's parameter filtering drops them.
+ */
+export function parseEndpointRequest(body: unknown): { url: string; events: WebhookEventKey[] } | { problems: string[] } {
+  const endpoint = isObject(body) ? body.endpoint : undefined;
+  if (!isObject(endpoint)) return { problems: ["endpoint must be an Object"] };
+  const problems: string[] = [];
+  const { url, webhook_subscriptions: subs } = endpoint;
+  if (url === undefined || url === null || (typeof url === "string" && url.trim() === "")) problems.push(ENDPOINT_URL_BLANK);
+  else if (typeof url !== "string" || !isWebhookUrl(url)) problems.push(ENDPOINT_URL_INVALID);
+  const events: WebhookEventKey[] = [];
+  if (!Array.isArray(subs)) problems.push("webhook_subscriptions must be an Array");
+  else {
+    const unknown: string[] = [];
+    for (const key of subs) {
+      if (typeof key === "string" && EVENT_KEYS.has(key)) {
+        events.push(key as WebhookEventKey);
+        continue;
+      }
+      const named = typeof key === "string" ? key : JSON.stringify(key) ?? String(key);
+      if (!unknown.includes(named)) unknown.push(named);
+    }
+    problems.push(...unknown.slice(0, 10).map(eventKeyInvalid));
+    if (unknown.length > 10) problems.push(`…and ${unknown.length - 10} more event keys that are not valid.`);
+  }
+  return problems.length > 0 ? { problems } : { url: url as string, events };
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
 }

@@ -20,6 +20,9 @@ describe("http plumbing", () => {
     { method: "GET", path: "/webhooks/settings.json", status: 405, allow: "PUT" },
     { method: "POST", path: "/webhooks.json", status: 405, allow: "GET" },
     { method: "PUT", path: "/subscriptions/1001.json", status: 405, allow: "GET" },
+    { method: "DELETE", path: "/endpoints/1.json", status: 405, allow: "PUT" },
+    { method: "DELETE", path: "/endpoints.json", status: 405, allow: "POST, GET" },
+    { method: "GET", path: "/endpoints/x.json", status: 404 },
   ])("$method $path → $status", async ({ method, path: p, status, allow }) => {
     const sim = await start();
     const res = await call(sim, method, p, method === "GET" ? {} : { body: {} });
@@ -103,6 +106,8 @@ describe("demo seed", () => {
     ]);
     expect(DEMO_SITE.subscriptions.map((s) => s.id)).toEqual([1001, 1002, 1003, 1004, 1005]);
     expect(DEMO_SITE.webhooks.map((w) => w.id)).toEqual(Array.from({ length: 16 }, (_, i) => 5001 + i));
+    expect(DEMO_SITE.endpoints.map((e) => e.id)).toEqual([1]);
+    expect((await call(sim, "GET", "/endpoints.json", { auth })).body.map((e: { id: number }) => e.id)).toEqual([1]);
     expect((await call(sim, "GET", "/products/4.json", { auth })).body.product).toMatchObject({ id: 4, handle: null, default_product_price_point_id: 401 });
     const listed = (await call(sim, "GET", "/webhooks.json?per_page=200&order=oldest_first", { auth })).body.map((w: { webhook: object }) => w.webhook);
     expect(listed[0]).toMatchObject({ id: 5001, successful: true, last_error: null, last_error_at: null });
