@@ -1,10 +1,11 @@
+import * as endpoints from "./endpoints";
 import type { ReplayBatch } from "./errors";
-import type { MigrationInput, WebhookFilter } from "./inputs";
+import type { EndpointInput, MigrationInput, WebhookFilter } from "./inputs";
 import * as migration from "./migration";
 import { resolveConnection, type BillingClientOptions, type Connection } from "./options";
 import { listPricePoints, readProduct, resolvePricePoint } from "./products";
 import { replayWebhooks } from "./replay";
-import type { MigrationPreview, PricePoint, Product, ReplayResult, Subscription, Webhook } from "./results";
+import type { Endpoint, MigrationPreview, PricePoint, Product, ReplayResult, Subscription, Webhook } from "./results";
 import { Transport } from "./transport";
 import type { WebhookId } from "./wire";
 import { listWebhooks, setWebhooksEnabled } from "./webhooks";
@@ -82,6 +83,33 @@ export class BillingClient {
   /** Every webhook matching the filter, across all pages. */
   listWebhooks(filter?: WebhookFilter): Promise<Webhook[]> {
     return listWebhooks(this.#transport, filter);
+  }
+
+  /** Every webhook endpoint of the site: its url, its events (sorted), its status. */
+  listEndpoints(): Promise<Endpoint[]> {
+    return endpoints.listEndpoints(this.#transport);
+  }
+
+  /**
+   * Creates a webhook endpoint for a url (https; http only for localhost) and a
+   * non-empty list of event keys ({@link WEBHOOK_EVENTS}). Never creates two: an
+   * ambiguous failure is resolved by reading the list back and by the request's
+   * `uniqueness_token`. On an outcome it cannot learn:
+   * {@link EndpointOutcomeUnknownError}, to be resumed with the same token.
+   */
+  createEndpoint(input: EndpointInput, options: { uniquenessToken?: string } = {}): Promise<Endpoint> {
+    const c = this.#connection;
+    return endpoints.createEndpoint(this.#transport, input, {
+      uniquenessToken: options?.uniquenessToken, maxRetries: c.retry.maxRetries, retryBaseDelayMs: c.retry.baseDelayMs, settleMs: c.migrationSettleMs,
+    });
+  }
+
+  /**
+   * Sets an endpoint's url and its complete list of events; an empty list
+   * unsubscribes it from every event. A 404 is a {@link BillingApiError}.
+   */
+  updateEndpoint(endpointId: number, input: EndpointInput): Promise<Endpoint> {
+    return endpoints.updateEndpoint(this.#transport, endpointId, input);
   }
 
   /** Closes the connection pool. */

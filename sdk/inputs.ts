@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { isInt64Text, isWireId, webhookStatus, type WebhookId } from "./wire";
+import { closestEventKey, EVENT_KEYS_ARE_LISTED, isWebhookEvent } from "./events";
+import { isInt64Text, isWireId, webhookStatus, type WebhookEvent, type WebhookId } from "./wire";
 
 /**
  * Input schemas of the SDK's methods, in the camelCase users write. The Pulumi
@@ -104,3 +105,99 @@ export const webhookFilterInput = z.object({
   }
 }, { when: () => true });
 export type WebhookFilter = z.input<typeof webhookFilterInput>;
+
+/** Longest endpoint url accepted (the contract sets none; URLs past 2048 characters are not reliably handled anywhere). */
+export const MAX_ENDPOINT_URL_LENGTH = 2048;
+
+/** Hosts an endpoint may be reached at over plain http: local receivers and the simulator. */
+const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * A webhook endpoint's url: an absolute https URL, sent exactly as written (the
+ * service stores it as given, and a read-back compares it as text). http only for
+ * localhost, 127.0.0.1 and [::1].
+ */
+export const endpointUrl = z.unknown().transform((v, ctx): string => {
+  const fail = (message: string): never => {
+    ctx.addIssue({ code: "custom", message });
+    return z.NEVER as never;
+  };
+  if (v === undefined) return fail("is required: an absolute https URL such as https://example.com/webhooks");
+  if (typeof v !== "string") return fail(`must be an absolute https URL such as https://example.com/webhooks, got ${describe(v)}`);
+  if (v.length > MAX_ENDPOINT_URL_LENGTH) return fail(`must be at most ${MAX_ENDPOINT_URL_LENGTH} characters, got ${v.length}`);
+  // The URL parser would quietly drop or encode these; the service would get something else than what was written.
+  if (/[\s\u0000-\u001f\u007f]/.test(v)) return fail(`must not contain spaces or control characters, got ${describe(v)}`);
+  let url: URL;
+  try {
+    url = new URL(v);
+  } catch {
+    return fail(`must be an absolute URL such as https://example.com/webhooks, got ${describe(v)}`);
+  }
+  // "https:/host/x" and "https:///host/x" parse (the parser mends the slashes): refused, since they are sent as written.
+  if (!/^[a-z][a-z0-9+.-]*:\/\/[^/]/i.test(v)) return fail(`must start with https:// and a host, got ${describe(v)}`);
+  if (url.protocol === "https:") return v;
+  if (url.protocol === "http:") {
+    if (LOOPBACK_HOSTS.has(url.hostname)) return v;
+    return fail(`must use https (http only for localhost, 127.0.0.1 or [::1]), got http for ${describe(url.hostname)}`);
+  }
+  return fail(`must be an https URL, got a ${url.protocol.slice(0, -1)} URL`);
+});
+
+/**
+ * The events of an endpoint: keys of {@link WEBHOOK_EVENTS}, order and duplicates
+ * ignored; the output is sorted and distinct. An unknown key is named, with the
+ * closest valid one.
+ */
+const eventKeys = (allowEmpty: boolean) => z.unknown().transform((v, ctx): WebhookEvent[] => {
+  if (!Array.isArray(v)) {
+    ctx.addIssue({ code: "custom", message: `must be an array of webhook event keys such as ["payment_success"], got ${describe(v)}; ${EVENT_KEYS_ARE_LISTED}` });
+    return z.NEVER as never;
+  }
+  if (v.length === 0 && !allowEmpty) {
+    ctx.addIssue({
+      code: "custom",
+      message: `must name at least one webhook event (an endpoint subscribed to nothing receives nothing); ${EVENT_KEYS_ARE_LISTED}`,
+    });
+    return z.NEVER as never;
+  }
+  let bad = 0;
+  v.forEach((key: unknown, i) => {
+    if (isWebhookEvent(key)) return;
+    if (++bad > 10) return; // the first ten are enough to act on
+    const hint = typeof key === "string" ? closestEventKey(key) : undefined;
+    ctx.addIssue({
+      code: "custom", path: [i],
+      message: typeof key === "string"
+        ? `${describe(key)} is not a webhook event key${hint ? `; did you mean "${hint}"?` : ""} (${EVENT_KEYS_ARE_LISTED})`
+        : `must be a webhook event key (a string), got ${describe(key)}; ${EVENT_KEYS_ARE_LISTED}`,
+    });
+  });
+  if (bad > 10) ctx.addIssue({ code: "custom", message: `${bad - 10} more entries are not webhook event keys` });
+  if (bad > 0) return z.NEVER as never;
+  return [...new Set(v as WebhookEvent[])].sort();
+});
+
+const endpointShape = (allowEmptyEvents: boolean) => z.object({
+  url: endpointUrl,
+  events: eventKeys(allowEmptyEvents),
+}, { error: "must be an object { url, events }" }).strict();
+
+/**
+ * A webhook endpoint to create (`createEndpoint`): `url`, an absolute https URL
+ * (http only for localhost, 127.0.0.1, [::1]) of at most 2048 characters, and
+ * `events`, a non-empty array of keys of {@link WEBHOOK_EVENTS}.
+ */
+export const endpointInput = endpointShape(false);
+
+/**
+ * The same for `updateEndpoint`, which sends the complete list: there `events`
+ * may be empty, which unsubscribes the endpoint from every event.
+ */
+export const endpointUpdateInput = endpointShape(true);
+
+/** What `createEndpoint` and `updateEndpoint` take. */
+export interface EndpointInput {
+  readonly url: string;
+  /** Event keys ({@link WEBHOOK_EVENTS}); order and duplicates do not matter. */
+  readonly events: readonly (WebhookEvent | (string & {}))[];
+}

@@ -1,4 +1,4 @@
-import type { Subscription as WireSubscription, SubscriptionState, Webhook as WireWebhook, WebhookId } from "./wire";
+import type { Endpoint as WireEndpoint, Subscription as WireSubscription, SubscriptionState, Webhook as WireWebhook, WebhookId } from "./wire";
 
 /** A subscription as this SDK returns it. */
 export interface Subscription {
@@ -87,5 +87,24 @@ export function toWebhook(w: WireWebhook): Webhook {
     id: w.id, event: w.event ?? undefined, successful: w.successful ?? undefined, createdAt: w.created_at ?? undefined,
     lastError: w.last_error ?? undefined, lastErrorAt: w.last_error_at ?? undefined, acceptedAt: w.accepted_at ?? undefined,
     lastSentAt: w.last_sent_at ?? undefined, lastSentUrl: w.last_sent_url ?? undefined,
+  };
+}
+
+/** A webhook endpoint: where the service sends the site's webhooks, and for which events. */
+export interface Endpoint {
+  readonly id: number;
+  /** As the service stores it; empty in the (undocumented) case of an answer without one. */
+  readonly url: string;
+  /** Event keys, sorted and distinct; a key this SDK does not know (a newer one) is kept as sent. */
+  readonly events: string[];
+  /** "enabled" in the vendor's examples; undefined when the answer does not say. */
+  readonly status: string | undefined;
+  readonly siteId: number | undefined;
+}
+
+export function toEndpoint(e: WireEndpoint): Endpoint {
+  return {
+    id: e.id, url: e.url ?? "", events: [...new Set(e.webhook_subscriptions)].sort(),
+    status: e.status ?? undefined, siteId: e.site_id ?? undefined,
   };
 }

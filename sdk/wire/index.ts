@@ -7,3 +7,4 @@ export * from "./webhook";
 export * from "./subscription";
 export * from "./migration";
 export * from "./product";
+export * from "./endpoint";

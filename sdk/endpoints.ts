@@ -1,0 +1,187 @@
+import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import { BillingError, BillingValidationError } from "./errors";
+import { endpointInput, endpointUpdateInput, positiveId, type EndpointInput } from "./inputs";
+import { toEndpoint, type Endpoint } from "./results";
+import { backoffDelay } from "./retry";
+import { failureOf, parseBody, type Transport } from "./transport";
+import { keysOf, problemsOf } from "./validation";
+import { endpointListResponse, endpointResponse, type WebhookEvent } from "./wire";
+
+const ENDPOINTS = "/endpoints.json";
+
+/**
+ * A create whose outcome could not be learnt: the POST failed in a way that
+ * may have applied it (5xx, reset, timeout) and the endpoint could not be
+ * found by reading the list back, or the service said a request with this
+ * token was already submitted and the endpoint did not appear within the
+ * settle time. It may or may not exist: resume with the same
+ * `uniquenessToken` (`createEndpoint(input, { uniquenessToken })`), never a
+ * new one, or look for it with `listEndpoints`.
+ */
+export class EndpointOutcomeUnknownError extends BillingError {
+  override name = "EndpointOutcomeUnknownError";
+  readonly url: string;
+  readonly events: readonly string[];
+  readonly uniquenessToken: string;
+  /** Always true: the point of this error. */
+  readonly mayHaveApplied = true;
+  override readonly cause: BillingError;
+  constructor(init: { url: string; events: readonly string[]; uniquenessToken: string; cause: BillingError; why: string }) {
+    super(
+      `creating the webhook endpoint ${init.url} may or may not have been applied: ${init.why}; ` +
+        `resume it with the same uniqueness_token (${init.uniquenessToken}), never with a new one`,
+    );
+    this.url = init.url;
+    this.events = init.events;
+    this.uniquenessToken = init.uniquenessToken;
+    this.cause = init.cause;
+  }
+}
+
+/** Every webhook endpoint of the site (the list is not paginated). */
+export async function listEndpoints(t: Transport): Promise<Endpoint[]> {
+  const rows = await t.call({ method: "GET", path: ENDPOINTS, repeatable: true }, endpointListResponse);
+  return rows.map(toEndpoint);
+}
+
+export interface CreateEndpointOptions {
+  /** Reuse a token, e.g. to resume after {@link EndpointOutcomeUnknownError}. Default: a fresh UUID. */
+  readonly uniquenessToken?: string;
+  readonly maxRetries: number;
+  readonly retryBaseDelayMs: number;
+  /** How long to read back after a duplicate-submission answer before calling the outcome unknown. */
+  readonly settleMs: number;
+}
+
+interface Wanted {
+  readonly url: string;
+  readonly events: readonly WebhookEvent[];
+}
+
+/**
+ * Validates an endpoint and builds its wire body; `events` sorted and distinct.
+ * `endpointId` and `uniquenessToken`, when given as keys, are checked too, so
+ * that every problem is named at once.
+ */
+export function endpointBodyOf(
+  input: EndpointInput, options: { allowNoEvents?: boolean; endpointId?: unknown; uniquenessToken?: unknown } = {},
+): Wanted & { id?: number } {
+  const schema = options.allowNoEvents ? endpointUpdateInput : endpointInput;
+  const parsed = schema.safeParse(input);
+  const id = "endpointId" in options ? positiveId.safeParse(options.endpointId) : undefined;
+  const token = options.uniquenessToken;
+  const problems = [
+    ...(id === undefined || id.success ? [] : problemsOf(id.error, "endpointId")),
+    ...(parsed.success ? [] : problemsOf(parsed.error, "endpoint", { "": keysOf(schema) })),
+    ...(token === undefined || (typeof token === "string" && token !== "")
+      ? []
+      : [{ property: "uniquenessToken", message: "must be a non-empty string (the token of the create being resumed)" }]),
+  ];
+  if (problems.length > 0 || !parsed.success) throw new BillingValidationError("invalid webhook endpoint", problems);
+  return { url: parsed.data.url, events: parsed.data.events, ...(id?.success ? { id: id.data } : {}) };
+}
+
+const sameEvents = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((e, i) => e === b[i]);
+
+/**
+ * The endpoint that a create of `w` made, read back from the list: the one with
+ * that url and exactly those events (the newest, should there be several).
+ */
+async function findCreated(t: Transport, w: Wanted): Promise<Endpoint | undefined> {
+  const matches = (await listEndpoints(t)).filter((e) => e.url === w.url && sameEvents(e.events, w.events));
+  return matches.sort((a, b) => b.id - a.id)[0];
+}
+
+/**
+ * Creates an endpoint once. The POST carries a `uniqueness_token` and is never
+ * repeated blindly: after an outcome that may have been applied (5xx, reset,
+ * timeout) the list is read back, and an endpoint with this url and these
+ * events is the one created; only when there is none is the POST sent again,
+ * with the same token. A 409 "duplicate submission" means a request with this
+ * token was applied or is still being processed: the list is read until the
+ * endpoint appears, for at most `settleMs`. An outcome that stays unknown is
+ * {@link EndpointOutcomeUnknownError}, never "nothing was created".
+ *
+ * The read-back cannot tell an endpoint this create made from an identical one
+ * (same url, same events) made before it: the service has no other key.
+ */
+export async function createEndpoint(t: Transport, input: EndpointInput, opts: CreateEndpointOptions): Promise<Endpoint> {
+  const w = endpointBodyOf(input, { uniquenessToken: opts.uniquenessToken });
+  const token = opts.uniquenessToken ?? randomUUID();
+  const req = {
+    method: "POST", path: ENDPOINTS, repeatable: false,
+    body: { endpoint: { url: w.url, webhook_subscriptions: w.events }, uniqueness_token: token },
+  } as const;
+  const unknown = (cause: BillingError, why: string) => new EndpointOutcomeUnknownError({ url: w.url, events: w.events, uniquenessToken: token, cause, why });
+  let ambiguous: BillingError | undefined;
+
+  for (let attempt = 0; ; attempt++) {
+    const x = await t.send(req);
+    const o = x.outcome;
+    if (o.kind === "success") {
+      try {
+        return toEndpoint(parseBody(req, o.status, o.body, endpointResponse).endpoint);
+      } catch (err) {
+        // Created, but the answer does not say what: the list does.
+        const created = await findCreated(t, w).catch(() => undefined);
+        if (created) return created;
+        throw unknown(err as BillingError, `the service answered ${o.status} with a body this SDK does not understand, and the endpoint is not listed`);
+      }
+    }
+    if (o.kind === "duplicate") {
+      return settle(t, w, opts, (last) => unknown(failureOf(req, x),
+        `the service answered that a request with this uniqueness_token was already submitted (it may still be processing), ` +
+          `and after ${Math.round(opts.settleMs / 1000)} s of reading back the endpoint is ${last}`));
+    }
+    const failure = failureOf(req, x);
+    if (o.kind !== "ambiguous") {
+      // Refused, rate limited past the budget, or never sent: this attempt applied nothing, an earlier ambiguous one might have.
+      if (ambiguous) throw unknown(failure, `an attempt failed ambiguously (${ambiguous.message}), then the next one ${failure.message}`);
+      throw failure;
+    }
+    ambiguous = failure;
+    let created: Endpoint | undefined;
+    try {
+      created = await findCreated(t, w);
+    } catch (readErr) {
+      throw unknown(readErr instanceof BillingError ? readErr : failure, `the request failed (${failure.message}) and the endpoints could not be read back`);
+    }
+    if (created) return created;
+    if (attempt >= opts.maxRetries) {
+      throw unknown(failure, `${attempt + 1} attempt(s) failed ambiguously (last: ${failure.message}) and no endpoint with this url and these events is listed yet`);
+    }
+    await sleep(backoffDelay(attempt, opts.retryBaseDelayMs));
+  }
+}
+
+/** Reads the list until the endpoint appears or `settleMs` has passed. */
+async function settle(t: Transport, w: Wanted, opts: CreateEndpointOptions, unknown: (last: string) => EndpointOutcomeUnknownError): Promise<Endpoint> {
+  const deadline = Date.now() + opts.settleMs;
+  let last = "";
+  for (let round = 0; ; round++) {
+    try {
+      const created = await findCreated(t, w);
+      if (created) return created;
+      last = "not listed";
+    } catch (err) {
+      last = `unreadable (${err instanceof Error ? err.message : String(err)})`;
+    }
+    const wait = Math.min(Math.max(opts.retryBaseDelayMs, 1) * 2 ** round, 5_000, deadline - Date.now());
+    if (wait <= 0) throw unknown(last);
+    await sleep(wait);
+  }
+}
+
+/**
+ * Sets an endpoint's url and its complete list of events (an empty list
+ * unsubscribes it from every event). A PUT of a value: repeated like a read.
+ */
+export async function updateEndpoint(t: Transport, endpointId: unknown, input: EndpointInput): Promise<Endpoint> {
+  const w = endpointBodyOf(input, { allowNoEvents: true, endpointId });
+  const res = await t.call({
+    method: "PUT", path: `/endpoints/${w.id}.json`, repeatable: true,
+    body: { endpoint: { url: w.url, webhook_subscriptions: w.events } },
+  }, endpointResponse);
+  return toEndpoint(res.endpoint);
+}
