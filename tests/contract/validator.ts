@@ -99,6 +99,17 @@ export const PATCHES: { what: string; why: string; apply(ops: Operation[]): void
       }
     },
   },
+  {
+    what: "a 404 the contract lists without a body (updateEndpoint, deleteSubscription) may carry an error list",
+    why: "the contract gives PUT /endpoints/{endpoint_id}.json a 404 with no content at all, so the shared 404 patch (which fills only " +
+      "operations that list no 404) leaves it unable to accept any answer; the simulator answers every unknown id with its error list",
+    apply: (ops) => {
+      for (const o of ops) {
+        const notFound = o.op.responses?.["404"];
+        if (notFound && !notFound.content) notFound.content = { "application/json": { schema: errorList } };
+      }
+    },
+  },
 ];
 
 export function contractDefinition(patched = true): Json {

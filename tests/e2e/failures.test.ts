@@ -92,6 +92,8 @@ describe("failures with the real CLI", function () {
       const first = await s.run(["up", "--yes", "--skip-preview"], { allowFailure: true });
       assert.notEqual(first.code, 0);
       assert.match(first.stdout + first.stderr, /0 id\(s\) queued, 0 not queued, 3 unknown/);
+      // Every wait between attempts reaches the user through the CLI, with what it is waiting for.
+      assert.match(first.stdout + first.stderr, /billing: POST \/webhooks\/replay\.json: .*waiting \d+\.\d s before attempt 2/);
       assert.deepEqual([...sim.replayQueue].sort((a, b) => a - b), failed, "the service did queue them, once");
 
       sim.clearFaults();

@@ -1,28 +1,6 @@
 import { onTestFinished } from "vitest";
 import { startSimulator, type Simulator, type SimulatorOptions } from "../../simulator";
-import { contractCheck, PATCHES } from "../contract/validator";
-
-/**
- * Departures the shared PATCHES (tests/contract/validator.ts) do not cover yet,
- * added to them for the simulator's suites before any check is built. Each
- * belongs in validator.ts, where every suite would see it; until it is there,
- * it is applied here, once, and the contract test shows it is needed.
- */
-export const LOCAL_PATCHES: (typeof PATCHES)[number][] = [
-  {
-    what: "a 404 the contract lists without a body (updateEndpoint, deleteSubscription) may carry an error list",
-    why: "the contract gives PUT /endpoints/{endpoint_id}.json a 404 with no content at all, so the shared 404 patch (which fills only " +
-      "operations that list no 404) leaves it unable to accept any answer; the simulator answers every unknown id with its error list",
-    apply: (ops) => {
-      const errorList = { type: "object", required: ["errors"], properties: { errors: { type: "array", minItems: 1, items: { type: "string" } } } };
-      for (const o of ops) {
-        const notFound = o.op.responses?.["404"];
-        if (notFound && !notFound.content) notFound.content = { "application/json": { schema: errorList } };
-      }
-    },
-  },
-];
-for (const p of LOCAL_PATCHES) if (!PATCHES.some((q) => q.what === p.what)) PATCHES.push(p);
+import { contractCheck } from "../contract/validator";
 
 export const KEY = "sim_test_key";
 export const basic = (key = KEY, password = "x") => `Basic ${Buffer.from(`${key}:${password}`).toString("base64")}`;
