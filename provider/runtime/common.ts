@@ -36,6 +36,17 @@ export function changedKeys(keys: readonly string[], olds: Record<string, unknow
   return keys.filter((k) => isUnknown(news[k]) || JSON.stringify(olds[k] ?? null) !== JSON.stringify(news[k] ?? null));
 }
 
+/** A failure for each input the resource does not have, saying which it accepts. */
+export function unknownInputs(type: string, accepted: readonly string[], inputs: Record<string, unknown>): CheckFailure[] {
+  return Object.keys(inputs)
+    .filter((key) => !accepted.includes(key))
+    .map((key) => ({ property: key, reason: `is not an input of ${type} (accepted: ${accepted.join(", ")})` }));
+}
+
+/** The SDK's `{ property, message }` problems as CheckFailures. */
+export const failuresOf = (problems: readonly { property: string; message: string }[]): CheckFailure[] =>
+  problems.map(({ property, message }) => ({ property, reason: message }));
+
 /** Sites are named by a non-empty string. */
 export function siteFailure(site: unknown): CheckFailure | undefined {
   if (site === undefined || isUnknown(site)) return undefined;

@@ -1,5 +1,5 @@
 import { BillingClient, BillingValidationError, type BillingClientOptions, type RetryEvent } from "../../sdk";
-import { notice } from "./common";
+import { notice, siteFailure, isUnknown, type CheckFailure } from "./common";
 import { resolveConnection } from "../../sdk/options";
 
 /**
@@ -138,6 +138,23 @@ export function clientOptionsFor(provider: object, site: string | undefined): Bi
     throw err;
   }
   return s;
+}
+
+/**
+ * check() of a resource's `site` input: its type, and whether the settings it
+ * names give usable credentials (a preview-time failure naming the config key).
+ */
+export function siteCheck(provider: object, site: unknown): CheckFailure[] {
+  const bad = siteFailure(site);
+  if (bad) return [bad];
+  if (isUnknown(site)) return [];
+  try {
+    clientOptionsFor(provider, site as string | undefined);
+    return [];
+  } catch (err) {
+    if (!(err instanceof SiteConfigError)) throw err;
+    return [{ property: "site", reason: err.message }];
+  }
 }
 
 /** The client for `site`, reused across calls in this process. */

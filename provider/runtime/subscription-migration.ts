@@ -3,8 +3,8 @@ import {
   AuthenticationRequiredError, BillingApiError, isOnTarget, keysOf, migrationBodyOf, migrationInput, MigrationOutcomeUnknownError, positiveId, problemsOf,
   type MigrationInput, type Subscription,
 } from "../../sdk";
-import { clientFor, clientOptionsFor, SiteConfigError } from "./config";
-import { changedKeys, isUnknown, notice, partialFailure, siteFailure, userInputs, type CheckFailure } from "./common";
+import { clientFor, siteCheck } from "./config";
+import { changedKeys, failuresOf, isUnknown, notice, partialFailure, unknownInputs, userInputs, type CheckFailure } from "./common";
 
 type Props = Record<string, unknown>;
 
@@ -51,28 +51,14 @@ function targetsProduct(inputs: Props, product: { id?: unknown; handle?: unknown
  */
 export async function check(provider: object, olds: Props, news: Props) {
   const inputs = userInputs(news);
-  const failures: CheckFailure[] = [];
-  for (const key of Object.keys(inputs)) {
-    if (!(INPUT_KEYS as readonly string[]).includes(key)) {
-      failures.push({ property: key, reason: `is not an input of SubscriptionMigration (accepted: ${INPUT_KEYS.join(", ")})` });
-    }
-  }
+  const failures: CheckFailure[] = unknownInputs("SubscriptionMigration", INPUT_KEYS, inputs);
   if (!isUnknown(inputs.subscriptionId)) {
     const id = positiveId.safeParse(inputs.subscriptionId);
-    if (!id.success) failures.push(...problemsOf(id.error, "subscriptionId").map(({ property, message }) => ({ property, reason: message })));
+    if (!id.success) failures.push(...failuresOf(problemsOf(id.error, "subscriptionId")));
   }
   const m = migrationInput.safeParse(migrationOf(inputs, true));
-  if (!m.success) failures.push(...problemsOf(m.error, undefined, { "": keysOf(migrationInput) }).map(({ property, message }) => ({ property, reason: message })));
-  const bad = siteFailure(inputs.site);
-  if (bad) failures.push(bad);
-  else if (!isUnknown(inputs.site)) {
-    try {
-      clientOptionsFor(provider, inputs.site as string | undefined);
-    } catch (err) {
-      if (!(err instanceof SiteConfigError)) throw err;
-      failures.push({ property: "site", reason: err.message });
-    }
-  }
+  if (!m.success) failures.push(...failuresOf(problemsOf(m.error, undefined, { "": keysOf(migrationInput) })));
+  failures.push(...siteCheck(provider, inputs.site));
   const firstDeploy = Object.keys(userInputs(olds)).length === 0;
   const readable = !["subscriptionId", "productId", "productHandle", "site"].some((k) => isUnknown(inputs[k]));
   if (failures.length === 0 && firstDeploy && readable) failures.push(...(await checkAgainstService(provider, inputs)));

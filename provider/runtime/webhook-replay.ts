@@ -1,6 +1,6 @@
 import { keysOf, problemsOf, ReplayPartialFailureError, replayIdsInput, webhookFilterInput, type WebhookFilter, type WebhookId } from "../../sdk";
-import { clientFor, clientOptionsFor, SiteConfigError } from "./config";
-import { changedKeys, isUnknown, notice, partialFailure, siteFailure, userInputs, type CheckFailure } from "./common";
+import { clientFor, siteCheck } from "./config";
+import { changedKeys, failuresOf, isUnknown, notice, partialFailure, unknownInputs, userInputs, type CheckFailure } from "./common";
 
 type Props = Record<string, unknown>;
 
@@ -9,23 +9,18 @@ const INPUT_KEYS = ["ids", "selector", "triggers", "site"] as const;
 /** check: exactly one of ids / selector, each validated with the SDK's schemas; usable credentials. */
 export async function check(provider: object, _olds: Props, news: Props) {
   const inputs = userInputs(news);
-  const failures: CheckFailure[] = [];
-  for (const key of Object.keys(inputs)) {
-    if (!(INPUT_KEYS as readonly string[]).includes(key)) {
-      failures.push({ property: key, reason: `is not an input of WebhookReplay (accepted: ${INPUT_KEYS.join(", ")})` });
-    }
-  }
+  const failures: CheckFailure[] = unknownInputs("WebhookReplay", INPUT_KEYS, inputs);
   const { ids, selector, triggers, site } = inputs;
   if ((ids === undefined) === (selector === undefined)) {
     failures.push({ property: "ids", reason: "give exactly one of ids (webhook ids to replay) or selector (a webhook list filter such as { status: \"failed\" })" });
   }
   if (ids !== undefined && !isUnknown(ids)) {
     const r = replayIdsInput.safeParse(ids);
-    if (!r.success) failures.push(...problemsOf(r.error, "ids").map(({ property, message }) => ({ property, reason: message })));
+    if (!r.success) failures.push(...failuresOf(problemsOf(r.error, "ids")));
   }
   if (selector !== undefined && !isUnknown(selector)) {
     const r = webhookFilterInput.safeParse(selector);
-    if (!r.success) failures.push(...problemsOf(r.error, "selector", { "": keysOf(webhookFilterInput) }).map(({ property, message }) => ({ property, reason: message })));
+    if (!r.success) failures.push(...failuresOf(problemsOf(r.error, "selector", { "": keysOf(webhookFilterInput) })));
     // Required here (the SDK's filter may omit it): checked on the raw value, so another bad field does not hide it.
     const isObject = typeof selector === "object" && selector !== null && !Array.isArray(selector);
     if (isObject && (selector as Props).status === undefined) failures.push({ property: "selector.status", reason: 'is required: one of "successful", "failed", "pending", "paused"' });
@@ -33,16 +28,7 @@ export async function check(provider: object, _olds: Props, news: Props) {
   if (triggers !== undefined && !isUnknown(triggers) && !Array.isArray(triggers)) {
     failures.push({ property: "triggers", reason: "must be an array of values; changing any of them replays again" });
   }
-  const bad = siteFailure(site);
-  if (bad) failures.push(bad);
-  else if (!isUnknown(site)) {
-    try {
-      clientOptionsFor(provider, site as string | undefined);
-    } catch (err) {
-      if (!(err instanceof SiteConfigError)) throw err;
-      failures.push({ property: "site", reason: err.message });
-    }
-  }
+  failures.push(...siteCheck(provider, site));
   return { inputs: news, failures };
 }
 

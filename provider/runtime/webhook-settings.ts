@@ -1,34 +1,20 @@
-import { clientFor, clientOptionsFor, SiteConfigError, siteLabel } from "./config";
-import { changedKeys, isUnknown, siteFailure, userInputs, type CheckFailure } from "./common";
+import { clientFor, siteCheck, siteLabel } from "./config";
+import { changedKeys, isUnknown, unknownInputs, userInputs, type CheckFailure } from "./common";
 
 type Props = Record<string, unknown>;
 
 /** check: types of the three inputs, and usable credentials for the site. */
 export async function check(provider: object, _olds: Props, news: Props) {
   const inputs = userInputs(news);
-  const failures: CheckFailure[] = [];
   const { webhooksEnabled, disableOnDelete, site } = inputs;
-  for (const key of Object.keys(inputs)) {
-    if (!["webhooksEnabled", "disableOnDelete", "site"].includes(key)) {
-      failures.push({ property: key, reason: "is not an input of WebhookSettings (accepted: webhooksEnabled, site, disableOnDelete)" });
-    }
-  }
+  const failures: CheckFailure[] = unknownInputs("WebhookSettings", ["webhooksEnabled", "site", "disableOnDelete"], inputs);
   if (!isUnknown(webhooksEnabled) && typeof webhooksEnabled !== "boolean") {
     failures.push({ property: "webhooksEnabled", reason: `must be true or false, got ${JSON.stringify(webhooksEnabled) ?? "nothing"}` });
   }
   if (disableOnDelete !== undefined && !isUnknown(disableOnDelete) && typeof disableOnDelete !== "boolean") {
     failures.push({ property: "disableOnDelete", reason: `must be true or false, got ${JSON.stringify(disableOnDelete)}` });
   }
-  const bad = siteFailure(site);
-  if (bad) failures.push(bad);
-  else if (!isUnknown(site)) {
-    try {
-      clientOptionsFor(provider, site as string | undefined);
-    } catch (err) {
-      if (!(err instanceof SiteConfigError)) throw err;
-      failures.push({ property: "site", reason: err.message });
-    }
-  }
+  failures.push(...siteCheck(provider, site));
   return { inputs: news, failures };
 }
 
