@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { startSimulator } from "../simulator";
 import { createWorkspace, ensurePulumi, type Workspace } from "../scripts/lib/pulumi-cli";
-import { interleave, median, ratioOf, time, type Row } from "./stats";
+import { startSimulator } from "../simulator";
+import { interleave, median, type Row, ratioOf, time } from "./stats";
 
 const ROOT = path.resolve(__dirname, "..");
 const KEY = "bench_key";
@@ -37,7 +37,9 @@ export async function cliFigure(o: { repeats: number }): Promise<Row[]> {
   const sim = await startSimulator({ apiKey: KEY, logBodies: false, maxConcurrent: 1000 });
   const sitesDir = project("sites", SITES_PROGRAM);
   const noopDir = project("noop", NOOP_PROGRAM);
-  const sites = JSON.stringify(Object.fromEntries(Array.from({ length: SITES }, (_, i) => [`site-${i}`, { baseUrl: sim.url, apiKey: KEY }])));
+  const sites = JSON.stringify(
+    Object.fromEntries(Array.from({ length: SITES }, (_, i) => [`site-${i}`, { baseUrl: sim.url, apiKey: KEY }])),
+  );
   const ws: Workspace = await createWorkspace(bin);
   let n = 0;
   const stack = async (dir: string, config: [string, string][]) => {
@@ -54,7 +56,12 @@ export async function cliFigure(o: { repeats: number }): Promise<Row[]> {
       const a = await stack(sitesDir, [["billing:sites", sites]]);
       const b = await stack(noopDir, []);
       const p = await interleave(1, 0, run(sitesDir, a, ["preview"]), run(noopDir, b, ["preview"]));
-      const u = await interleave(1, 0, run(sitesDir, a, ["up", "--yes", "--skip-preview"]), run(noopDir, b, ["up", "--yes", "--skip-preview"]));
+      const u = await interleave(
+        1,
+        0,
+        run(sitesDir, a, ["up", "--yes", "--skip-preview"]),
+        run(noopDir, b, ["up", "--yes", "--skip-preview"]),
+      );
       if (i > 0) {
         // The first repetition warms the file cache and the TypeScript-free program load.
         previews.candidate.push(...p.candidate);
@@ -62,7 +69,10 @@ export async function cliFigure(o: { repeats: number }): Promise<Row[]> {
         ups.candidate.push(...u.candidate);
         ups.reference.push(...u.reference);
       }
-      for (const [dir, s] of [[sitesDir, a], [noopDir, b]]) {
+      for (const [dir, s] of [
+        [sitesDir, a],
+        [noopDir, b],
+      ]) {
         await ws.pulumi(["destroy", "--yes", "--skip-preview", "--stack", s], { cwd: dir });
         await ws.pulumi(["stack", "rm", "--yes", s], { cwd: dir });
       }
@@ -72,8 +82,26 @@ export async function cliFigure(o: { repeats: number }): Promise<Row[]> {
     // Medians, as the ratio is a ratio of medians.
     const fmt = (xs: number[]) => `${(median(xs) / 1000).toFixed(1)} s`;
     return [
-      { figure: "5", candidate: `pulumi preview, ${SITES} WebhookSettings (${fmt(previews.candidate)})`, reference: `${SITES} no-op dynamic resources (${fmt(previews.reference)})`, value: `${pr.ratio.toFixed(2)}×`, spread: pr.spread, repeats: String(pr.n), target: "≤ 1.3×", met: pr.ratio <= 1.3 },
-      { figure: "5", candidate: `pulumi up, ${SITES} WebhookSettings (${fmt(ups.candidate)})`, reference: `${SITES} no-op dynamic resources (${fmt(ups.reference)})`, value: `${ur.ratio.toFixed(2)}×`, spread: ur.spread, repeats: String(ur.n), target: "≤ 1.3×", met: ur.ratio <= 1.3 },
+      {
+        figure: "5",
+        candidate: `pulumi preview, ${SITES} WebhookSettings (${fmt(previews.candidate)})`,
+        reference: `${SITES} no-op dynamic resources (${fmt(previews.reference)})`,
+        value: `${pr.ratio.toFixed(2)}×`,
+        spread: pr.spread,
+        repeats: String(pr.n),
+        target: "≤ 1.3×",
+        met: pr.ratio <= 1.3,
+      },
+      {
+        figure: "5",
+        candidate: `pulumi up, ${SITES} WebhookSettings (${fmt(ups.candidate)})`,
+        reference: `${SITES} no-op dynamic resources (${fmt(ups.reference)})`,
+        value: `${ur.ratio.toFixed(2)}×`,
+        spread: ur.spread,
+        repeats: String(ur.n),
+        target: "≤ 1.3×",
+        met: ur.ratio <= 1.3,
+      },
     ];
   } finally {
     await ws.dispose();

@@ -10,7 +10,7 @@ import { memoryFigure } from "./memory";
 import { perCallFigure } from "./per-call";
 import { providerSizeFigure } from "./provider-size";
 import { replayFigure } from "./replay";
-import { table, type Row } from "./stats";
+import { type Row, table } from "./stats";
 
 async function main(): Promise<void> {
   const quick = process.argv.includes("--quick");
@@ -31,11 +31,23 @@ async function main(): Promise<void> {
   await step("3", "memory of a 1,000,000-id replay", () => memoryFigure({ repeats: quick ? 1 : 3 }));
   await step("4", "__provider bytes", () => providerSizeFigure({ tarball: !quick }));
   if (quick) {
-    if (want("5")) rows.push({ figure: "5", candidate: "pulumi preview/up, 50 WebhookSettings", reference: "50 no-op dynamic resources", value: "skipped (--quick)", spread: "", repeats: "0", target: "≤ 1.3×", met: undefined });
+    if (want("5"))
+      rows.push({
+        figure: "5",
+        candidate: "pulumi preview/up, 50 WebhookSettings",
+        reference: "50 no-op dynamic resources",
+        value: "skipped (--quick)",
+        spread: "",
+        repeats: "0",
+        target: "≤ 1.3×",
+        met: undefined,
+      });
   } else {
     await step("5", "the real CLI, 50 sites vs 50 no-op resources", () => cliFigure({ repeats: 3 }));
   }
-  console.log(`\nNode ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${quick ? "--quick" : "full"} run, ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+  console.log(
+    `\nNode ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${quick ? "--quick" : "full"} run, ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+  );
   console.log(table(rows));
 }
 

@@ -12,9 +12,11 @@ export async function memoryFigure(o: { repeats: number }): Promise<Row[]> {
   const above: number[] = [];
   try {
     for (let i = 0; i < o.repeats; i++) {
-      const { stdout } = await promisify(execFile)(process.execPath, [
-        "--expose-gc", "-r", "ts-node/register/transpile-only", path.join(__dirname, "memory-child.ts"), sim.url, KEY,
-      ], { cwd: path.resolve(__dirname, ".."), maxBuffer: 1 << 20 });
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ["--expose-gc", "-r", "ts-node/register/transpile-only", path.join(__dirname, "memory-child.ts"), sim.url, KEY],
+        { cwd: path.resolve(__dirname, ".."), maxBuffer: 1 << 20 },
+      );
       const r = JSON.parse(stdout.trim().split("\n").pop()!);
       if (r.queued !== 1_000_000) throw new Error(`queued ${r.queued}`);
       above.push(r.peakMb - r.baselineMb);
@@ -24,9 +26,16 @@ export async function memoryFigure(o: { repeats: number }): Promise<Row[]> {
     await sim.close();
   }
   const m = median(above);
-  return [{
-    figure: "3", candidate: "replay of 1,000,000 ids (1000 requests)", reference: "the process's baseline RSS",
-    value: `+${m.toFixed(1)} MB`, spread: `${Math.min(...above).toFixed(1)}–${Math.max(...above).toFixed(1)} MB`, repeats: String(above.length),
-    target: "< 100 MB above baseline", met: m < 100,
-  }];
+  return [
+    {
+      figure: "3",
+      candidate: "replay of 1,000,000 ids (1000 requests)",
+      reference: "the process's baseline RSS",
+      value: `+${m.toFixed(1)} MB`,
+      spread: `${Math.min(...above).toFixed(1)}–${Math.max(...above).toFixed(1)} MB`,
+      repeats: String(above.length),
+      target: "< 100 MB above baseline",
+      met: m < 100,
+    },
+  ];
 }

@@ -14,7 +14,9 @@ async function main() {
       },
       call: (a) => a.inputs,
     },
-    "bench", "bench", true,
+    "bench",
+    "bench",
+    true,
   );
   const billing = require("pulumi-subscription-billing");
   new billing.WebhookSettings("w", { webhooksEnabled: true });

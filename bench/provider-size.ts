@@ -30,9 +30,14 @@ export function providerSizeFigure(o: { tarball: boolean }): Row[] {
   return TYPES.map((t) => {
     const bytes = [inRepo[t], ...(installed ? [installed[t]] : [])];
     return {
-      figure: "4", candidate: `__provider of ${t}`, reference: "–",
+      figure: "4",
+      candidate: `__provider of ${t}`,
+      reference: "–",
       value: `${inRepo[t]} B in repo` + (installed ? `, ${installed[t]} B installed` : ", installed: skipped (--quick)"),
-      spread: "", repeats: "1", target: "≤ 4096 B", met: bytes.every((b) => b !== undefined && b <= 4096),
+      spread: "",
+      repeats: "1",
+      target: "≤ 4096 B",
+      met: bytes.every((b) => b !== undefined && b <= 4096),
     };
   });
 }

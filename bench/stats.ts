@@ -20,7 +20,12 @@ export interface Pair {
 }
 
 /** Runs `warmup` unrecorded pairs, then `repeats` pairs; candidate and reference alternate who goes first. */
-export async function interleave(repeats: number, warmup: number, candidate: () => Promise<number>, reference: () => Promise<number>): Promise<Pair> {
+export async function interleave(
+  repeats: number,
+  warmup: number,
+  candidate: () => Promise<number>,
+  reference: () => Promise<number>,
+): Promise<Pair> {
   const pair: Pair = { candidate: [], reference: [] };
   for (let i = 0; i < warmup + repeats; i++) {
     const first = i % 2 === 0;
@@ -38,7 +43,11 @@ export async function interleave(repeats: number, warmup: number, candidate: () 
 /** Ratio of medians, and the interquartile range of the per-repetition ratios as its spread. */
 export function ratioOf(p: Pair): { ratio: number; spread: string; n: number } {
   const per = p.candidate.map((c, i) => c / p.reference[i]);
-  return { ratio: median(p.candidate) / median(p.reference), spread: `${quantile(per, 0.25).toFixed(2)}–${quantile(per, 0.75).toFixed(2)}`, n: per.length };
+  return {
+    ratio: median(p.candidate) / median(p.reference),
+    spread: `${quantile(per, 0.25).toFixed(2)}–${quantile(per, 0.75).toFixed(2)}`,
+    n: per.length,
+  };
 }
 
 /** Milliseconds that `fn` takes. */
@@ -62,5 +71,10 @@ export interface Row {
 export function table(rows: readonly Row[]): string {
   const head = "| # | candidate | reference | ratio / value | spread (IQR) | repeats | target | met |\n|---|---|---|---|---|---|---|---|";
   const mark = (m: boolean | undefined) => (m === undefined ? "–" : m ? "yes" : "**no**");
-  return [head, ...rows.map((r) => `| ${r.figure} | ${r.candidate} | ${r.reference} | ${r.value} | ${r.spread} | ${r.repeats} | ${r.target} | ${mark(r.met)} |`)].join("\n");
+  return [
+    head,
+    ...rows.map(
+      (r) => `| ${r.figure} | ${r.candidate} | ${r.reference} | ${r.value} | ${r.spread} | ${r.repeats} | ${r.target} | ${mark(r.met)} |`,
+    ),
+  ].join("\n");
 }

@@ -4,7 +4,7 @@
  * prints the outputs, shows that a second `up` changes nothing, and cleans up.
  */
 import path from "node:path";
-import { startSimulator, DEMO_SITE } from "../simulator";
+import { DEMO_SITE, startSimulator } from "../simulator";
 import { createWorkspace, ensurePulumi } from "./lib/pulumi-cli";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -31,7 +31,9 @@ async function main(): Promise<void> {
     step("stack outputs");
     const outputs = JSON.parse((await ws.pulumi(["stack", "output", "--json"], { cwd: ROOT })).stdout);
     console.log(JSON.stringify(outputs, null, 2));
-    console.log(`    the service now has webhooks ${sim.webhooksEnabled ? "enabled" : "disabled"}, ${sim.replayQueue.length} webhook(s) queued for replay`);
+    console.log(
+      `    the service now has webhooks ${sim.webhooksEnabled ? "enabled" : "disabled"}, ${sim.replayQueue.length} webhook(s) queued for replay`,
+    );
 
     step("a second pulumi up: expect no changes");
     await ws.pulumi(["up", "--yes", "--skip-preview", "--expect-no-changes"], { cwd: ROOT, stream: true });

@@ -2,13 +2,13 @@ import * as endpoints from "./endpoints";
 import type { ReplayBatch } from "./errors";
 import type { EndpointInput, MigrationInput, WebhookFilter } from "./inputs";
 import * as migration from "./migration";
-import { resolveConnection, type BillingClientOptions, type Connection } from "./options";
+import { type BillingClientOptions, type Connection, resolveConnection } from "./options";
 import { listPricePoints, readProduct, resolvePricePoint } from "./products";
 import { replayWebhooks } from "./replay";
 import type { Endpoint, MigrationPreview, PricePoint, Product, ReplayResult, Subscription, Webhook } from "./results";
 import { Transport } from "./transport";
-import type { WebhookId } from "./wire";
 import { listWebhooks, setWebhooksEnabled } from "./webhooks";
+import type { WebhookId } from "./wire";
 
 /**
  * Typed client of the billing API for one site. Options are checked in the
@@ -47,7 +47,10 @@ export class BillingClient {
   migrateSubscription(subscriptionId: number, target: MigrationInput, options: { uniquenessToken?: string } = {}): Promise<Subscription> {
     const c = this.#connection;
     return migration.migrateSubscription(this.#transport, subscriptionId, target, {
-      uniquenessToken: options.uniquenessToken, maxRetries: c.retry.maxRetries, retryBaseDelayMs: c.retry.baseDelayMs, settleMs: c.migrationSettleMs,
+      uniquenessToken: options.uniquenessToken,
+      maxRetries: c.retry.maxRetries,
+      retryBaseDelayMs: c.retry.baseDelayMs,
+      settleMs: c.migrationSettleMs,
     });
   }
 
@@ -100,7 +103,10 @@ export class BillingClient {
   createEndpoint(input: EndpointInput, options: { uniquenessToken?: string } = {}): Promise<Endpoint> {
     const c = this.#connection;
     return endpoints.createEndpoint(this.#transport, input, {
-      uniquenessToken: options?.uniquenessToken, maxRetries: c.retry.maxRetries, retryBaseDelayMs: c.retry.baseDelayMs, settleMs: c.migrationSettleMs,
+      uniquenessToken: options?.uniquenessToken,
+      maxRetries: c.retry.maxRetries,
+      retryBaseDelayMs: c.retry.baseDelayMs,
+      settleMs: c.migrationSettleMs,
     });
   }
 

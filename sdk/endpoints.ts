@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { BillingError, BillingValidationError } from "./errors";
-import { endpointInput, endpointUpdateInput, positiveId, type EndpointInput } from "./inputs";
-import { toEndpoint, type Endpoint } from "./results";
+import { type EndpointInput, endpointInput, endpointUpdateInput, positiveId } from "./inputs";
+import { type Endpoint, toEndpoint } from "./results";
 import { backoffDelay } from "./retry";
 import { failureOf, parseBody, type Transport } from "./transport";
 import { keysOf, problemsOf } from "./validation";
@@ -65,7 +65,8 @@ interface Wanted {
  * that every problem is named at once.
  */
 export function endpointBodyOf(
-  input: EndpointInput, options: { allowNoEvents?: boolean; endpointId?: unknown; uniquenessToken?: unknown } = {},
+  input: EndpointInput,
+  options: { allowNoEvents?: boolean; endpointId?: unknown; uniquenessToken?: unknown } = {},
 ): Wanted & { id?: number } {
   const schema = options.allowNoEvents ? endpointUpdateInput : endpointInput;
   const parsed = schema.safeParse(input);
@@ -110,10 +111,13 @@ export async function createEndpoint(t: Transport, input: EndpointInput, opts: C
   const w = endpointBodyOf(input, { uniquenessToken: opts.uniquenessToken });
   const token = opts.uniquenessToken ?? randomUUID();
   const req = {
-    method: "POST", path: ENDPOINTS, repeatable: false,
+    method: "POST",
+    path: ENDPOINTS,
+    repeatable: false,
     body: { endpoint: { url: w.url, webhook_subscriptions: w.events }, uniqueness_token: token },
   } as const;
-  const unknown = (cause: BillingError, why: string) => new EndpointOutcomeUnknownError({ url: w.url, events: w.events, uniquenessToken: token, cause, why });
+  const unknown = (cause: BillingError, why: string) =>
+    new EndpointOutcomeUnknownError({ url: w.url, events: w.events, uniquenessToken: token, cause, why });
   let ambiguous: BillingError | undefined;
 
   for (let attempt = 0; ; attempt++) {
@@ -126,13 +130,20 @@ export async function createEndpoint(t: Transport, input: EndpointInput, opts: C
         // Created, but the answer does not say what: the list does.
         const created = await findCreated(t, w).catch(() => undefined);
         if (created) return created;
-        throw unknown(err as BillingError, `the service answered ${o.status} with a body this SDK does not understand, and the endpoint is not listed`);
+        throw unknown(
+          err as BillingError,
+          `the service answered ${o.status} with a body this SDK does not understand, and the endpoint is not listed`,
+        );
       }
     }
     if (o.kind === "duplicate") {
-      return settle(t, w, opts, (last) => unknown(failureOf(req, x),
-        `the service answered that a request with this uniqueness_token was already submitted (it may still be processing), ` +
-          `and after ${Math.round(opts.settleMs / 1000)} s of reading back the endpoint is ${last}`));
+      return settle(t, w, opts, (last) =>
+        unknown(
+          failureOf(req, x),
+          `the service answered that a request with this uniqueness_token was already submitted (it may still be processing), ` +
+            `and after ${Math.round(opts.settleMs / 1000)} s of reading back the endpoint is ${last}`,
+        ),
+      );
     }
     const failure = failureOf(req, x);
     if (o.kind !== "ambiguous") {
@@ -145,18 +156,29 @@ export async function createEndpoint(t: Transport, input: EndpointInput, opts: C
     try {
       created = await findCreated(t, w);
     } catch (readErr) {
-      throw unknown(readErr instanceof BillingError ? readErr : failure, `the request failed (${failure.message}) and the endpoints could not be read back`);
+      throw unknown(
+        readErr instanceof BillingError ? readErr : failure,
+        `the request failed (${failure.message}) and the endpoints could not be read back`,
+      );
     }
     if (created) return created;
     if (attempt >= opts.maxRetries) {
-      throw unknown(failure, `${attempt + 1} attempt(s) failed ambiguously (last: ${failure.message}) and no endpoint with this url and these events is listed yet`);
+      throw unknown(
+        failure,
+        `${attempt + 1} attempt(s) failed ambiguously (last: ${failure.message}) and no endpoint with this url and these events is listed yet`,
+      );
     }
     await sleep(backoffDelay(attempt, opts.retryBaseDelayMs));
   }
 }
 
 /** Reads the list until the endpoint appears or `settleMs` has passed. */
-async function settle(t: Transport, w: Wanted, opts: CreateEndpointOptions, unknown: (last: string) => EndpointOutcomeUnknownError): Promise<Endpoint> {
+async function settle(
+  t: Transport,
+  w: Wanted,
+  opts: CreateEndpointOptions,
+  unknown: (last: string) => EndpointOutcomeUnknownError,
+): Promise<Endpoint> {
   const deadline = Date.now() + opts.settleMs;
   let last = "";
   for (let round = 0; ; round++) {
@@ -179,9 +201,14 @@ async function settle(t: Transport, w: Wanted, opts: CreateEndpointOptions, unkn
  */
 export async function updateEndpoint(t: Transport, endpointId: unknown, input: EndpointInput): Promise<Endpoint> {
   const w = endpointBodyOf(input, { allowNoEvents: true, endpointId });
-  const res = await t.call({
-    method: "PUT", path: `/endpoints/${w.id}.json`, repeatable: true,
-    body: { endpoint: { url: w.url, webhook_subscriptions: w.events } },
-  }, endpointResponse);
+  const res = await t.call(
+    {
+      method: "PUT",
+      path: `/endpoints/${w.id}.json`,
+      repeatable: true,
+      body: { endpoint: { url: w.url, webhook_subscriptions: w.events } },
+    },
+    endpointResponse,
+  );
   return toEndpoint(res.endpoint);
 }

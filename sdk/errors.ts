@@ -35,7 +35,14 @@ export class BillingApiError extends BillingError {
    * or an earlier attempt of the same request left it unknown.
    */
   readonly mayHaveApplied: boolean;
-  constructor(init: { status: number; errors: readonly string[]; method: string; path: string; message?: string; mayHaveApplied?: boolean }) {
+  constructor(init: {
+    status: number;
+    errors: readonly string[];
+    method: string;
+    path: string;
+    message?: string;
+    mayHaveApplied?: boolean;
+  }) {
     const detail = init.errors.length > 0 ? `: ${init.errors.join("; ")}` : "";
     super(init.message ?? `${init.method} ${init.path} failed with ${init.status}${detail}`);
     this.status = init.status;
@@ -57,12 +64,20 @@ export class AuthenticationRequiredError extends BillingApiError {
   readonly gatewayPaymentId: string | undefined;
   readonly description: string | undefined;
   constructor(init: {
-    errors: readonly string[]; method: string; path: string;
-    actionLink: string; gatewayPaymentId?: string; description?: string;
+    errors: readonly string[];
+    method: string;
+    path: string;
+    actionLink: string;
+    gatewayPaymentId?: string;
+    description?: string;
   }) {
     super({
-      status: 422, errors: init.errors, method: init.method, path: init.path,
-      message: `${init.method} ${init.path} needs 3-D Secure authentication by the customer; ` +
+      status: 422,
+      errors: init.errors,
+      method: init.method,
+      path: init.path,
+      message:
+        `${init.method} ${init.path} needs 3-D Secure authentication by the customer; ` +
         `send them to ${init.actionLink} and the service completes the migration after it`,
     });
     this.actionLink = init.actionLink;
@@ -110,7 +125,12 @@ export class ReplayPartialFailureError extends BillingError {
   readonly unknownBatches: readonly ReplayBatch[];
   /** The first failure, as thrown by the request that failed. */
   override readonly cause: BillingError;
-  constructor(queued: readonly WebhookId[], notQueued: readonly WebhookId[], cause: BillingError, unknownBatches: readonly ReplayBatch[] = []) {
+  constructor(
+    queued: readonly WebhookId[],
+    notQueued: readonly WebhookId[],
+    cause: BillingError,
+    unknownBatches: readonly ReplayBatch[] = [],
+  ) {
     const unknown = unknownBatches.flatMap((b) => b.ids);
     super(
       `webhook replay partly failed: ${queued.length} id(s) queued, ${notQueued.length} not queued` +

@@ -36,7 +36,10 @@ const words = (key: string): string => key.split("_").filter(Boolean).sort().joi
  */
 export function closestEventKey(s: string): WebhookEvent | undefined {
   if (typeof s !== "string") return undefined;
-  const text = s.trim().toLowerCase().replace(/[\s-]+/g, "_");
+  const text = s
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, "_");
   if (text.length === 0 || text.length > 200) return undefined;
   const sameWords = WEBHOOK_EVENTS.find((key) => words(key) === words(text));
   if (sameWords) return sameWords;

@@ -1,16 +1,18 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import {
-  AuthenticationRequiredError, BillingError, BillingValidationError, MigrationOutcomeUnknownError,
-} from "./errors";
-import { migrationInput, positiveId, type MigrationInput } from "./inputs";
+import { AuthenticationRequiredError, BillingError, BillingValidationError, MigrationOutcomeUnknownError } from "./errors";
+import { type MigrationInput, migrationInput, positiveId } from "./inputs";
 import { resolvePricePoint } from "./products";
-import { toSubscription, type MigrationPreview, type Subscription } from "./results";
+import { type MigrationPreview, type Subscription, toSubscription } from "./results";
 import { backoffDelay } from "./retry";
 import { failureOf, parseBody, type Transport } from "./transport";
 import { keysOf, problemsOf } from "./validation";
 import {
-  authenticationRequiredResponse, MIGRATION_DEFAULTS, migrationPreviewResponse, subscriptionResponse, type MigrationBody,
+  authenticationRequiredResponse,
+  MIGRATION_DEFAULTS,
+  type MigrationBody,
+  migrationPreviewResponse,
+  subscriptionResponse,
 } from "./wire";
 
 /** Validates a migration and builds its wire body, documented defaults sent explicitly. */
@@ -45,7 +47,9 @@ export function migrationBodyOf(subscriptionId: unknown, migration: MigrationInp
 export function isOnTarget(s: Subscription, body: MigrationBody): boolean {
   const product = body.product_id !== undefined ? s.product.id === body.product_id : s.product.handle === body.product_handle;
   const byId = body.product_price_point_id === undefined || s.pricePointId === undefined || s.pricePointId === body.product_price_point_id;
-  const byHandle = body.product_price_point_handle === undefined || s.pricePointHandle === undefined ||
+  const byHandle =
+    body.product_price_point_handle === undefined ||
+    s.pricePointHandle === undefined ||
     s.pricePointHandle === body.product_price_point_handle;
   return product && byId && byHandle;
 }
@@ -62,14 +66,24 @@ export interface PreviewOptions {
   readonly prorationDate?: string | Date;
 }
 
-export async function previewMigration(t: Transport, subscriptionId: unknown, migration: MigrationInput, options: PreviewOptions = {}): Promise<MigrationPreview> {
+export async function previewMigration(
+  t: Transport,
+  subscriptionId: unknown,
+  migration: MigrationInput,
+  options: PreviewOptions = {},
+): Promise<MigrationPreview> {
   const { id, body } = migrationBodyOf(subscriptionId, migration);
   const prorationDate = prorationDateOf(options.prorationDate);
-  const res = await t.call({
-    // A preview changes nothing, so it is repeated like a read.
-    method: "POST", path: `/subscriptions/${id}/migrations/preview.json`, repeatable: true,
-    body: { migration: { ...body, ...(prorationDate ? { proration_date: prorationDate } : {}) } },
-  }, migrationPreviewResponse);
+  const res = await t.call(
+    {
+      // A preview changes nothing, so it is repeated like a read.
+      method: "POST",
+      path: `/subscriptions/${id}/migrations/preview.json`,
+      repeatable: true,
+      body: { migration: { ...body, ...(prorationDate ? { proration_date: prorationDate } : {}) } },
+    },
+    migrationPreviewResponse,
+  );
   const p = res.migration;
   return {
     proratedAdjustmentInCents: p.prorated_adjustment_in_cents,
@@ -81,9 +95,16 @@ export async function previewMigration(t: Transport, subscriptionId: unknown, mi
 
 function prorationDateOf(v: unknown): string | undefined {
   if (v === undefined) return undefined;
-  const ms = v instanceof Date ? v.getTime() : typeof v === "string" && /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) ? Date.parse(v) : Number.NaN;
+  const ms =
+    v instanceof Date
+      ? v.getTime()
+      : typeof v === "string" && /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v)
+        ? Date.parse(v)
+        : Number.NaN;
   if (Number.isNaN(ms)) {
-    throw new BillingValidationError("invalid migration preview", [{ property: "prorationDate", message: "must be a Date or an ISO-8601 date-time such as 2026-12-01T00:00:00Z" }]);
+    throw new BillingValidationError("invalid migration preview", [
+      { property: "prorationDate", message: "must be a Date or an ISO-8601 date-time such as 2026-12-01T00:00:00Z" },
+    ]);
   }
   return typeof v === "string" ? v : new Date(ms).toISOString();
 }
@@ -107,11 +128,19 @@ export interface MigrateOptions {
  * reported unknown, never "nothing was applied".
  */
 export async function migrateSubscription(
-  t: Transport, subscriptionId: unknown, migration: MigrationInput, opts: MigrateOptions,
+  t: Transport,
+  subscriptionId: unknown,
+  migration: MigrationInput,
+  opts: MigrateOptions,
 ): Promise<Subscription> {
   const { id, body } = migrationBodyOf(subscriptionId, migration);
   const token = opts.uniquenessToken ?? randomUUID();
-  const req = { method: "POST", path: `/subscriptions/${id}/migrations.json`, body: { migration: body, uniqueness_token: token }, repeatable: false } as const;
+  const req = {
+    method: "POST",
+    path: `/subscriptions/${id}/migrations.json`,
+    body: { migration: body, uniqueness_token: token },
+    repeatable: false,
+  } as const;
   const unknown = (cause: BillingError, why?: string) => new MigrationOutcomeUnknownError(id, token, cause, why);
   let ambiguous: BillingError | undefined;
 
@@ -127,8 +156,12 @@ export async function migrateSubscription(
       const sca = authenticationRequiredResponse.safeParse(o.body);
       if (sca.success) {
         throw new AuthenticationRequiredError({
-          errors: sca.data.errors ?? [], method: req.method, path: req.path, actionLink: sca.data.action_link,
-          gatewayPaymentId: sca.data.gateway_payment_id ?? undefined, description: sca.data.description ?? undefined,
+          errors: sca.data.errors ?? [],
+          method: req.method,
+          path: req.path,
+          actionLink: sca.data.action_link,
+          gatewayPaymentId: sca.data.gateway_payment_id ?? undefined,
+          description: sca.data.description ?? undefined,
         });
       }
     }
@@ -136,7 +169,9 @@ export async function migrateSubscription(
     if (o.kind !== "ambiguous") {
       // Refused, rate limited past the budget, or never sent: this attempt applied nothing,
       // but an earlier ambiguous one might have.
-      throw ambiguous ? unknown(ambiguous, `an attempt failed ambiguously (${ambiguous.message}), then the next one ${failure.message}`) : failure;
+      throw ambiguous
+        ? unknown(ambiguous, `an attempt failed ambiguously (${ambiguous.message}), then the next one ${failure.message}`)
+        : failure;
     }
     ambiguous = failure;
     let current: Subscription;
@@ -147,7 +182,10 @@ export async function migrateSubscription(
     }
     if (isOnTarget(current, body)) return resolvePricePoint(t, current, body);
     if (attempt >= opts.maxRetries) {
-      throw unknown(failure, `${attempt + 1} attempt(s) failed ambiguously (last: ${failure.message}) and subscription ${id} is not on the target yet`);
+      throw unknown(
+        failure,
+        `${attempt + 1} attempt(s) failed ambiguously (last: ${failure.message}) and subscription ${id} is not on the target yet`,
+      );
     }
     await sleep(backoffDelay(attempt, opts.retryBaseDelayMs));
   }
@@ -159,7 +197,11 @@ export async function migrateSubscription(
  * processed has landed or failed by then.
  */
 async function settle(
-  t: Transport, id: number, body: MigrationBody, opts: MigrateOptions, unknown: (why: string) => MigrationOutcomeUnknownError,
+  t: Transport,
+  id: number,
+  body: MigrationBody,
+  opts: MigrateOptions,
+  unknown: (why: string) => MigrationOutcomeUnknownError,
 ): Promise<Subscription> {
   const deadline = Date.now() + opts.settleMs;
   let last = "";

@@ -57,21 +57,29 @@ export interface RetryEvent {
   readonly reason: string;
 }
 
-const optionsSchema = z.object({
-  subdomain: z.string().regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i, "must be a DNS label such as \"acme\"").optional(),
-  environment: z.enum(["us", "eu", "gateway"], { error: 'must be "us", "eu" or "gateway"' }).optional(),
-  connector: z.string().regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i, "must be a DNS label").optional(),
-  baseUrl: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
-  apiKey: z.string().min(1, "must not be empty").optional(),
-  accessToken: z.string().min(1, "must not be empty").optional(),
-  timeoutMs: z.number().int().min(1).max(600_000, "must be at most 600000").optional(),
-  maxRetries: z.number().int().min(0).max(20, "must be between 0 and 20").optional(),
-  maxConcurrency: z.number().int().min(1).max(64, "must be between 1 and 64").optional(),
-  retryBaseDelayMs: z.number().min(0).max(60_000).optional(),
-  retryBudgetSeconds: z.number().min(0).max(3600, "must be between 0 and 3600").optional(),
-  migrationSettleSeconds: z.number().min(0).max(3600, "must be between 0 and 3600").optional(),
-  onRetry: z.custom<(e: RetryEvent) => void>((v) => typeof v === "function", { error: "must be a function" }).optional(),
-}).strict();
+const optionsSchema = z
+  .object({
+    subdomain: z
+      .string()
+      .regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i, 'must be a DNS label such as "acme"')
+      .optional(),
+    environment: z.enum(["us", "eu", "gateway"], { error: 'must be "us", "eu" or "gateway"' }).optional(),
+    connector: z
+      .string()
+      .regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i, "must be a DNS label")
+      .optional(),
+    baseUrl: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
+    apiKey: z.string().min(1, "must not be empty").optional(),
+    accessToken: z.string().min(1, "must not be empty").optional(),
+    timeoutMs: z.number().int().min(1).max(600_000, "must be at most 600000").optional(),
+    maxRetries: z.number().int().min(0).max(20, "must be between 0 and 20").optional(),
+    maxConcurrency: z.number().int().min(1).max(64, "must be between 1 and 64").optional(),
+    retryBaseDelayMs: z.number().min(0).max(60_000).optional(),
+    retryBudgetSeconds: z.number().min(0).max(3600, "must be between 0 and 3600").optional(),
+    migrationSettleSeconds: z.number().min(0).max(3600, "must be between 0 and 3600").optional(),
+    onRetry: z.custom<(e: RetryEvent) => void>((v) => typeof v === "function", { error: "must be a function" }).optional(),
+  })
+  .strict();
 
 /** What the transport needs: where to send, and how to authenticate. */
 export interface Connection {
@@ -93,7 +101,8 @@ export interface Connection {
  */
 export function resolveConnection(options: BillingClientOptions): Connection {
   const parsed = optionsSchema.safeParse(options ?? {});
-  if (!parsed.success) throw new BillingValidationError("invalid BillingClient options", problemsOf(parsed.error, undefined, { "": keysOf(optionsSchema) }));
+  if (!parsed.success)
+    throw new BillingValidationError("invalid BillingClient options", problemsOf(parsed.error, undefined, { "": keysOf(optionsSchema) }));
   const o = parsed.data;
   const environment = o.environment ?? "us";
   const problems: { property: string; message: string }[] = [];
@@ -101,12 +110,20 @@ export function resolveConnection(options: BillingClientOptions): Connection {
 
   if (o.apiKey && o.accessToken) fail("apiKey", "give either apiKey or accessToken, not both");
   if (!o.apiKey && !o.accessToken) {
-    fail(environment === "gateway" ? "accessToken" : "apiKey",
-      environment === "gateway" ? "the gateway environment needs an accessToken" : `the ${environment} environment needs an apiKey (or an accessToken with baseUrl)`);
+    fail(
+      environment === "gateway" ? "accessToken" : "apiKey",
+      environment === "gateway"
+        ? "the gateway environment needs an accessToken"
+        : `the ${environment} environment needs an apiKey (or an accessToken with baseUrl)`,
+    );
   }
-  if (environment === "gateway" && o.apiKey) fail("apiKey", "the gateway environment does not accept Basic authentication; use accessToken");
+  if (environment === "gateway" && o.apiKey)
+    fail("apiKey", "the gateway environment does not accept Basic authentication; use accessToken");
   if (environment !== "gateway" && o.accessToken && !o.baseUrl) {
-    fail("accessToken", `the ${environment} environment uses Basic authentication with an apiKey; bearer tokens apply to the gateway environment`);
+    fail(
+      "accessToken",
+      `the ${environment} environment uses Basic authentication with an apiKey; bearer tokens apply to the gateway environment`,
+    );
   }
   let url: URL | undefined;
   if (o.baseUrl) url = new URL(o.baseUrl);
@@ -120,9 +137,7 @@ export function resolveConnection(options: BillingClientOptions): Connection {
   }
   if (problems.length > 0 || !url) throw new BillingValidationError("invalid BillingClient options", problems);
 
-  const authorization = o.apiKey
-    ? `Basic ${Buffer.from(`${o.apiKey}:x`).toString("base64")}`
-    : `Bearer ${o.accessToken}`;
+  const authorization = o.apiKey ? `Basic ${Buffer.from(`${o.apiKey}:x`).toString("base64")}` : `Bearer ${o.accessToken}`;
   return {
     origin: url.origin,
     basePath: url.pathname.replace(/\/+$/, ""),

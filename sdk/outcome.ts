@@ -15,9 +15,22 @@ import { DUPLICATE_SUBMISSION, errorMessages } from "./wire";
 export type Outcome =
   | { readonly kind: "success"; readonly status: number; readonly body: unknown }
   | { readonly kind: "duplicate"; readonly status: 409; readonly body: unknown }
-  | { readonly kind: "rate-limited"; readonly status: 429; readonly body: unknown; readonly text: string; readonly retryAfter: string | undefined }
+  | {
+      readonly kind: "rate-limited";
+      readonly status: 429;
+      readonly body: unknown;
+      readonly text: string;
+      readonly retryAfter: string | undefined;
+    }
   | { readonly kind: "refused"; readonly status: number; readonly body: unknown; readonly text: string }
-  | { readonly kind: "ambiguous"; readonly status: number | undefined; readonly body?: unknown; readonly text?: string; readonly code?: string; readonly message: string }
+  | {
+      readonly kind: "ambiguous";
+      readonly status: number | undefined;
+      readonly body?: unknown;
+      readonly text?: string;
+      readonly code?: string;
+      readonly message: string;
+    }
   | { readonly kind: "not-sent"; readonly code: string | undefined; readonly message: string };
 
 /** An HTTP answer as the transport read it. */
@@ -44,7 +57,14 @@ export function classifyAnswer(a: Answer): Outcome {
  * request, so it counts as ambiguous.
  */
 const NOT_SENT = new Set([
-  "ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH", "ENETDOWN", "EHOSTDOWN", "UND_ERR_CONNECT_TIMEOUT",
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ENETUNREACH",
+  "EHOSTUNREACH",
+  "ENETDOWN",
+  "EHOSTDOWN",
+  "UND_ERR_CONNECT_TIMEOUT",
 ]);
 
 export function classifyFailure(code: string | undefined, message: string): Outcome {

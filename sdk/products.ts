@@ -3,7 +3,7 @@ import { positiveId } from "./inputs";
 import type { PricePoint, Product, Subscription } from "./results";
 import type { Transport } from "./transport";
 import { problemsOf } from "./validation";
-import { MAX_PRICE_POINTS_PER_PAGE, pricePointListResponse, productResponse, type MigrationBody } from "./wire";
+import { MAX_PRICE_POINTS_PER_PAGE, type MigrationBody, pricePointListResponse, productResponse } from "./wire";
 
 /** A product by id, or by handle (`GET /products/handle/{handle}.json`). */
 export async function readProduct(t: Transport, idOrHandle: unknown): Promise<Product> {
@@ -20,7 +20,9 @@ export async function readProduct(t: Transport, idOrHandle: unknown): Promise<Pr
   }
   const { product: p } = await t.call({ method: "GET", path, repeatable: true }, productResponse);
   return {
-    id: p.id, handle: p.handle ?? undefined, name: p.name ?? undefined,
+    id: p.id,
+    handle: p.handle ?? undefined,
+    name: p.name ?? undefined,
     defaultPricePointId: p.default_product_price_point_id ?? p.product_price_point_id ?? undefined,
     defaultPricePointHandle: p.product_price_point_handle ?? undefined,
   };
@@ -32,11 +34,18 @@ export async function listPricePoints(t: Transport, productId: unknown): Promise
   if (!id.success) throw new BillingValidationError("invalid product", problemsOf(id.error, "productId"));
   const out: PricePoint[] = [];
   for (let page = 1; ; page++) {
-    const { price_points: rows } = await t.call({
-      method: "GET", path: `/products/${id.data}/price_points.json`, repeatable: true, query: { page, per_page: MAX_PRICE_POINTS_PER_PAGE },
-    }, pricePointListResponse);
+    const { price_points: rows } = await t.call(
+      {
+        method: "GET",
+        path: `/products/${id.data}/price_points.json`,
+        repeatable: true,
+        query: { page, per_page: MAX_PRICE_POINTS_PER_PAGE },
+      },
+      pricePointListResponse,
+    );
     // An entry without a real id (the vendor publishes one with id 0) could only make a migration record a wrong price point.
-    for (const r of rows) if (r.id > 0) out.push({ id: r.id, handle: r.handle ?? undefined, name: r.name ?? undefined, type: r.type ?? undefined });
+    for (const r of rows)
+      if (r.id > 0) out.push({ id: r.id, handle: r.handle ?? undefined, name: r.name ?? undefined, type: r.type ?? undefined });
     if (rows.length < MAX_PRICE_POINTS_PER_PAGE) return out;
   }
 }

@@ -1,4 +1,10 @@
-import type { Endpoint as WireEndpoint, Subscription as WireSubscription, SubscriptionState, Webhook as WireWebhook, WebhookId } from "./wire";
+import type {
+  SubscriptionState,
+  WebhookId,
+  Endpoint as WireEndpoint,
+  Subscription as WireSubscription,
+  Webhook as WireWebhook,
+} from "./wire";
 
 /** A subscription as this SDK returns it. */
 export interface Subscription {
@@ -84,9 +90,15 @@ export function toSubscription(s: WireSubscription): Subscription {
 
 export function toWebhook(w: WireWebhook): Webhook {
   return {
-    id: w.id, event: w.event ?? undefined, successful: w.successful ?? undefined, createdAt: w.created_at ?? undefined,
-    lastError: w.last_error ?? undefined, lastErrorAt: w.last_error_at ?? undefined, acceptedAt: w.accepted_at ?? undefined,
-    lastSentAt: w.last_sent_at ?? undefined, lastSentUrl: w.last_sent_url ?? undefined,
+    id: w.id,
+    event: w.event ?? undefined,
+    successful: w.successful ?? undefined,
+    createdAt: w.created_at ?? undefined,
+    lastError: w.last_error ?? undefined,
+    lastErrorAt: w.last_error_at ?? undefined,
+    acceptedAt: w.accepted_at ?? undefined,
+    lastSentAt: w.last_sent_at ?? undefined,
+    lastSentUrl: w.last_sent_url ?? undefined,
   };
 }
 
@@ -104,7 +116,10 @@ export interface Endpoint {
 
 export function toEndpoint(e: WireEndpoint): Endpoint {
   return {
-    id: e.id, url: e.url ?? "", events: [...new Set(e.webhook_subscriptions)].sort(),
-    status: e.status ?? undefined, siteId: e.site_id ?? undefined,
+    id: e.id,
+    url: e.url ?? "",
+    events: [...new Set(e.webhook_subscriptions)].sort(),
+    status: e.status ?? undefined,
+    siteId: e.site_id ?? undefined,
   };
 }

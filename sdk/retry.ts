@@ -53,7 +53,14 @@ export function retryAfterMs(header: string | undefined, now = Date.now()): numb
  * the first one started; `repeatable` says whether the request may be sent
  * again after an outcome that may have been applied.
  */
-export function nextWait(o: Outcome, attempt: number, elapsedMs: number, policy: RetryPolicy, repeatable: boolean, random = Math.random): number | undefined {
+export function nextWait(
+  o: Outcome,
+  attempt: number,
+  elapsedMs: number,
+  policy: RetryPolicy,
+  repeatable: boolean,
+  random = Math.random,
+): number | undefined {
   switch (o.kind) {
     case "rate-limited": {
       const wait = retryAfterMs(o.retryAfter) ?? backoffDelay(attempt - 1, policy.baseDelayMs, random);

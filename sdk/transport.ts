@@ -2,8 +2,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Pool } from "undici";
 import type { z } from "zod";
 import { BillingApiError, BillingConnectionError, type BillingError } from "./errors";
-import { classifyAnswer, classifyFailure, mayHaveApplied, serviceMessages, type Answer, type Outcome } from "./outcome";
 import type { Connection, RetryEvent } from "./options";
+import { type Answer, classifyAnswer, classifyFailure, mayHaveApplied, type Outcome, serviceMessages } from "./outcome";
 import { nextWait, retryReason } from "./retry";
 
 /** One request as the operations describe it. */
@@ -98,7 +98,12 @@ export class Transport {
       });
       const text = await res.body.text();
       const header = res.headers["retry-after"];
-      const answer: Answer = { status: res.statusCode, body: parseJsonExact(text), text, retryAfter: Array.isArray(header) ? header[0] : header };
+      const answer: Answer = {
+        status: res.statusCode,
+        body: parseJsonExact(text),
+        text,
+        retryAfter: Array.isArray(header) ? header[0] : header,
+      };
       return classifyAnswer(answer);
     } catch (err) {
       if (signal.aborted) return classifyFailure("ETIMEDOUT", `no answer within ${timeoutMs} ms`);
@@ -123,20 +128,37 @@ export class Transport {
 export function failureOf(req: Pick<ApiRequest, "method" | "path">, x: Exchange): BillingError {
   const o = x.outcome;
   if (o.kind === "not-sent" || (o.kind === "ambiguous" && o.status === undefined)) {
-    return new BillingConnectionError({ method: req.method, path: req.path, code: o.code, message: o.message, mayHaveApplied: x.mayHaveApplied });
+    return new BillingConnectionError({
+      method: req.method,
+      path: req.path,
+      code: o.code,
+      message: o.message,
+      mayHaveApplied: x.mayHaveApplied,
+    });
   }
   const status = "status" in o && o.status !== undefined ? o.status : 0;
   return new BillingApiError({ status, errors: serviceMessages(o), method: req.method, path: req.path, mayHaveApplied: x.mayHaveApplied });
 }
 
 /** Parses a 2xx body with `schema`; a body it cannot read becomes a {@link BillingApiError} naming the fields. */
-export function parseBody<S extends z.ZodType>(req: Pick<ApiRequest, "method" | "path">, status: number, body: unknown, schema: S): z.output<S> {
+export function parseBody<S extends z.ZodType>(
+  req: Pick<ApiRequest, "method" | "path">,
+  status: number,
+  body: unknown,
+  schema: S,
+): z.output<S> {
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
   throw new BillingApiError({
-    status, errors: [], method: req.method, path: req.path, mayHaveApplied: false,
+    status,
+    errors: [],
+    method: req.method,
+    path: req.path,
+    mayHaveApplied: false,
     message: `${req.method} ${req.path} answered ${status} with a body this SDK does not understand: ${parsed.error.issues
-      .slice(0, 3).map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`).join("; ")}`,
+      .slice(0, 3)
+      .map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`)
+      .join("; ")}`,
   });
 }
 
@@ -159,7 +181,8 @@ export function parseJsonExact(text: string): unknown {
     return JSON.parse(text, (_key, value: unknown, context?: { source?: string }) =>
       typeof value === "number" && !Number.isSafeInteger(value) && context?.source !== undefined && /^-?\d+$/.test(context.source)
         ? context.source
-        : value);
+        : value,
+    );
   } catch {
     return undefined;
   }

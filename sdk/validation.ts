@@ -7,7 +7,9 @@ import type { z } from "zod";
  * object takes, so an unknown key's message says what would be accepted.
  */
 export function problemsOf(
-  error: z.ZodError, prefix?: string, accepted: Readonly<Record<string, readonly string[]>> = {},
+  error: z.ZodError,
+  prefix?: string,
+  accepted: Readonly<Record<string, readonly string[]>> = {},
 ): { property: string; message: string }[] {
   return error.issues.flatMap((issue) => {
     const path = issue.path.map(String);

@@ -7,7 +7,11 @@ export type Answer = { status: number; headers?: Record<string, string> } & (
   | { text: string; contentType: "text/plain" | "text/html" }
 );
 
-export const json = (status: number, body: unknown, headers?: Record<string, string>): Answer => ({ status, json: body, ...(headers ? { headers } : {}) });
+export const json = (status: number, body: unknown, headers?: Record<string, string>): Answer => ({
+  status,
+  json: body,
+  ...(headers ? { headers } : {}),
+});
 export const errorList = (status: number, ...errors: string[]): Answer => json(status, { errors });
 
 /**

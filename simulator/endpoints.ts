@@ -77,6 +77,7 @@ function checkedEvents(events: unknown, who: string): string[] {
 }
 
 function checkedStatus(status: unknown, who: string): string {
-  if (typeof status !== "string" || status === "") throw new Error(`${who}: status must be a non-empty string, got ${JSON.stringify(status)}`);
+  if (typeof status !== "string" || status === "")
+    throw new Error(`${who}: status must be a non-empty string, got ${JSON.stringify(status)}`);
   return status;
 }

@@ -27,19 +27,19 @@ interface FaultCommon {
 
 export type FaultSpec =
   | (FaultCommon & {
-    kind: "status";
-    /** 429 answers the service's text/plain usage-violation body; 500 a JSON error list; 502/503/504 a gateway's HTML page. */
-    status: 429 | 500 | 502 | 503 | 504;
-    /** Seconds for a `Retry-After` header (429 and 503 only, as RFC 6585 and RFC 9110 define it); none when omitted. */
-    retryAfter?: number;
-  })
+      kind: "status";
+      /** 429 answers the service's text/plain usage-violation body; 500 a JSON error list; 502/503/504 a gateway's HTML page. */
+      status: 429 | 500 | 502 | 503 | 504;
+      /** Seconds for a `Retry-After` header (429 and 503 only, as RFC 6585 and RFC 9110 define it); none when omitted. */
+      retryAfter?: number;
+    })
   | (FaultCommon & { kind: "reset" })
   | (FaultCommon & { kind: "delay"; ms: number })
   | (FaultCommon & {
-    kind: "processing";
-    /** How long the accepted request runs before its effect is applied and it is answered. */
-    ms: number;
-  });
+      kind: "processing";
+      /** How long the accepted request runs before its effect is applied and it is answered. */
+      ms: number;
+    });
 
 interface ActiveFault {
   spec: FaultSpec;

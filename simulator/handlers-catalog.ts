@@ -1,9 +1,9 @@
-import { errorList, json, type Answer } from "./answers";
+import { type Answer, errorList, json } from "./answers";
 import { paging } from "./query";
 import { renderPricePoint, renderProduct } from "./render";
 import { renderSite } from "./render-site";
 import type { RouteRequest } from "./routes";
-import { pricePointType, SiteError, type Site } from "./site";
+import { pricePointType, type Site, SiteError } from "./site";
 import { PRICE_POINT_TYPES, type PricePointType } from "./wire";
 
 export function readProduct(site: Site, [id]: string[]): Answer {
@@ -21,9 +21,11 @@ export function readProductByHandle(site: Site, [handle]: string[]): Answer {
  */
 export function listPricePoints(site: Site, [ref]: string[], req: RouteRequest): Answer {
   const segment = decodeSegment(ref);
-  const product = /^\d{1,15}$/.test(segment) ? site.product(Number(segment))
-    : segment.startsWith("handle:") ? site.productByHandle(segment.slice("handle:".length))
-    : notFound();
+  const product = /^\d{1,15}$/.test(segment)
+    ? site.product(Number(segment))
+    : segment.startsWith("handle:")
+      ? site.productByHandle(segment.slice("handle:".length))
+      : notFound();
   const pages = paging(req.query, 10);
   if (typeof pages === "string") return errorList(422, pages);
   let types: readonly PricePointType[] = PRICE_POINT_TYPES;
@@ -31,7 +33,8 @@ export function listPricePoints(site: Site, [ref]: string[], req: RouteRequest):
   if (filter !== undefined) {
     const asked = filter.split(",");
     const unknown = asked.filter((t) => !(PRICE_POINT_TYPES as readonly string[]).includes(t));
-    if (unknown.length > 0) return errorList(422, `filter[type] must be a comma-separated list of ${PRICE_POINT_TYPES.join(", ")}; got '${unknown.join(",")}'.`);
+    if (unknown.length > 0)
+      return errorList(422, `filter[type] must be a comma-separated list of ${PRICE_POINT_TYPES.join(", ")}; got '${unknown.join(",")}'.`);
     types = asked as PricePointType[];
   }
   const rows = product.pricePoints.filter((pp) => types.includes(pricePointType(pp)));

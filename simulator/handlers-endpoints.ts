@@ -1,7 +1,7 @@
-import { errorList, json, type Answer } from "./answers";
+import { type Answer, errorList, json } from "./answers";
 import { renderEndpoint } from "./render-endpoint";
 import type { RouteRequest } from "./routes";
-import { SiteError, type Site } from "./site";
+import { type Site, SiteError } from "./site";
 import { parseEndpointRequest } from "./wire";
 
 /**

@@ -1,4 +1,4 @@
-import { errorList, json, type Answer } from "./answers";
+import { type Answer, errorList, json } from "./answers";
 import { renderSubscription } from "./render";
 import type { RouteRequest } from "./routes";
 import type { Site } from "./site";

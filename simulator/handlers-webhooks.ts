@@ -1,10 +1,10 @@
-import { errorList, json, type Answer } from "./answers";
+import { type Answer, errorList, json } from "./answers";
 import { paging, positiveInt } from "./query";
 import { renderWebhook } from "./render-webhook";
 import type { RouteRequest } from "./routes";
 import type { Site } from "./site";
 import type { WebhookQuery } from "./webhook-log";
-import { parseReplayRequest, webhookSettingsRequest, WEBHOOK_STATUSES, type WebhookStatus } from "./wire";
+import { parseReplayRequest, WEBHOOK_STATUSES, type WebhookStatus, webhookSettingsRequest } from "./wire";
 
 export function replay(site: Site, _p: string[], req: RouteRequest): Answer {
   const parsed = parseReplayRequest(req.body);
@@ -36,10 +36,14 @@ function webhookQuery(raw: Record<string, string>): WebhookQuery | string {
   if (typeof pages === "string") return pages;
   const q: WebhookQuery = { order: "newest_first", ...pages };
   if (raw.status !== undefined) {
-    if (!(WEBHOOK_STATUSES as readonly string[]).includes(raw.status)) return `status must be one of ${WEBHOOK_STATUSES.join(", ")}; got '${raw.status}'.`;
+    if (!(WEBHOOK_STATUSES as readonly string[]).includes(raw.status))
+      return `status must be one of ${WEBHOOK_STATUSES.join(", ")}; got '${raw.status}'.`;
     q.status = raw.status as WebhookStatus;
   }
-  for (const [key, field] of [["since_date", "sinceDate"], ["until_date", "untilDate"]] as const) {
+  for (const [key, field] of [
+    ["since_date", "sinceDate"],
+    ["until_date", "untilDate"],
+  ] as const) {
     const v = raw[key];
     if (v === undefined) continue;
     if (!/^\d{4}-\d{2}-\d{2}$/.test(v) || Number.isNaN(Date.parse(v))) return `${key} must be a date as YYYY-MM-DD; got '${v}'.`;
@@ -51,7 +55,8 @@ function webhookQuery(raw: Record<string, string>): WebhookQuery | string {
     q.subscriptionId = n;
   }
   if (raw.order !== undefined) {
-    if (raw.order !== "newest_first" && raw.order !== "oldest_first") return `order must be newest_first or oldest_first; got '${raw.order}'.`;
+    if (raw.order !== "newest_first" && raw.order !== "oldest_first")
+      return `order must be newest_first or oldest_first; got '${raw.order}'.`;
     q.order = raw.order;
   }
   return q;

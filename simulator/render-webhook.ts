@@ -41,7 +41,9 @@ export function renderWebhook(w: StoredWebhook): { webhook: WireWebhook } {
     event: w.event,
     created_at: w.createdAt,
     body,
-    signature: createHash("md5").update(SIGNING_SECRET + body).digest("hex"),
+    signature: createHash("md5")
+      .update(SIGNING_SECRET + body)
+      .digest("hex"),
     signature_hmac_sha_256: createHmac("sha256", SIGNING_SECRET).update(body).digest("hex"),
   };
   const unsent = { accepted_at: null, last_sent_at: null, last_sent_url: null, last_error: null, last_error_at: null };
@@ -55,8 +57,13 @@ export function renderWebhook(w: StoredWebhook): { webhook: WireWebhook } {
       const lastAt = addSeconds(w.createdAt, 3600);
       return {
         webhook: {
-          ...base, successful: false, accepted_at: null, last_sent_at: lastAt, last_sent_url: RECEIVER_URL,
-          last_error: "404 Resource Not Found (retry 5 of 5)", last_error_at: lastAt,
+          ...base,
+          successful: false,
+          accepted_at: null,
+          last_sent_at: lastAt,
+          last_sent_url: RECEIVER_URL,
+          last_error: "404 Resource Not Found (retry 5 of 5)",
+          last_error_at: lastAt,
         },
       };
     }

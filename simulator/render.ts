@@ -1,5 +1,5 @@
 import type { PricePointRecord, ProductRecord, SubscriptionRecord } from "./records";
-import { defaultPricePoint, pricePointType, type MigrationTarget } from "./site";
+import { defaultPricePoint, type MigrationTarget, pricePointType } from "./site";
 import type { PricePointType, SubscriptionState } from "./wire";
 
 /**
@@ -55,14 +55,34 @@ export interface WireProduct {
 /** The product with one of its price points' terms, as embedded in a subscription. */
 function productWith(p: ProductRecord, pp: PricePointRecord): WireProduct {
   return {
-    id: p.id, name: p.name, handle: p.handle, description: "", accounting_code: null,
-    request_credit_card: true, expiration_interval: null, expiration_interval_unit: "never",
-    created_at: p.createdAt, updated_at: p.createdAt,
-    price_in_cents: pp.priceInCents, interval: pp.intervalMonths, interval_unit: "month",
-    initial_charge_in_cents: null, trial_price_in_cents: null, trial_interval: null, trial_interval_unit: null,
-    archived_at: null, require_credit_card: true, return_params: "", taxable: false, update_return_url: "",
-    initial_charge_after_trial: false, version_number: 1, update_return_params: "",
-    product_family: PRODUCT_FAMILY, public_signup_pages: [], product_price_point_name: pp.name,
+    id: p.id,
+    name: p.name,
+    handle: p.handle,
+    description: "",
+    accounting_code: null,
+    request_credit_card: true,
+    expiration_interval: null,
+    expiration_interval_unit: "never",
+    created_at: p.createdAt,
+    updated_at: p.createdAt,
+    price_in_cents: pp.priceInCents,
+    interval: pp.intervalMonths,
+    interval_unit: "month",
+    initial_charge_in_cents: null,
+    trial_price_in_cents: null,
+    trial_interval: null,
+    trial_interval_unit: null,
+    archived_at: null,
+    require_credit_card: true,
+    return_params: "",
+    taxable: false,
+    update_return_url: "",
+    initial_charge_after_trial: false,
+    version_number: 1,
+    update_return_params: "",
+    product_family: PRODUCT_FAMILY,
+    public_signup_pages: [],
+    product_price_point_name: pp.name,
   };
 }
 
@@ -100,16 +120,46 @@ export interface WirePricePoint {
 /** Price points have no trial here; `trial_type` (a plain string in the contract) is then left out rather than null. */
 export function renderPricePoint(p: ProductRecord, pp: PricePointRecord): WirePricePoint {
   return {
-    id: pp.id, name: pp.name, handle: pp.handle, price_in_cents: pp.priceInCents, interval: pp.intervalMonths, interval_unit: "month",
-    trial_price_in_cents: null, trial_interval: null, trial_interval_unit: null, introductory_offer: null,
-    initial_charge_in_cents: null, initial_charge_after_trial: false, expiration_interval: null, expiration_interval_unit: null,
-    product_id: p.id, archived_at: null, created_at: p.createdAt, updated_at: p.createdAt,
-    use_site_exchange_rate: true, type: pricePointType(pp), tax_included: false, subscription_id: null,
+    id: pp.id,
+    name: pp.name,
+    handle: pp.handle,
+    price_in_cents: pp.priceInCents,
+    interval: pp.intervalMonths,
+    interval_unit: "month",
+    trial_price_in_cents: null,
+    trial_interval: null,
+    trial_interval_unit: null,
+    introductory_offer: null,
+    initial_charge_in_cents: null,
+    initial_charge_after_trial: false,
+    expiration_interval: null,
+    expiration_interval_unit: null,
+    product_id: p.id,
+    archived_at: null,
+    created_at: p.createdAt,
+    updated_at: p.createdAt,
+    use_site_exchange_rate: true,
+    type: pricePointType(pp),
+    tax_included: false,
+    subscription_id: null,
   };
 }
 
-const NO_NEXT_ASSESSMENT: ReadonlySet<SubscriptionState> = new Set(["canceled", "expired", "failed_to_create", "suspended", "on_hold", "trial_ended"]);
-const NEVER_ACTIVATED: ReadonlySet<SubscriptionState> = new Set(["trialing", "trial_ended", "pending", "awaiting_signup", "failed_to_create"]);
+const NO_NEXT_ASSESSMENT: ReadonlySet<SubscriptionState> = new Set([
+  "canceled",
+  "expired",
+  "failed_to_create",
+  "suspended",
+  "on_hold",
+  "trial_ended",
+]);
+const NEVER_ACTIVATED: ReadonlySet<SubscriptionState> = new Set([
+  "trialing",
+  "trial_ended",
+  "pending",
+  "awaiting_signup",
+  "failed_to_create",
+]);
 const IN_OR_AFTER_TRIAL: ReadonlySet<SubscriptionState> = new Set(["trialing", "trial_ended"]);
 
 export function renderSubscription({ subscription: s, product, pricePoint: pp }: MigrationTarget, o: RenderOptions) {
@@ -169,21 +219,53 @@ export type WireSubscription = ReturnType<typeof renderSubscription>["subscripti
 
 function customer(s: SubscriptionRecord, id: number) {
   return {
-    id, first_name: "Simulated", last_name: `Customer ${s.id}`, email: `customer-${s.id}@example.com`,
-    cc_emails: null, organization: null, reference: null, created_at: s.createdAt, updated_at: s.createdAt,
-    address: null, address_2: null, city: null, state: null, zip: null, country: null, phone: null,
-    verified: false, portal_customer_created_at: null, portal_invite_last_sent_at: null, portal_invite_last_accepted_at: null,
-    tax_exempt: false, vat_number: null, parent_id: null, locale: null,
+    id,
+    first_name: "Simulated",
+    last_name: `Customer ${s.id}`,
+    email: `customer-${s.id}@example.com`,
+    cc_emails: null,
+    organization: null,
+    reference: null,
+    created_at: s.createdAt,
+    updated_at: s.createdAt,
+    address: null,
+    address_2: null,
+    city: null,
+    state: null,
+    zip: null,
+    country: null,
+    phone: null,
+    verified: false,
+    portal_customer_created_at: null,
+    portal_invite_last_sent_at: null,
+    portal_invite_last_accepted_at: null,
+    tax_exempt: false,
+    vat_number: null,
+    parent_id: null,
+    locale: null,
   };
 }
 
 /** The examples' test-gateway card ("bogus" vault), the kind a sandbox site holds. */
 function creditCard(s: SubscriptionRecord, customerId: number) {
   return {
-    id: 40_000_000 + s.id, payment_type: "credit_card" as const, first_name: "Simulated", last_name: `Customer ${s.id}`,
-    masked_card_number: "XXXX-XXXX-XXXX-1", card_type: "bogus" as const, expiration_month: 12, expiration_year: 2030,
-    customer_id: customerId, current_vault: "bogus" as const, vault_token: "1",
-    billing_address: null, billing_address_2: null, billing_city: null, billing_state: null, billing_zip: null, billing_country: null,
+    id: 40_000_000 + s.id,
+    payment_type: "credit_card" as const,
+    first_name: "Simulated",
+    last_name: `Customer ${s.id}`,
+    masked_card_number: "XXXX-XXXX-XXXX-1",
+    card_type: "bogus" as const,
+    expiration_month: 12,
+    expiration_year: 2030,
+    customer_id: customerId,
+    current_vault: "bogus" as const,
+    vault_token: "1",
+    billing_address: null,
+    billing_address_2: null,
+    billing_city: null,
+    billing_state: null,
+    billing_zip: null,
+    billing_country: null,
     customer_vault_token: null,
   };
 }

@@ -1,11 +1,11 @@
-import { errorList, json, type Answer } from "./answers";
+import { type Answer, errorList, json } from "./answers";
 import type { DuplicateGuard } from "./duplicates";
-import { createEndpoint, listEndpoints, updateEndpoint } from "./handlers-endpoints";
 import { listPricePoints, readProduct, readProductByHandle, readSite } from "./handlers-catalog";
+import { createEndpoint, listEndpoints, updateEndpoint } from "./handlers-endpoints";
 import { authenticate, migrate, preview, readSubscription } from "./handlers-subscriptions";
 import { listWebhooks, replay, settings } from "./handlers-webhooks";
 import type { RenderOptions } from "./render";
-import { SiteError, type Site } from "./site";
+import { type Site, SiteError } from "./site";
 import { DUPLICATE_SUBMISSION } from "./wire";
 
 /** A request as the routes see it: already authenticated (or public) and parsed. */
@@ -65,7 +65,13 @@ export const isPublic = (r: Resolved): boolean => r.route?.public === true;
  * POST/PUT: the token is claimed before the work (and before `beforeApply`,
  * the time a slow request spends running) and settled by its outcome.
  */
-export async function dispatch(site: Site, guard: DuplicateGuard, r: Resolved, req: RouteRequest, beforeApply?: () => Promise<void>): Promise<Answer> {
+export async function dispatch(
+  site: Site,
+  guard: DuplicateGuard,
+  r: Resolved,
+  req: RouteRequest,
+  beforeApply?: () => Promise<void>,
+): Promise<Answer> {
   if (!r.route) return errorList(404, `Not found: ${req.method} ${req.path}`);
   const handler = r.route.methods[req.method];
   if (!handler) {

@@ -78,34 +78,65 @@ const day = (n: number) => `2026-10-${String(n).padStart(2, "0")}T09:00:00Z`;
 
 const webhooks: DemoWebhook[] = [
   ...[1001, 1002, 1003, 1005].map((subscriptionId, i) => ({
-    id: 5001 + i, status: "successful" as const, subscriptionId, event: "signup_success", createdAt: day(1 + i),
+    id: 5001 + i,
+    status: "successful" as const,
+    subscriptionId,
+    event: "signup_success",
+    createdAt: day(1 + i),
   })),
   ...Array.from({ length: 10 }, (_, i) => ({
-    id: 5005 + i, status: "failed" as const, subscriptionId: 1001, event: "payment_success", createdAt: day(5 + i),
+    id: 5005 + i,
+    status: "failed" as const,
+    subscriptionId: 1001,
+    event: "payment_success",
+    createdAt: day(5 + i),
   })),
   { id: 5015, status: "pending", subscriptionId: 1002, event: "subscription_state_change", createdAt: day(15) },
   { id: 5016, status: "paused", subscriptionId: 1002, event: "subscription_state_change", createdAt: day(16) },
 ];
 
-const subscription = (id: number, state: SubscriptionState, requiresAuthentication = false): DemoSubscription =>
-  ({ id, productHandle: "basic", state, requiresAuthentication, createdAt: "2026-09-01T09:00:00Z" });
+const subscription = (id: number, state: SubscriptionState, requiresAuthentication = false): DemoSubscription => ({
+  id,
+  productHandle: "basic",
+  state,
+  requiresAuthentication,
+  createdAt: "2026-09-01T09:00:00Z",
+});
 
 export const DEMO_SITE: DemoSite = deepFreeze({
   apiKey: "demo_api_key",
   products: [
-    { id: 1, handle: "basic", name: "Basic", priceInCents: 1000, pricePoints: [
-      { id: 101, handle: "basic-default", name: "Default", default: true, priceInCents: 1000, intervalMonths: 1 },
-    ] },
-    { id: 2, handle: "pro", name: "Pro", priceInCents: 5000, pricePoints: [
-      { id: 201, handle: "pro-monthly", name: "Monthly", default: true, priceInCents: 5000, intervalMonths: 1 },
-      { id: 202, handle: "pro-annual", name: "Annual", default: false, priceInCents: 50000, intervalMonths: 12 },
-    ] },
-    { id: 3, handle: "launch", name: "Launch", priceInCents: 2000, pricePoints: [
-      { id: 301, handle: "launch-default", name: "Default", default: true, priceInCents: 2000, intervalMonths: 1 },
-    ] },
-    { id: 4, handle: null, name: "Legacy", priceInCents: 1500, pricePoints: [
-      { id: 401, handle: "legacy-default", name: "Default", default: true, priceInCents: 1500, intervalMonths: 1 },
-    ] },
+    {
+      id: 1,
+      handle: "basic",
+      name: "Basic",
+      priceInCents: 1000,
+      pricePoints: [{ id: 101, handle: "basic-default", name: "Default", default: true, priceInCents: 1000, intervalMonths: 1 }],
+    },
+    {
+      id: 2,
+      handle: "pro",
+      name: "Pro",
+      priceInCents: 5000,
+      pricePoints: [
+        { id: 201, handle: "pro-monthly", name: "Monthly", default: true, priceInCents: 5000, intervalMonths: 1 },
+        { id: 202, handle: "pro-annual", name: "Annual", default: false, priceInCents: 50000, intervalMonths: 12 },
+      ],
+    },
+    {
+      id: 3,
+      handle: "launch",
+      name: "Launch",
+      priceInCents: 2000,
+      pricePoints: [{ id: 301, handle: "launch-default", name: "Default", default: true, priceInCents: 2000, intervalMonths: 1 }],
+    },
+    {
+      id: 4,
+      handle: null,
+      name: "Legacy",
+      priceInCents: 1500,
+      pricePoints: [{ id: 401, handle: "legacy-default", name: "Default", default: true, priceInCents: 1500, intervalMonths: 1 }],
+    },
   ],
   subscriptions: [
     subscription(1001, "active"),
@@ -115,9 +146,7 @@ export const DEMO_SITE: DemoSite = deepFreeze({
     subscription(1005, "active", true),
   ],
   webhooks,
-  endpoints: [
-    { id: 1, url: "https://merchant.example.com/billing/webhooks", events: ["payment_failure", "subscription_state_change"] },
-  ],
+  endpoints: [{ id: 1, url: "https://merchant.example.com/billing/webhooks", events: ["payment_failure", "subscription_state_change"] }],
   failedWebhookIds: webhooks.filter((w) => w.status === "failed").map((w) => w.id),
 });
 

@@ -1,14 +1,25 @@
-import { createServer as createHttpsServer } from "node:https";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import { errorList, serverFailure, usageViolation, type Answer } from "./answers";
+import { type Answer, errorList, serverFailure, usageViolation } from "./answers";
 import { Capacity, Gauge, type OverCapacity } from "./capacity";
 import { authorized, credentialsOf } from "./credentials";
 import { DuplicateGuard, type TokenStatus } from "./duplicates";
 import { parseJson } from "./exact-json";
-import { FaultTable, type FaultSpec } from "./faults";
-import type { BigIdWebhookRecord, EndpointChange, EndpointInput, EndpointRecord, ProductInput, ProductRecord, SubscriptionInput, SubscriptionRecord, WebhookInput, WebhookRecord } from "./records";
+import { type FaultSpec, FaultTable } from "./faults";
+import type {
+  BigIdWebhookRecord,
+  EndpointChange,
+  EndpointInput,
+  EndpointRecord,
+  ProductInput,
+  ProductRecord,
+  SubscriptionInput,
+  SubscriptionRecord,
+  WebhookInput,
+  WebhookRecord,
+} from "./records";
 import { dispatch, isPublic, resolve, uniquenessToken } from "./routes";
 import { DEMO_SITE, seedDemo } from "./seed";
 import { Site } from "./site";
@@ -120,7 +131,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const apiKey = options.apiKey ?? (options.seed === "demo" ? DEMO_SITE.apiKey : "sim_test_key");
   const capacity = new Capacity(options.maxConcurrent ?? 4);
   const overCapacity = options.overCapacity ?? "queue";
-  if (overCapacity !== "queue" && overCapacity !== "429") throw new Error(`overCapacity must be "queue" or "429", got ${String(overCapacity)}`);
+  if (overCapacity !== "queue" && overCapacity !== "429")
+    throw new Error(`overCapacity must be "queue" or "429", got ${String(overCapacity)}`);
   const render = { reportPricePoint: options.reportPricePoint === true };
   const latencyMs = options.latencyMs ?? 0;
   const logBodies = options.logBodies ?? true;
@@ -136,7 +148,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const target = new URL(req.url ?? "/", "http://simulator");
     const method = (req.method ?? "GET").toUpperCase();
-    const entry: RequestLogEntry = { method, path: target.pathname, query: Object.fromEntries(target.searchParams), body: undefined, status: 0, at: Date.now() };
+    const entry: RequestLogEntry = {
+      method,
+      path: target.pathname,
+      query: Object.fromEntries(target.searchParams),
+      body: undefined,
+      status: 0,
+      at: Date.now(),
+    };
     log.push(entry);
     // In flight from arrival until the answer leaves: what "concurrent" means to the client.
     capacity.arrive();
@@ -163,7 +182,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const send = (a: Answer) => {
       leave();
       if (res.destroyed || req.socket.destroyed) return;
-      const [type, text] = "json" in a ? ["application/json; charset=utf-8", JSON.stringify(a.json)] : [`${a.contentType}; charset=utf-8`, a.text];
+      const [type, text] =
+        "json" in a ? ["application/json; charset=utf-8", JSON.stringify(a.json)] : [`${a.contentType}; charset=utf-8`, a.text];
       entry.status = a.status;
       res.writeHead(a.status, { "content-type": type, "content-length": Buffer.byteLength(text), ...a.headers });
       res.end(text);
@@ -224,7 +244,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     }
   }
 
-  function answerFor(req: IncomingMessage, method: string, path: string, query: Record<string, string>, body: unknown, running?: () => Promise<void>): Promise<Answer> {
+  function answerFor(
+    req: IncomingMessage,
+    method: string,
+    path: string,
+    query: Record<string, string>,
+    body: unknown,
+    running?: () => Promise<void>,
+  ): Promise<Answer> {
     const route = resolve(path);
     if (!isPublic(route) && !authorized(req.headers.authorization, credentials)) {
       return Promise.resolve(errorList(401, "Unauthorized: send Basic <api key>:x or a Bearer token"));

@@ -42,9 +42,12 @@ export class WebhookLog {
   add(w: WebhookInput): WebhookRecord | BigIdWebhookRecord;
   add(w: WebhookInput): WebhookRecord | BigIdWebhookRecord {
     const idText = this.#claim(w.id);
-    if (w.createdAt !== undefined && Number.isNaN(Date.parse(w.createdAt))) throw new Error(`addWebhook: createdAt '${w.createdAt}' is not a timestamp`);
+    if (w.createdAt !== undefined && Number.isNaN(Date.parse(w.createdAt)))
+      throw new Error(`addWebhook: createdAt '${w.createdAt}' is not a timestamp`);
     const stored: StoredWebhook = {
-      idText, status: w.status, event: w.event ?? (w.status === "failed" ? "payment_failure" : "payment_success"),
+      idText,
+      status: w.status,
+      event: w.event ?? (w.status === "failed" ? "payment_failure" : "payment_success"),
       createdAt: w.createdAt ?? this.#nowIso(),
       ...(w.subscriptionId !== undefined ? { subscriptionId: w.subscriptionId } : {}),
     };
@@ -55,11 +58,13 @@ export class WebhookLog {
   }
 
   list(q: WebhookQuery): StoredWebhook[] {
-    const rows = [...this.#byId.values()].filter((w) =>
-      (q.status === undefined || w.status === q.status) &&
-      (q.subscriptionId === undefined || w.subscriptionId === q.subscriptionId) &&
-      (q.sinceDate === undefined || w.createdAt.slice(0, 10) >= q.sinceDate) &&
-      (q.untilDate === undefined || w.createdAt.slice(0, 10) <= q.untilDate));
+    const rows = [...this.#byId.values()].filter(
+      (w) =>
+        (q.status === undefined || w.status === q.status) &&
+        (q.subscriptionId === undefined || w.subscriptionId === q.subscriptionId) &&
+        (q.sinceDate === undefined || w.createdAt.slice(0, 10) >= q.sinceDate) &&
+        (q.untilDate === undefined || w.createdAt.slice(0, 10) <= q.untilDate),
+    );
     const dir = q.order === "oldest_first" ? 1 : -1;
     rows.sort((a, b) => dir * (Date.parse(a.createdAt) - Date.parse(b.createdAt) || compareDecimal(a.idText, b.idText)));
     return rows.slice((q.page - 1) * q.perPage, q.page * q.perPage).map((w) => ({ ...w }));
@@ -92,7 +97,8 @@ export class WebhookLog {
       if (!Number.isSafeInteger(given) || given <= 0) throw new Error(`webhook id must be a positive integer, got ${given}`);
       text = String(given);
     } else {
-      if (!/^[1-9]\d*$/.test(given) || BigInt(given) > INT64_MAX) throw new Error(`webhook id must be a positive int64 in decimal, got '${given}'`);
+      if (!/^[1-9]\d*$/.test(given) || BigInt(given) > INT64_MAX)
+        throw new Error(`webhook id must be a positive int64 in decimal, got '${given}'`);
       text = given;
     }
     if (this.#byId.has(text)) throw new Error(`webhook id ${text} exists`);

@@ -16,10 +16,14 @@ const migrations = subscriptions.map(
 
 // After the receiver is reachable again and webhooks are on; `triggers` lets
 // an operator replay again by bumping a value.
-const replay = new WebhookReplay("failed-webhooks", {
-  selector: { status: "failed", ...(failedSince ? { sinceDate: failedSince } : {}) },
-  triggers: [config.get("replayRound") ?? "1"],
-}, { dependsOn: [webhooks, ...migrations] });
+const replay = new WebhookReplay(
+  "failed-webhooks",
+  {
+    selector: { status: "failed", ...(failedSince ? { sinceDate: failedSince } : {}) },
+    triggers: [config.get("replayRound") ?? "1"],
+  },
+  { dependsOn: [webhooks, ...migrations] },
+);
 
 export const webhooksEnabled = webhooks.webhooksEnabled;
 export const migrated = pulumi

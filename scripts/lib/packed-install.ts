@@ -13,10 +13,23 @@ const PULUMI_VERSION: string = require("../../package.json").devDependencies["@p
  */
 export function installPacked(dir: string, opts: { dependencies?: Record<string, string>; quiet?: boolean } = {}): void {
   const packed = execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", dir], { cwd: ROOT, encoding: "utf8" })
-    .trim().split("\n").pop() as string;
-  writeFileSync(path.join(dir, "package.json"), JSON.stringify({
-    name: "billing-consumer", private: true,
-    dependencies: { "pulumi-subscription-billing": `file:./${packed}`, "@pulumi/pulumi": PULUMI_VERSION, ...opts.dependencies },
-  }, null, 2));
-  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], { cwd: dir, stdio: opts.quiet ? "ignore" : "inherit" });
+    .trim()
+    .split("\n")
+    .pop() as string;
+  writeFileSync(
+    path.join(dir, "package.json"),
+    JSON.stringify(
+      {
+        name: "billing-consumer",
+        private: true,
+        dependencies: { "pulumi-subscription-billing": `file:./${packed}`, "@pulumi/pulumi": PULUMI_VERSION, ...opts.dependencies },
+      },
+      null,
+      2,
+    ),
+  );
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], {
+    cwd: dir,
+    stdio: opts.quiet ? "ignore" : "inherit",
+  });
 }

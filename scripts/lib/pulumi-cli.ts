@@ -21,7 +21,9 @@ export async function ensurePulumi(opts: { quiet?: boolean } = {}): Promise<stri
     child.stdout?.on("data", (d) => (stdout += d));
     child.stderr?.on("data", (d) => (stderr += d));
     child.on("error", reject);
-    child.on("close", (code) => (code === 0 ? resolve(stdout) : reject(new Error(`ensure-pulumi.sh failed (${code}): ${stderr.slice(-2000)}`))));
+    child.on("close", (code) =>
+      code === 0 ? resolve(stdout) : reject(new Error(`ensure-pulumi.sh failed (${code}): ${stderr.slice(-2000)}`)),
+    );
   });
   const bin = out.trim().split("\n").pop() ?? "";
   if (!bin) throw new Error("ensure-pulumi.sh printed no bin folder");
@@ -64,7 +66,13 @@ export async function createWorkspace(binDir: string): Promise<Workspace> {
   return {
     dir,
     env,
-    pulumi: (args, o) => run("pulumi", [...args, "--non-interactive"], { cwd: o.cwd, env: { ...env, ...o.env }, allowFailure: o.allowFailure, stream: o.stream }),
+    pulumi: (args, o) =>
+      run("pulumi", [...args, "--non-interactive"], {
+        cwd: o.cwd,
+        env: { ...env, ...o.env },
+        allowFailure: o.allowFailure,
+        stream: o.stream,
+      }),
     dispose: () => rm(dir, { recursive: true, force: true }),
   };
 }
@@ -74,13 +82,22 @@ function withoutBillingEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith("BILLING_")));
 }
 
-function run(cmd: string, args: string[], o: { cwd: string; env: NodeJS.ProcessEnv; allowFailure?: boolean; stream?: boolean }): Promise<CliResult> {
+function run(
+  cmd: string,
+  args: string[],
+  o: { cwd: string; env: NodeJS.ProcessEnv; allowFailure?: boolean; stream?: boolean },
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = execFile(cmd, args, { cwd: o.cwd, env: o.env, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
       const code = err ? (typeof (err as { code?: unknown }).code === "number" ? (err as { code: number }).code : 1) : 0;
       const result = { code, stdout: String(stdout), stderr: String(stderr) };
       if (code !== 0 && !o.allowFailure) {
-        reject(Object.assign(new Error(`pulumi ${args.join(" ")} exited ${code}\n${result.stdout.slice(-4000)}\n${result.stderr.slice(-4000)}`), { result }));
+        reject(
+          Object.assign(
+            new Error(`pulumi ${args.join(" ")} exited ${code}\n${result.stdout.slice(-4000)}\n${result.stderr.slice(-4000)}`),
+            { result },
+          ),
+        );
       } else resolve(result);
     });
     if (o.stream) {

@@ -15,7 +15,8 @@ export function errorMessages(body: unknown): string[] {
   if (Array.isArray(b.errors)) return b.errors.filter((e): e is string => typeof e === "string");
   if (typeof b.errors === "object" && b.errors !== null) {
     return Object.entries(b.errors).flatMap(([field, v]) =>
-      (Array.isArray(v) ? v : [v]).filter((m) => typeof m === "string").map((m) => `${field}: ${String(m)}`));
+      (Array.isArray(v) ? v : [v]).filter((m) => typeof m === "string").map((m) => `${field}: ${String(m)}`),
+    );
   }
   if (typeof b.errors === "string") return [b.errors];
   if (typeof b.error === "string") return [b.error];

@@ -18,12 +18,14 @@ export type ProductResponse = z.infer<typeof productResponse>;
 /** `GET /products/{id}/price_points.json`: ids, handles and which one is the default. */
 export const pricePointListResponse = z.object({
   // One odd entry (the vendor publishes a price point with id 0) must not make the whole list unreadable.
-  price_points: z.array(z.object({
-    id: z.number().int().nonnegative(),
-    handle: maybe(z.string()),
-    name: maybe(z.string()),
-    type: maybe(z.string()),
-  })),
+  price_points: z.array(
+    z.object({
+      id: z.number().int().nonnegative(),
+      handle: maybe(z.string()),
+      name: maybe(z.string()),
+      type: maybe(z.string()),
+    }),
+  ),
 });
 export type PricePointListResponse = z.infer<typeof pricePointListResponse>;
 

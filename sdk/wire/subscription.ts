@@ -3,8 +3,21 @@ import { maybe, timestamp, wireId } from "./common";
 
 /** The states the contract names (`Subscription State`). */
 export const SUBSCRIPTION_STATES = [
-  "pending", "failed_to_create", "trialing", "assessing", "active", "soft_failure", "past_due",
-  "suspended", "canceled", "expired", "paused", "unpaid", "trial_ended", "on_hold", "awaiting_signup",
+  "pending",
+  "failed_to_create",
+  "trialing",
+  "assessing",
+  "active",
+  "soft_failure",
+  "past_due",
+  "suspended",
+  "canceled",
+  "expired",
+  "paused",
+  "unpaid",
+  "trial_ended",
+  "on_hold",
+  "awaiting_signup",
 ] as const;
 export const subscriptionState = z.enum(SUBSCRIPTION_STATES);
 

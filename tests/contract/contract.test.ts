@@ -1,9 +1,9 @@
 import type OpenAPIBackend from "openapi-backend";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BillingClient } from "../../sdk";
-import { DEMO_SITE, startSimulator, type Simulator } from "../../simulator";
-import { contractApi, contractCheck, type ContractCheck } from "./validator";
-import { recordingProxy, type Exchange } from "./recorder";
+import { DEMO_SITE, type Simulator, startSimulator } from "../../simulator";
+import { type Exchange, recordingProxy } from "./recorder";
+import { type ContractCheck, contractApi, contractCheck } from "./validator";
 
 /**
  * Every request body the SDK sends and every answer the simulator gives it,
@@ -24,9 +24,10 @@ describe("the SDK's requests and the simulator's answers validate against the co
     sim = await startSimulator({ seed: "demo" });
     proxy = await recordingProxy(sim.url);
     const billing = new BillingClient({ baseUrl: proxy.url, apiKey: DEMO_SITE.apiKey, retryBaseDelayMs: 1 });
-    const settle = (p: Promise<unknown>) => p.catch((e: { actionLink?: string }) => {
-      actionLink ??= e.actionLink;
-    });
+    const settle = (p: Promise<unknown>) =>
+      p.catch((e: { actionLink?: string }) => {
+        actionLink ??= e.actionLink;
+      });
     for (let i = 0; i < 450; i++) sim.addWebhook({ status: "failed", subscriptionId: 1001 });
 
     // Webhook settings, both values, and a 429 then a 503 that the SDK retries.
@@ -56,7 +57,13 @@ describe("the SDK's requests and the simulator's answers validate against the co
 
     // Migrations: by handle / id, price point by handle / id / default, every option, and the error paths.
     await billing.migrateSubscription(1001, { productHandle: "pro", pricePointHandle: "pro-annual", includeTrial: true });
-    await billing.migrateSubscription(1002, { productId: 3, pricePointId: 301, preservePeriod: true, includeCoupons: false, includeInitialCharge: true });
+    await billing.migrateSubscription(1002, {
+      productId: 3,
+      pricePointId: 301,
+      preservePeriod: true,
+      includeCoupons: false,
+      includeInitialCharge: true,
+    });
     await billing.migrateSubscription(1003, { productId: 2 }); // trial_ended
     await settle(billing.migrateSubscription(1004, { productHandle: "pro" })); // 422 canceled
     await settle(billing.migrateSubscription(1005, { productHandle: "pro" })); // 422 3-D Secure
@@ -76,22 +83,39 @@ describe("the SDK's requests and the simulator's answers validate against the co
 
   function operationOf(e: Exchange): string {
     const url = new URL(e.url, "http://x");
-    const op = api.router.matchOperation({ method: e.method, path: url.pathname, headers: {}, query: Object.fromEntries(url.searchParams) });
+    const op = api.router.matchOperation({
+      method: e.method,
+      path: url.pathname,
+      headers: {},
+      query: Object.fromEntries(url.searchParams),
+    });
     return op?.operationId ?? "(no operation)";
   }
 
   it("the battery covers every SDK operation and the error statuses", () => {
     const seen = new Set(exchanges.map((e) => `${operationOf(e)} ${e.status}`));
     for (const want of [
-      "enableWebhooks 200", "enableWebhooks 429", "enableWebhooks 503",
-      "listWebhooks 200", "replayWebhooks 200", "replayWebhooks 429", "replayWebhooks 409",
-      "readSubscription 200", "readSubscription 404",
-      "previewSubscriptionProductMigration 200", "previewSubscriptionProductMigration 422",
-      "migrateSubscriptionProduct 200", "migrateSubscriptionProduct 422", "migrateSubscriptionProduct 404",
-      "migrateSubscriptionProduct 409", "migrateSubscriptionProduct 429",
+      "enableWebhooks 200",
+      "enableWebhooks 429",
+      "enableWebhooks 503",
+      "listWebhooks 200",
+      "replayWebhooks 200",
+      "replayWebhooks 429",
+      "replayWebhooks 409",
+      "readSubscription 200",
+      "readSubscription 404",
+      "previewSubscriptionProductMigration 200",
+      "previewSubscriptionProductMigration 422",
+      "migrateSubscriptionProduct 200",
+      "migrateSubscriptionProduct 422",
+      "migrateSubscriptionProduct 404",
+      "migrateSubscriptionProduct 409",
+      "migrateSubscriptionProduct 429",
       // The price point a migration lands on, when its answer does not say: by handle, and the product's default.
-      "listProductPricePoints 200", "readProduct 200",
-    ]) expect(seen, want).toContain(want);
+      "listProductPricePoints 200",
+      "readProduct 200",
+    ])
+      expect(seen, want).toContain(want);
     expect(actionLink, "a 3-D Secure 422 was provoked").toBeDefined();
     expect(exchanges.filter((e) => operationOf(e) === "listWebhooks").length).toBeGreaterThan(3); // pagination happened
   });
@@ -100,7 +124,7 @@ describe("the SDK's requests and the simulator's answers validate against the co
     const problems: string[] = [];
     for (const e of exchanges) {
       const url = new URL(e.url, "http://x");
-      const headers = Object.fromEntries(Object.entries(e.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : v ?? ""]));
+      const headers = Object.fromEntries(Object.entries(e.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : (v ?? "")]));
       const req = { method: e.method, path: url.pathname, query: Object.fromEntries(url.searchParams), headers, body: e.requestBody };
       const op = api.router.matchOperation(req);
       if (!op) {
@@ -112,7 +136,8 @@ describe("the SDK's requests and the simulator's answers validate against the co
       // The spec's request headers: Accept and Authorization always, Content-Type with a body.
       if (headers.accept !== "application/json") problems.push(`${op.operationId}: accept ${headers.accept}`);
       if (!/^(Basic|Bearer) /.test(headers.authorization ?? "")) problems.push(`${op.operationId}: no Authorization`);
-      if (e.requestBody !== undefined && headers["content-type"] !== "application/json") problems.push(`${op.operationId}: content-type ${headers["content-type"]}`);
+      if (e.requestBody !== undefined && headers["content-type"] !== "application/json")
+        problems.push(`${op.operationId}: content-type ${headers["content-type"]}`);
     }
     expect(problems).toEqual([]);
   });
@@ -123,22 +148,35 @@ describe("the SDK's requests and the simulator's answers validate against the co
 
   it("every answer the simulator gave is one the contract allows (patched only where the service knowingly differs, see validator.ts)", async () => {
     const check: ContractCheck = await contractCheck();
-    const problems = exchanges.flatMap((e) => check.problems({ method: e.method, path: e.url, status: e.status, contentType: e.responseType, text: e.responseText }));
+    const problems = exchanges.flatMap((e) =>
+      check.problems({ method: e.method, path: e.url, status: e.status, contentType: e.responseType, text: e.responseText }),
+    );
     expect(problems).toEqual([]);
   });
 
   it("the 3-D Secure 422 carries the published fields besides the errors list", () => {
     const sca = exchanges.find((e) => e.status === 422 && e.url === "/subscriptions/1005/migrations.json");
     expect(sca?.responseBody).toMatchObject({
-      errors: [expect.any(String)], action_link: actionLink, gateway_payment_id: expect.any(String), description: expect.any(String),
+      errors: [expect.any(String)],
+      action_link: actionLink,
+      gateway_payment_id: expect.any(String),
+      description: expect.any(String),
     });
   });
 
   it("sanity: the validator does refuse a wrong body", () => {
-    expect(api.validator.validateResponse({ subscription: { id: "x" } }, "migrateSubscriptionProduct", 200).errors?.length).toBeGreaterThan(0);
+    expect(api.validator.validateResponse({ subscription: { id: "x" } }, "migrateSubscriptionProduct", 200).errors?.length).toBeGreaterThan(
+      0,
+    );
     expect(api.validator.validateResponse({ errors: "no" }, "migrateSubscriptionProduct", 422).errors?.length).toBeGreaterThan(0);
     expect(api.validator.validateResponse({ webhooks_enabled: "yes" }, "enableWebhooks", 200).errors?.length).toBeGreaterThan(0);
-    const req = { method: "POST", path: "/webhooks/replay.json", headers: { "content-type": "application/json" }, query: {}, body: { ids: ["a"] } };
+    const req = {
+      method: "POST",
+      path: "/webhooks/replay.json",
+      headers: { "content-type": "application/json" },
+      query: {},
+      body: { ids: ["a"] },
+    };
     expect(api.validator.validateRequest(req, api.router.matchOperation(req)!).valid).toBe(false);
   });
 });

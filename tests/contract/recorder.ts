@@ -58,9 +58,14 @@ export async function recordingProxy(target: string): Promise<RecordingProxy> {
           up.on("end", () => {
             const text = Buffer.concat(back).toString("utf8");
             exchanges.push({
-              method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers,
-              requestBody: parse(body.toString("utf8")), status: up.statusCode ?? 0, responseBody: parse(text),
-              responseText: text, responseType: up.headers["content-type"] ?? null,
+              method: req.method ?? "GET",
+              url: req.url ?? "/",
+              headers: req.headers,
+              requestBody: parse(body.toString("utf8")),
+              status: up.statusCode ?? 0,
+              responseBody: parse(text),
+              responseText: text,
+              responseType: up.headers["content-type"] ?? null,
             });
             finish();
             res.writeHead(up.statusCode ?? 502, up.headers);
@@ -83,9 +88,10 @@ export async function recordingProxy(target: string): Promise<RecordingProxy> {
     get peak() {
       return peak;
     },
-    close: () => new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { startSimulator, type Simulator } from "../../simulator";
+import { type Simulator, startSimulator } from "../../simulator";
 import { ExampleStack, installedConsumer, mutations } from "./support";
 
 const API_KEY = "sk_e2e_bootstrap_d41e77";
 
-describe("examples/environment-bootstrap with the real CLI", function () {
+describe("examples/environment-bootstrap with the real CLI", () => {
   let sim: Simulator;
   let s: ExampleStack;
   let subs: number[];
@@ -15,7 +15,10 @@ describe("examples/environment-bootstrap with the real CLI", function () {
     sim = await startSimulator({ apiKey: API_KEY });
     sim.addProduct({ id: 31, handle: "trial" });
     sim.addProduct({ id: 32, handle: "launch" });
-    subs = [sim.addSubscription({ productHandle: "trial", state: "trialing" }).id, sim.addSubscription({ productHandle: "trial", state: "active" }).id];
+    subs = [
+      sim.addSubscription({ productHandle: "trial", state: "trialing" }).id,
+      sim.addSubscription({ productHandle: "trial", state: "active" }).id,
+    ];
     failed = Array.from({ length: 1203 }, () => sim.addWebhook({ status: "failed", subscriptionId: subs[0] }).id);
     for (let i = 0; i < 5; i++) sim.addWebhook({ status: "successful", subscriptionId: subs[1] });
     s = await ExampleStack.create(c, "environment-bootstrap", "bootstrap");
@@ -39,10 +42,16 @@ describe("examples/environment-bootstrap with the real CLI", function () {
     await s.run(["up", "--yes", "--skip-preview"]);
     const out = await s.stackOutputs();
     assert.equal(out.webhooksEnabled, true);
-    assert.deepEqual((out.migrated as { product: string }[]).map((m) => m.product), ["launch", "launch"]);
+    assert.deepEqual(
+      (out.migrated as { product: string }[]).map((m) => m.product),
+      ["launch", "launch"],
+    );
     assert.equal(out.replayedWebhooks, failed.length);
     assert.equal(out.replayBatches, 2);
-    assert.deepEqual([...sim.replayQueue].sort((a, b) => a - b), failed);
+    assert.deepEqual(
+      [...sim.replayQueue].sort((a, b) => a - b),
+      failed,
+    );
     for (const id of subs) assert.equal(sim.getSubscription(id)?.productId, 32);
   });
 

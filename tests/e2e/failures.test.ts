@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { startSimulator, type Simulator } from "../../simulator";
-import { ExampleStack, installedConsumer, mutations, type Consumer } from "./support";
+import { type Simulator, startSimulator } from "../../simulator";
+import { type Consumer, ExampleStack, installedConsumer, mutations } from "./support";
 
 const API_KEY = "sk_e2e_failures_52be01c4";
 
-describe("failures with the real CLI", function () {
+describe("failures with the real CLI", () => {
   let c: Consumer;
   let sim: Simulator;
 
@@ -94,13 +94,21 @@ describe("failures with the real CLI", function () {
       assert.match(first.stdout + first.stderr, /0 id\(s\) queued, 0 not queued, 3 unknown/);
       // Every wait between attempts reaches the user through the CLI, with what it is waiting for.
       assert.match(first.stdout + first.stderr, /billing: POST \/webhooks\/replay\.json: .*waiting \d+\.\d s before attempt 2/);
-      assert.deepEqual([...sim.replayQueue].sort((a, b) => a - b), failed, "the service did queue them, once");
+      assert.deepEqual(
+        [...sim.replayQueue].sort((a, b) => a - b),
+        failed,
+        "the service did queue them, once",
+      );
 
       sim.clearFaults();
       await s.run(["up", "--yes", "--skip-preview"]);
       const out = await s.stackOutputs();
       assert.equal(out.replayedWebhooks, 3);
-      assert.deepEqual([...sim.replayQueue].sort((a, b) => a - b), failed, "re-sent with the same token: refused as a duplicate, not queued again");
+      assert.deepEqual(
+        [...sim.replayQueue].sort((a, b) => a - b),
+        failed,
+        "re-sent with the same token: refused as a duplicate, not queued again",
+      );
       const tokens = new Set(sim.requests.filter((r) => r.path === "/webhooks/replay.json").map((r) => r.uniquenessToken));
       assert.equal(tokens.size, 1, "one token across both ups");
       await s.run(["up", "--yes", "--skip-preview", "--expect-no-changes"]);

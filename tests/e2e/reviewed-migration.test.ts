@@ -1,20 +1,27 @@
 import assert from "node:assert/strict";
-import { startSimulator, type Simulator } from "../../simulator";
-import { ExampleStack, installedConsumer, mutations, type Consumer } from "./support";
+import { type Simulator, startSimulator } from "../../simulator";
+import { type Consumer, ExampleStack, installedConsumer, mutations } from "./support";
 
 const API_KEY = "sk_e2e_reviewed_9f3c1d7a";
 
-describe("examples/reviewed-migration with the real CLI", function () {
+describe("examples/reviewed-migration with the real CLI", () => {
   let c: Consumer;
   let sim: Simulator;
   let s: ExampleStack;
   let subscriptionId: number;
 
-  before(async function () {
+  before(async () => {
     c = await installedConsumer();
     sim = await startSimulator({ apiKey: API_KEY });
     sim.addProduct({ id: 11, handle: "starter" });
-    sim.addProduct({ id: 12, handle: "growth", pricePoints: [{ id: 120, handle: "growth-monthly", default: true }, { id: 121, handle: "growth-annual" }] });
+    sim.addProduct({
+      id: 12,
+      handle: "growth",
+      pricePoints: [
+        { id: 120, handle: "growth-monthly", default: true },
+        { id: 121, handle: "growth-annual" },
+      ],
+    });
     sim.addProduct({ id: 13, handle: "scale" });
     subscriptionId = sim.addSubscription({ productHandle: "starter", state: "active" }).id;
     s = await ExampleStack.create(c, "reviewed-migration", "review");
@@ -96,5 +103,4 @@ describe("examples/reviewed-migration with the real CLI", function () {
     assert.equal(mutations(sim.requests).length, before);
     assert.equal(sim.getSubscription(subscriptionId)?.productId, 13);
   });
-
 });

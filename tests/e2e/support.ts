@@ -2,7 +2,7 @@ import { cp, mkdir, mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { installPacked } from "../../scripts/lib/packed-install";
-import { createWorkspace, ensurePulumi, type CliResult, type Workspace } from "../../scripts/lib/pulumi-cli";
+import { type CliResult, createWorkspace, ensurePulumi, type Workspace } from "../../scripts/lib/pulumi-cli";
 
 export const ROOT = path.resolve(__dirname, "../..");
 
@@ -37,7 +37,11 @@ export function installedConsumer(): Promise<Consumer> {
 /** One stack of one example, with every CLI output kept for the credential scan. */
 export class ExampleStack {
   readonly outputs: string[] = [];
-  private constructor(readonly ws: Workspace, readonly cwd: string, readonly stack: string) {}
+  private constructor(
+    readonly ws: Workspace,
+    readonly cwd: string,
+    readonly stack: string,
+  ) {}
 
   static async create(c: Consumer, example: string, stack: string): Promise<ExampleStack> {
     const ws = await createWorkspace(c.bin);
@@ -47,12 +51,16 @@ export class ExampleStack {
   }
 
   async run(args: string[], opts: { allowFailure?: boolean } = {}): Promise<CliResult> {
-    const res = await this.ws.pulumi([...args, ...(args[0] === "stack" && args[1] === "init" ? [] : ["--stack", this.stack])], {
-      cwd: this.cwd, allowFailure: opts.allowFailure, env: { PULUMI_NODEJS_TRANSPILE_ONLY: "true" },
-    }).catch((err: Error & { result?: CliResult }) => {
-      if (err.result) this.outputs.push(err.result.stdout, err.result.stderr);
-      throw err;
-    });
+    const res = await this.ws
+      .pulumi([...args, ...(args[0] === "stack" && args[1] === "init" ? [] : ["--stack", this.stack])], {
+        cwd: this.cwd,
+        allowFailure: opts.allowFailure,
+        env: { PULUMI_NODEJS_TRANSPILE_ONLY: "true" },
+      })
+      .catch((err: Error & { result?: CliResult }) => {
+        if (err.result) this.outputs.push(err.result.stdout, err.result.stderr);
+        throw err;
+      });
     this.outputs.push(res.stdout, res.stderr);
     return res;
   }

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { startSimulator, type Simulator } from "../../simulator";
+import { type Simulator, startSimulator } from "../../simulator";
 import { ExampleStack, installedConsumer, mutations } from "./support";
 
 const KEYS = { "us-store": "sk_e2e_us_0a91f2", "eu-store": "sk_e2e_eu_7c33e8" } as const;
 
-describe("examples/webhook-settings with the real CLI: several sites in one stack", function () {
+describe("examples/webhook-settings with the real CLI: several sites in one stack", () => {
   const sims: Record<string, Simulator> = {};
   let s: ExampleStack;
 

@@ -1,12 +1,10 @@
 import fc from "fast-check";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { subscriptionMigrationProvider, webhookReplayProvider, webhookSettingsProvider } from "../../provider";
-import {
-  BillingClient, MigrationOutcomeUnknownError, ReplayPartialFailureError, type ReplayBatch, type WebhookId,
-} from "../../sdk";
+import { BillingClient, MigrationOutcomeUnknownError, type ReplayBatch, ReplayPartialFailureError, type WebhookId } from "../../sdk";
 import type { Simulator } from "../../simulator";
 import { configureRequest } from "../engine/support";
-import { IdSource, KEY, opArb, otherProduct, queuedCounts, quiet, TIMEOUT_MS, world, type Op, type World } from "./world";
+import { IdSource, KEY, type Op, opArb, otherProduct, queuedCounts, quiet, TIMEOUT_MS, type World, world } from "./world";
 
 /**
  * The fault matrix: ≥1000 mixed operations (replays of 1–5000 ids,
@@ -27,7 +25,12 @@ const PROVIDER_OPS_PER_SITE = 100;
 const MAX_UPS = 12;
 
 const clientOptions = {
-  apiKey: KEY, timeoutMs: TIMEOUT_MS, retryBaseDelayMs: 1, maxRetries: 4, retryBudgetSeconds: 20, migrationSettleSeconds: 5,
+  apiKey: KEY,
+  timeoutMs: TIMEOUT_MS,
+  retryBaseDelayMs: 1,
+  maxRetries: 4,
+  retryBudgetSeconds: 20,
+  migrationSettleSeconds: 5,
 };
 
 /** Reports that contradict the ground truth, with what was seen; empty at the end of a good run. */
@@ -43,9 +46,11 @@ async function runStreams(list: readonly Op[], streams: number, run: (op: Op) =>
   const queues: Op[][] = Array.from({ length: streams }, () => []);
   let other = 1;
   for (const op of list) queues[op.kind === "settings" ? 0 : other++ % streams].push(op);
-  await Promise.all(queues.map(async (q) => {
-    for (const op of q) await run(op);
-  }));
+  await Promise.all(
+    queues.map(async (q) => {
+      for (const op of q) await run(op);
+    }),
+  );
 }
 
 /** A subscription pool per site, so two operations never migrate the same subscription at once. */
@@ -96,7 +101,8 @@ async function finalCheck(w: World, ledgers: Ledger[]): Promise<void> {
     expect(lost, `site ${i}: ids lost (seed ${SEED})`).toEqual([]);
     expect(twice, `site ${i}: ids queued twice (seed ${SEED})`).toEqual([]);
     expect(sim.replayLog.length, `site ${i}: nothing but the asked ids queued`).toBe(l.replayedIds.length);
-    for (const [sub, n] of l.migrations) expect(sim.migrationsApplied(sub), `site ${i} subscription ${sub}: migrations applied (seed ${SEED})`).toBe(n);
+    for (const [sub, n] of l.migrations)
+      expect(sim.migrationsApplied(sub), `site ${i} subscription ${sub}: migrations applied (seed ${SEED})`).toBe(n);
     if (l.lastSetting !== undefined) expect(sim.webhooksEnabled).toBe(l.lastSetting);
     // What the client had open at once; requests it gave up on may still run at the service (peakInFlight).
     expect(sim.peakWaitedOn, `site ${i}: requests in flight at once`).toBeLessThanOrEqual(4);
@@ -115,27 +121,29 @@ describe(`fault matrix (seed ${SEED})`, () => {
     try {
       const ids = new IdSource();
       const ledgers = w.sites.map(() => ledger());
-      await Promise.all(w.sites.map(async (sim, s) => {
-        const client = new BillingClient({ baseUrl: sim.url, ...clientOptions });
-        const subs = new Subscriptions(w.subscriptions);
-        const l = ledgers[s];
-        try {
-          await runStreams(ops(SEED + s, SDK_OPS_PER_SITE), 4, async (op) => {
-            l.ops++;
-            if (op.kind === "replay") await sdkReplay(sim, client, ids.take(op.size, op.big), l);
-            else if (op.kind === "migration") {
-              const sub = await subs.take();
-              try {
-                await sdkMigration(sim, client, sub, l);
-              } finally {
-                subs.give(sub);
-              }
-            } else await sdkSettings(sim, client, op.enabled, l);
-          });
-        } finally {
-          await client.close();
-        }
-      }));
+      await Promise.all(
+        w.sites.map(async (sim, s) => {
+          const client = new BillingClient({ baseUrl: sim.url, ...clientOptions });
+          const subs = new Subscriptions(w.subscriptions);
+          const l = ledgers[s];
+          try {
+            await runStreams(ops(SEED + s, SDK_OPS_PER_SITE), 4, async (op) => {
+              l.ops++;
+              if (op.kind === "replay") await sdkReplay(sim, client, ids.take(op.size, op.big), l);
+              else if (op.kind === "migration") {
+                const sub = await subs.take();
+                try {
+                  await sdkMigration(sim, client, sub, l);
+                } finally {
+                  subs.give(sub);
+                }
+              } else await sdkSettings(sim, client, op.enabled, l);
+            });
+          } finally {
+            await client.close();
+          }
+        }),
+      );
       totals.sdk = ledgers.reduce((n, l) => n + l.ops, 0);
       await finalCheck(w, ledgers);
     } finally {
@@ -149,30 +157,37 @@ describe(`fault matrix (seed ${SEED})`, () => {
     try {
       const ids = new IdSource();
       const ledgers = w.sites.map(() => ledger());
-      await Promise.all(w.sites.map(async (sim, s) => {
-        const config = configureRequest({
-          "billing:baseUrl": sim.url, "billing:apiKey": KEY, "billing:retryBudgetSeconds": "20", "billing:migrationSettleSeconds": "5",
-          "billing:timeoutMs": String(TIMEOUT_MS),
-        });
-        const providers = {
-          replay: { ...webhookReplayProvider }, migration: { ...subscriptionMigrationProvider }, settings: { ...webhookSettingsProvider },
-        };
-        for (const p of Object.values(providers)) await p.configure!(config);
-        const subs = new Subscriptions(w.subscriptions);
-        const l = ledgers[s];
-        await runStreams(ops(SEED + 1000 + s, PROVIDER_OPS_PER_SITE), 3, async (op) => {
-          l.ops++;
-          if (op.kind === "replay") await providerReplay(sim, providers.replay, ids.take(op.size, op.big), l);
-          else if (op.kind === "migration") {
-            const sub = await subs.take();
-            try {
-              await providerMigration(sim, providers.migration, sub, l);
-            } finally {
-              subs.give(sub);
-            }
-          } else await providerSettings(sim, providers.settings, op.enabled, l);
-        });
-      }));
+      await Promise.all(
+        w.sites.map(async (sim, s) => {
+          const config = configureRequest({
+            "billing:baseUrl": sim.url,
+            "billing:apiKey": KEY,
+            "billing:retryBudgetSeconds": "20",
+            "billing:migrationSettleSeconds": "5",
+            "billing:timeoutMs": String(TIMEOUT_MS),
+          });
+          const providers = {
+            replay: { ...webhookReplayProvider },
+            migration: { ...subscriptionMigrationProvider },
+            settings: { ...webhookSettingsProvider },
+          };
+          for (const p of Object.values(providers)) await p.configure!(config);
+          const subs = new Subscriptions(w.subscriptions);
+          const l = ledgers[s];
+          await runStreams(ops(SEED + 1000 + s, PROVIDER_OPS_PER_SITE), 3, async (op) => {
+            l.ops++;
+            if (op.kind === "replay") await providerReplay(sim, providers.replay, ids.take(op.size, op.big), l);
+            else if (op.kind === "migration") {
+              const sub = await subs.take();
+              try {
+                await providerMigration(sim, providers.migration, sub, l);
+              } finally {
+                subs.give(sub);
+              }
+            } else await providerSettings(sim, providers.settings, op.enabled, l);
+          });
+        }),
+      );
       totals.provider = ledgers.reduce((n, l) => n + l.ops, 0);
       await finalCheck(w, ledgers);
     } finally {
@@ -215,13 +230,17 @@ async function sdkMigration(sim: Simulator, client: BillingClient, sub: number, 
     try {
       const s = await client.migrateSubscription(sub, { productHandle: target }, token ? { uniquenessToken: token } : {});
       const truth = sim.getSubscription(sub)!;
-      if (s.product.handle !== target || truth.productId !== (target === "pro" ? 2 : 1)) misreport(`migration ${sub}: reported on ${s.product.handle}, is on product ${truth.productId}`);
+      if (s.product.handle !== target || truth.productId !== (target === "pro" ? 2 : 1))
+        misreport(`migration ${sub}: reported on ${s.product.handle}, is on product ${truth.productId}`);
       const expected = target === "pro" ? 201 : 101;
       // The product read that resolves the price point can fail for good under faults: a later up resolves it.
       let resolved = s;
-      for (let more = 0; resolved.pricePointId === undefined && more < MAX_UPS; more++) resolved = await client.resolvePricePoint(resolved, { productHandle: target });
-      if (resolved.pricePointId !== expected) misreport(`migration ${sub}: pricePointId ${resolved.pricePointId}, expected the default ${expected}`);
-      if (sim.migrationsApplied(sub) !== before + 1) misreport(`migration ${sub}: applied ${sim.migrationsApplied(sub) - before} times, reported once`);
+      for (let more = 0; resolved.pricePointId === undefined && more < MAX_UPS; more++)
+        resolved = await client.resolvePricePoint(resolved, { productHandle: target });
+      if (resolved.pricePointId !== expected)
+        misreport(`migration ${sub}: pricePointId ${resolved.pricePointId}, expected the default ${expected}`);
+      if (sim.migrationsApplied(sub) !== before + 1)
+        misreport(`migration ${sub}: applied ${sim.migrationsApplied(sub) - before} times, reported once`);
       l.migrations.set(sub, sim.migrationsApplied(sub));
       return;
     } catch (err) {
@@ -240,7 +259,8 @@ async function sdkSettings(sim: Simulator, client: BillingClient, enabled: boole
   for (let up = 1; up <= MAX_UPS; up++) {
     try {
       const r = await client.setWebhooksEnabled(enabled);
-      if (r.webhooksEnabled !== enabled || sim.webhooksEnabled !== enabled) misreport(`settings: reported ${r.webhooksEnabled}, service has ${sim.webhooksEnabled}`);
+      if (r.webhooksEnabled !== enabled || sim.webhooksEnabled !== enabled)
+        misreport(`settings: reported ${r.webhooksEnabled}, service has ${sim.webhooksEnabled}`);
       l.lastSetting = enabled;
       return;
     } catch {
@@ -259,7 +279,11 @@ type Recorded = { id: string; props: Record<string, unknown> };
  * diff, then update while diff reports changes; a plain failure records
  * nothing and the next up creates again.
  */
-async function ups(p: Provider, news: Record<string, unknown>, after: (r: Recorded | undefined, err: unknown) => void): Promise<Recorded | undefined> {
+async function ups(
+  p: Provider,
+  news: Record<string, unknown>,
+  after: (r: Recorded | undefined, err: unknown) => void,
+): Promise<Recorded | undefined> {
   let rec: Recorded | undefined;
   for (let up = 1; up <= MAX_UPS; up++) {
     try {
@@ -290,7 +314,9 @@ async function providerReplay(sim: Simulator, p: Provider, ids: WebhookId[], l: 
   });
   const props = rec?.props ?? {};
   if (props.queuedCount !== ids.length || (props.notQueuedIds as unknown[])?.length || (props.unknownIds as unknown[])?.length) {
-    misreport(`WebhookReplay of ${ids.length}: ended with queuedCount ${String(props.queuedCount)}, ${JSON.stringify(props.notQueuedIds)?.length} / ${JSON.stringify(props.unknownIds)?.length} chars of not queued / unknown`);
+    misreport(
+      `WebhookReplay of ${ids.length}: ended with queuedCount ${String(props.queuedCount)}, ${JSON.stringify(props.notQueuedIds)?.length} / ${JSON.stringify(props.unknownIds)?.length} chars of not queued / unknown`,
+    );
   }
 }
 
@@ -298,17 +324,22 @@ async function providerMigration(sim: Simulator, p: Provider, sub: number, l: Le
   const target = otherProduct(sim, sub);
   const before = sim.migrationsApplied(sub);
   const rec = await ups(p, { subscriptionId: sub, productHandle: target }, (r, err) => {
-    if (!r && err && sim.migrationsApplied(sub) !== before) misreport(`SubscriptionMigration ${sub}: create failed without a record, but applied (${(err as Error).message})`);
+    if (!r && err && sim.migrationsApplied(sub) !== before)
+      misreport(`SubscriptionMigration ${sub}: create failed without a record, but applied (${(err as Error).message})`);
   });
   const props = rec?.props ?? {};
-  if (props.pending !== false || props.productHandle !== target) misreport(`SubscriptionMigration ${sub}: ended ${JSON.stringify({ pending: props.pending, product: props.productHandle })}`);
-  if (props.pricePointId !== (target === "pro" ? 201 : 101)) misreport(`SubscriptionMigration ${sub}: pricePointId ${String(props.pricePointId)}`);
-  if (sim.migrationsApplied(sub) !== before + 1) misreport(`SubscriptionMigration ${sub}: applied ${sim.migrationsApplied(sub) - before} times`);
+  if (props.pending !== false || props.productHandle !== target)
+    misreport(`SubscriptionMigration ${sub}: ended ${JSON.stringify({ pending: props.pending, product: props.productHandle })}`);
+  if (props.pricePointId !== (target === "pro" ? 201 : 101))
+    misreport(`SubscriptionMigration ${sub}: pricePointId ${String(props.pricePointId)}`);
+  if (sim.migrationsApplied(sub) !== before + 1)
+    misreport(`SubscriptionMigration ${sub}: applied ${sim.migrationsApplied(sub) - before} times`);
   l.migrations.set(sub, sim.migrationsApplied(sub));
 }
 
 async function providerSettings(sim: Simulator, p: Provider, enabled: boolean, l: Ledger): Promise<void> {
   const rec = await ups(p, { webhooksEnabled: enabled }, () => undefined);
-  if (rec?.props.webhooksEnabled !== enabled || sim.webhooksEnabled !== enabled) misreport(`WebhookSettings: recorded ${String(rec?.props.webhooksEnabled)}, service has ${sim.webhooksEnabled}`);
+  if (rec?.props.webhooksEnabled !== enabled || sim.webhooksEnabled !== enabled)
+    misreport(`WebhookSettings: recorded ${String(rec?.props.webhooksEnabled)}, service has ${sim.webhooksEnabled}`);
   l.lastSetting = enabled;
 }

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { startSimulator, type FaultSpec, type Simulator } from "../../simulator";
+import { type FaultSpec, type Simulator, startSimulator } from "../../simulator";
 
 /**
  * The fault matrix's world: several sites of the simulator, each with a
@@ -39,11 +39,20 @@ export interface World {
 }
 
 export async function world(seed: number, siteCount: number, subscriptionsPerSite: number): Promise<World> {
-  const sites = await Promise.all(Array.from({ length: siteCount }, (_, i) => startSimulator({ apiKey: KEY, faultSeed: seed + i, logBodies: false })));
+  const sites = await Promise.all(
+    Array.from({ length: siteCount }, (_, i) => startSimulator({ apiKey: KEY, faultSeed: seed + i, logBodies: false })),
+  );
   const subscriptions = Array.from({ length: subscriptionsPerSite }, (_, i) => 2001 + i);
   for (const sim of sites) {
     sim.addProduct({ id: 1, handle: "basic", pricePoints: [{ id: 101, handle: "basic-monthly", default: true }] });
-    sim.addProduct({ id: 2, handle: "pro", pricePoints: [{ id: 201, handle: "pro-monthly", default: true }, { id: 202, handle: "pro-annual", intervalMonths: 12 }] });
+    sim.addProduct({
+      id: 2,
+      handle: "pro",
+      pricePoints: [
+        { id: 201, handle: "pro-monthly", default: true },
+        { id: 202, handle: "pro-annual", intervalMonths: 12 },
+      ],
+    });
     for (const id of subscriptions) sim.addSubscription({ id, productHandle: "basic", state: id % 2 === 0 ? "active" : "trialing" });
     for (const f of FAULT_MIX) sim.injectFault({ ...f });
   }
@@ -71,7 +80,18 @@ export type Op = { kind: "replay"; size: number; big: boolean } | { kind: "migra
 
 /** Replays of 1–5000 ids (mostly small, as in practice), migrations and settings, ~50/30/20. */
 export const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant("replay" as const), size: fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 1, max: 100 }) }, { weight: 3, arbitrary: fc.integer({ min: 101, max: 1000 }) }, { weight: 1, arbitrary: fc.integer({ min: 1001, max: 5000 }) }), big: fc.boolean() }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant("replay" as const),
+      size: fc.oneof(
+        { weight: 6, arbitrary: fc.integer({ min: 1, max: 100 }) },
+        { weight: 3, arbitrary: fc.integer({ min: 101, max: 1000 }) },
+        { weight: 1, arbitrary: fc.integer({ min: 1001, max: 5000 }) },
+      ),
+      big: fc.boolean(),
+    }),
+  },
   { weight: 3, arbitrary: fc.constant({ kind: "migration" as const }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("settings" as const), enabled: fc.boolean() }) },
 );

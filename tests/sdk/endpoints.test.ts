@@ -2,11 +2,18 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
-  BillingApiError, BillingClient, BillingConnectionError, BillingValidationError, closestEventKey, endpointInput, EndpointOutcomeUnknownError,
-  WEBHOOK_EVENTS, type Endpoint,
+  BillingApiError,
+  BillingClient,
+  BillingConnectionError,
+  BillingValidationError,
+  closestEventKey,
+  type Endpoint,
+  EndpointOutcomeUnknownError,
+  endpointInput,
+  WEBHOOK_EVENTS,
 } from "../../sdk";
-import { clientOf, deadUrl, scripted, site, type Step } from "./helpers";
-import { fixture, fixtureBytes, startFixtureServer, type FixtureServer } from "./fixture-server";
+import { type FixtureServer, fixture, fixtureBytes, startFixtureServer } from "./fixture-server";
+import { clientOf, deadUrl, type Step, scripted, site } from "./helpers";
 
 /**
  * Webhook endpoints (POST/GET /endpoints.json, PUT /endpoints/{id}.json): input validation, the
@@ -37,7 +44,10 @@ beforeEach(() => {
 
 /** The validation error `call` rejects with, having sent nothing. */
 async function refused(call: (b: BillingClient) => Promise<unknown>): Promise<BillingValidationError> {
-  const err = await call(billing).then(() => undefined, (e: unknown) => e);
+  const err = await call(billing).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(BillingValidationError);
   expect(server.requests).toHaveLength(0);
   return err as BillingValidationError;
@@ -98,7 +108,11 @@ describe("endpoint input validation: refused before any request, naming the prop
   });
 
   it.each([
-    ["http to a public host", "http://example.com/webhooks", /^must use https \(http only for localhost, 127\.0\.0\.1 or \[::1\]\), got http for "example\.com"$/],
+    [
+      "http to a public host",
+      "http://example.com/webhooks",
+      /^must use https \(http only for localhost, 127\.0\.0\.1 or \[::1\]\), got http for "example\.com"$/,
+    ],
     ["http to a host that starts with localhost", "http://localhost.example.com/x", /^must use https .*"localhost\.example\.com"$/],
     ["a relative path", "/webhooks", /^must be an absolute URL such as https:\/\/example\.com\/webhooks, got "\/webhooks"$/],
     ["no scheme", "example.com/webhooks", /^must be an absolute URL/],
@@ -121,12 +135,37 @@ describe("endpoint input validation: refused before any request, naming the prop
   });
 
   it.each([
-    ["empty (create)", [], "endpoint.events", /^must name at least one webhook event \(an endpoint subscribed to nothing receives nothing\); the accepted keys are WEBHOOK_EVENTS/],
-    ["an unknown key with a close one", ["payment_failed"], "endpoint.events.0", /^"payment_failed" is not a webhook event key; did you mean "payment_failure"\? \(the accepted keys are WEBHOOK_EVENTS/],
-    ["an unknown key among good ones", ["payment_success", "Refund-Success"], "endpoint.events.1", /^"Refund-Success" is not a webhook event key; did you mean "refund_success"\?/],
-    ["an unknown key with nothing close", ["payment_success", "zzzz"], "endpoint.events.1", /^"zzzz" is not a webhook event key \(the accepted keys are WEBHOOK_EVENTS/],
+    [
+      "empty (create)",
+      [],
+      "endpoint.events",
+      /^must name at least one webhook event \(an endpoint subscribed to nothing receives nothing\); the accepted keys are WEBHOOK_EVENTS/,
+    ],
+    [
+      "an unknown key with a close one",
+      ["payment_failed"],
+      "endpoint.events.0",
+      /^"payment_failed" is not a webhook event key; did you mean "payment_failure"\? \(the accepted keys are WEBHOOK_EVENTS/,
+    ],
+    [
+      "an unknown key among good ones",
+      ["payment_success", "Refund-Success"],
+      "endpoint.events.1",
+      /^"Refund-Success" is not a webhook event key; did you mean "refund_success"\?/,
+    ],
+    [
+      "an unknown key with nothing close",
+      ["payment_success", "zzzz"],
+      "endpoint.events.1",
+      /^"zzzz" is not a webhook event key \(the accepted keys are WEBHOOK_EVENTS/,
+    ],
     ["a number", [3], "endpoint.events.0", /^must be a webhook event key \(a string\), got 3; the accepted keys are WEBHOOK_EVENTS/],
-    ["a string, not an array", "payment_success", "endpoint.events", /^must be an array of webhook event keys such as \["payment_success"\], got "payment_success"/],
+    [
+      "a string, not an array",
+      "payment_success",
+      "endpoint.events",
+      /^must be an array of webhook event keys such as \["payment_success"\], got "payment_success"/,
+    ],
     ["missing", undefined, "endpoint.events", /^must be an array of webhook event keys/],
   ])("events refused: %s", async (_, evs, property, message) => {
     const err = await refused((b) => b.createEndpoint({ url: "https://example.com/hooks", events: evs } as never));
@@ -142,7 +181,9 @@ describe("endpoint input validation: refused before any request, naming the prop
   });
 
   it("every bad field at once: url, each unknown key by its index, an unknown property", async () => {
-    const err = await refused((b) => b.createEndpoint({ url: "ftp://x", events: ["payment_failed", "payment_success", "signup_sucess"], extra: 1 } as never));
+    const err = await refused((b) =>
+      b.createEndpoint({ url: "ftp://x", events: ["payment_failed", "payment_success", "signup_sucess"], extra: 1 } as never),
+    );
     expect(err.problems.map((p) => p.property)).toStrictEqual(["endpoint.url", "endpoint.events.0", "endpoint.events.2", "endpoint.extra"]);
     expect(err.problems[2].message).toMatch(/did you mean "signup_success"\?/);
     expect(err.problems[3].message).toBe("is not a known property (accepted: url, events)");
@@ -151,11 +192,18 @@ describe("endpoint input validation: refused before any request, naming the prop
   it("eleven unknown keys: the first ten named, the rest counted", async () => {
     const bad = Array.from({ length: 11 }, (_, i) => `nope_${i}`);
     const err = await refused((b) => b.createEndpoint({ url: "https://example.com/hooks", events: bad }));
-    expect(err.problems.map((p) => p.property)).toStrictEqual([...bad.slice(0, 10).map((_, i) => `endpoint.events.${i}`), "endpoint.events"]);
+    expect(err.problems.map((p) => p.property)).toStrictEqual([
+      ...bad.slice(0, 10).map((_, i) => `endpoint.events.${i}`),
+      "endpoint.events",
+    ]);
     expect(err.problems[10].message).toBe("1 more entries are not webhook event keys");
   });
 
-  it.each([["not an object", "https://x"], ["null", null], ["an array", []]])("the input %s", async (_, input) => {
+  it.each([
+    ["not an object", "https://x"],
+    ["null", null],
+    ["an array", []],
+  ])("the input %s", async (_, input) => {
     const err = await refused((b) => b.createEndpoint(input as never));
     expect(err.problems).toStrictEqual([{ property: "endpoint", message: "must be an object { url, events }" }]);
   });
@@ -170,7 +218,13 @@ describe("endpoint input validation: refused before any request, naming the prop
     expect(parsed.data?.events).toStrictEqual(expected);
   });
 
-  it.each([["0", 0], ["-1", -1], ["1.5", 1.5], ["a decimal string", "12"], ["undefined", undefined]])("updateEndpoint: endpoint id %s refused", async (_, id) => {
+  it.each([
+    ["0", 0],
+    ["-1", -1],
+    ["1.5", 1.5],
+    ["a decimal string", "12"],
+    ["undefined", undefined],
+  ])("updateEndpoint: endpoint id %s refused", async (_, id) => {
     const err = await refused((b) => b.updateEndpoint(id as never, { url: "https://example.com/hooks", events: [] }));
     expect(err.problems).toHaveLength(1);
     expect(err.problems[0].property).toBe("endpointId");
@@ -184,7 +238,9 @@ describe("endpoint input validation: refused before any request, naming the prop
 
   it("createEndpoint: an empty uniquenessToken is refused", async () => {
     const err = await refused((b) => b.createEndpoint({ url: "https://example.com/hooks", events }, { uniquenessToken: "" }));
-    expect(err.problems).toStrictEqual([{ property: "uniquenessToken", message: "must be a non-empty string (the token of the create being resumed)" }]);
+    expect(err.problems).toStrictEqual([
+      { property: "uniquenessToken", message: "must be a non-empty string (the token of the create being resumed)" },
+    ]);
   });
 
   it("createEndpoint: a bad token and a bad input are named together", async () => {
@@ -201,7 +257,13 @@ describe("the vendor's published examples, served byte for byte", () => {
     const list = await billing.listEndpoints();
     expect(list).toStrictEqual<Endpoint[]>([
       { id: 11, url: "https://foobar.com/webhooks", events: ["payment_failure", "payment_success"], status: "enabled", siteId: 1 },
-      { id: 12, url: "https:/example.com/webhooks", events: ["payment_failure", "payment_success", "refund_failure"], status: "enabled", siteId: 1 },
+      {
+        id: 12,
+        url: "https:/example.com/webhooks",
+        events: ["payment_failure", "payment_success", "refund_failure"],
+        status: "enabled",
+        siteId: 1,
+      },
     ]);
     expect(server.requests.map((r) => [r.method, r.url, r.text])).toStrictEqual([["GET", LIST, ""]]);
   });
@@ -210,7 +272,13 @@ describe("the vendor's published examples, served byte for byte", () => {
     server.serve([route("POST", LIST, fixture("endpoint-create.200.json"))]);
     const request = published("endpoint-create.request.json");
     const created = await billing.createEndpoint({ url: request.endpoint.url, events: request.endpoint.webhook_subscriptions });
-    expect(created).toStrictEqual<Endpoint>({ id: 1, url: "https://your.site/webhooks", events: ["payment_failure", "payment_success"], status: "enabled", siteId: 1 });
+    expect(created).toStrictEqual<Endpoint>({
+      id: 1,
+      url: "https://your.site/webhooks",
+      events: ["payment_failure", "payment_success"],
+      status: "enabled",
+      siteId: 1,
+    });
     const [body] = sentBodies("POST");
     expect(server.requests).toHaveLength(1);
     expect(body).toStrictEqual({
@@ -233,10 +301,18 @@ describe("the vendor's published examples, served byte for byte", () => {
 
   it("createEndpoint answered endpoint-create-422.json: BillingApiError 422 with the service's message, nothing applied, not repeated, nothing read back", async () => {
     server.serve([route("POST", LIST, fixture("endpoint-create-422.json")), route("GET", LIST, fixture("endpoints-list.200.json"))]);
-    const err = await billing.createEndpoint({ url: "https://foobar.com/webhooks", events: ["payment_success", "payment_failure"] }).catch((e) => e);
+    const err = await billing
+      .createEndpoint({ url: "https://foobar.com/webhooks", events: ["payment_success", "payment_failure"] })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(BillingApiError);
     expect(err).not.toBeInstanceOf(EndpointOutcomeUnknownError);
-    expect(err).toMatchObject({ status: 422, errors: ["URL: invalid, only http and https supported"], method: "POST", path: LIST, mayHaveApplied: false });
+    expect(err).toMatchObject({
+      status: 422,
+      errors: ["URL: invalid, only http and https supported"],
+      method: "POST",
+      path: LIST,
+      mayHaveApplied: false,
+    });
     expect(err.message).toContain("URL: invalid, only http and https supported");
     expect(server.requests.map((r) => r.method)).toStrictEqual(["POST"]);
   });
@@ -245,8 +321,17 @@ describe("the vendor's published examples, served byte for byte", () => {
     // No 200 example is published for the update; its schema is the create's Endpoint Response.
     server.serve([route("PUT", "/endpoints/1.json", fixture("endpoint-create.200.json"))]);
     const request = published("endpoint-update.request.json");
-    const updated = await billing.updateEndpoint(1, { url: request.endpoint.url, events: [...request.endpoint.webhook_subscriptions].reverse() });
-    expect(updated).toStrictEqual<Endpoint>({ id: 1, url: "https://your.site/webhooks", events: ["payment_failure", "payment_success"], status: "enabled", siteId: 1 });
+    const updated = await billing.updateEndpoint(1, {
+      url: request.endpoint.url,
+      events: [...request.endpoint.webhook_subscriptions].reverse(),
+    });
+    expect(updated).toStrictEqual<Endpoint>({
+      id: 1,
+      url: "https://your.site/webhooks",
+      events: ["payment_failure", "payment_success"],
+      status: "enabled",
+      siteId: 1,
+    });
     expect(server.requests.map((r) => [r.method, r.url])).toStrictEqual([["PUT", "/endpoints/1.json"]]);
     expect(server.requests[0].text).toBe(JSON.stringify(request));
   });
@@ -261,7 +346,13 @@ describe("the vendor's published examples, served byte for byte", () => {
     server.serve([route("PUT", "/endpoints/1.json", fixture("endpoint-update-422.json"))]);
     const err = await billing.updateEndpoint(1, { url: "https://example.com/hooks", events: ["payment_success"] }).catch((e) => e);
     expect(err).toBeInstanceOf(BillingApiError);
-    expect(err).toMatchObject({ status: 422, errors: ["Event key is not valid - foobar"], method: "PUT", path: "/endpoints/1.json", mayHaveApplied: false });
+    expect(err).toMatchObject({
+      status: 422,
+      errors: ["Event key is not valid - foobar"],
+      method: "PUT",
+      path: "/endpoints/1.json",
+      mayHaveApplied: false,
+    });
     expect(server.requests).toHaveLength(1);
   });
 
@@ -276,7 +367,13 @@ describe("the vendor's published examples, served byte for byte", () => {
   it("duplicate-409.json on a create: the list is read back and the endpoint with that url and those events is the one created", async () => {
     server.serve([route("POST", LIST, fixture("duplicate-409.json")), route("GET", LIST, fixture("endpoints-list.200.json"))]);
     const created = await billing.createEndpoint({ url: "https://foobar.com/webhooks", events: ["payment_success", "payment_failure"] });
-    expect(created).toStrictEqual<Endpoint>({ id: 11, url: "https://foobar.com/webhooks", events: ["payment_failure", "payment_success"], status: "enabled", siteId: 1 });
+    expect(created).toStrictEqual<Endpoint>({
+      id: 11,
+      url: "https://foobar.com/webhooks",
+      events: ["payment_failure", "payment_success"],
+      status: "enabled",
+      siteId: 1,
+    });
     expect(server.requests.map((r) => r.method)).toStrictEqual(["POST", "GET"]);
   });
 
@@ -286,7 +383,12 @@ describe("the vendor's published examples, served byte for byte", () => {
     const err = await billing.createEndpoint({ url: "https://foobar.com/webhooks", events: ["payment_success"] }).catch((e) => e);
     expect(err).toBeInstanceOf(EndpointOutcomeUnknownError);
     const [body] = sentBodies("POST");
-    expect(err).toMatchObject({ uniquenessToken: body.uniqueness_token, url: "https://foobar.com/webhooks", events: ["payment_success"], mayHaveApplied: true });
+    expect(err).toMatchObject({
+      uniquenessToken: body.uniqueness_token,
+      url: "https://foobar.com/webhooks",
+      events: ["payment_success"],
+      mayHaveApplied: true,
+    });
     expect(err.cause).toBeInstanceOf(BillingApiError);
     expect(err.cause).toMatchObject({ status: 409, errors: ["DuplicatePrevention::DuplicateSubmissionError"] });
     expect(err.message).toContain(`resume it with the same uniqueness_token (${body.uniqueness_token})`);
@@ -299,10 +401,12 @@ describe("reading endpoints: lenient where the vendor may vary, strict where a r
   const list = (text: string): Step[] => [{ status: 200, text, contentType: "application/json" }];
 
   it("an event key the SDK does not know, nulls and absent fields do not fail a read", async () => {
-    const s = await scripted(list(`[
+    const s = await scripted(
+      list(`[
       {"id": 3, "url": "https://a.example/h", "site_id": null, "status": null, "webhook_subscriptions": ["some_future_event", "payment_success", "payment_success"]},
       {"id": 4, "webhook_subscriptions": []}
-    ]`));
+    ]`),
+    );
     expect(await clientOf(s.url).listEndpoints()).toStrictEqual<Endpoint[]>([
       { id: 3, url: "https://a.example/h", events: ["payment_success", "some_future_event"], status: undefined, siteId: undefined },
       { id: 4, url: "", events: [], status: undefined, siteId: undefined },
@@ -310,12 +414,18 @@ describe("reading endpoints: lenient where the vendor may vary, strict where a r
   });
 
   it.each([
-    ["an endpoint without an id", `[{"url": "https://a.example/h", "webhook_subscriptions": []}]`, /^GET \/endpoints\.json answered 200 with a body this SDK does not understand: 0\.id: /],
+    [
+      "an endpoint without an id",
+      `[{"url": "https://a.example/h", "webhook_subscriptions": []}]`,
+      /^GET \/endpoints\.json answered 200 with a body this SDK does not understand: 0\.id: /,
+    ],
     ["an endpoint without its subscriptions", `[{"id": 3, "url": "https://a.example/h"}]`, /0\.webhook_subscriptions: /],
     ["an object, not the bare array", `{"endpoint": {"id": 3, "webhook_subscriptions": []}}`, /\(body\): /],
   ])("refused: %s (BillingApiError naming the field)", async (_, text, message) => {
     const s = await scripted(list(text));
-    const err = await clientOf(s.url).listEndpoints().catch((e) => e);
+    const err = await clientOf(s.url)
+      .listEndpoints()
+      .catch((e) => e);
     expect(err).toBeInstanceOf(BillingApiError);
     expect(err.message).toMatch(message);
   });
@@ -324,10 +434,17 @@ describe("reading endpoints: lenient where the vendor may vary, strict where a r
 describe("createEndpoint after an outcome that may have been applied (scripted answers)", () => {
   const URL_ = "https://hooks.example.com/billing";
   const EVENTS = ["payment_success", "payment_failure"];
-  const wire = (id: number, events = ["payment_failure", "payment_success"], url = URL_) => ({ id, url, site_id: 1, status: "enabled", webhook_subscriptions: events });
+  const wire = (id: number, events = ["payment_failure", "payment_success"], url = URL_) => ({
+    id,
+    url,
+    site_id: 1,
+    status: "enabled",
+    webhook_subscriptions: events,
+  });
   const ok = (json: unknown): Step => ({ status: 200, json });
   const duplicate: Step = { status: 409, text: fixtureBytes("duplicate-409.json").toString("utf8"), contentType: "application/json" };
-  const bodies = (requests: { method: string; text: string }[]) => requests.filter((r) => r.method === "POST").map((r) => JSON.parse(r.text));
+  const bodies = (requests: { method: string; text: string }[]) =>
+    requests.filter((r) => r.method === "POST").map((r) => JSON.parse(r.text));
   const methods = (requests: { method: string }[]) => requests.map((r) => r.method);
 
   it("reset, and the endpoint is listed: that is the created one; no second POST", async () => {
@@ -351,7 +468,12 @@ describe("createEndpoint after an outcome that may have been applied (scripted a
   });
 
   it("503, nothing listed, then 409 (the first one was applied after all): read back again, and it is there", async () => {
-    const s = await scripted([{ status: 503, text: "<html><title>503 Service Unavailable</title></html>", contentType: "text/html" }, ok([]), duplicate, ok([wire(4)])]);
+    const s = await scripted([
+      { status: 503, text: "<html><title>503 Service Unavailable</title></html>", contentType: "text/html" },
+      ok([]),
+      duplicate,
+      ok([wire(4)]),
+    ]);
     expect(await clientOf(s.url).createEndpoint({ url: URL_, events: EVENTS })).toMatchObject({ id: 4 });
     expect(methods(s.requests)).toStrictEqual(["POST", "GET", "POST", "GET"]);
     const [first, second] = bodies(s.requests);
@@ -367,7 +489,9 @@ describe("createEndpoint after an outcome that may have been applied (scripted a
 
   it("ambiguous every time and never listed: EndpointOutcomeUnknownError after maxRetries + 1 POSTs, all with one token", async () => {
     const s = await scripted(["reset", ok([]), "reset", ok([]), "reset", ok([])]);
-    const err = await clientOf(s.url, { maxRetries: 2 }).createEndpoint({ url: URL_, events: EVENTS }).catch((e) => e);
+    const err = await clientOf(s.url, { maxRetries: 2 })
+      .createEndpoint({ url: URL_, events: EVENTS })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(EndpointOutcomeUnknownError);
     expect(methods(s.requests)).toStrictEqual(["POST", "GET", "POST", "GET", "POST", "GET"]);
     const tokens = bodies(s.requests).map((b) => b.uniqueness_token);
@@ -380,7 +504,9 @@ describe("createEndpoint after an outcome that may have been applied (scripted a
 
   it("reset, nothing listed, then 422: the outcome of the first stays unknown (EndpointOutcomeUnknownError, the 422 as cause)", async () => {
     const s = await scripted(["reset", ok([]), { status: 422, json: { errors: ["URL: invalid, only http and https supported"] } }]);
-    const err = await clientOf(s.url).createEndpoint({ url: URL_, events: EVENTS }).catch((e) => e);
+    const err = await clientOf(s.url)
+      .createEndpoint({ url: URL_, events: EVENTS })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(EndpointOutcomeUnknownError);
     expect(err.cause).toMatchObject({ status: 422, errors: ["URL: invalid, only http and https supported"] });
     expect(methods(s.requests)).toStrictEqual(["POST", "GET", "POST"]);
@@ -388,7 +514,9 @@ describe("createEndpoint after an outcome that may have been applied (scripted a
 
   it("reset, and the list cannot be read: EndpointOutcomeUnknownError, the read's failure as cause", async () => {
     const s = await scripted(["reset", { status: 500, json: { errors: ["boom"] } }]);
-    const err = await clientOf(s.url, { maxRetries: 0 }).createEndpoint({ url: URL_, events: EVENTS }).catch((e) => e);
+    const err = await clientOf(s.url, { maxRetries: 0 })
+      .createEndpoint({ url: URL_, events: EVENTS })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(EndpointOutcomeUnknownError);
     expect(err.cause).toMatchObject({ status: 500, method: "GET", path: LIST });
     expect(methods(s.requests)).toStrictEqual(["POST", "GET"]);
@@ -402,13 +530,17 @@ describe("createEndpoint after an outcome that may have been applied (scripted a
 
   it("a 200 whose body cannot be read and no such endpoint listed: EndpointOutcomeUnknownError", async () => {
     const s = await scripted([ok({}), ok([])]);
-    const err = await clientOf(s.url).createEndpoint({ url: URL_, events: EVENTS }).catch((e) => e);
+    const err = await clientOf(s.url)
+      .createEndpoint({ url: URL_, events: EVENTS })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(EndpointOutcomeUnknownError);
     expect(err.message).toMatch(/answered 200 with a body this SDK does not understand/);
   });
 
   it("never sent (connection refused): BillingConnectionError that applied nothing, not an unknown outcome", async () => {
-    const err = await clientOf(await deadUrl(), { maxRetries: 1 }).createEndpoint({ url: URL_, events: EVENTS }).catch((e) => e);
+    const err = await clientOf(await deadUrl(), { maxRetries: 1 })
+      .createEndpoint({ url: URL_, events: EVENTS })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(BillingConnectionError);
     expect(err).toMatchObject({ code: "ECONNREFUSED", mayHaveApplied: false });
   });
@@ -425,18 +557,32 @@ describe("createEndpoint after an outcome that may have been applied (scripted a
 describe("against the simulator (what the site holds afterwards)", () => {
   const HOOK = "https://hooks.example.com/billing";
   const POST = { path: LIST, method: "POST" } as const;
-  const count = (s: { requests: { method: string; path: string }[] }, method: string) => s.requests.filter((r) => r.method === method && r.path === LIST).length;
+  const count = (s: { requests: { method: string; path: string }[] }, method: string) =>
+    s.requests.filter((r) => r.method === method && r.path === LIST).length;
 
   it("create, list, update, update to no events: the site holds what the SDK returned", async () => {
     const s = await site();
-    const created = await s.billing.createEndpoint({ url: HOOK, events: ["subscription_state_change", "payment_failure", "payment_failure"] });
-    expect(created).toStrictEqual<Endpoint>({ id: created.id, url: HOOK, events: ["payment_failure", "subscription_state_change"], status: "enabled", siteId: 1 });
-    expect(s.sim.endpoints()).toStrictEqual([{ id: created.id, url: HOOK, events: ["payment_failure", "subscription_state_change"], status: "enabled" }]);
+    const created = await s.billing.createEndpoint({
+      url: HOOK,
+      events: ["subscription_state_change", "payment_failure", "payment_failure"],
+    });
+    expect(created).toStrictEqual<Endpoint>({
+      id: created.id,
+      url: HOOK,
+      events: ["payment_failure", "subscription_state_change"],
+      status: "enabled",
+      siteId: 1,
+    });
+    expect(s.sim.endpoints()).toStrictEqual([
+      { id: created.id, url: HOOK, events: ["payment_failure", "subscription_state_change"], status: "enabled" },
+    ]);
     expect(await s.billing.listEndpoints()).toStrictEqual([created]);
 
     const updated = await s.billing.updateEndpoint(created.id, { url: "https://hooks.example.com/v2", events: ["renewal_success"] });
     expect(updated).toStrictEqual<Endpoint>({ ...created, url: "https://hooks.example.com/v2", events: ["renewal_success"] });
-    expect(s.sim.endpoints()).toStrictEqual([{ id: created.id, url: "https://hooks.example.com/v2", events: ["renewal_success"], status: "enabled" }]);
+    expect(s.sim.endpoints()).toStrictEqual([
+      { id: created.id, url: "https://hooks.example.com/v2", events: ["renewal_success"], status: "enabled" },
+    ]);
 
     const emptied = await s.billing.updateEndpoint(created.id, { url: "https://hooks.example.com/v2", events: [] });
     expect(emptied.events).toStrictEqual([]);
@@ -534,7 +680,9 @@ describe("against the simulator (what the site holds afterwards)", () => {
 
   it("invalid input reaches no site: nothing requested, nothing created", async () => {
     const s = await site();
-    await expect(s.billing.createEndpoint({ url: "http://hooks.example.com", events: ["payment_success"] })).rejects.toBeInstanceOf(BillingValidationError);
+    await expect(s.billing.createEndpoint({ url: "http://hooks.example.com", events: ["payment_success"] })).rejects.toBeInstanceOf(
+      BillingValidationError,
+    );
     await expect(s.billing.createEndpoint({ url: HOOK, events: [] })).rejects.toBeInstanceOf(BillingValidationError);
     expect(s.sim.requests).toStrictEqual([]);
     expect(s.sim.endpoints()).toStrictEqual([]);

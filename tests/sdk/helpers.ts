@@ -2,8 +2,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { inspect } from "node:util";
 import { expect, onTestFinished } from "vitest";
-import { BillingClient, BillingValidationError, type BillingClientOptions, type RetryEvent } from "../../sdk";
-import { startSimulator, type Simulator, type SimulatorOptions } from "../../simulator";
+import { BillingClient, type BillingClientOptions, BillingValidationError, type RetryEvent } from "../../sdk";
+import { type Simulator, type SimulatorOptions, startSimulator } from "../../simulator";
 
 /** Distinctive credentials: any leak of them into an error is unmistakable. */
 export const KEY = "sk_live_SECRET_4242";
@@ -40,7 +40,14 @@ export function refusal(options: unknown): BillingValidationError {
 /** A product catalogue like the service's: each product with a default price point. */
 export function catalogue(sim: Simulator) {
   sim.addProduct({ id: 1, handle: "basic", pricePoints: [{ id: 101, handle: "basic-default", default: true }] });
-  sim.addProduct({ id: 2, handle: "pro", pricePoints: [{ id: 201, handle: "pro-monthly", default: true }, { id: 202, handle: "pro-annual", intervalMonths: 12 }] });
+  sim.addProduct({
+    id: 2,
+    handle: "pro",
+    pricePoints: [
+      { id: 201, handle: "pro-monthly", default: true },
+      { id: 202, handle: "pro-annual", intervalMonths: 12 },
+    ],
+  });
   sim.addProduct({ id: 3, handle: "launch", pricePoints: [{ id: 301, handle: "launch-default", default: true }] });
 }
 
@@ -50,7 +57,12 @@ export const posts = (sim: Simulator, path: RegExp) => sim.requests.filter((r) =
 export function everything(err: unknown): string {
   const e = err as Error & { cause?: unknown };
   return [
-    e.message, String(e), JSON.stringify(e), inspect(e, { depth: 10 }), inspect(e, { depth: 10, showHidden: true }), e.stack,
+    e.message,
+    String(e),
+    JSON.stringify(e),
+    inspect(e, { depth: 10 }),
+    inspect(e, { depth: 10, showHidden: true }),
+    e.stack,
     e.cause ? everything(e.cause) : "",
   ].join("\n");
 }
@@ -66,14 +78,14 @@ export function expectNoSecret(text: string): void {
 /** One answer of a {@link scripted} server: a status with a JSON or text body, or a connection reset. */
 export type Step =
   | {
-    readonly status: number;
-    /** A body to serialize, or `text` sent as is (as `contentType`, default text/plain). */
-    readonly json?: unknown;
-    readonly text?: string;
-    readonly contentType?: string;
-    readonly headers?: Readonly<Record<string, string>>;
-    readonly delayMs?: number;
-  }
+      readonly status: number;
+      /** A body to serialize, or `text` sent as is (as `contentType`, default text/plain). */
+      readonly json?: unknown;
+      readonly text?: string;
+      readonly contentType?: string;
+      readonly headers?: Readonly<Record<string, string>>;
+      readonly delayMs?: number;
+    }
   | "reset";
 
 export interface ScriptedRequest {
@@ -100,9 +112,13 @@ export async function scripted(steps: readonly Step[]) {
       requests.push({ method: req.method ?? "", path: (req.url ?? "").split("?")[0], text: Buffer.concat(chunks).toString("utf8"), at });
       if (step === "reset") return void req.socket.resetAndDestroy();
       const answer = step ?? { status: 599, text: "scripted server: no step left" };
-      const [type, body] = answer.json !== undefined ? ["application/json", JSON.stringify(answer.json)] : [answer.contentType ?? "text/plain", answer.text ?? ""];
+      const [type, body] =
+        answer.json !== undefined
+          ? ["application/json", JSON.stringify(answer.json)]
+          : [answer.contentType ?? "text/plain", answer.text ?? ""];
       const write = () => {
-        if (!res.destroyed) res.writeHead(answer.status, { "content-type": type, "content-length": Buffer.byteLength(body), ...answer.headers }).end(body);
+        if (!res.destroyed)
+          res.writeHead(answer.status, { "content-type": type, "content-length": Buffer.byteLength(body), ...answer.headers }).end(body);
       };
       if (answer.delayMs) setTimeout(write, answer.delayMs).unref();
       else write();
@@ -114,10 +130,11 @@ export async function scripted(steps: readonly Step[]) {
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   let closed: Promise<void> | undefined;
-  const close = () => (closed ??= new Promise<void>((done) => {
-    server.closeAllConnections();
-    server.close(() => done());
-  }));
+  const close = () =>
+    (closed ??= new Promise<void>((done) => {
+      server.closeAllConnections();
+      server.close(() => done());
+    }));
   onTestFinished(close);
   return { url, requests, close };
 }

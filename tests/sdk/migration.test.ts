@@ -1,9 +1,13 @@
 import { describe, expect, it } from "vitest";
 import {
-  AuthenticationRequiredError, BillingApiError, BillingConnectionError, BillingValidationError, MigrationOutcomeUnknownError,
+  AuthenticationRequiredError,
+  BillingApiError,
+  BillingConnectionError,
+  BillingValidationError,
+  MigrationOutcomeUnknownError,
 } from "../../sdk";
 import type { SubscriptionState } from "../../simulator";
-import { catalogue, clientOf, posts, scripted, site, type Site } from "./helpers";
+import { catalogue, clientOf, posts, type Site, scripted, site } from "./helpers";
 
 const MIGRATIONS = /^\/subscriptions\/\d+\/migrations\.json$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -22,7 +26,12 @@ describe("migrateSubscription", () => {
   it.each([
     ["no product", {}, "migration.productId", /exactly one of productId or productHandle/],
     ["both product id and handle", { productId: 2, productHandle: "pro" }, "migration.productId", /not both/],
-    ["both price point id and handle", { productHandle: "pro", pricePointId: 201, pricePointHandle: "pro-monthly" }, "migration.pricePointId", /at most one/],
+    [
+      "both price point id and handle",
+      { productHandle: "pro", pricePointId: 201, pricePointHandle: "pro-monthly" },
+      "migration.pricePointId",
+      /at most one/,
+    ],
     ["a negative product id", { productId: -2 }, "migration.productId", /positive integer/],
     ["a fractional product id", { productId: 2.5 }, "migration.productId", /positive integer/],
     ["a string product id", { productId: "2" }, "migration.productId", /positive integer/],
@@ -48,14 +57,40 @@ describe("migrateSubscription", () => {
   });
 
   it.each([
-    ["by handle, defaults", { productHandle: "pro" },
-      { product_handle: "pro", include_trial: false, include_initial_charge: false, include_coupons: true, preserve_period: false }],
-    ["by id, every option flipped", { productId: 2, includeTrial: true, includeInitialCharge: true, includeCoupons: false, preservePeriod: true },
-      { product_id: 2, include_trial: true, include_initial_charge: true, include_coupons: false, preserve_period: true }],
-    ["price point by id", { productId: 2, pricePointId: 202 },
-      { product_id: 2, product_price_point_id: 202, include_trial: false, include_initial_charge: false, include_coupons: true, preserve_period: false }],
-    ["price point by handle", { productHandle: "pro", pricePointHandle: "pro-annual", includeCoupons: true },
-      { product_handle: "pro", product_price_point_handle: "pro-annual", include_trial: false, include_initial_charge: false, include_coupons: true, preserve_period: false }],
+    [
+      "by handle, defaults",
+      { productHandle: "pro" },
+      { product_handle: "pro", include_trial: false, include_initial_charge: false, include_coupons: true, preserve_period: false },
+    ],
+    [
+      "by id, every option flipped",
+      { productId: 2, includeTrial: true, includeInitialCharge: true, includeCoupons: false, preservePeriod: true },
+      { product_id: 2, include_trial: true, include_initial_charge: true, include_coupons: false, preserve_period: true },
+    ],
+    [
+      "price point by id",
+      { productId: 2, pricePointId: 202 },
+      {
+        product_id: 2,
+        product_price_point_id: 202,
+        include_trial: false,
+        include_initial_charge: false,
+        include_coupons: true,
+        preserve_period: false,
+      },
+    ],
+    [
+      "price point by handle",
+      { productHandle: "pro", pricePointHandle: "pro-annual", includeCoupons: true },
+      {
+        product_handle: "pro",
+        product_price_point_handle: "pro-annual",
+        include_trial: false,
+        include_initial_charge: false,
+        include_coupons: true,
+        preserve_period: false,
+      },
+    ],
   ])("%s: the body carries exactly the target and all four options", async (_, target, expected) => {
     const id = await withSubscription();
     await s.billing.migrateSubscription(id, target);
@@ -82,7 +117,16 @@ describe("migrateSubscription", () => {
   it("returns the updated subscription", async () => {
     const id = await withSubscription();
     const sub = await s.billing.migrateSubscription(id, { productHandle: "pro" });
-    expect(Object.keys(sub).sort()).toEqual(["currentPeriodEndsAt", "id", "nextAssessmentAt", "previousState", "pricePointHandle", "pricePointId", "product", "state"]);
+    expect(Object.keys(sub).sort()).toEqual([
+      "currentPeriodEndsAt",
+      "id",
+      "nextAssessmentAt",
+      "previousState",
+      "pricePointHandle",
+      "pricePointId",
+      "product",
+      "state",
+    ]);
     // previous_state as the service sends it (equal to state for API calls); the price point resolved through the product.
     expect(sub).toMatchObject({ id, state: "active", previousState: "active", product: { id: 2, handle: "pro" }, pricePointId: 201 });
     expect([undefined, "pro-monthly"]).toContain(sub.pricePointHandle); // unreported, or the right one
@@ -172,8 +216,11 @@ describe("migrateSubscription", () => {
     expect(await visit.json()).toMatchObject({ authentication: "completed", subscription_id: id });
     const after = await s.billing.readSubscription(id);
     expect(after).toMatchObject({ product: { id: 2, handle: "pro" }, pricePointId: undefined }); // a plain read does not say
-    expect(await s.billing.resolvePricePoint(after, { productHandle: "pro", pricePointHandle: "pro-annual" }))
-      .toMatchObject({ product: { id: 2, handle: "pro" }, pricePointId: 202, pricePointHandle: "pro-annual" });
+    expect(await s.billing.resolvePricePoint(after, { productHandle: "pro", pricePointHandle: "pro-annual" })).toMatchObject({
+      product: { id: 2, handle: "pro" },
+      pricePointId: 202,
+      pricePointHandle: "pro-annual",
+    });
     expect(s.sim.getSubscription(id)).toMatchObject({ productId: 2, pricePointId: 202 });
     expect(s.sim.migrationsApplied(id)).toBe(1);
   });
@@ -224,7 +271,10 @@ describe("migrateSubscription: a POST is never retried blindly", () => {
     expect(sent[1].uniquenessToken).toBe(sent[0].uniquenessToken);
     // The read-back, the second POST, then the price point the answer did not report.
     expect(s.sim.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
-      `POST /subscriptions/${id}/migrations.json`, `GET /subscriptions/${id}.json`, `POST /subscriptions/${id}/migrations.json`, "GET /products/2.json",
+      `POST /subscriptions/${id}/migrations.json`,
+      `GET /subscriptions/${id}.json`,
+      `POST /subscriptions/${id}/migrations.json`,
+      "GET /products/2.json",
     ]);
     expect(s.sim.migrationsApplied(id)).toBe(1);
   });
@@ -257,8 +307,15 @@ describe("migrateSubscription: a POST is never retried blindly", () => {
     expect(err).toMatchObject({ subscriptionId: 7, uniquenessToken: "tok-422" });
     expect(err.cause).toBeInstanceOf(BillingConnectionError);
     expect(err.message).toContain("failed with 422: Subscription 7 is 'canceled'");
-    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["POST /subscriptions/7/migrations.json", "GET /subscriptions/7.json", "POST /subscriptions/7/migrations.json"]);
-    expect(server.requests.filter((r) => r.method === "POST").map((r) => JSON.parse(r.text).uniqueness_token)).toEqual(["tok-422", "tok-422"]);
+    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      "POST /subscriptions/7/migrations.json",
+      "GET /subscriptions/7.json",
+      "POST /subscriptions/7/migrations.json",
+    ]);
+    expect(server.requests.filter((r) => r.method === "POST").map((r) => JSON.parse(r.text).uniqueness_token)).toEqual([
+      "tok-422",
+      "tok-422",
+    ]);
   });
 
   it("rate limited past the budget after an ambiguous attempt: MigrationOutcomeUnknownError, not the 429", async () => {
@@ -268,7 +325,11 @@ describe("migrateSubscription: a POST is never retried blindly", () => {
     const err = await s.billing.migrateSubscription(id, { productHandle: "pro" }).catch((e) => e);
     expect(err).toBeInstanceOf(MigrationOutcomeUnknownError);
     expect(err.message).toMatch(/failed with 429: Your request was denied due to a usage violation/);
-    expect(s.sim.requests.map((r) => [r.method, r.status])).toEqual([["POST", 0], ["GET", 200], ["POST", 429]]);
+    expect(s.sim.requests.map((r) => [r.method, r.status])).toEqual([
+      ["POST", 0],
+      ["GET", 200],
+      ["POST", 429],
+    ]);
     expect(s.sim.migrationsApplied(id)).toBe(0);
   });
 
@@ -301,28 +362,37 @@ describe("migrateSubscription: a POST is never retried blindly", () => {
   it.each([
     ["another subscription", "other"],
     ["another target of the same subscription", "same"],
-  ])("a 409 for a token spent by %s is not this migration's success: MigrationOutcomeUnknownError after the settle time", async (_, which) => {
-    const id = await withSubscription({}, { migrationSettleSeconds: 0.2 });
-    const other = s.sim.addSubscription({ productHandle: "basic", state: "active" }).id;
-    await s.billing.migrateSubscription(which === "other" ? other : id, { productHandle: which === "other" ? "pro" : "launch" }, { uniquenessToken: "tok-spent" });
-    s.sim.reset();
-    const started = performance.now();
-    const res = await s.billing.migrateSubscription(id, { productHandle: "pro" }, { uniquenessToken: "tok-spent" }).catch((e: Error) => e);
-    const ms = performance.now() - started;
-    expect(posts(s.sim, MIGRATIONS).map((r) => r.status)).toEqual([409]);
-    expect(res).toBeInstanceOf(MigrationOutcomeUnknownError);
-    expect(res).toMatchObject({ subscriptionId: id, uniquenessToken: "tok-spent" });
-    expect((res as Error).message).toMatch(/already submitted \(it may still be processing\).*not on the target/);
-    expect((res as Error).message).not.toMatch(/nothing was applied/);
-    expect(((res as MigrationOutcomeUnknownError).cause as BillingApiError).status).toBe(409);
-    // Read back until the settle time ran out, and nothing posted again.
-    expect(reads(id).length).toBeGreaterThanOrEqual(2);
-    expect(s.sim.requests.every((r) => r.method === "GET" || MIGRATIONS.test(r.path))).toBe(true);
-    expect(ms).toBeGreaterThanOrEqual(195);
-    // No second migration applied: the subscription is where the token's own migration left it.
-    expect(s.sim.getSubscription(id)?.productId).toBe(which === "other" ? 1 : 3);
-    expect(s.sim.migrationsApplied(id)).toBe(which === "other" ? 0 : 1);
-  });
+  ])(
+    "a 409 for a token spent by %s is not this migration's success: MigrationOutcomeUnknownError after the settle time",
+    async (_, which) => {
+      const id = await withSubscription({}, { migrationSettleSeconds: 0.2 });
+      const other = s.sim.addSubscription({ productHandle: "basic", state: "active" }).id;
+      await s.billing.migrateSubscription(
+        which === "other" ? other : id,
+        { productHandle: which === "other" ? "pro" : "launch" },
+        { uniquenessToken: "tok-spent" },
+      );
+      s.sim.reset();
+      const started = performance.now();
+      const res = await s.billing
+        .migrateSubscription(id, { productHandle: "pro" }, { uniquenessToken: "tok-spent" })
+        .catch((e: Error) => e);
+      const ms = performance.now() - started;
+      expect(posts(s.sim, MIGRATIONS).map((r) => r.status)).toEqual([409]);
+      expect(res).toBeInstanceOf(MigrationOutcomeUnknownError);
+      expect(res).toMatchObject({ subscriptionId: id, uniquenessToken: "tok-spent" });
+      expect((res as Error).message).toMatch(/already submitted \(it may still be processing\).*not on the target/);
+      expect((res as Error).message).not.toMatch(/nothing was applied/);
+      expect(((res as MigrationOutcomeUnknownError).cause as BillingApiError).status).toBe(409);
+      // Read back until the settle time ran out, and nothing posted again.
+      expect(reads(id).length).toBeGreaterThanOrEqual(2);
+      expect(s.sim.requests.every((r) => r.method === "GET" || MIGRATIONS.test(r.path))).toBe(true);
+      expect(ms).toBeGreaterThanOrEqual(195);
+      // No second migration applied: the subscription is where the token's own migration left it.
+      expect(s.sim.getSubscription(id)?.productId).toBe(which === "other" ? 1 : 3);
+      expect(s.sim.migrationsApplied(id)).toBe(which === "other" ? 0 : 1);
+    },
+  );
 
   it("a 429 is retried without a read-back: nothing was applied", async () => {
     const id = await withSubscription({}, { maxRetries: 1 });
@@ -331,7 +401,9 @@ describe("migrateSubscription: a POST is never retried blindly", () => {
     expect(sub.product.handle).toBe("pro");
     // Three 429s with maxRetries 1: 429s are retried on the time budget, not the count. The GET is the price point.
     expect(s.sim.requests.map((r) => [r.method, r.path, r.status])).toEqual([
-      ...Array(3).fill(["POST", `/subscriptions/${id}/migrations.json`, 429]), ["POST", `/subscriptions/${id}/migrations.json`, 200], ["GET", "/products/2.json", 200],
+      ...Array(3).fill(["POST", `/subscriptions/${id}/migrations.json`, 429]),
+      ["POST", `/subscriptions/${id}/migrations.json`, 200],
+      ["GET", "/products/2.json", 200],
     ]);
     expect(new Set(posts(s.sim, MIGRATIONS).map((r) => r.uniquenessToken)).size).toBe(1);
     expect(s.sim.migrationsApplied(id)).toBe(1);
@@ -357,20 +429,29 @@ describe("readSubscription and previewMigration", () => {
   it.each([
     ["not reported (as in most of the vendor's answers)", false, undefined],
     ["reported", true, 202],
-  ])("readSubscription returns the subscription, price point %s; retried on 502, on a reset and on 500", async (_, reportPricePoint, pricePointId) => {
-    s = await site({ reportPricePoint });
-    catalogue(s.sim);
-    const id = s.sim.addSubscription({ productHandle: "pro", pricePointId: 202, state: "trialing" }).id;
-    s.sim.injectFault({ kind: "status", status: 502, times: 1, match: { method: "GET" } });
-    s.sim.injectFault({ kind: "reset", times: 1, match: { method: "GET" } });
-    s.sim.injectFault({ kind: "status", status: 500, times: 1, match: { method: "GET" } });
-    const sub = await s.billing.readSubscription(id);
-    expect(sub).toStrictEqual({
-      id, state: "trialing", previousState: "trialing", product: { id: 2, handle: "pro" }, pricePointId, pricePointHandle: undefined,
-      currentPeriodEndsAt: s.sim.getSubscription(id)!.currentPeriodEndsAt, nextAssessmentAt: s.sim.getSubscription(id)!.currentPeriodEndsAt,
-    });
-    expect(s.sim.requests.map((r) => r.status)).toEqual([502, 0, 500, 200]);
-  });
+  ])(
+    "readSubscription returns the subscription, price point %s; retried on 502, on a reset and on 500",
+    async (_, reportPricePoint, pricePointId) => {
+      s = await site({ reportPricePoint });
+      catalogue(s.sim);
+      const id = s.sim.addSubscription({ productHandle: "pro", pricePointId: 202, state: "trialing" }).id;
+      s.sim.injectFault({ kind: "status", status: 502, times: 1, match: { method: "GET" } });
+      s.sim.injectFault({ kind: "reset", times: 1, match: { method: "GET" } });
+      s.sim.injectFault({ kind: "status", status: 500, times: 1, match: { method: "GET" } });
+      const sub = await s.billing.readSubscription(id);
+      expect(sub).toStrictEqual({
+        id,
+        state: "trialing",
+        previousState: "trialing",
+        product: { id: 2, handle: "pro" },
+        pricePointId,
+        pricePointHandle: undefined,
+        currentPeriodEndsAt: s.sim.getSubscription(id)!.currentPeriodEndsAt,
+        nextAssessmentAt: s.sim.getSubscription(id)!.currentPeriodEndsAt,
+      });
+      expect(s.sim.requests.map((r) => r.status)).toEqual([502, 0, 500, 200]);
+    },
+  );
 
   it("readSubscription of an unknown id: BillingApiError 404", async () => {
     s = await site();
@@ -387,8 +468,16 @@ describe("readSubscription and previewMigration", () => {
   });
 
   it.each([
-    ["full period", { productHandle: "pro" }, { proratedAdjustmentInCents: -500, chargeInCents: 5000, paymentDueInCents: 4500, creditAppliedInCents: 500 }],
-    ["preserve_period", { productId: 2, preservePeriod: true }, { proratedAdjustmentInCents: -500, chargeInCents: 2500, paymentDueInCents: 2000, creditAppliedInCents: 500 }],
+    [
+      "full period",
+      { productHandle: "pro" },
+      { proratedAdjustmentInCents: -500, chargeInCents: 5000, paymentDueInCents: 4500, creditAppliedInCents: 500 },
+    ],
+    [
+      "preserve_period",
+      { productId: 2, preservePeriod: true },
+      { proratedAdjustmentInCents: -500, chargeInCents: 2500, paymentDueInCents: 2000, creditAppliedInCents: 500 },
+    ],
   ])("previewMigration (%s) returns the charges and changes nothing", async (_, target, expected) => {
     s = await site();
     s.sim.addProduct({ id: 1, handle: "basic", priceInCents: 1000 });
@@ -406,7 +495,10 @@ describe("readSubscription and previewMigration", () => {
     s = await site();
     catalogue(s.sim);
     const id = s.sim.addSubscription({ productHandle: "basic", state: "active" }).id;
-    await expect(s.billing.previewMigration(id, { productHandle: "basic" })).rejects.toMatchObject({ status: 422, path: `/subscriptions/${id}/migrations/preview.json` });
+    await expect(s.billing.previewMigration(id, { productHandle: "basic" })).rejects.toMatchObject({
+      status: 422,
+      path: `/subscriptions/${id}/migrations/preview.json`,
+    });
     await expect(s.billing.previewMigration(id, {})).rejects.toBeInstanceOf(BillingValidationError);
     expect(s.sim.requests).toHaveLength(1);
   });

@@ -1,19 +1,43 @@
 import { describe, expect, it } from "vitest";
-import { BillingClient, BillingValidationError, type BillingClientOptions } from "../../sdk";
+import { BillingClient, type BillingClientOptions, BillingValidationError } from "../../sdk";
 import { resolveConnection } from "../../sdk/options";
 import { recordingProxy } from "../contract/recorder";
-import { BASIC, KEY, refusal, site, TOKEN, type Site } from "./helpers";
+import { BASIC, KEY, refusal, type Site, site, TOKEN } from "./helpers";
 
 describe("BillingClient options: hosts and credentials", () => {
   it.each([
     ["us by default", { subdomain: "acme", apiKey: KEY }, "https://acme.chargify.com", "", BASIC],
     ["us", { subdomain: "acme", environment: "us" as const, apiKey: KEY }, "https://acme.chargify.com", "", BASIC],
     ["eu", { subdomain: "acme", environment: "eu" as const, apiKey: KEY }, "https://acme.ebilling.maxio.com", "", BASIC],
-    ["gateway", { environment: "gateway" as const, connector: "acme", accessToken: TOKEN }, "https://acme.api.maxio.com", "/api/v1/billing", `Bearer ${TOKEN}`],
+    [
+      "gateway",
+      { environment: "gateway" as const, connector: "acme", accessToken: TOKEN },
+      "https://acme.api.maxio.com",
+      "/api/v1/billing",
+      `Bearer ${TOKEN}`,
+    ],
     ["baseUrl, trailing slash", { baseUrl: "http://127.0.0.1:8080/", apiKey: KEY }, "http://127.0.0.1:8080", "", BASIC],
-    ["baseUrl with a base path", { baseUrl: "https://proxy.example/billing/v1/", apiKey: KEY }, "https://proxy.example", "/billing/v1", BASIC],
-    ["baseUrl overrides the subdomain", { subdomain: "acme", environment: "eu" as const, baseUrl: "http://127.0.0.1:9", apiKey: KEY }, "http://127.0.0.1:9", "", BASIC],
-    ["baseUrl with a bearer token", { baseUrl: "http://127.0.0.1:8080", accessToken: TOKEN }, "http://127.0.0.1:8080", "", `Bearer ${TOKEN}`],
+    [
+      "baseUrl with a base path",
+      { baseUrl: "https://proxy.example/billing/v1/", apiKey: KEY },
+      "https://proxy.example",
+      "/billing/v1",
+      BASIC,
+    ],
+    [
+      "baseUrl overrides the subdomain",
+      { subdomain: "acme", environment: "eu" as const, baseUrl: "http://127.0.0.1:9", apiKey: KEY },
+      "http://127.0.0.1:9",
+      "",
+      BASIC,
+    ],
+    [
+      "baseUrl with a bearer token",
+      { baseUrl: "http://127.0.0.1:8080", accessToken: TOKEN },
+      "http://127.0.0.1:8080",
+      "",
+      `Bearer ${TOKEN}`,
+    ],
   ])("%s → %s%s", (_, options, origin, basePath, authorization) => {
     expect(resolveConnection(options)).toMatchObject({ origin, basePath, authorization });
   });
@@ -25,7 +49,10 @@ describe("BillingClient options: hosts and credentials", () => {
 
   it("defaults: 60 s timeout, 4 retries, 4 in flight, 5 minutes of 429s, 120 s to settle a migration", () => {
     expect(resolveConnection({ subdomain: "acme", apiKey: KEY })).toMatchObject({
-      timeoutMs: 60_000, maxConcurrency: 4, retry: { maxRetries: 4, baseDelayMs: 250, budgetMs: 300_000 }, migrationSettleMs: 120_000,
+      timeoutMs: 60_000,
+      maxConcurrency: 4,
+      retry: { maxRetries: 4, baseDelayMs: 250, budgetMs: 300_000 },
+      migrationSettleMs: 120_000,
     });
   });
 
@@ -34,7 +61,12 @@ describe("BillingClient options: hosts and credentials", () => {
     ["no credential (eu)", { subdomain: "acme", environment: "eu" }, "apiKey", /needs an apiKey/],
     ["no credential (gateway)", { environment: "gateway", connector: "acme" }, "accessToken", /needs an accessToken/],
     ["Basic on the gateway", { environment: "gateway", connector: "acme", apiKey: KEY }, "apiKey", /does not accept Basic/],
-    ["Basic on the gateway, with baseUrl", { environment: "gateway", baseUrl: "http://127.0.0.1:9", apiKey: KEY }, "apiKey", /does not accept Basic/],
+    [
+      "Basic on the gateway, with baseUrl",
+      { environment: "gateway", baseUrl: "http://127.0.0.1:9", apiKey: KEY },
+      "apiKey",
+      /does not accept Basic/,
+    ],
     ["bearer on us", { subdomain: "acme", accessToken: TOKEN }, "accessToken", /uses Basic authentication/],
     ["bearer on eu", { subdomain: "acme", environment: "eu", accessToken: TOKEN }, "accessToken", /uses Basic authentication/],
     ["both credentials", { subdomain: "acme", apiKey: KEY, accessToken: TOKEN }, "apiKey", /not both/],
@@ -53,12 +85,31 @@ describe("BillingClient options: hosts and credentials", () => {
   });
 
   it.each([
-    ["timeoutMs", 0], ["timeoutMs", -1], ["timeoutMs", 1.5], ["timeoutMs", Number.NaN], ["timeoutMs", Number.POSITIVE_INFINITY],
-    ["timeoutMs", "1000"], ["timeoutMs", 600_001],
-    ["maxRetries", -1], ["maxRetries", 1.5], ["maxRetries", Number.NaN], ["maxRetries", "3"], ["maxRetries", 21],
-    ["maxConcurrency", 0], ["maxConcurrency", -4], ["maxConcurrency", 2.5], ["maxConcurrency", Number.NaN], ["maxConcurrency", "4"], ["maxConcurrency", 65],
-    ["retryBaseDelayMs", -1], ["retryBudgetSeconds", -1], ["retryBudgetSeconds", "300"], ["retryBudgetSeconds", 3601],
-    ["migrationSettleSeconds", -5], ["migrationSettleSeconds", Number.NaN], ["onRetry", "log"],
+    ["timeoutMs", 0],
+    ["timeoutMs", -1],
+    ["timeoutMs", 1.5],
+    ["timeoutMs", Number.NaN],
+    ["timeoutMs", Number.POSITIVE_INFINITY],
+    ["timeoutMs", "1000"],
+    ["timeoutMs", 600_001],
+    ["maxRetries", -1],
+    ["maxRetries", 1.5],
+    ["maxRetries", Number.NaN],
+    ["maxRetries", "3"],
+    ["maxRetries", 21],
+    ["maxConcurrency", 0],
+    ["maxConcurrency", -4],
+    ["maxConcurrency", 2.5],
+    ["maxConcurrency", Number.NaN],
+    ["maxConcurrency", "4"],
+    ["maxConcurrency", 65],
+    ["retryBaseDelayMs", -1],
+    ["retryBudgetSeconds", -1],
+    ["retryBudgetSeconds", "300"],
+    ["retryBudgetSeconds", 3601],
+    ["migrationSettleSeconds", -5],
+    ["migrationSettleSeconds", Number.NaN],
+    ["onRetry", "log"],
   ])("%s = %o is refused with a message naming the property", (property, value) => {
     const e = refusal({ subdomain: "acme", apiKey: KEY, [property]: value });
     expect(e.problems.map((p) => p.property)).toEqual([property]);
@@ -66,10 +117,14 @@ describe("BillingClient options: hosts and credentials", () => {
   });
 
   it.each([
-    ["timeoutMs", 1, { timeoutMs: 1 }], ["timeoutMs", 600_000, { timeoutMs: 600_000 }],
-    ["maxRetries", 0, { retry: { maxRetries: 0 } }], ["maxRetries", 20, { retry: { maxRetries: 20 } }],
-    ["maxConcurrency", 1, { maxConcurrency: 1 }], ["maxConcurrency", 64, { maxConcurrency: 64 }],
-    ["retryBudgetSeconds", 0, { retry: { budgetMs: 0 } }], ["retryBudgetSeconds", 3600, { retry: { budgetMs: 3_600_000 } }],
+    ["timeoutMs", 1, { timeoutMs: 1 }],
+    ["timeoutMs", 600_000, { timeoutMs: 600_000 }],
+    ["maxRetries", 0, { retry: { maxRetries: 0 } }],
+    ["maxRetries", 20, { retry: { maxRetries: 20 } }],
+    ["maxConcurrency", 1, { maxConcurrency: 1 }],
+    ["maxConcurrency", 64, { maxConcurrency: 64 }],
+    ["retryBudgetSeconds", 0, { retry: { budgetMs: 0 } }],
+    ["retryBudgetSeconds", 3600, { retry: { budgetMs: 3_600_000 } }],
     ["migrationSettleSeconds", 0.5, { migrationSettleMs: 500 }],
   ])("%s = %o is accepted", (property, value, expected) => {
     expect(resolveConnection({ subdomain: "acme", apiKey: KEY, [property]: value })).toMatchObject(expected);

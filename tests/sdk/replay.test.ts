@@ -3,13 +3,14 @@ import { describe, expect, it } from "vitest";
 import { BillingApiError, BillingClient, BillingValidationError, ReplayPartialFailureError } from "../../sdk";
 import { distinctIds } from "../../sdk/replay";
 import { recordingProxy } from "../contract/recorder";
-import { KEY, site, type Site } from "./helpers";
+import { KEY, type Site, site } from "./helpers";
 
 const REPLAY = "/webhooks/replay.json";
 const range = (n: number, from = 1) => Array.from({ length: n }, (_, i) => from + i);
 const sorted = (ids: readonly number[]) => [...ids].sort((a, b) => a - b);
 /** Bodies of the replay requests the simulator accepted. */
-const accepted = (s: Site) => s.sim.requests.filter((r) => r.path === REPLAY && r.status === 200).map((r) => (r.body as { ids: number[] }).ids);
+const accepted = (s: Site) =>
+  s.sim.requests.filter((r) => r.path === REPLAY && r.status === 200).map((r) => (r.body as { ids: number[] }).ids);
 
 describe("replayWebhooks: validation", () => {
   let s: Site;
@@ -45,12 +46,16 @@ describe("replayWebhooks: validation", () => {
     expect(s.sim.replayQueue).toEqual([]);
   });
 
-  it.each([["a string", "1,2"], ["a number", 5], ["undefined", undefined], ["an object", { ids: [1] }]])(
-    "not an array (%s): refused before sending", async (_, ids) => {
-      s = await site();
-      await expect(s.billing.replayWebhooks(ids as never)).rejects.toBeInstanceOf(BillingValidationError);
-      expect(s.sim.requests).toHaveLength(0);
-    });
+  it.each([
+    ["a string", "1,2"],
+    ["a number", 5],
+    ["undefined", undefined],
+    ["an object", { ids: [1] }],
+  ])("not an array (%s): refused before sending", async (_, ids) => {
+    s = await site();
+    await expect(s.billing.replayWebhooks(ids as never)).rejects.toBeInstanceOf(BillingValidationError);
+    expect(s.sim.requests).toHaveLength(0);
+  });
 
   it("an empty list sends nothing", async () => {
     s = await site();
@@ -88,7 +93,7 @@ describe("replayWebhooks: batching and de-duplication", () => {
     expect(s.sim.replayQueue).toEqual([9, 3, 1, 7]);
   });
 
-  it("decimal text of an id below 2^53 is that id: \"5001\" and 5001 are sent once, as a number", async () => {
+  it('decimal text of an id below 2^53 is that id: "5001" and 5001 are sent once, as a number', async () => {
     s = await site();
     expect(await s.billing.replayWebhooks(["5001", 5001, 5002, "5002", "5003"])).toEqual({ queued: 3, batches: 1 });
     expect(accepted(s)).toEqual([[5001, 5002, 5003]]);
@@ -107,7 +112,11 @@ describe("replayWebhooks: batching and de-duplication", () => {
     const ids = [...range(2500), ...range(300, 1), 2500, 7, 7];
     const res = await s.billing.replayWebhooks(ids);
     expect(res).toEqual({ queued: 2500, batches: 3 });
-    expect(accepted(s).map((b) => b.length).sort()).toEqual([1000, 1000, 500]);
+    expect(
+      accepted(s)
+        .map((b) => b.length)
+        .sort(),
+    ).toEqual([1000, 1000, 500]);
     expect(sorted(s.sim.replayQueue)).toEqual(range(2500));
   });
 
@@ -120,11 +129,14 @@ describe("replayWebhooks: batching and de-duplication", () => {
   });
 
   it("property: distinctIds keeps the first occurrence of each id, in order", () => {
-    fc.assert(fc.property(fc.array(fc.integer({ min: 1, max: 50 }), { maxLength: 200 }), (ids) => {
-      const expected: number[] = [];
-      for (const id of ids) if (!expected.includes(id)) expected.push(id);
-      expect([...distinctIds(ids)]).toEqual(expected);
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 50 }), { maxLength: 200 }), (ids) => {
+        const expected: number[] = [];
+        for (const id of ids) if (!expected.includes(id)) expected.push(id);
+        expect([...distinctIds(ids)]).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it("property: any id list is queued once per distinct id, in order, in batches of at most 1000", async () => {
@@ -328,7 +340,9 @@ describe("replayWebhooks: faults", () => {
     // Unknown: exactly the batches answered 502 (workers that finished with the first three may have started more).
     const failed = s.sim.requests.filter((r) => r.status === 502);
     expect(failed.length).toBeGreaterThanOrEqual(1);
-    expect(new Set(err.unknownBatches.map((b: { uniquenessToken: string }) => b.uniquenessToken))).toEqual(new Set(failed.map((r) => r.uniquenessToken)));
+    expect(new Set(err.unknownBatches.map((b: { uniquenessToken: string }) => b.uniquenessToken))).toEqual(
+      new Set(failed.map((r) => r.uniquenessToken)),
+    );
     expect(sorted(err.unknown)).toEqual(sorted(failed.flatMap((r) => (r.body as { ids: number[] }).ids)));
     // Not queued: exactly the ids never sent.
     const sent = new Set(s.sim.requests.flatMap((r) => (r.body as { ids: number[] }).ids));
@@ -371,12 +385,19 @@ describe("replayWebhooks: resuming unknown batches", () => {
     expect(err.unknown).toEqual(range(1000, 1001));
     expect(err.notQueued).toEqual(range(500, 2001));
     const token = err.unknownBatches[0].uniquenessToken;
-    expect(s.sim.requests.map((r) => [r.status, r.uniquenessToken === token])).toEqual([[200, false], [502, true], [502, true]]);
+    expect(s.sim.requests.map((r) => [r.status, r.uniquenessToken === token])).toEqual([
+      [200, false],
+      [502, true],
+      [502, true],
+    ]);
 
     s.sim.clearFaults();
     s.sim.reset();
     expect(await s.billing.replayWebhooks(err.notQueued, { resume: err.unknownBatches })).toEqual({ queued: 1500, batches: 2 });
-    expect(s.sim.requests.map((r) => [r.status, r.uniquenessToken === token])).toEqual([[409, true], [200, false]]);
+    expect(s.sim.requests.map((r) => [r.status, r.uniquenessToken === token])).toEqual([
+      [409, true],
+      [200, false],
+    ]);
     expect(sorted(s.sim.replayQueue)).toEqual(range(2500));
   });
 

@@ -1,13 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { classifyAnswer, classifyFailure, mayHaveApplied, serviceMessages, type Answer, type Outcome } from "../../sdk/outcome";
-import { backoffDelay, MAX_BACKOFF_MS, nextWait, retryAfterMs, retryReason, type RetryPolicy } from "../../sdk/retry";
+import { type Answer, classifyAnswer, classifyFailure, mayHaveApplied, type Outcome, serviceMessages } from "../../sdk/outcome";
+import { backoffDelay, MAX_BACKOFF_MS, nextWait, type RetryPolicy, retryAfterMs, retryReason } from "../../sdk/retry";
 import { DUPLICATE_SUBMISSION } from "../../sdk/wire";
 
 // The retry policy and the outcome classifier as pure functions: no socket, no clock.
 
 const USAGE_VIOLATION = "Your request was denied due to a usage violation. You can track this request with support by referencing 0123abcd";
-const answer = (status: number, body?: unknown, extra: Partial<Answer> = {}): Answer =>
-  ({ status, body, text: body === undefined ? "" : JSON.stringify(body), retryAfter: undefined, ...extra });
+const answer = (status: number, body?: unknown, extra: Partial<Answer> = {}): Answer => ({
+  status,
+  body,
+  text: body === undefined ? "" : JSON.stringify(body),
+  retryAfter: undefined,
+  ...extra,
+});
 
 describe("classifyAnswer: one kind per status", () => {
   it.each([
@@ -54,8 +59,16 @@ describe("classifyAnswer: one kind per status", () => {
     ["an error string", answer(422, { error: "Subscription is already canceled" }), ["Subscription is already canceled"]],
     ["field errors", answer(422, { errors: { price_in_cents: ["must be a number"] } }), ["price_in_cents: must be a number"]],
     ["plain text (the 429)", { status: 429, body: undefined, text: USAGE_VIOLATION, retryAfter: undefined }, [USAGE_VIOLATION]],
-    ["a gateway's HTML page", { status: 502, body: undefined, text: "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body></body></html>", retryAfter: undefined },
-      ["502 Bad Gateway"]],
+    [
+      "a gateway's HTML page",
+      {
+        status: 502,
+        body: undefined,
+        text: "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body></body></html>",
+        retryAfter: undefined,
+      },
+      ["502 Bad Gateway"],
+    ],
     ["nothing at all", answer(503), []],
   ] as const)("the service's words from %s", (_, a, messages) => {
     expect(serviceMessages(classifyAnswer(a))).toEqual(messages);
@@ -217,8 +230,14 @@ describe("nextWait: which outcome is tried again, after how long", () => {
   // Ambiguous (may have been applied): only a repeatable request, up to maxRetries, whatever the clock.
   for (const o of ["ambiguous 500", "ambiguous 503", "ambiguous reset", "ambiguous timeout"] as const) {
     rows.push(
-      [o, true, 1, 0, B[1]], [o, true, 2, 0, B[2]], [o, true, 2, 5000, B[2]], [o, true, 3, 0, undefined], [o, true, 4, 0, undefined],
-      [o, false, 1, 0, undefined], [o, false, 2, 0, undefined], [o, false, 3, 0, undefined],
+      [o, true, 1, 0, B[1]],
+      [o, true, 2, 0, B[2]],
+      [o, true, 2, 5000, B[2]],
+      [o, true, 3, 0, undefined],
+      [o, true, 4, 0, undefined],
+      [o, false, 1, 0, undefined],
+      [o, false, 2, 0, undefined],
+      [o, false, 3, 0, undefined],
     );
   }
   // Never sent: any request, up to maxRetries, whatever the clock.
@@ -277,14 +296,22 @@ describe("nextWait: which outcome is tried again, after how long", () => {
 
 describe("retryReason: what onRetry reports", () => {
   it.each([
-    ["429 with Retry-After", classifyAnswer({ status: 429, body: undefined, text: USAGE_VIOLATION, retryAfter: "30" }), "429 rate limited (Retry-After: 30)"],
+    [
+      "429 with Retry-After",
+      classifyAnswer({ status: 429, body: undefined, text: USAGE_VIOLATION, retryAfter: "30" }),
+      "429 rate limited (Retry-After: 30)",
+    ],
     ["429", classifyAnswer({ status: 429, body: undefined, text: USAGE_VIOLATION, retryAfter: undefined }), "429 rate limited"],
     ["503", classifyAnswer(answer(503)), "answered 503"],
     ["500", classifyAnswer(answer(500, { errors: ["Internal Server Error"] })), "answered 500"],
     ["a reset", classifyFailure("ECONNRESET", "read ECONNRESET"), "read ECONNRESET (ECONNRESET)"],
     ["a timeout", classifyFailure("ETIMEDOUT", "no answer within 100 ms"), "no answer within 100 ms (ETIMEDOUT)"],
     ["a failure without a code", classifyFailure(undefined, "socket hang up"), "socket hang up"],
-    ["connection refused", classifyFailure("ECONNREFUSED", "connect ECONNREFUSED 127.0.0.1:9"), "connect ECONNREFUSED 127.0.0.1:9 (ECONNREFUSED)"],
+    [
+      "connection refused",
+      classifyFailure("ECONNREFUSED", "connect ECONNREFUSED 127.0.0.1:9"),
+      "connect ECONNREFUSED 127.0.0.1:9 (ECONNREFUSED)",
+    ],
   ])("%s → %j", (_, o, reason) => {
     expect(retryReason(o)).toBe(reason);
   });

@@ -1,13 +1,21 @@
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import {
-  AuthenticationRequiredError, BillingApiError, BillingClient, BillingConnectionError, BillingValidationError,
-  MigrationOutcomeUnknownError, ReplayPartialFailureError,
+  AuthenticationRequiredError,
+  BillingApiError,
+  BillingClient,
+  BillingConnectionError,
+  BillingValidationError,
+  MigrationOutcomeUnknownError,
+  ReplayPartialFailureError,
 } from "../../sdk";
 import { catalogue, everything, expectNoSecret, KEY, refusal, site, TOKEN } from "./helpers";
 
 /** Errors are provoked with each credential kind: the API key (Basic) and the access token (Bearer). */
-const CREDENTIALS = [["apiKey", { apiKey: KEY }], ["accessToken", { apiKey: undefined, accessToken: TOKEN }]] as const;
+const CREDENTIALS = [
+  ["apiKey", { apiKey: KEY }],
+  ["accessToken", { apiKey: undefined, accessToken: TOKEN }],
+] as const;
 
 describe.each(CREDENTIALS)("no credential in any error, in any form (%s)", (_, credential) => {
   it("BillingApiError: 404, 422 same product, 422 ineligible", async () => {
@@ -21,7 +29,12 @@ describe.each(CREDENTIALS)("no credential in any error, in any form (%s)", (_, c
       await s.billing.migrateSubscription(c, { productHandle: "pro" }).catch((e) => e),
       await s.billing.previewMigration(a, { productId: 1 }).catch((e) => e),
     ];
-    expect(errors.map((e) => [e.constructor, e.status])).toEqual([[BillingApiError, 404], [BillingApiError, 422], [BillingApiError, 422], [BillingApiError, 422]]);
+    expect(errors.map((e) => [e.constructor, e.status])).toEqual([
+      [BillingApiError, 404],
+      [BillingApiError, 422],
+      [BillingApiError, 422],
+      [BillingApiError, 422],
+    ]);
     for (const e of errors) expectNoSecret(everything(e));
   });
 
@@ -105,7 +118,9 @@ describe.each(CREDENTIALS)("no credential in any error, in any form (%s)", (_, c
 
   it("the client object itself", async () => {
     const billing = new BillingClient({ baseUrl: "http://127.0.0.1:9", ...credential });
-    expectNoSecret(inspect(billing, { depth: 10, showHidden: true }) + JSON.stringify(billing) + String(billing) + Object.keys(billing).join());
+    expectNoSecret(
+      inspect(billing, { depth: 10, showHidden: true }) + JSON.stringify(billing) + String(billing) + Object.keys(billing).join(),
+    );
     await billing.close();
   });
 });

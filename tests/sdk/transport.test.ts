@@ -1,6 +1,10 @@
 import { describe, expect, it, vi } from "vitest";
 import {
-  BillingApiError, BillingConnectionError, BillingValidationError, MigrationOutcomeUnknownError, ReplayPartialFailureError,
+  BillingApiError,
+  BillingConnectionError,
+  BillingValidationError,
+  MigrationOutcomeUnknownError,
+  ReplayPartialFailureError,
 } from "../../sdk";
 import { catalogue, clientOf, deadUrl, posts, retries, site } from "./helpers";
 
@@ -9,7 +13,8 @@ import { catalogue, clientOf, deadUrl, posts, retries, site } from "./helpers";
 
 const REPLAY = "/webhooks/replay.json";
 const MIGRATIONS = /^\/subscriptions\/\d+\/migrations\.json$/;
-const USAGE_VIOLATION = /^Your request was denied due to a usage violation\. You can track this request with support by referencing [0-9a-f]{32}$/;
+const USAGE_VIOLATION =
+  /^Your request was denied due to a usage violation\. You can track this request with support by referencing [0-9a-f]{32}$/;
 const range = (n: number, from = 1) => Array.from({ length: n }, (_, i) => from + i);
 const texts = (ids: readonly number[]) => ids.map(String);
 type ReplayBody = { ids: unknown[]; uniqueness_token: string };
@@ -45,7 +50,15 @@ describe("429: retried on a time budget, honouring Retry-After", () => {
     ]);
     expect(sim.requests[1].at - sim.requests[0].at).toBeGreaterThanOrEqual(995);
     expect(ms).toBeGreaterThanOrEqual(995);
-    expect(r.events).toEqual([{ method: "POST", path: `/subscriptions/${id}/migrations.json`, attempt: 1, delayMs: 1000, reason: "429 rate limited (Retry-After: 1)" }]);
+    expect(r.events).toEqual([
+      {
+        method: "POST",
+        path: `/subscriptions/${id}/migrations.json`,
+        attempt: 1,
+        delayMs: 1000,
+        reason: "429 rate limited (Retry-After: 1)",
+      },
+    ]);
     expect(sim.migrationsApplied(id)).toBe(1);
   });
 
@@ -148,7 +161,10 @@ describe("ambiguous answers and requests never sent", () => {
     expect(err).toBeInstanceOf(BillingConnectionError);
     expect(err).not.toBeInstanceOf(MigrationOutcomeUnknownError); // nothing reached the service: nothing is unknown
     expect(err).toMatchObject({ code: "ECONNREFUSED", mayHaveApplied: false, method: "POST", path: "/subscriptions/1/migrations.json" });
-    expect(r.events.map((e) => [e.method, e.attempt])).toEqual([["POST", 1], ["POST", 2]]);
+    expect(r.events.map((e) => [e.method, e.attempt])).toEqual([
+      ["POST", 1],
+      ["POST", 2],
+    ]);
     expect(r.events.every((e) => e.reason.includes("ECONNREFUSED"))).toBe(true);
   });
 
@@ -251,7 +267,9 @@ describe("migration: a POST still processing", () => {
   it("not landed within migrationSettleSeconds: MigrationOutcomeUnknownError ('may still be processing'); it lands later, and resuming with the token applies nothing twice", async () => {
     const { sim, billing, id } = await migrationSite({}, { timeoutMs: 100, migrationSettleSeconds: 0.2 });
     sim.injectFault({ kind: "processing", ms: 1500, times: 1, match: { method: "POST", path: MIGRATIONS } });
-    const { ms, error: err } = await timed(() => billing.migrateSubscription(id, { productHandle: "pro" }, { uniquenessToken: "tok-slow" }));
+    const { ms, error: err } = await timed(() =>
+      billing.migrateSubscription(id, { productHandle: "pro" }, { uniquenessToken: "tok-slow" }),
+    );
     expect(err).toBeInstanceOf(MigrationOutcomeUnknownError);
     expect(err).toMatchObject({ subscriptionId: id, uniquenessToken: "tok-slow" });
     expect((err as Error).message).toMatch(/may still be processing/);
@@ -263,7 +281,11 @@ describe("migration: a POST still processing", () => {
     await vi.waitFor(() => expect(sim.migrationsApplied(id)).toBe(1), { timeout: 5000, interval: 10 });
     const sub = await billing.migrateSubscription(id, { productHandle: "pro" }, { uniquenessToken: "tok-slow" });
     expect(sub.product.handle).toBe("pro");
-    expect(posts(sim, MIGRATIONS).map((q) => q.status).at(-1)).toBe(409);
+    expect(
+      posts(sim, MIGRATIONS)
+        .map((q) => q.status)
+        .at(-1),
+    ).toBe(409);
     expect(sim.migrationsApplied(id)).toBe(1);
   });
 });
@@ -324,7 +346,10 @@ describe("price point of a migrated subscription", () => {
     expect(await s.billing.readProduct("3")).toMatchObject({ id: 3, handle: "launch", defaultPricePointId: 301 });
     expect(s.sim.requests.map((q) => q.path)).toEqual(["/products/2.json", "/products/handle/pro.json", "/products/3.json"]);
     const points = await s.billing.listPricePoints(2);
-    expect(points.map((p) => [p.id, p.handle, p.type])).toEqual([[201, "pro-monthly", "default"], [202, "pro-annual", "catalog"]]);
+    expect(points.map((p) => [p.id, p.handle, p.type])).toEqual([
+      [201, "pro-monthly", "default"],
+      [202, "pro-annual", "catalog"],
+    ]);
     await expect(s.billing.readProduct("gold")).rejects.toMatchObject({ status: 404, path: "/products/handle/gold.json" });
     await expect(s.billing.readProduct(0)).rejects.toBeInstanceOf(BillingValidationError);
     await expect(s.billing.listPricePoints(-1)).rejects.toBeInstanceOf(BillingValidationError);
@@ -387,12 +412,16 @@ describe("previewMigration: proration_date", () => {
     expect(Object.keys((sim.requests[0].body as { migration: object }).migration)).not.toContain("proration_date");
   });
 
-  it.each([["text", "next week"], ["a US date", "12/01/2026"], ["an invalid Date", new Date(Number.NaN)], ["a number", 1_796_083_200_000]])(
-    "%s: refused before sending", async (_, prorationDate) => {
-      const { sim, billing, id } = await migrationSite();
-      const err = await billing.previewMigration(id, { productHandle: "pro" }, { prorationDate: prorationDate as never }).catch((e) => e);
-      expect(err).toBeInstanceOf(BillingValidationError);
-      expect(err.problems.map((p: { property: string }) => p.property)).toEqual(["prorationDate"]);
-      expect(sim.requests).toHaveLength(0);
-    });
+  it.each([
+    ["text", "next week"],
+    ["a US date", "12/01/2026"],
+    ["an invalid Date", new Date(Number.NaN)],
+    ["a number", 1_796_083_200_000],
+  ])("%s: refused before sending", async (_, prorationDate) => {
+    const { sim, billing, id } = await migrationSite();
+    const err = await billing.previewMigration(id, { productHandle: "pro" }, { prorationDate: prorationDate as never }).catch((e) => e);
+    expect(err).toBeInstanceOf(BillingValidationError);
+    expect(err.problems.map((p: { property: string }) => p.property)).toEqual(["prorationDate"]);
+    expect(sim.requests).toHaveLength(0);
+  });
 });

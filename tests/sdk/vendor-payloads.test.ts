@@ -1,11 +1,18 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
-  AuthenticationRequiredError, BillingApiError, BillingClient, MigrationOutcomeUnknownError,
-  type MigrationPreview, type PricePoint, type Product, type Subscription, type Webhook,
+  AuthenticationRequiredError,
+  BillingApiError,
+  BillingClient,
+  MigrationOutcomeUnknownError,
+  type MigrationPreview,
+  type PricePoint,
+  type Product,
+  type Subscription,
+  type Webhook,
 } from "../../sdk";
 import { classifyAnswer } from "../../sdk/outcome";
 import { nextWait } from "../../sdk/retry";
-import { fixture, fixtureBytes, startFixtureServer, VENDOR_INDEX, type FixtureServer, type Reply, type Route } from "./fixture-server";
+import { type FixtureServer, fixture, fixtureBytes, type Reply, type Route, startFixtureServer, VENDOR_INDEX } from "./fixture-server";
 
 /**
  * The SDK against the vendor's own published examples (tests/fixtures/vendor, sources in its README.md
@@ -66,43 +73,81 @@ const ERROR_FIXTURES = RESPONSES.filter((e) => (e.status ?? 0) >= 400).map((e) =
 // ---------------------------------------------------------------------------------------------------
 
 /** Every key of the SDK's Subscription (pricePointHandle undefined unless given), so that toStrictEqual checks them all. */
-const sub = (s: Omit<Subscription, "pricePointHandle"> & { pricePointHandle?: string }): Subscription => ({ pricePointHandle: undefined, ...s });
+const sub = (s: Omit<Subscription, "pricePointHandle"> & { pricePointHandle?: string }): Subscription => ({
+  pricePointHandle: undefined,
+  ...s,
+});
 
 const SUBSCRIPTIONS: Record<string, Subscription> = {
   "subscription-read.active.json": sub({
-    id: 15236915, state: "active", previousState: "active", product: { id: 3792003, handle: "basic" }, pricePointId: undefined,
-    currentPeriodEndsAt: "2016-11-15T14:48:10-05:00", nextAssessmentAt: "2016-11-15T14:48:10-05:00",
+    id: 15236915,
+    state: "active",
+    previousState: "active",
+    product: { id: 3792003, handle: "basic" },
+    pricePointId: undefined,
+    currentPeriodEndsAt: "2016-11-15T14:48:10-05:00",
+    nextAssessmentAt: "2016-11-15T14:48:10-05:00",
   }),
   // PUT /subscriptions/{id}.json: same Subscription Response as the GET.
   "subscription-update.200.active.json": sub({
-    id: 18220670, state: "active", previousState: "active", product: { id: 4470347, handle: "zero-dollar-product" }, pricePointId: undefined,
-    currentPeriodEndsAt: "2017-06-30T12:00:00-05:00", nextAssessmentAt: "2017-06-30T12:00:00-05:00",
+    id: 18220670,
+    state: "active",
+    previousState: "active",
+    product: { id: 4470347, handle: "zero-dollar-product" },
+    pricePointId: undefined,
+    currentPeriodEndsAt: "2017-06-30T12:00:00-05:00",
+    nextAssessmentAt: "2017-06-30T12:00:00-05:00",
   }),
   // DELETE /subscriptions/{id}.json
   "subscription-delete.200.canceled.json": sub({
-    id: 15254809, state: "canceled", previousState: "active", product: { id: 3792003, handle: "basic" }, pricePointId: undefined,
-    currentPeriodEndsAt: "2017-08-29T12:00:00-04:00", nextAssessmentAt: "2017-08-29T12:00:00-04:00",
+    id: 15254809,
+    state: "canceled",
+    previousState: "active",
+    product: { id: 3792003, handle: "basic" },
+    pricePointId: undefined,
+    currentPeriodEndsAt: "2017-08-29T12:00:00-04:00",
+    nextAssessmentAt: "2017-08-29T12:00:00-04:00",
   }),
   // POST /subscriptions/{id}/migrations.json (also served to migrateSubscription below)
   "subscription-migrate.200.trialing.json": sub({
-    id: 15054201, state: "trialing", previousState: "active", product: { id: 3861800, handle: "trial-product" }, pricePointId: undefined,
-    currentPeriodEndsAt: "2016-11-10T12:43:36-05:00", nextAssessmentAt: "2016-11-10T12:43:36-05:00",
+    id: 15054201,
+    state: "trialing",
+    previousState: "active",
+    product: { id: 3861800, handle: "trial-product" },
+    pricePointId: undefined,
+    currentPeriodEndsAt: "2016-11-10T12:43:36-05:00",
+    nextAssessmentAt: "2016-11-10T12:43:36-05:00",
   }),
   // PUT /subscriptions/{id}/retry.json: product handle null; product_price_point_id 3464 and its handle.
   "subscription-retry.200.active.json": sub({
-    id: 46330, state: "active", previousState: "past_due", product: { id: 8080, handle: undefined }, pricePointId: 3464,
+    id: 46330,
+    state: "active",
+    previousState: "past_due",
+    product: { id: 8080, handle: undefined },
+    pricePointId: 3464,
     pricePointHandle: "uuid:5305c3f0-1375-0137-5619-065dfbfdc636",
-    currentPeriodEndsAt: "2021-06-22T13:10:46-06:00", nextAssessmentAt: "2021-06-22T13:10:46-06:00",
+    currentPeriodEndsAt: "2021-06-22T13:10:46-06:00",
+    nextAssessmentAt: "2021-06-22T13:10:46-06:00",
   }),
   // POST /subscriptions/{id}/hold.json
   "subscription-pause.200.on_hold.json": sub({
-    id: 18220670, state: "on_hold", previousState: "active", product: { id: 4470347, handle: "zero-dollar-product" }, pricePointId: undefined,
-    currentPeriodEndsAt: "2017-06-30T12:00:00-05:00", nextAssessmentAt: "2017-06-30T12:00:00-05:00",
+    id: 18220670,
+    state: "on_hold",
+    previousState: "active",
+    product: { id: 4470347, handle: "zero-dollar-product" },
+    pricePointId: undefined,
+    currentPeriodEndsAt: "2017-06-30T12:00:00-05:00",
+    nextAssessmentAt: "2017-06-30T12:00:00-05:00",
   }),
   // PUT /subscriptions/{id}/hold.json
   "subscription-hold-update.200.on_hold.json": sub({
-    id: 20359140, state: "on_hold", previousState: "active", product: { id: 4535643, handle: "annual-product" }, pricePointId: undefined,
-    currentPeriodEndsAt: "2023-01-05T17:15:00-06:00", nextAssessmentAt: "2023-01-05T17:15:00-06:00",
+    id: 20359140,
+    state: "on_hold",
+    previousState: "active",
+    product: { id: 4535643, handle: "annual-product" },
+    pricePointId: undefined,
+    currentPeriodEndsAt: "2023-01-05T17:15:00-06:00",
+    nextAssessmentAt: "2023-01-05T17:15:00-06:00",
   }),
 };
 
@@ -120,27 +165,56 @@ describe("readSubscription on every published Subscription Response", () => {
 
 const PRODUCTS: Record<string, { arg: number | string; path: string; product: Product }> = {
   "product-read.200.json": {
-    arg: 4535635, path: "/products/4535635.json",
-    product: { id: 4535635, handle: "paid-annual-seats", name: "Paid Annual Seats", defaultPricePointId: undefined, defaultPricePointHandle: undefined },
+    arg: 4535635,
+    path: "/products/4535635.json",
+    product: {
+      id: 4535635,
+      handle: "paid-annual-seats",
+      name: "Paid Annual Seats",
+      defaultPricePointId: undefined,
+      defaultPricePointHandle: undefined,
+    },
   },
   "product-read-by-handle.200.json": {
-    arg: "no-cost-product", path: "/products/handle/no-cost-product.json",
-    product: { id: 3903594, handle: "no-cost-product", name: "No cost product", defaultPricePointId: undefined, defaultPricePointHandle: undefined },
+    arg: "no-cost-product",
+    path: "/products/handle/no-cost-product.json",
+    product: {
+      id: 3903594,
+      handle: "no-cost-product",
+      name: "No cost product",
+      defaultPricePointId: undefined,
+      defaultPricePointHandle: undefined,
+    },
   },
   // PUT /products/{id}.json: same Product Response as the GET.
   "product-update.200.json": {
-    arg: 4365034, path: "/products/4365034.json",
+    arg: 4365034,
+    path: "/products/4365034.json",
     product: { id: 4365034, handle: "platinum", name: "Platinum Plan", defaultPricePointId: undefined, defaultPricePointHandle: undefined },
   },
   // DELETE /products/{id}.json: archived, handle null.
   "product-archive.200.archived.json": {
-    arg: 4535638, path: "/products/4535638.json",
-    product: { id: 4535638, handle: undefined, name: "Business Monthly", defaultPricePointId: undefined, defaultPricePointHandle: undefined },
+    arg: 4535638,
+    path: "/products/4535638.json",
+    product: {
+      id: 4535638,
+      handle: undefined,
+      name: "Business Monthly",
+      defaultPricePointId: undefined,
+      defaultPricePointHandle: undefined,
+    },
   },
   // PATCH …/price_points/{id}/default.json: the only published Product Response with default_product_price_point_id.
   "product-promote-default.200.json": {
-    arg: 29778, path: "/products/29778.json",
-    product: { id: 29778, handle: "educational", name: "Educational", defaultPricePointId: 32395, defaultPricePointHandle: "uuid:8c878f50-726e-013c-c71b-0286551bb34f" },
+    arg: 29778,
+    path: "/products/29778.json",
+    product: {
+      id: 29778,
+      handle: "educational",
+      name: "Educational",
+      defaultPricePointId: 32395,
+      defaultPricePointHandle: "uuid:8c878f50-726e-013c-c71b-0286551bb34f",
+    },
   },
 };
 
@@ -205,7 +279,12 @@ const DEFAULTS = { include_trial: false, include_initial_charge: false, include_
 const PREVIEWS: Record<string, MigrationPreview> = {
   "migration-preview.200.json": { proratedAdjustmentInCents: 0, chargeInCents: 5000, paymentDueInCents: 0, creditAppliedInCents: 0 },
   // $250 → $900 halfway through the month: a negative adjustment.
-  "migration-preview.200.legacy-docs.json": { proratedAdjustmentInCents: -12500, chargeInCents: 90000, paymentDueInCents: 77500, creditAppliedInCents: 0 },
+  "migration-preview.200.legacy-docs.json": {
+    proratedAdjustmentInCents: -12500,
+    chargeInCents: 90000,
+    paymentDueInCents: 77500,
+    creditAppliedInCents: 0,
+  },
 };
 
 describe("previewMigration on every published preview", () => {
@@ -246,7 +325,8 @@ describe("migrateSubscription on the published migration (no product_price_point
   });
 
   it.each([["price-points-list.200.json"], ["price-points-list.200.sdk-doc.json"]])(
-    "pricePointHandle: the id is looked up by handle in the price point list (%s)", async (list) => {
+    "pricePointHandle: the id is looked up by handle in the price point list (%s)",
+    async (list) => {
       server.serve([
         route("POST", MIGRATE_PATH, fixture("subscription-migrate.200.trialing.json")),
         route("GET", PRICE_POINTS_PATH, fixture(list, 200)),
@@ -255,9 +335,12 @@ describe("migrateSubscription on the published migration (no product_price_point
       expect(result).toStrictEqual({ ...MIGRATED, pricePointId: 283, pricePointHandle: "educational" });
       expect(seen()).toStrictEqual([`POST ${MIGRATE_PATH}`, `GET ${PRICE_POINTS_PATH}?page=1&per_page=200`]);
       expect(JSON.parse(server.requests[0].text).migration).toStrictEqual({
-        product_handle: "trial-product", product_price_point_handle: "educational", ...DEFAULTS,
+        product_handle: "trial-product",
+        product_price_point_handle: "educational",
+        ...DEFAULTS,
       });
-    });
+    },
+  );
 
   it("pricePointHandle not in the list: the id stays undefined, the handle asked for is kept", async () => {
     server.serve([
@@ -391,14 +474,26 @@ const WEBHOOK_LISTS: Record<string, Webhook[]> = {
   // Published under 201 (the service answers 200): served with 201, a 2xx all the same.
   "webhooks-list.201.json": [
     {
-      id: 141765032, event: "statement_settled", successful: false, createdAt: "2016-11-08T16:22:26-05:00",
-      lastError: FAILED_404, lastErrorAt: "2016-11-08T16:43:54-05:00", acceptedAt: undefined,
-      lastSentAt: "2016-11-08T16:43:54-05:00", lastSentUrl: "http://requestb.in/11u45x71",
+      id: 141765032,
+      event: "statement_settled",
+      successful: false,
+      createdAt: "2016-11-08T16:22:26-05:00",
+      lastError: FAILED_404,
+      lastErrorAt: "2016-11-08T16:43:54-05:00",
+      acceptedAt: undefined,
+      lastSentAt: "2016-11-08T16:43:54-05:00",
+      lastSentUrl: "http://requestb.in/11u45x71",
     },
     {
-      id: 141765008, event: "payment_success", successful: false, createdAt: "2016-11-08T16:22:25-05:00",
-      lastError: FAILED_404, lastErrorAt: "2016-11-08T16:43:54-05:00", acceptedAt: undefined,
-      lastSentAt: "2016-11-08T16:43:54-05:00", lastSentUrl: "http://requestb.in/11u45x71",
+      id: 141765008,
+      event: "payment_success",
+      successful: false,
+      createdAt: "2016-11-08T16:22:25-05:00",
+      lastError: FAILED_404,
+      lastErrorAt: "2016-11-08T16:43:54-05:00",
+      acceptedAt: undefined,
+      lastSentAt: "2016-11-08T16:43:54-05:00",
+      lastSentUrl: "http://requestb.in/11u45x71",
     },
   ],
 };
@@ -423,8 +518,15 @@ describe("listWebhooks on the published list", () => {
     `[\n${template("9007199254740993", "2024-05-01T10:00")},\n${template("141765099", "2024-05-01T10:01")},\n` +
     `${template("9223372036854775807", "2024-05-01T10:02")}\n]`;
   const successful = (id: number | string, at: string): Webhook => ({
-    id, event: "payment_success", successful: true, createdAt: `${at}:00-04:00`, lastError: undefined, lastErrorAt: undefined,
-    acceptedAt: `${at}:02-04:00`, lastSentAt: `${at}:01-04:00`, lastSentUrl: "https://example.com/hooks",
+    id,
+    event: "payment_success",
+    successful: true,
+    createdAt: `${at}:00-04:00`,
+    lastError: undefined,
+    lastErrorAt: undefined,
+    acceptedAt: `${at}:02-04:00`,
+    lastSentAt: `${at}:01-04:00`,
+    lastSentUrl: "https://example.com/hooks",
   });
 
   it("a list of successful webhooks (the legacy template's values), ids past 2^53 come back as exact decimal strings", async () => {
@@ -491,12 +593,32 @@ describe("setWebhooksEnabled on the published settings answer", () => {
 
 type Call = { name: string; method: string; path: string; run: (b: BillingClient) => Promise<unknown> };
 const CALLS = {
-  readSubscription: { name: "readSubscription", method: "GET", path: "/subscriptions/15254809.json", run: (b) => b.readSubscription(15254809) },
+  readSubscription: {
+    name: "readSubscription",
+    method: "GET",
+    path: "/subscriptions/15254809.json",
+    run: (b) => b.readSubscription(15254809),
+  },
   readProduct: { name: "readProduct", method: "GET", path: "/products/4535635.json", run: (b) => b.readProduct(4535635) },
   listPricePoints: { name: "listPricePoints", method: "GET", path: "/products/901/price_points.json", run: (b) => b.listPricePoints(901) },
-  migrateSubscription: { name: "migrateSubscription", method: "POST", path: MIGRATE_PATH, run: (b) => b.migrateSubscription(SUB_ID, { productId: 3801242 }) },
-  previewMigration: { name: "previewMigration", method: "POST", path: PREVIEW_PATH, run: (b) => b.previewMigration(SUB_ID, { productId: 3801242 }) },
-  setWebhooksEnabled: { name: "setWebhooksEnabled", method: "PUT", path: "/webhooks/settings.json", run: (b) => b.setWebhooksEnabled(true) },
+  migrateSubscription: {
+    name: "migrateSubscription",
+    method: "POST",
+    path: MIGRATE_PATH,
+    run: (b) => b.migrateSubscription(SUB_ID, { productId: 3801242 }),
+  },
+  previewMigration: {
+    name: "previewMigration",
+    method: "POST",
+    path: PREVIEW_PATH,
+    run: (b) => b.previewMigration(SUB_ID, { productId: 3801242 }),
+  },
+  setWebhooksEnabled: {
+    name: "setWebhooksEnabled",
+    method: "PUT",
+    path: "/webhooks/settings.json",
+    run: (b) => b.setWebhooksEnabled(true),
+  },
   listWebhooks: { name: "listWebhooks", method: "GET", path: "/webhooks.json", run: (b) => b.listWebhooks() },
   replayWebhooks: { name: "replayWebhooks", method: "POST", path: "/webhooks/replay.json", run: (b) => b.replayWebhooks([141765032]) },
 } satisfies Record<string, Call>;
@@ -513,7 +635,8 @@ const ERRORS: Record<string, { call: Call; errors: string[] }> = {
   },
   // PUT …/reactivate.json: an Error List Response; served to the migration POST (index.json's validateAs).
   "subscription-reactivate-422.resume-only.json": {
-    call: CALLS.migrateSubscription, errors: ["Request was 'resume only', but this subscription cannot be resumed."],
+    call: CALLS.migrateSubscription,
+    errors: ["Request was 'resume only', but this subscription cannot be resumed."],
   },
   "migration-preview-422.json": { call: CALLS.previewMigration, errors: ["Subscription must be active"] },
   // PUT and DELETE /subscriptions/{id}.json: the SDK reads that path (GET).
@@ -548,7 +671,10 @@ const ERRORS: Record<string, { call: Call; errors: string[] }> = {
       "price_in_cents: Price in cents: cannot be blank.",
     ],
   },
-  "price-point-create-422.interval.json": { call: CALLS.listPricePoints, errors: ["interval: Recurring Interval: must be greater than or equal to 1."] },
+  "price-point-create-422.interval.json": {
+    call: CALLS.listPricePoints,
+    errors: ["interval: Recurring Interval: must be greater than or equal to 1."],
+  },
   "price-point-create-422.price.json": { call: CALLS.listPricePoints, errors: ["price: Price: must be greater than or equal to 0."] },
   // The SDK has no endpoint call; the webhook settings PUT is its call nearest to webhook configuration.
   "endpoint-create-422.json": { call: CALLS.setWebhooksEnabled, errors: ["URL: invalid, only http and https supported"] },
@@ -576,17 +702,20 @@ describe("every published error body → BillingApiError with the service's mess
 const RATE_LIMITED = "Your request was denied due to a usage violation. You can track this request with support by referencing …";
 
 describe("the published 429 (plain text, not JSON), served with status 429", () => {
-  it.each(Object.values(CALLS).map((c) => [c.name, c] as const))("%s: BillingApiError with the vendor's text, not retried (budget 0)", async (_, call) => {
-    server.serve([route(call.method, call.path, fixture("429.txt"))]);
-    const err = await call.run(billing).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(BillingApiError);
-    const e = err as BillingApiError;
-    expect(e.status).toBe(429);
-    expect(e.errors).toStrictEqual([RATE_LIMITED]);
-    expect(e.message).toBe(`${call.method} ${call.path} failed with 429: ${RATE_LIMITED}`);
-    expect(e.mayHaveApplied).toBe(false);
-    expect(server.requests).toHaveLength(1);
-  });
+  it.each(Object.values(CALLS).map((c) => [c.name, c] as const))(
+    "%s: BillingApiError with the vendor's text, not retried (budget 0)",
+    async (_, call) => {
+      server.serve([route(call.method, call.path, fixture("429.txt"))]);
+      const err = await call.run(billing).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(BillingApiError);
+      const e = err as BillingApiError;
+      expect(e.status).toBe(429);
+      expect(e.errors).toStrictEqual([RATE_LIMITED]);
+      expect(e.message).toBe(`${call.method} ${call.path} failed with 429: ${RATE_LIMITED}`);
+      expect(e.mayHaveApplied).toBe(false);
+      expect(server.requests).toHaveLength(1);
+    },
+  );
 
   // On a fresh connection the 429 takes over a millisecond; on a warm one it often arrives within the same
   // millisecond, and a budget of 0 must still mean no retry (the retry wait with retryBaseDelayMs 1 is 0 ms).
@@ -657,8 +786,13 @@ describe("the published account-block 422s (Ruby notation, served as text)", () 
 describe("coverage of tests/fixtures/vendor/index.json", () => {
   it("every success fixture of an endpoint the SDK calls has its expected values here", () => {
     const covered = [
-      ...Object.keys(SUBSCRIPTIONS), ...Object.keys(PRODUCTS), ...Object.keys(PRICE_POINT_LISTS), ...Object.keys(PREVIEWS),
-      ...Object.keys(WEBHOOK_LISTS), ...Object.keys(REPLAYS), ...Object.keys(SETTINGS),
+      ...Object.keys(SUBSCRIPTIONS),
+      ...Object.keys(PRODUCTS),
+      ...Object.keys(PRICE_POINT_LISTS),
+      ...Object.keys(PREVIEWS),
+      ...Object.keys(WEBHOOK_LISTS),
+      ...Object.keys(REPLAYS),
+      ...Object.keys(SETTINGS),
     ];
     expect([...covered].sort()).toStrictEqual([...SUCCESS_FIXTURES].sort());
   });

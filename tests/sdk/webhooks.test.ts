@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BillingApiError, BillingValidationError } from "../../sdk";
 import type { WebhookStatus } from "../../simulator";
-import { clientOf, scripted, site, type Site } from "./helpers";
+import { clientOf, type Site, scripted, site } from "./helpers";
 
 const SETTINGS = "/webhooks/settings.json";
 const LIST = "/webhooks.json";
@@ -71,7 +71,11 @@ describe("setWebhooksEnabled", () => {
     expect(s.sim.webhooksEnabled).toBe(false);
   });
 
-  it.each([["a string", "true"], ["a number", 1], ["undefined", undefined]])("%s is refused before sending", async (_, v) => {
+  it.each([
+    ["a string", "true"],
+    ["a number", 1],
+    ["undefined", undefined],
+  ])("%s is refused before sending", async (_, v) => {
     s = await site();
     await expect(s.billing.setWebhooksEnabled(v as never)).rejects.toBeInstanceOf(BillingValidationError);
     expect(s.sim.requests).toHaveLength(0);
@@ -84,18 +88,27 @@ describe("listWebhooks", () => {
 
   const iso = (day: number) => new Date(Date.UTC(2026, 0, 1) + day * 86_400_000).toISOString().replace(/\.\d{3}Z$/, "Z");
 
-  it.each([[0, 1], [1, 1], [199, 1], [200, 2], [201, 2], [450, 3], [600, 4]])(
-    "%i webhooks: all returned, oldest first, in %i GET pages of 200", async (n, pageCount) => {
-      s = await site();
-      // Created out of id order, so "oldest first" and "by id" differ.
-      const made = Array.from({ length: n }, (_, i) => s.sim.addWebhook({ id: 10_000 + i, status: "failed", createdAt: iso((i * 7) % (n || 1)) }));
-      const expected = [...made].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || a.id - b.id).map((w) => w.id);
-      const all = await s.billing.listWebhooks();
-      expect(all.map((w) => w.id)).toEqual(expected);
-      expect(pages()).toHaveLength(pageCount);
-      expect(pages().map((p) => p.query.page)).toEqual(Array.from({ length: pageCount }, (_, i) => String(i + 1)));
-      expect(pages().every((p) => p.query.per_page === "200" && p.query.order === "oldest_first")).toBe(true);
-    });
+  it.each([
+    [0, 1],
+    [1, 1],
+    [199, 1],
+    [200, 2],
+    [201, 2],
+    [450, 3],
+    [600, 4],
+  ])("%i webhooks: all returned, oldest first, in %i GET pages of 200", async (n, pageCount) => {
+    s = await site();
+    // Created out of id order, so "oldest first" and "by id" differ.
+    const made = Array.from({ length: n }, (_, i) =>
+      s.sim.addWebhook({ id: 10_000 + i, status: "failed", createdAt: iso((i * 7) % (n || 1)) }),
+    );
+    const expected = [...made].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || a.id - b.id).map((w) => w.id);
+    const all = await s.billing.listWebhooks();
+    expect(all.map((w) => w.id)).toEqual(expected);
+    expect(pages()).toHaveLength(pageCount);
+    expect(pages().map((p) => p.query.page)).toEqual(Array.from({ length: pageCount }, (_, i) => String(i + 1)));
+    expect(pages().every((p) => p.query.per_page === "200" && p.query.order === "oldest_first")).toBe(true);
+  });
 
   it("returns each webhook's fields; what the service sends as null is undefined", async () => {
     s = await site();
@@ -109,18 +122,39 @@ describe("listWebhooks", () => {
     const timestamp = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
     // Sent, never accepted: the receiver's last error.
     expect(failed).toStrictEqual({
-      id: 77, event: "payment_failure", successful: false, createdAt, acceptedAt: undefined,
-      lastError: expect.any(String), lastErrorAt: timestamp, lastSentAt: timestamp, lastSentUrl: expect.stringMatching(/^https:\/\//),
+      id: 77,
+      event: "payment_failure",
+      successful: false,
+      createdAt,
+      acceptedAt: undefined,
+      lastError: expect.any(String),
+      lastErrorAt: timestamp,
+      lastSentAt: timestamp,
+      lastSentUrl: expect.stringMatching(/^https:\/\//),
     });
     // Accepted: no error (null on the wire).
     expect(successful).toStrictEqual({
-      id: 78, event: "payment_success", successful: true, createdAt, acceptedAt: timestamp,
-      lastError: undefined, lastErrorAt: undefined, lastSentAt: timestamp, lastSentUrl: expect.stringMatching(/^https:\/\//),
+      id: 78,
+      event: "payment_success",
+      successful: true,
+      createdAt,
+      acceptedAt: timestamp,
+      lastError: undefined,
+      lastErrorAt: undefined,
+      lastSentAt: timestamp,
+      lastSentUrl: expect.stringMatching(/^https:\/\//),
     });
     // Never sent: nothing about sending (all null on the wire).
     expect(pending).toStrictEqual({
-      id: 79, event: "signup_success", successful: false, createdAt, acceptedAt: undefined,
-      lastError: undefined, lastErrorAt: undefined, lastSentAt: undefined, lastSentUrl: undefined,
+      id: 79,
+      event: "signup_success",
+      successful: false,
+      createdAt,
+      acceptedAt: undefined,
+      lastError: undefined,
+      lastErrorAt: undefined,
+      lastSentAt: undefined,
+      lastSentUrl: undefined,
     });
   });
 
@@ -135,13 +169,29 @@ describe("listWebhooks", () => {
         "last_sent_at": "2026-10-01T10:00:00-04:00", "last_sent_url": "https://example.com/hooks"}}
     ]`;
     const server = await scripted([{ status: 200, text: page, contentType: "application/json" }]);
-    const none = { event: undefined, successful: undefined, createdAt: undefined, lastError: undefined, lastErrorAt: undefined, acceptedAt: undefined, lastSentAt: undefined, lastSentUrl: undefined };
+    const none = {
+      event: undefined,
+      successful: undefined,
+      createdAt: undefined,
+      lastError: undefined,
+      lastErrorAt: undefined,
+      acceptedAt: undefined,
+      lastSentAt: undefined,
+      lastSentUrl: undefined,
+    };
     expect(await clientOf(server.url).listWebhooks()).toStrictEqual([
       { id: "9007199254740993", ...none },
       { id: 12, ...none },
       {
-        id: 13, event: "payment_failure", successful: false, createdAt: "2026-10-01T09:00:00-04:00", acceptedAt: undefined,
-        lastError: "500 Internal Server Error", lastErrorAt: "2026-10-01T10:00:00-04:00", lastSentAt: "2026-10-01T10:00:00-04:00", lastSentUrl: "https://example.com/hooks",
+        id: 13,
+        event: "payment_failure",
+        successful: false,
+        createdAt: "2026-10-01T09:00:00-04:00",
+        acceptedAt: undefined,
+        lastError: "500 Internal Server Error",
+        lastErrorAt: "2026-10-01T10:00:00-04:00",
+        lastSentAt: "2026-10-01T10:00:00-04:00",
+        lastSentUrl: "https://example.com/hooks",
       },
     ]);
     expect(server.requests).toHaveLength(1);
@@ -167,7 +217,11 @@ describe("listWebhooks", () => {
       seeded.length = 0;
       for (let i = 0; i < 900; i++) {
         const createdAt = iso(i % 60);
-        const w = s.sim.addWebhook({ status: statuses[i % 4], subscriptionId: i % 3 === 0 ? 1001 : i % 3 === 1 ? 1002 : undefined, createdAt });
+        const w = s.sim.addWebhook({
+          status: statuses[i % 4],
+          subscriptionId: i % 3 === 0 ? 1001 : i % 3 === 1 ? 1002 : undefined,
+          createdAt,
+        });
         seeded.push({ id: w.id, status: w.status, subscriptionId: w.subscriptionId, day: createdAt.slice(0, 10) });
       }
     }
@@ -177,16 +231,22 @@ describe("listWebhooks", () => {
       ["subscription", { subscriptionId: 1001 }, { subscription: "1001" }],
       ["since", { sinceDate: "2026-01-31" }, { since_date: "2026-01-31" }],
       ["until", { untilDate: "2026-01-10" }, { until_date: "2026-01-10" }],
-      ["all four", { status: "successful" as const, subscriptionId: 1002, sinceDate: "2026-01-05", untilDate: "2026-02-20" },
-        { status: "successful", subscription: "1002", since_date: "2026-01-05", until_date: "2026-02-20" }],
+      [
+        "all four",
+        { status: "successful" as const, subscriptionId: 1002, sinceDate: "2026-01-05", untilDate: "2026-02-20" },
+        { status: "successful", subscription: "1002", since_date: "2026-01-05", until_date: "2026-02-20" },
+      ],
     ])("%s: exactly the matching webhooks, oldest first; the filter is sent on every page", async (_, filter, query) => {
       await seed();
       const f = filter as { status?: WebhookStatus; subscriptionId?: number; sinceDate?: string; untilDate?: string };
       const expected = seeded
-        .filter((w) => (f.status === undefined || w.status === f.status)
-          && (f.subscriptionId === undefined || w.subscriptionId === f.subscriptionId)
-          && (f.sinceDate === undefined || w.day >= f.sinceDate)
-          && (f.untilDate === undefined || w.day <= f.untilDate))
+        .filter(
+          (w) =>
+            (f.status === undefined || w.status === f.status) &&
+            (f.subscriptionId === undefined || w.subscriptionId === f.subscriptionId) &&
+            (f.sinceDate === undefined || w.day >= f.sinceDate) &&
+            (f.untilDate === undefined || w.day <= f.untilDate),
+        )
         .sort((a, b) => a.day.localeCompare(b.day) || a.id - b.id)
         .map((w) => w.id);
       expect(expected.length).toBeGreaterThan(0);

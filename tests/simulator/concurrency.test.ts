@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { startSimulator, type Simulator } from "../../simulator";
+import { type Simulator, startSimulator } from "../../simulator";
 import { contractCheck, USAGE_VIOLATION } from "../contract/validator";
 import { call, start, until } from "./helpers";
 
@@ -8,16 +8,17 @@ beforeAll(async () => {
   (await contractCheck()).warm("replayWebhooks", "readSite");
 });
 
-
 const replay = (sim: Simulator, ids = [1]) => call(sim, "POST", "/webhooks/replay.json", { body: { ids } });
 
 /** Fires `n` replays at once; each answer with the order in which it came back. */
 async function burst(sim: Simulator, n: number) {
   let finished = 0;
-  return Promise.all(Array.from({ length: n }, async (_, i) => {
-    const r = await replay(sim, [i + 1]);
-    return { ...r, id: i + 1, finishedAs: finished++ };
-  }));
+  return Promise.all(
+    Array.from({ length: n }, async (_, i) => {
+      const r = await replay(sim, [i + 1]);
+      return { ...r, id: i + 1, finishedAs: finished++ };
+    }),
+  );
 }
 
 describe("over capacity: queue (the default)", () => {
@@ -71,7 +72,9 @@ describe('over capacity: "429"', () => {
   it("the 5th and 6th get the service's 429 text at once, without Retry-After; only four are applied", async () => {
     const sim = await start({ latencyMs: 300, overCapacity: "429" });
     const t0 = Date.now();
-    const results = await Promise.all(Array.from({ length: 6 }, async (_, i) => ({ ...(await replay(sim, [i + 1])), ms: Date.now() - t0 })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, async (_, i) => ({ ...(await replay(sim, [i + 1])), ms: Date.now() - t0 })),
+    );
     const refused = results.filter((r) => r.status === 429);
     expect(results.filter((r) => r.status === 200)).toHaveLength(4);
     expect(refused).toHaveLength(2);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_SITE, startSimulator, type Simulator } from "../../simulator";
+import { DEMO_SITE, type Simulator, startSimulator } from "../../simulator";
 import { contractCheck, PATCHES } from "../contract/validator";
 import { basic, call, migration } from "./helpers";
 
@@ -29,7 +29,12 @@ describe("every served operation answers within the patched contract", () => {
     { method: "GET", path: "/subscriptions/9.json", status: 404 },
     { method: "POST", path: "/subscriptions/1001/migrations/preview.json", body: migration({ product_handle: "pro" }), status: 200 },
     { method: "POST", path: "/subscriptions/1001/migrations/preview.json", body: migration({ product_handle: "basic" }), status: 422 },
-    { method: "POST", path: "/subscriptions/1001/migrations.json", body: migration({ product_handle: "pro", product_price_point_handle: "pro-annual" }), status: 200 },
+    {
+      method: "POST",
+      path: "/subscriptions/1001/migrations.json",
+      body: migration({ product_handle: "pro", product_price_point_handle: "pro-annual" }),
+      status: 200,
+    },
     { method: "POST", path: "/subscriptions/1003/migrations.json", body: migration({ product_id: 4 }), status: 200 },
     { method: "POST", path: "/subscriptions/1004/migrations.json", body: migration({ product_id: 2 }), status: 422 },
     { method: "POST", path: "/subscriptions/1005/migrations.json", body: migration({ product_id: 2 }), status: 422 },
@@ -45,11 +50,31 @@ describe("every served operation answers within the patched contract", () => {
     { method: "GET", path: "/products/99/price_points.json", status: 404 },
     { method: "GET", path: "/site.json", status: 200 },
     { method: "GET", path: "/endpoints.json", status: 200 },
-    { method: "POST", path: "/endpoints.json", body: { endpoint: { url: "https://h.example/w", webhook_subscriptions: ["payment_success"] } }, status: 200 },
+    {
+      method: "POST",
+      path: "/endpoints.json",
+      body: { endpoint: { url: "https://h.example/w", webhook_subscriptions: ["payment_success"] } },
+      status: 200,
+    },
     { method: "POST", path: "/endpoints.json", body: { endpoint: { url: "ftp://h.example/w", webhook_subscriptions: [] } }, status: 422 },
-    { method: "PUT", path: "/endpoints/1.json", body: { endpoint: { url: "https://h.example/w", webhook_subscriptions: [] } }, status: 200 },
-    { method: "PUT", path: "/endpoints/1.json", body: { endpoint: { url: "https://h.example/w", webhook_subscriptions: ["foobar"] } }, status: 422 },
-    { method: "PUT", path: "/endpoints/99.json", body: { endpoint: { url: "https://h.example/w", webhook_subscriptions: [] } }, status: 404 },
+    {
+      method: "PUT",
+      path: "/endpoints/1.json",
+      body: { endpoint: { url: "https://h.example/w", webhook_subscriptions: [] } },
+      status: 200,
+    },
+    {
+      method: "PUT",
+      path: "/endpoints/1.json",
+      body: { endpoint: { url: "https://h.example/w", webhook_subscriptions: ["foobar"] } },
+      status: 422,
+    },
+    {
+      method: "PUT",
+      path: "/endpoints/99.json",
+      body: { endpoint: { url: "https://h.example/w", webhook_subscriptions: [] } },
+      status: 404,
+    },
   ];
   it.each(cases)("$method $path → $status", async ({ method, path, body, status }) => {
     expect((await call(sim, method, path, { body, auth })).status).toBe(status);
@@ -67,7 +92,9 @@ describe("every served operation answers within the patched contract", () => {
     sim.injectFault({ kind: "status", status, times: 3 });
     expect((await call(sim, "GET", "/site.json", { auth })).status).toBe(status);
     expect((await call(sim, "GET", "/webhooks.json", { auth })).status).toBe(status);
-    expect((await call(sim, "POST", "/subscriptions/1002/migrations.json", { body: migration({ product_id: 3 }), auth })).status).toBe(status);
+    expect((await call(sim, "POST", "/subscriptions/1002/migrations.json", { body: migration({ product_id: 3 }), auth })).status).toBe(
+      status,
+    );
   });
 });
 
@@ -86,13 +113,32 @@ describe("the patches", () => {
   });
 
   /** Answers the published contract refuses and the patched one allows: one per patch that the simulator relies on. */
-  const departures: { patch: RegExp; method: string; path: string; prepare?: (s: Simulator) => void; body?: unknown; raw?: string; auth?: string | null }[] = [
+  const departures: {
+    patch: RegExp;
+    method: string;
+    path: string;
+    prepare?: (s: Simulator) => void;
+    body?: unknown;
+    raw?: string;
+    auth?: string | null;
+  }[] = [
     { patch: /answers 200/, method: "GET", path: "/webhooks.json?status=failed&per_page=1" },
     { patch: /may be null/, method: "GET", path: "/webhooks.json?status=pending" },
     { patch: /429/, method: "GET", path: "/site.json", prepare: (s) => s.injectFault({ kind: "status", status: 429, times: 1 }) },
-    { patch: /409/, method: "PUT", path: "/webhooks/settings.json", body: { webhooks_enabled: true, uniqueness_token: "patch-409" }, prepare: () => undefined },
+    {
+      patch: /409/,
+      method: "PUT",
+      path: "/webhooks/settings.json",
+      body: { webhooks_enabled: true, uniqueness_token: "patch-409" },
+      prepare: () => undefined,
+    },
     { patch: /404/, method: "GET", path: "/products/77.json" },
-    { patch: /without a body/, method: "PUT", path: "/endpoints/99.json", body: { endpoint: { url: "https://h.example/w", webhook_subscriptions: [] } } },
+    {
+      patch: /without a body/,
+      method: "PUT",
+      path: "/endpoints/99.json",
+      body: { endpoint: { url: "https://h.example/w", webhook_subscriptions: [] } },
+    },
     { patch: /422/, method: "POST", path: "/webhooks/replay.json", body: { ids: [0] } },
     { patch: /401/, method: "GET", path: "/site.json", auth: null },
     { patch: /400/, method: "POST", path: "/webhooks/replay.json", raw: "[" },
@@ -103,7 +149,8 @@ describe("the patches", () => {
     prepare?.(sim);
     if (patch.source === "409") await call(sim, method, path, { body, auth }); // the first of the pair is fine as published
     const res = await fetch(sim.url + path, {
-      method, body: raw ?? (body === undefined ? undefined : JSON.stringify(body)),
+      method,
+      body: raw ?? (body === undefined ? undefined : JSON.stringify(body)),
       headers: { ...(a === null ? {} : { authorization: a ?? auth }), "content-type": "application/json" },
     });
     const answer = { method, path, status: res.status, contentType: res.headers.get("content-type"), text: await res.text() };
@@ -113,7 +160,13 @@ describe("the patches", () => {
 
   it("patched, the contract still refuses what the service would not send", async () => {
     const check = await contractCheck(true);
-    const answer = (status: number, text: string, contentType = "application/json") => ({ method: "GET", path: "/webhooks.json", status, contentType, text });
+    const answer = (status: number, text: string, contentType = "application/json") => ({
+      method: "GET",
+      path: "/webhooks.json",
+      status,
+      contentType,
+      text,
+    });
     expect(check.problems(answer(200, '[{"webhook":{"id":"5001"}}]'))).not.toEqual([]);
     expect(check.problems(answer(200, '[{"webhook":{"id":1,"successful":null}}]'))).not.toEqual([]);
     expect(check.problems(answer(429, '{"errors":["Too many"]}'))).not.toEqual([]);

@@ -12,10 +12,14 @@ const VENDOR = path.resolve(__dirname, "../fixtures/vendor");
 const fixture = (name: string): any => JSON.parse(readFileSync(path.join(VENDOR, name), "utf8"));
 
 /** The contract's own enum of event keys, read from the contract (not from the simulator). */
-const CONTRACT_EVENT_KEYS: string[] = JSON.parse(readFileSync(CONTRACT, "utf8"))
-  .paths["/endpoints.json"].post.requestBody.content["application/json"].schema.properties.endpoint.properties.webhook_subscriptions.items.enum;
+const CONTRACT_EVENT_KEYS: string[] = JSON.parse(readFileSync(CONTRACT, "utf8")).paths["/endpoints.json"].post.requestBody.content[
+  "application/json"
+].schema.properties.endpoint.properties.webhook_subscriptions.items.enum;
 
-const body = (url: unknown, events: unknown, extra: Record<string, unknown> = {}) => ({ endpoint: { url, webhook_subscriptions: events }, ...extra });
+const body = (url: unknown, events: unknown, extra: Record<string, unknown> = {}) => ({
+  endpoint: { url, webhook_subscriptions: events },
+  ...extra,
+});
 const create = (sim: Simulator, url: string, events: string[], extra: Record<string, unknown> = {}) =>
   call(sim, "POST", "/endpoints.json", { body: body(url, events, extra) });
 
@@ -25,7 +29,9 @@ describe("POST /endpoints.json", () => {
     const res = await call(sim, "POST", "/endpoints.json", { body: fixture("endpoint-create.request.json") });
     expect(res.status).toBe(200);
     expect(res.body).toEqual(fixture("endpoint-create.200.json"));
-    expect(sim.endpoints()).toEqual([{ id: 1, url: "https://your.site/webhooks", events: ["payment_success", "payment_failure"], status: "enabled" }]);
+    expect(sim.endpoints()).toEqual([
+      { id: 1, url: "https://your.site/webhooks", events: ["payment_success", "payment_failure"], status: "enabled" },
+    ]);
   });
 
   it("gives each new endpoint the next id and the site's own id", async () => {
@@ -35,12 +41,24 @@ describe("POST /endpoints.json", () => {
     expect([a.body.endpoint.id, b.body.endpoint.id]).toEqual([1, 2]);
     const siteId = (await call(sim, "GET", "/site.json")).body.site.id;
     expect(a.body.endpoint.site_id).toBe(siteId);
-    expect(b.body.endpoint).toEqual({ id: 2, url: "http://b.example:8080/hooks?x=1", site_id: siteId, status: "enabled", webhook_subscriptions: ["refund_success"] });
+    expect(b.body.endpoint).toEqual({
+      id: 2,
+      url: "http://b.example:8080/hooks?x=1",
+      site_id: siteId,
+      status: "enabled",
+      webhook_subscriptions: ["refund_success"],
+    });
   });
 
   it("keeps the events in the order sent, each once", async () => {
     const sim = await start();
-    const res = await create(sim, "https://x.example/h", ["refund_failure", "payment_success", "refund_failure", "customer_create", "payment_success"]);
+    const res = await create(sim, "https://x.example/h", [
+      "refund_failure",
+      "payment_success",
+      "refund_failure",
+      "customer_create",
+      "payment_success",
+    ]);
     expect(res.body.endpoint.webhook_subscriptions).toEqual(["refund_failure", "payment_success", "customer_create"]);
     expect(sim.endpoints()[0].events).toEqual(["refund_failure", "payment_success", "customer_create"]);
   });
@@ -66,7 +84,10 @@ describe("POST /endpoints.json", () => {
     const b = await create(sim, "https://same.example/h", ["payment_failure"]);
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(b.body.endpoint.id).not.toBe(a.body.endpoint.id);
-    expect((await call(sim, "GET", "/endpoints.json")).body.map((e: { url: string }) => e.url)).toEqual(["https://same.example/h", "https://same.example/h"]);
+    expect((await call(sim, "GET", "/endpoints.json")).body.map((e: { url: string }) => e.url)).toEqual([
+      "https://same.example/h",
+      "https://same.example/h",
+    ]);
   });
 
   it.each([
@@ -86,34 +107,95 @@ describe("POST /endpoints.json", () => {
   it("ignores keys the request does not define (a status cannot be set)", async () => {
     const sim = await start();
     const res = await call(sim, "POST", "/endpoints.json", {
-      body: { endpoint: { url: "https://x.example/h", webhook_subscriptions: ["payment_success"], status: "disabled", id: 77, site_id: 9 }, extra: true },
+      body: {
+        endpoint: { url: "https://x.example/h", webhook_subscriptions: ["payment_success"], status: "disabled", id: 77, site_id: 9 },
+        extra: true,
+      },
     });
-    expect(res.body.endpoint).toEqual({ id: 1, url: "https://x.example/h", site_id: 1, status: "enabled", webhook_subscriptions: ["payment_success"] });
+    expect(res.body.endpoint).toEqual({
+      id: 1,
+      url: "https://x.example/h",
+      site_id: 1,
+      status: "enabled",
+      webhook_subscriptions: ["payment_success"],
+    });
   });
 });
 
 /** 422s: each body, with the exact error list; nothing is created. */
 const REFUSED: { name: string; body: unknown; errors: string[] }[] = [
-  { name: "an ftp URL (the vendor's 422 example)", body: body("ftp://your.site/webhooks", ["payment_success"]), errors: fixture("endpoint-create-422.json").errors },
-  { name: "a mailto URL", body: body("mailto:ops@example.com", ["payment_success"]), errors: ["URL: invalid, only http and https supported"] },
-  { name: "a javascript URL", body: body("javascript:alert(1)", ["payment_success"]), errors: ["URL: invalid, only http and https supported"] },
+  {
+    name: "an ftp URL (the vendor's 422 example)",
+    body: body("ftp://your.site/webhooks", ["payment_success"]),
+    errors: fixture("endpoint-create-422.json").errors,
+  },
+  {
+    name: "a mailto URL",
+    body: body("mailto:ops@example.com", ["payment_success"]),
+    errors: ["URL: invalid, only http and https supported"],
+  },
+  {
+    name: "a javascript URL",
+    body: body("javascript:alert(1)", ["payment_success"]),
+    errors: ["URL: invalid, only http and https supported"],
+  },
   { name: "a relative URL", body: body("/webhooks", ["payment_success"]), errors: ["URL: invalid, only http and https supported"] },
-  { name: "a URL without a scheme", body: body("your.site/webhooks", ["payment_success"]), errors: ["URL: invalid, only http and https supported"] },
+  {
+    name: "a URL without a scheme",
+    body: body("your.site/webhooks", ["payment_success"]),
+    errors: ["URL: invalid, only http and https supported"],
+  },
   { name: "a URL without a host", body: body("https://", ["payment_success"]), errors: ["URL: invalid, only http and https supported"] },
-  { name: "a URL with a space", body: body("https://your.site/web hooks", ["payment_success"]), errors: ["URL: invalid, only http and https supported"] },
-  { name: "a URL with surrounding spaces", body: body(" https://your.site/webhooks", ["payment_success"]), errors: ["URL: invalid, only http and https supported"] },
+  {
+    name: "a URL with a space",
+    body: body("https://your.site/web hooks", ["payment_success"]),
+    errors: ["URL: invalid, only http and https supported"],
+  },
+  {
+    name: "a URL with surrounding spaces",
+    body: body(" https://your.site/webhooks", ["payment_success"]),
+    errors: ["URL: invalid, only http and https supported"],
+  },
   { name: "a URL that is a number", body: body(42, ["payment_success"]), errors: ["URL: invalid, only http and https supported"] },
   { name: "an empty URL", body: body("", ["payment_success"]), errors: ["URL: cannot be blank."] },
   { name: "a blank URL", body: body("   ", ["payment_success"]), errors: ["URL: cannot be blank."] },
   { name: "a null URL", body: body(null, ["payment_success"]), errors: ["URL: cannot be blank."] },
   { name: "no URL", body: { endpoint: { webhook_subscriptions: ["payment_success"] } }, errors: ["URL: cannot be blank."] },
-  { name: "an unknown event key (the vendor's 422 example)", body: body("https://x.example/h", ["payment_success", "foobar"]), errors: fixture("endpoint-update-422.json").errors },
-  { name: "an event key in the wrong case", body: body("https://x.example/h", ["Payment_Success"]), errors: ["Event key is not valid - Payment_Success"] },
-  { name: "unknown keys, each named once", body: body("https://x.example/h", ["foo", "payment_success", "bar", "foo"]), errors: ["Event key is not valid - foo", "Event key is not valid - bar"] },
-  { name: "event keys that are not strings", body: body("https://x.example/h", [5, null, { k: 1 }]), errors: ["Event key is not valid - 5", "Event key is not valid - null", 'Event key is not valid - {"k":1}'] },
-  { name: "no webhook_subscriptions", body: { endpoint: { url: "https://x.example/h" } }, errors: ["webhook_subscriptions must be an Array"] },
-  { name: "webhook_subscriptions as a string", body: body("https://x.example/h", "payment_success"), errors: ["webhook_subscriptions must be an Array"] },
-  { name: "a bad URL and a bad key together", body: body("ftp://x", ["nope"]), errors: ["URL: invalid, only http and https supported", "Event key is not valid - nope"] },
+  {
+    name: "an unknown event key (the vendor's 422 example)",
+    body: body("https://x.example/h", ["payment_success", "foobar"]),
+    errors: fixture("endpoint-update-422.json").errors,
+  },
+  {
+    name: "an event key in the wrong case",
+    body: body("https://x.example/h", ["Payment_Success"]),
+    errors: ["Event key is not valid - Payment_Success"],
+  },
+  {
+    name: "unknown keys, each named once",
+    body: body("https://x.example/h", ["foo", "payment_success", "bar", "foo"]),
+    errors: ["Event key is not valid - foo", "Event key is not valid - bar"],
+  },
+  {
+    name: "event keys that are not strings",
+    body: body("https://x.example/h", [5, null, { k: 1 }]),
+    errors: ["Event key is not valid - 5", "Event key is not valid - null", 'Event key is not valid - {"k":1}'],
+  },
+  {
+    name: "no webhook_subscriptions",
+    body: { endpoint: { url: "https://x.example/h" } },
+    errors: ["webhook_subscriptions must be an Array"],
+  },
+  {
+    name: "webhook_subscriptions as a string",
+    body: body("https://x.example/h", "payment_success"),
+    errors: ["webhook_subscriptions must be an Array"],
+  },
+  {
+    name: "a bad URL and a bad key together",
+    body: body("ftp://x", ["nope"]),
+    errors: ["URL: invalid, only http and https supported", "Event key is not valid - nope"],
+  },
   { name: "no endpoint object", body: { url: "https://x.example/h", webhook_subscriptions: [] }, errors: ["endpoint must be an Object"] },
   { name: "endpoint as an array", body: { endpoint: [] }, errors: ["endpoint must be an Object"] },
   { name: "endpoint as null", body: { endpoint: null }, errors: ["endpoint must be an Object"] },
@@ -169,7 +251,11 @@ describe("GET /endpoints.json", () => {
   it("lists every endpoint, oldest first, as create answered them", async () => {
     const sim = await start();
     const made = [];
-    for (const [url, events] of [["https://a.example/1", ["payment_success"]], ["https://b.example/2", []], ["https://c.example/3", ["trial_end_notice", "dunning_step_reached"]]] as const) {
+    for (const [url, events] of [
+      ["https://a.example/1", ["payment_success"]],
+      ["https://b.example/2", []],
+      ["https://c.example/3", ["trial_end_notice", "dunning_step_reached"]],
+    ] as const) {
       made.push((await create(sim, url, [...events])).body.endpoint);
     }
     const res = await call(sim, "GET", "/endpoints.json");
@@ -191,9 +277,22 @@ describe("PUT /endpoints/{id}.json", () => {
     const res = await call(sim, "PUT", `/endpoints/${held.id}.json`, { body: fixture("endpoint-update.request.json") });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      endpoint: { id: held.id, url: "https://yout.site/webhooks/1/json.", site_id: 1, status: "enabled", webhook_subscriptions: ["payment_failure", "payment_success", "refund_failure"] },
+      endpoint: {
+        id: held.id,
+        url: "https://yout.site/webhooks/1/json.",
+        site_id: 1,
+        status: "enabled",
+        webhook_subscriptions: ["payment_failure", "payment_success", "refund_failure"],
+      },
     });
-    expect(sim.endpoints()).toEqual([{ id: held.id, url: "https://yout.site/webhooks/1/json.", events: ["payment_failure", "payment_success", "refund_failure"], status: "enabled" }]);
+    expect(sim.endpoints()).toEqual([
+      {
+        id: held.id,
+        url: "https://yout.site/webhooks/1/json.",
+        events: ["payment_failure", "payment_success", "refund_failure"],
+        status: "enabled",
+      },
+    ]);
     expect((await call(sim, "GET", "/endpoints.json")).body).toEqual([res.body.endpoint]);
   });
 
@@ -208,7 +307,9 @@ describe("PUT /endpoints/{id}.json", () => {
   it("leaving an event out unsubscribes from it; order as sent, repeats once", async () => {
     const sim = await start();
     const held = sim.addEndpoint({ url: "https://x.example/h", events: ["payment_success", "payment_failure", "refund_failure"] });
-    const res = await call(sim, "PUT", `/endpoints/${held.id}.json`, { body: body("https://x.example/h", ["refund_failure", "payment_success", "refund_failure"]) });
+    const res = await call(sim, "PUT", `/endpoints/${held.id}.json`, {
+      body: body("https://x.example/h", ["refund_failure", "payment_success", "refund_failure"]),
+    });
     expect(res.body.endpoint.webhook_subscriptions).toEqual(["refund_failure", "payment_success"]);
     expect(sim.endpoints()[0].events).toEqual(["refund_failure", "payment_success"]);
   });
@@ -218,7 +319,12 @@ describe("PUT /endpoints/{id}.json", () => {
     const a = sim.addEndpoint({ url: "https://a.example/h", events: ["payment_success"], status: "disabled" });
     const b = sim.addEndpoint({ url: "https://b.example/h", events: ["payment_failure"] });
     const res = await call(sim, "PUT", `/endpoints/${a.id}.json`, { body: body("https://a2.example/h", ["signup_failure"]) });
-    expect(res.body.endpoint).toMatchObject({ id: a.id, url: "https://a2.example/h", status: "disabled", webhook_subscriptions: ["signup_failure"] });
+    expect(res.body.endpoint).toMatchObject({
+      id: a.id,
+      url: "https://a2.example/h",
+      status: "disabled",
+      webhook_subscriptions: ["signup_failure"],
+    });
     expect(sim.endpoints()).toEqual([{ id: a.id, url: "https://a2.example/h", events: ["signup_failure"], status: "disabled" }, b]);
   });
 
@@ -272,7 +378,9 @@ describe("duplicate prevention (uniqueness_token)", () => {
     const first = body("https://y.example/h", ["payment_failure"], { uniqueness_token: "put-1" });
     expect((await call(sim, "PUT", `/endpoints/${held.id}.json`, { body: first })).status).toBe(200);
     sim.updateEndpoint(held.id, { events: ["signup_success"] }); // changed in the web UI meanwhile
-    const again = await call(sim, "PUT", `/endpoints/${held.id}.json`, { body: body("https://z.example/h", [], { uniqueness_token: "put-1" }) });
+    const again = await call(sim, "PUT", `/endpoints/${held.id}.json`, {
+      body: body("https://z.example/h", [], { uniqueness_token: "put-1" }),
+    });
     expect(again).toMatchObject({ status: 409, body: { errors: [DUPLICATE] } });
     expect(sim.endpoints()).toEqual([{ ...held, url: "https://y.example/h", events: ["signup_success"] }]);
   });
@@ -280,9 +388,13 @@ describe("duplicate prevention (uniqueness_token)", () => {
   it("a token on a refused request (422, 404) is not recorded: the corrected request applies", async () => {
     const sim = await start();
     expect((await call(sim, "POST", "/endpoints.json", { body: body("ftp://x", [], { uniqueness_token: "fix-me" }) })).status).toBe(422);
-    expect((await call(sim, "PUT", "/endpoints/5.json", { body: body("https://x.example/h", [], { uniqueness_token: "fix-me" }) })).status).toBe(404);
+    expect(
+      (await call(sim, "PUT", "/endpoints/5.json", { body: body("https://x.example/h", [], { uniqueness_token: "fix-me" }) })).status,
+    ).toBe(404);
     expect(sim.tokenStatus("fix-me")).toBeUndefined();
-    expect((await call(sim, "POST", "/endpoints.json", { body: body("https://x.example/h", [], { uniqueness_token: "fix-me" }) })).status).toBe(200);
+    expect(
+      (await call(sim, "POST", "/endpoints.json", { body: body("https://x.example/h", [], { uniqueness_token: "fix-me" }) })).status,
+    ).toBe(200);
     expect(sim.endpoints()).toHaveLength(1);
   });
 });
@@ -328,7 +440,12 @@ describe("authentication", () => {
 describe("ground truth for tests", () => {
   it("addEndpoint: next free id unless given; the API's ids continue after it", async () => {
     const sim = await start();
-    expect(sim.addEndpoint({ url: "https://a.example/h", events: ["payment_success"] })).toEqual({ id: 1, url: "https://a.example/h", events: ["payment_success"], status: "enabled" });
+    expect(sim.addEndpoint({ url: "https://a.example/h", events: ["payment_success"] })).toEqual({
+      id: 1,
+      url: "https://a.example/h",
+      events: ["payment_success"],
+      status: "enabled",
+    });
     expect(sim.addEndpoint({ id: 7, url: "https://b.example/h", events: [], status: "disabled" }).id).toBe(7);
     expect((await create(sim, "https://c.example/h", [])).body.endpoint.id).toBe(8);
     expect(sim.addEndpoint({ id: 3, url: "https://d.example/h", events: [] }).id).toBe(3);
@@ -368,12 +485,22 @@ describe("ground truth for tests", () => {
   it("updateEndpoint: a change made in the web UI is what the API lists next; only the given fields change", async () => {
     const sim = await start();
     const held = (await create(sim, "https://x.example/h", ["payment_success"])).body.endpoint;
-    expect(sim.updateEndpoint(held.id, { events: ["payment_failure", "payment_failure", "refund_success"] }))
-      .toEqual({ id: held.id, url: "https://x.example/h", events: ["payment_failure", "refund_success"], status: "enabled" });
+    expect(sim.updateEndpoint(held.id, { events: ["payment_failure", "payment_failure", "refund_success"] })).toEqual({
+      id: held.id,
+      url: "https://x.example/h",
+      events: ["payment_failure", "refund_success"],
+      status: "enabled",
+    });
     sim.updateEndpoint(held.id, { url: "https://moved.example/h" });
     sim.updateEndpoint(held.id, { status: "disabled" });
     expect((await call(sim, "GET", "/endpoints.json")).body).toEqual([
-      { id: held.id, url: "https://moved.example/h", site_id: 1, status: "disabled", webhook_subscriptions: ["payment_failure", "refund_success"] },
+      {
+        id: held.id,
+        url: "https://moved.example/h",
+        site_id: 1,
+        status: "disabled",
+        webhook_subscriptions: ["payment_failure", "refund_success"],
+      },
     ]);
     expect(() => sim.updateEndpoint(99, { url: "https://x.example/h" })).toThrow(/no endpoint 99/);
     expect(() => sim.updateEndpoint(held.id, { url: "" })).toThrow(/url/);
@@ -395,10 +522,18 @@ describe("the demo site", () => {
   it("holds one endpoint, id 1, at the receiver its webhooks went to; the next one made is 2", async () => {
     const sim = await start({ seed: "demo" });
     const auth = basic(DEMO_SITE.apiKey);
-    expect(DEMO_SITE.endpoints).toEqual([{ id: 1, url: "https://merchant.example.com/billing/webhooks", events: ["payment_failure", "subscription_state_change"] }]);
+    expect(DEMO_SITE.endpoints).toEqual([
+      { id: 1, url: "https://merchant.example.com/billing/webhooks", events: ["payment_failure", "subscription_state_change"] },
+    ]);
     expect(Object.isFrozen(DEMO_SITE.endpoints[0].events)).toBe(true);
     expect((await call(sim, "GET", "/endpoints.json", { auth })).body).toEqual([
-      { id: 1, url: "https://merchant.example.com/billing/webhooks", site_id: 1, status: "enabled", webhook_subscriptions: ["payment_failure", "subscription_state_change"] },
+      {
+        id: 1,
+        url: "https://merchant.example.com/billing/webhooks",
+        site_id: 1,
+        status: "enabled",
+        webhook_subscriptions: ["payment_failure", "subscription_state_change"],
+      },
     ]);
     const failed = (await call(sim, "GET", "/webhooks.json?status=failed&per_page=1", { auth })).body[0].webhook;
     expect(failed.last_sent_url).toBe(DEMO_SITE.endpoints[0].url);

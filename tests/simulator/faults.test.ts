@@ -1,8 +1,7 @@
 import { describe, expect, it, onTestFinished } from "vitest";
 import type { Simulator } from "../../simulator";
 import { USAGE_VIOLATION } from "../contract/validator";
-import { call, start, DUPLICATE, migration, until, withSite } from "./helpers";
-
+import { call, DUPLICATE, migration, start, until, withSite } from "./helpers";
 
 const replay = (sim: Simulator, ids = [1], token?: string) =>
   call(sim, "POST", "/webhooks/replay.json", { body: token ? { ids, uniqueness_token: token } : { ids } });
@@ -115,7 +114,13 @@ describe("faults", () => {
     const sim = await withSite();
     onTestFinished(() => sim.close());
     const id = sim.addSubscription({ productId: 1, state: "active" }).id;
-    sim.injectFault({ kind: "status", status: 503, times: 1, applyAfterHandling: true, match: { path: `/subscriptions/${id}/migrations.json` } });
+    sim.injectFault({
+      kind: "status",
+      status: 503,
+      times: 1,
+      applyAfterHandling: true,
+      match: { path: `/subscriptions/${id}/migrations.json` },
+    });
     const body = migration({ product_id: 2 }, { uniqueness_token: "ambiguous-1" });
     expect((await call(sim, "POST", `/subscriptions/${id}/migrations.json`, { body })).status).toBe(503);
     expect(sim.getSubscription(id)).toMatchObject({ productId: 2, previousState: "active" });

@@ -1,5 +1,5 @@
 import { onTestFinished } from "vitest";
-import { startSimulator, type Simulator, type SimulatorOptions } from "../../simulator";
+import { type Simulator, type SimulatorOptions, startSimulator } from "../../simulator";
 import { contractCheck } from "../contract/validator";
 
 export const KEY = "sim_test_key";
@@ -79,8 +79,12 @@ export async function withSite(options: SimulatorOptions = {}): Promise<Simulato
   const sim = await startSimulator(options);
   sim.addProduct({ handle: "basic", priceInCents: 1000 });
   sim.addProduct({
-    handle: "pro", priceInCents: 5000,
-    pricePoints: [{ id: 201, handle: "pro-monthly", default: true }, { id: 202, handle: "pro-annual", priceInCents: 50000, intervalMonths: 12 }],
+    handle: "pro",
+    priceInCents: 5000,
+    pricePoints: [
+      { id: 201, handle: "pro-monthly", default: true },
+      { id: 202, handle: "pro-annual", priceInCents: 50000, intervalMonths: 12 },
+    ],
   });
   return sim;
 }

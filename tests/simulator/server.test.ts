@@ -5,7 +5,6 @@ import { describe, expect, it } from "vitest";
 import { DEMO_SITE, startSimulator } from "../../simulator";
 import { assertContract, basic, call, start, until } from "./helpers";
 
-
 describe("http plumbing", () => {
   it("listens on 127.0.0.1 and a free port by default", async () => {
     const sim = await start();
@@ -45,7 +44,14 @@ describe("http plumbing", () => {
     await call(sim, "GET", "/webhooks.json", { auth: null });
     expect(sim.requests).toMatchObject([
       { method: "GET", path: "/webhooks.json", query: { status: "failed", page: "2" }, body: undefined, status: 200 },
-      { method: "POST", path: "/webhooks/replay.json", query: {}, body: { ids: [1, 2], uniqueness_token: "tok" }, status: 200, uniquenessToken: "tok" },
+      {
+        method: "POST",
+        path: "/webhooks/replay.json",
+        query: {},
+        body: { ids: [1, 2], uniqueness_token: "tok" },
+        status: 200,
+        uniquenessToken: "tok",
+      },
       { method: "GET", status: 401 },
     ]);
     expect(typeof sim.requests[0].at).toBe("number");
@@ -63,7 +69,12 @@ describe("http plumbing", () => {
     const sim = await startSimulator({ latencyMs: 0 });
     const agent = new Agent({ keepAliveTimeout: 60_000 });
     const res = await request(`${sim.url}/webhooks.json`, { dispatcher: agent, headers: { authorization: basic() } });
-    await assertContract("GET", "/webhooks.json", { status: res.statusCode, headers: new Headers(res.headers as Record<string, string>) }, await res.body.text());
+    await assertContract(
+      "GET",
+      "/webhooks.json",
+      { status: res.statusCode, headers: new Headers(res.headers as Record<string, string>) },
+      await res.body.text(),
+    );
     sim.injectFault({ kind: "delay", ms: 30_000 });
     const stuck = request(`${sim.url}/webhooks.json`, { dispatcher: agent, headers: { authorization: basic() } }).catch((e: Error) => e);
     await until(() => sim.inFlight === 1, "the delayed request is in flight");
@@ -89,8 +100,15 @@ describe("demo seed", () => {
     const failed = await call(sim, "GET", "/webhooks.json?status=failed&per_page=200&order=oldest_first", { auth });
     expect(failed.body.map((w: { webhook: { id: number } }) => w.webhook.id)).toEqual(DEMO_SITE.failedWebhookIds);
     expect(DEMO_SITE.failedWebhookIds).toHaveLength(10);
-    const migrated = await call(sim, "POST", "/subscriptions/1001/migrations.json", { auth, body: { migration: { product_handle: "pro" } } });
-    expect(migrated.body.subscription).toMatchObject({ state: "active", previous_state: "active", product: { id: 2, handle: "pro", product_price_point_name: "Monthly" } });
+    const migrated = await call(sim, "POST", "/subscriptions/1001/migrations.json", {
+      auth,
+      body: { migration: { product_handle: "pro" } },
+    });
+    expect(migrated.body.subscription).toMatchObject({
+      state: "active",
+      previous_state: "active",
+      product: { id: 2, handle: "pro", product_price_point_name: "Monthly" },
+    });
     expect(sim.getSubscription(1001)).toMatchObject({ productId: 2, pricePointId: 201 });
     const sca = await call(sim, "POST", "/subscriptions/1005/migrations.json", { auth, body: { migration: { product_handle: "pro" } } });
     expect(sca.body.action_link).toMatch(/\/authentications\//);
@@ -102,16 +120,32 @@ describe("demo seed", () => {
     const sim = await start({ seed: "demo" });
     const auth = basic(DEMO_SITE.apiKey);
     expect(DEMO_SITE.products.map((p) => [p.id, p.handle, p.pricePoints.map((pp) => pp.id)])).toEqual([
-      [1, "basic", [101]], [2, "pro", [201, 202]], [3, "launch", [301]], [4, null, [401]],
+      [1, "basic", [101]],
+      [2, "pro", [201, 202]],
+      [3, "launch", [301]],
+      [4, null, [401]],
     ]);
     expect(DEMO_SITE.subscriptions.map((s) => s.id)).toEqual([1001, 1002, 1003, 1004, 1005]);
     expect(DEMO_SITE.webhooks.map((w) => w.id)).toEqual(Array.from({ length: 16 }, (_, i) => 5001 + i));
     expect(DEMO_SITE.endpoints.map((e) => e.id)).toEqual([1]);
     expect((await call(sim, "GET", "/endpoints.json", { auth })).body.map((e: { id: number }) => e.id)).toEqual([1]);
-    expect((await call(sim, "GET", "/products/4.json", { auth })).body.product).toMatchObject({ id: 4, handle: null, default_product_price_point_id: 401 });
-    const listed = (await call(sim, "GET", "/webhooks.json?per_page=200&order=oldest_first", { auth })).body.map((w: { webhook: object }) => w.webhook);
+    expect((await call(sim, "GET", "/products/4.json", { auth })).body.product).toMatchObject({
+      id: 4,
+      handle: null,
+      default_product_price_point_id: 401,
+    });
+    const listed = (await call(sim, "GET", "/webhooks.json?per_page=200&order=oldest_first", { auth })).body.map(
+      (w: { webhook: object }) => w.webhook,
+    );
     expect(listed[0]).toMatchObject({ id: 5001, successful: true, last_error: null, last_error_at: null });
-    expect(listed[14]).toMatchObject({ id: 5015, successful: false, accepted_at: null, last_sent_at: null, last_sent_url: null, last_error: null });
+    expect(listed[14]).toMatchObject({
+      id: 5015,
+      successful: false,
+      accepted_at: null,
+      last_sent_at: null,
+      last_sent_url: null,
+      last_error: null,
+    });
     expect(listed[15]).toMatchObject({ id: 5016, last_sent_at: null });
   });
 
@@ -123,7 +157,8 @@ describe("demo seed", () => {
 
 describe("billing-simulator CLI", () => {
   const root = path.resolve(__dirname, "../..");
-  const cli = (args: string[]) => spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "simulator/bin.ts", ...args], { cwd: root });
+  const cli = (args: string[]) =>
+    spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "simulator/bin.ts", ...args], { cwd: root });
   const listening = (child: ReturnType<typeof cli>) => {
     let out = "";
     const url = new Promise<string>((resolve, reject) => {
@@ -136,10 +171,11 @@ describe("billing-simulator CLI", () => {
     });
     return { url, out: () => out };
   };
-  const stop = (child: ReturnType<typeof cli>) => new Promise<number | null>((resolve) => {
-    child.on("exit", resolve);
-    child.kill("SIGTERM");
-  });
+  const stop = (child: ReturnType<typeof cli>) =>
+    new Promise<number | null>((resolve) => {
+      child.on("exit", resolve);
+      child.kill("SIGTERM");
+    });
 
   it("prints its URL and the demo key, serves, and exits on SIGTERM", async () => {
     const child = cli(["--port", "0", "--seed", "demo"]);
@@ -169,12 +205,16 @@ describe("billing-simulator CLI", () => {
     { args: ["--over-capacity", "drop"], message: /--over-capacity accepts "queue" or "429"/ },
     { args: ["--report-price-point=yes"], message: /--report-price-point takes no value/ },
     { args: ["--max-concurrent", "0"], message: /--max-concurrent needs at least 1/ },
-  ])("refuses $args", async ({ args, message }) => {
-    const child = cli(args);
-    let err = "";
-    child.stderr.on("data", (d) => (err += d));
-    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
-    expect(code).toBe(2);
-    expect(err).toMatch(message);
-  }, 20_000);
+  ])(
+    "refuses $args",
+    async ({ args, message }) => {
+      const child = cli(args);
+      let err = "";
+      child.stderr.on("data", (d) => (err += d));
+      const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+      expect(code).toBe(2);
+      expect(err).toMatch(message);
+    },
+    20_000,
+  );
 });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startSimulator, type Simulator } from "../../simulator";
+import { type Simulator, startSimulator } from "../../simulator";
 import { call, DUPLICATE } from "./helpers";
 
 let sim: Simulator;
@@ -112,7 +112,11 @@ describe("GET /webhooks.json", () => {
     // 45 webhooks, one a day from 2026-10-01: every third failed, subscriptions 1 and 2 alternating.
     for (let i = 0; i < 45; i++) {
       const d = new Date(Date.UTC(2026, 9, 1 + i, 12));
-      sim.addWebhook({ status: i % 3 === 0 ? "failed" : "successful", subscriptionId: 1 + (i % 2), createdAt: d.toISOString().replace(".000", "") });
+      sim.addWebhook({
+        status: i % 3 === 0 ? "failed" : "successful",
+        subscriptionId: 1 + (i % 2),
+        createdAt: d.toISOString().replace(".000", ""),
+      });
     }
     sim.addWebhook({ status: "pending", createdAt: "2026-12-01T00:00:00Z" });
     sim.addWebhook({ status: "paused", createdAt: "2026-12-02T00:00:00Z" });
@@ -143,8 +147,16 @@ describe("GET /webhooks.json", () => {
   });
 
   const filters: { query: string; count: number; check?: (w: any) => boolean }[] = [
-    { query: "status=failed", count: 15, check: (w) => w.successful === false && typeof w.last_error === "string" && w.accepted_at === null },
-    { query: "status=successful", count: 30, check: (w) => w.successful === true && typeof w.accepted_at === "string" && w.last_error === null },
+    {
+      query: "status=failed",
+      count: 15,
+      check: (w) => w.successful === false && typeof w.last_error === "string" && w.accepted_at === null,
+    },
+    {
+      query: "status=successful",
+      count: 30,
+      check: (w) => w.successful === true && typeof w.accepted_at === "string" && w.last_error === null,
+    },
     { query: "status=pending", count: 1, check: (w) => w.accepted_at === null && w.last_sent_at === null },
     { query: "status=paused", count: 1, check: (w) => w.accepted_at === null && w.last_sent_at === null },
     { query: "subscription=1", count: 23 },
@@ -161,27 +173,59 @@ describe("GET /webhooks.json", () => {
   });
 
   it.each(["status=lost", "since_date=10/01/2026", "until_date=2026-13-45", "page=0", "per_page=-1", "order=random", "subscription=abc"])(
-    "422 for %s", async (query) => {
+    "422 for %s",
+    async (query) => {
       const res = await call(sim, "GET", `/webhooks.json?${query}`);
       expect(res.status).toBe(422);
       expect(res.body.errors[0]).toMatch(new RegExp(query.split("=")[0]));
-    });
+    },
+  );
 
   const FIELDS = [
-    "accepted_at", "body", "created_at", "event", "id", "last_error", "last_error_at", "last_sent_at", "last_sent_url",
-    "signature", "signature_hmac_sha_256", "successful",
+    "accepted_at",
+    "body",
+    "created_at",
+    "event",
+    "id",
+    "last_error",
+    "last_error_at",
+    "last_sent_at",
+    "last_sent_url",
+    "signature",
+    "signature_hmac_sha_256",
+    "successful",
   ];
   it.each([
     {
       status: "successful",
-      want: { successful: true, accepted_at: expect.any(String), last_sent_at: expect.any(String), last_sent_url: expect.stringMatching(/^https:/), last_error: null, last_error_at: null },
+      want: {
+        successful: true,
+        accepted_at: expect.any(String),
+        last_sent_at: expect.any(String),
+        last_sent_url: expect.stringMatching(/^https:/),
+        last_error: null,
+        last_error_at: null,
+      },
     },
     {
       status: "failed",
-      want: { successful: false, accepted_at: null, last_sent_at: expect.any(String), last_sent_url: expect.stringMatching(/^https:/), last_error: "404 Resource Not Found (retry 5 of 5)", last_error_at: expect.any(String) },
+      want: {
+        successful: false,
+        accepted_at: null,
+        last_sent_at: expect.any(String),
+        last_sent_url: expect.stringMatching(/^https:/),
+        last_error: "404 Resource Not Found (retry 5 of 5)",
+        last_error_at: expect.any(String),
+      },
     },
-    { status: "pending", want: { successful: false, accepted_at: null, last_sent_at: null, last_sent_url: null, last_error: null, last_error_at: null } },
-    { status: "paused", want: { successful: false, accepted_at: null, last_sent_at: null, last_sent_url: null, last_error: null, last_error_at: null } },
+    {
+      status: "pending",
+      want: { successful: false, accepted_at: null, last_sent_at: null, last_sent_url: null, last_error: null, last_error_at: null },
+    },
+    {
+      status: "paused",
+      want: { successful: false, accepted_at: null, last_sent_at: null, last_sent_url: null, last_error: null, last_error_at: null },
+    },
   ])("a $status webhook renders every field, unset ones as null", async ({ status, want }) => {
     const [{ webhook }] = (await call(sim, "GET", `/webhooks.json?status=${status}&per_page=1`)).body;
     expect(Object.keys(webhook).sort()).toEqual(FIELDS);
