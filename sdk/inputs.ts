@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { closestEventKey, EVENT_KEYS_ARE_LISTED, isWebhookEvent } from "./events";
-import { isInt64Text, isWireId, webhookStatus, type WebhookEvent, type WebhookId } from "./wire";
+import { isInt64Text, isWireId, type WebhookEvent, type WebhookId, webhookStatus } from "./wire";
 
 /**
  * Input schemas of the SDK's methods, in the camelCase users write. The Pulumi
@@ -21,43 +21,55 @@ export const positiveId = z.unknown().transform((v, ctx) => {
   return z.NEVER;
 });
 
-const handle = z.string({ error: (i) => `must be a non-empty handle string, got ${describe(i.input)}` })
+const handle = z
+  .string({ error: (i) => `must be a non-empty handle string, got ${describe(i.input)}` })
   .min(1, "must be a non-empty handle string")
   .max(255, "must be at most 255 characters");
 
 const flag = z.boolean({ error: (i) => `must be true or false, got ${describe(i.input)}` });
 
 /** Migration target and options (`migrateSubscription`, `previewMigration`). */
-export const migrationInput = z.object({
-  productId: positiveId.optional(),
-  productHandle: handle.optional(),
-  pricePointId: positiveId.optional(),
-  pricePointHandle: handle.optional(),
-  includeTrial: flag.optional(),
-  includeInitialCharge: flag.optional(),
-  includeCoupons: flag.optional(),
-  preservePeriod: flag.optional(),
-}, { error: "must be an object" }).strict().superRefine((raw, ctx) => {
-  // Runs even when a field failed (`when` below), so one bad field never hides a missing product.
-  if (typeof raw !== "object" || raw === null) return;
-  const m = raw as Record<string, unknown>;
-  const hasId = m.productId !== undefined;
-  const hasHandle = m.productHandle !== undefined;
-  if (hasId === hasHandle) {
-    ctx.addIssue({
-      code: "custom", path: ["productId"],
-      message: hasId
-        ? "give exactly one of productId or productHandle, not both"
-        : "give exactly one of productId or productHandle (the target product)",
-    });
-  }
-  if (m.pricePointId !== undefined && m.pricePointHandle !== undefined) {
-    ctx.addIssue({
-      code: "custom", path: ["pricePointId"],
-      message: "give at most one of pricePointId or pricePointHandle (neither selects the product's default price point)",
-    });
-  }
-}, { when: () => true });
+export const migrationInput = z
+  .object(
+    {
+      productId: positiveId.optional(),
+      productHandle: handle.optional(),
+      pricePointId: positiveId.optional(),
+      pricePointHandle: handle.optional(),
+      includeTrial: flag.optional(),
+      includeInitialCharge: flag.optional(),
+      includeCoupons: flag.optional(),
+      preservePeriod: flag.optional(),
+    },
+    { error: "must be an object" },
+  )
+  .strict()
+  .superRefine(
+    (raw, ctx) => {
+      // Runs even when a field failed (`when` below), so one bad field never hides a missing product.
+      if (typeof raw !== "object" || raw === null) return;
+      const m = raw as Record<string, unknown>;
+      const hasId = m.productId !== undefined;
+      const hasHandle = m.productHandle !== undefined;
+      if (hasId === hasHandle) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["productId"],
+          message: hasId
+            ? "give exactly one of productId or productHandle, not both"
+            : "give exactly one of productId or productHandle (the target product)",
+        });
+      }
+      if (m.pricePointId !== undefined && m.pricePointHandle !== undefined) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["pricePointId"],
+          message: "give at most one of pricePointId or pricePointHandle (neither selects the product's default price point)",
+        });
+      }
+    },
+    { when: () => true },
+  );
 export type MigrationInput = z.input<typeof migrationInput>;
 
 /**
@@ -68,7 +80,8 @@ export type MigrationInput = z.input<typeof migrationInput>;
  * the same id.
  */
 // One pass over the array, not a schema per element: replays may carry millions of ids.
-export const replayIdsInput = z.custom<unknown[]>((v) => Array.isArray(v), { error: "must be an array of webhook ids" })
+export const replayIdsInput = z
+  .custom<unknown[]>((v) => Array.isArray(v), { error: "must be an array of webhook ids" })
   .superRefine((ids, ctx) => {
     const bad: string[] = [];
     for (let i = 0; i < ids.length; i++) {
@@ -78,7 +91,8 @@ export const replayIdsInput = z.custom<unknown[]>((v) => Array.isArray(v), { err
       const shown = bad.slice(0, 10).join(", ") + (bad.length > 10 ? `, … ${bad.length - 10} more` : "");
       ctx.addIssue({
         code: "custom",
-        message: "must contain only webhook ids: positive integers, or decimal strings for ids above 2^53 " +
+        message:
+          "must contain only webhook ids: positive integers, or decimal strings for ids above 2^53 " +
           `(int64, up to 9223372036854775807); bad entries: ${shown}`,
       });
     }
@@ -91,19 +105,28 @@ export const replayIdsInput = z.custom<unknown[]>((v) => Array.isArray(v), { err
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date as YYYY-MM-DD");
 
 /** Filter of `listWebhooks`. */
-export const webhookFilterInput = z.object({
-  status: webhookStatus.optional(),
-  sinceDate: isoDate.optional(),
-  untilDate: isoDate.optional(),
-  subscriptionId: positiveId.optional(),
-}, { error: "must be an object" }).strict().superRefine((raw, ctx) => {
-  if (typeof raw !== "object" || raw === null) return;
-  const f = raw as Record<string, unknown>;
-  const date = (v: unknown): v is string => typeof v === "string" && /^\d{4}-\d{2}-\d{2}$/.test(v);
-  if (date(f.sinceDate) && date(f.untilDate) && f.sinceDate > f.untilDate) {
-    ctx.addIssue({ code: "custom", path: ["untilDate"], message: `must not be before sinceDate (${f.sinceDate})` });
-  }
-}, { when: () => true });
+export const webhookFilterInput = z
+  .object(
+    {
+      status: webhookStatus.optional(),
+      sinceDate: isoDate.optional(),
+      untilDate: isoDate.optional(),
+      subscriptionId: positiveId.optional(),
+    },
+    { error: "must be an object" },
+  )
+  .strict()
+  .superRefine(
+    (raw, ctx) => {
+      if (typeof raw !== "object" || raw === null) return;
+      const f = raw as Record<string, unknown>;
+      const date = (v: unknown): v is string => typeof v === "string" && /^\d{4}-\d{2}-\d{2}$/.test(v);
+      if (date(f.sinceDate) && date(f.untilDate) && f.sinceDate > f.untilDate) {
+        ctx.addIssue({ code: "custom", path: ["untilDate"], message: `must not be before sinceDate (${f.sinceDate})` });
+      }
+    },
+    { when: () => true },
+  );
 export type WebhookFilter = z.input<typeof webhookFilterInput>;
 
 /** Longest endpoint url accepted (the contract sets none; URLs past 2048 characters are not reliably handled anywhere). */
@@ -126,6 +149,7 @@ export const endpointUrl = z.unknown().transform((v, ctx): string => {
   if (typeof v !== "string") return fail(`must be an absolute https URL such as https://example.com/webhooks, got ${describe(v)}`);
   if (v.length > MAX_ENDPOINT_URL_LENGTH) return fail(`must be at most ${MAX_ENDPOINT_URL_LENGTH} characters, got ${v.length}`);
   // The URL parser would quietly drop or encode these; the service would get something else than what was written.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point (they are refused)
   if (/[\s\u0000-\u001f\u007f]/.test(v)) return fail(`must not contain spaces or control characters, got ${describe(v)}`);
   let url: URL;
   try {
@@ -148,39 +172,51 @@ export const endpointUrl = z.unknown().transform((v, ctx): string => {
  * ignored; the output is sorted and distinct. An unknown key is named, with the
  * closest valid one.
  */
-const eventKeys = (allowEmpty: boolean) => z.unknown().transform((v, ctx): WebhookEvent[] => {
-  if (!Array.isArray(v)) {
-    ctx.addIssue({ code: "custom", message: `must be an array of webhook event keys such as ["payment_success"], got ${describe(v)}; ${EVENT_KEYS_ARE_LISTED}` });
-    return z.NEVER as never;
-  }
-  if (v.length === 0 && !allowEmpty) {
-    ctx.addIssue({
-      code: "custom",
-      message: `must name at least one webhook event (an endpoint subscribed to nothing receives nothing); ${EVENT_KEYS_ARE_LISTED}`,
+const eventKeys = (allowEmpty: boolean) =>
+  z.unknown().transform((v, ctx): WebhookEvent[] => {
+    if (!Array.isArray(v)) {
+      ctx.addIssue({
+        code: "custom",
+        message: `must be an array of webhook event keys such as ["payment_success"], got ${describe(v)}; ${EVENT_KEYS_ARE_LISTED}`,
+      });
+      return z.NEVER as never;
+    }
+    if (v.length === 0 && !allowEmpty) {
+      ctx.addIssue({
+        code: "custom",
+        message: `must name at least one webhook event (an endpoint subscribed to nothing receives nothing); ${EVENT_KEYS_ARE_LISTED}`,
+      });
+      return z.NEVER as never;
+    }
+    let bad = 0;
+    v.forEach((key: unknown, i) => {
+      if (isWebhookEvent(key)) return;
+      if (++bad > 10) return; // the first ten are enough to act on
+      const hint = typeof key === "string" ? closestEventKey(key) : undefined;
+      ctx.addIssue({
+        code: "custom",
+        path: [i],
+        message:
+          typeof key === "string"
+            ? `${describe(key)} is not a webhook event key${hint ? `; did you mean "${hint}"?` : ""} (${EVENT_KEYS_ARE_LISTED})`
+            : `must be a webhook event key (a string), got ${describe(key)}; ${EVENT_KEYS_ARE_LISTED}`,
+      });
     });
-    return z.NEVER as never;
-  }
-  let bad = 0;
-  v.forEach((key: unknown, i) => {
-    if (isWebhookEvent(key)) return;
-    if (++bad > 10) return; // the first ten are enough to act on
-    const hint = typeof key === "string" ? closestEventKey(key) : undefined;
-    ctx.addIssue({
-      code: "custom", path: [i],
-      message: typeof key === "string"
-        ? `${describe(key)} is not a webhook event key${hint ? `; did you mean "${hint}"?` : ""} (${EVENT_KEYS_ARE_LISTED})`
-        : `must be a webhook event key (a string), got ${describe(key)}; ${EVENT_KEYS_ARE_LISTED}`,
-    });
+    if (bad > 10) ctx.addIssue({ code: "custom", message: `${bad - 10} more entries are not webhook event keys` });
+    if (bad > 0) return z.NEVER as never;
+    return [...new Set(v as WebhookEvent[])].sort();
   });
-  if (bad > 10) ctx.addIssue({ code: "custom", message: `${bad - 10} more entries are not webhook event keys` });
-  if (bad > 0) return z.NEVER as never;
-  return [...new Set(v as WebhookEvent[])].sort();
-});
 
-const endpointShape = (allowEmptyEvents: boolean) => z.object({
-  url: endpointUrl,
-  events: eventKeys(allowEmptyEvents),
-}, { error: "must be an object { url, events }" }).strict();
+const endpointShape = (allowEmptyEvents: boolean) =>
+  z
+    .object(
+      {
+        url: endpointUrl,
+        events: eventKeys(allowEmptyEvents),
+      },
+      { error: "must be an object { url, events }" },
+    )
+    .strict();
 
 /**
  * A webhook endpoint to create (`createEndpoint`): `url`, an absolute https URL

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { BillingValidationError, ReplayPartialFailureError, type BillingError, type ReplayBatch } from "./errors";
+import { type BillingError, BillingValidationError, type ReplayBatch, ReplayPartialFailureError } from "./errors";
 import { replayIdsInput } from "./inputs";
 import type { ReplayResult } from "./results";
 import { exactIds, failureOf, type Transport } from "./transport";
 import { problemsOf } from "./validation";
-import { MAX_REPLAY_IDS, wireIdList, type WebhookId } from "./wire";
+import { MAX_REPLAY_IDS, type WebhookId, wireIdList } from "./wire";
 
 /**
  * Distinct ids in first-seen order. A sorted Float64Array copy finds the
@@ -15,7 +15,11 @@ export function distinctIds<T extends WebhookId>(ids: readonly T[]): readonly T[
   if (ids.some((id) => typeof id === "string")) {
     // Big int64 ids as text are rare; a Set is fine for them.
     const seen = new Set<WebhookId>();
-    return ids.filter((id) => !seen.has(id) && (seen.add(id), true));
+    return ids.filter((id) => {
+      if (seen.has(id)) return false;
+      seen.add(id);
+      return true;
+    });
   }
   const nums = ids as readonly number[];
   // Ids read from a list or a range arrive ascending: one pass proves them distinct.
@@ -74,7 +78,9 @@ export async function replayWebhooks(t: Transport, ids: unknown, concurrency: nu
       const index = next++;
       const batch = batches[index];
       const req = {
-        method: "POST", path: "/webhooks/replay.json", repeatable: true,
+        method: "POST",
+        path: "/webhooks/replay.json",
+        repeatable: true,
         body: { ids: exactIds(batch.ids), uniqueness_token: batch.uniquenessToken },
       } as const;
       const x = await t.send(req);
@@ -107,7 +113,8 @@ const batchIds = wireIdList(1, MAX_REPLAY_IDS);
 
 function checkBatch(b: ReplayBatch, i: number): void {
   const problems: { property: string; message: string }[] = [];
-  if (!batchIds.safeParse(b?.ids).success) problems.push({ property: `resume.${i}.ids`, message: `must be 1 to ${MAX_REPLAY_IDS} webhook ids` });
+  if (!batchIds.safeParse(b?.ids).success)
+    problems.push({ property: `resume.${i}.ids`, message: `must be 1 to ${MAX_REPLAY_IDS} webhook ids` });
   if (typeof b?.uniquenessToken !== "string" || b.uniquenessToken === "") {
     problems.push({ property: `resume.${i}.uniquenessToken`, message: "must be the non-empty token the batch was first sent with" });
   }

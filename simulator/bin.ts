@@ -4,9 +4,10 @@
  *                   [--over-capacity queue|429] [--report-price-point]
  * Runs until SIGINT/SIGTERM.
  */
-import { DEMO_SITE, startSimulator, type SimulatorOptions } from "./index";
+import { DEMO_SITE, type SimulatorOptions, startSimulator } from "./index";
 
-const USAGE = "usage: billing-simulator [--port N] [--host H] [--seed demo] [--api-key K] [--access-token T] [--latency MS] [--max-concurrent N]" +
+const USAGE =
+  "usage: billing-simulator [--port N] [--host H] [--seed demo] [--api-key K] [--access-token T] [--latency MS] [--max-concurrent N]" +
   " [--over-capacity queue|429] [--report-price-point]";
 
 function parseArgs(argv: string[]): SimulatorOptions {
@@ -24,17 +25,27 @@ function parseArgs(argv: string[]): SimulatorOptions {
       return v;
     };
     switch (flag) {
-      case "--port": o.port = number(flag, value()); break;
-      case "--host": o.host = value(); break;
+      case "--port":
+        o.port = number(flag, value());
+        break;
+      case "--host":
+        o.host = value();
+        break;
       case "--seed": {
         const v = value();
         if (v !== "demo") fail(`--seed accepts only "demo", got ${v}`);
         o.seed = "demo";
         break;
       }
-      case "--api-key": o.apiKey = value(); break;
-      case "--access-token": o.accessToken = value(); break;
-      case "--latency": o.latencyMs = number(flag, value()); break;
+      case "--api-key":
+        o.apiKey = value();
+        break;
+      case "--access-token":
+        o.accessToken = value();
+        break;
+      case "--latency":
+        o.latencyMs = number(flag, value());
+        break;
       case "--max-concurrent": {
         const n = number(flag, value());
         if (n === 0) fail("--max-concurrent needs at least 1");
@@ -51,8 +62,12 @@ function parseArgs(argv: string[]): SimulatorOptions {
         if (inline !== undefined) fail("--report-price-point takes no value");
         o.reportPricePoint = true;
         break;
-      case "-h": case "--help": console.log(USAGE); process.exit(0);
-      default: fail(`unknown argument ${argv[i]}`);
+      case "-h":
+      case "--help":
+        console.log(USAGE);
+        return process.exit(0);
+      default:
+        fail(`unknown argument ${argv[i]}`);
     }
   }
   return o;
@@ -68,7 +83,8 @@ async function main(): Promise<void> {
   const sim = await startSimulator(options);
   console.log(`billing-simulator listening on ${sim.url}`);
   // Only the demo's well-known key is printed: a key given on the command line is the caller's to keep.
-  if (options.seed === "demo" && options.apiKey === undefined) console.log(`demo site seeded; API key: ${DEMO_SITE.apiKey} (Basic auth, password "x")`);
+  if (options.seed === "demo" && options.apiKey === undefined)
+    console.log(`demo site seeded; API key: ${DEMO_SITE.apiKey} (Basic auth, password "x")`);
   const stop = () => void sim.close().then(() => process.exit(0));
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);

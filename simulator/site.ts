@@ -1,16 +1,31 @@
 import { randomBytes } from "node:crypto";
-import {
-  addMonths, isoSeconds,
-  type PricePointRecord, type ProductInput, type ProductRecord, type SubscriptionInput, type SubscriptionRecord,
-} from "./records";
-import { preservesPeriod, type AuthenticationRequired, type ErrorList, type Migration, type PricePointType, type SubscriptionState } from "./wire";
-import { WebhookLog } from "./webhook-log";
 import { Endpoints } from "./endpoints";
+import {
+  addMonths,
+  isoSeconds,
+  type PricePointRecord,
+  type ProductInput,
+  type ProductRecord,
+  type SubscriptionInput,
+  type SubscriptionRecord,
+} from "./records";
+import { WebhookLog } from "./webhook-log";
+import {
+  type AuthenticationRequired,
+  type ErrorList,
+  type Migration,
+  type PricePointType,
+  preservesPeriod,
+  type SubscriptionState,
+} from "./wire";
 
 /** A rule the site refuses a request with: the answer's status and body. */
 export class SiteError extends Error {
   readonly body: ErrorList | AuthenticationRequired;
-  constructor(readonly status: number, errorOrBody: string | AuthenticationRequired) {
+  constructor(
+    readonly status: number,
+    errorOrBody: string | AuthenticationRequired,
+  ) {
     const body = typeof errorOrBody === "string" ? { errors: [errorOrBody] } : errorOrBody;
     super(body.errors.join("; "));
     this.body = body;
@@ -82,27 +97,48 @@ export class Site {
     }));
     if (!pricePoints.some((pp) => pp.default)) {
       pricePoints.push({
-        id: this.#claimPricePoint(undefined), handle: `${handle ?? `product-${id}`}-default`, name: "Default",
-        default: true, priceInCents, intervalMonths: 1,
+        id: this.#claimPricePoint(undefined),
+        handle: `${handle ?? `product-${id}`}-default`,
+        name: "Default",
+        default: true,
+        priceInCents,
+        intervalMonths: 1,
       });
     }
-    const record: ProductRecord = { id, handle, name: p.name ?? handle ?? `Product ${id}`, priceInCents, pricePoints, createdAt: this.nowIso() };
+    const record: ProductRecord = {
+      id,
+      handle,
+      name: p.name ?? handle ?? `Product ${id}`,
+      priceInCents,
+      pricePoints,
+      createdAt: this.nowIso(),
+    };
     this.#products.set(id, record);
     return structuredClone(record);
   }
 
   addSubscription(s: SubscriptionInput): SubscriptionRecord {
-    const product = s.productId !== undefined ? this.#products.get(s.productId) : s.productHandle !== undefined ? this.#productByHandle(s.productHandle) : undefined;
+    const product =
+      s.productId !== undefined
+        ? this.#products.get(s.productId)
+        : s.productHandle !== undefined
+          ? this.#productByHandle(s.productHandle)
+          : undefined;
     if (!product) throw new Error(`addSubscription: unknown product ${s.productId ?? s.productHandle ?? "(none given)"}`);
     const pp = s.pricePointId === undefined ? defaultPricePoint(product) : product.pricePoints.find((x) => x.id === s.pricePointId);
     if (!pp) throw new Error(`addSubscription: price point ${s.pricePointId} is not one of product ${productLabel(product)}`);
     const id = this.#claim("subscription", s.id, this.#subscriptions);
     const createdAt = s.createdAt ?? this.nowIso();
     const record: SubscriptionRecord = {
-      id, productId: product.id, pricePointId: pp.id, state: s.state,
+      id,
+      productId: product.id,
+      pricePointId: pp.id,
+      state: s.state,
       requiresAuthentication: s.requiresAuthentication === true,
-      createdAt, updatedAt: createdAt,
-      currentPeriodStartedAt: createdAt, currentPeriodEndsAt: addMonths(createdAt, pp.intervalMonths),
+      createdAt,
+      updatedAt: createdAt,
+      currentPeriodStartedAt: createdAt,
+      currentPeriodEndsAt: addMonths(createdAt, pp.intervalMonths),
     };
     this.#subscriptions.set(id, record);
     return structuredClone(record);
@@ -121,8 +157,11 @@ export class Site {
   view(id: number): MigrationTarget {
     const subscription = this.#subscriptions.get(id);
     if (!subscription) throw new SiteError(404, "Subscription not found");
-    const product = this.#products.get(subscription.productId)!;
-    const pricePoint = product.pricePoints.find((pp) => pp.id === subscription.pricePointId)!;
+    const product = present(this.#products.get(subscription.productId), "a subscription's product");
+    const pricePoint = present(
+      product.pricePoints.find((pp) => pp.id === subscription.pricePointId),
+      "a subscription's price point",
+    );
     return { subscription, product, pricePoint };
   }
 
@@ -151,34 +190,46 @@ export class Site {
     const byId = m.product_id !== undefined ? this.#products.get(m.product_id) : undefined;
     const byHandle = m.product_handle !== undefined ? this.#productByHandle(m.product_handle) : undefined;
     if (m.product_id !== undefined && !byId) throw new SiteError(422, `Product not found: no product has id ${m.product_id}.`);
-    if (m.product_handle !== undefined && !byHandle) throw new SiteError(422, `Product not found: no product has handle '${m.product_handle}'.`);
+    if (m.product_handle !== undefined && !byHandle)
+      throw new SiteError(422, `Product not found: no product has handle '${m.product_handle}'.`);
     if (byId && byHandle && byId !== byHandle) {
       throw new SiteError(422, `product_id ${m.product_id} and product_handle '${m.product_handle}' name different products.`);
     }
-    const product = (byId ?? byHandle)!;
+    // One of them was given and found (checked above).
+    const product = present(byId ?? byHandle, "the migration's product");
 
     let pricePoint = defaultPricePoint(product);
     if (m.product_price_point_id !== undefined) {
       const pp = product.pricePoints.find((x) => x.id === m.product_price_point_id);
-      if (!pp) throw new SiteError(422, `Price point ${m.product_price_point_id} is not a price point of product ${productLabel(product)}.`);
+      if (!pp)
+        throw new SiteError(422, `Price point ${m.product_price_point_id} is not a price point of product ${productLabel(product)}.`);
       pricePoint = pp;
     }
     if (m.product_price_point_handle !== undefined) {
       const pp = product.pricePoints.find((x) => x.handle === m.product_price_point_handle);
-      if (!pp) throw new SiteError(422, `Price point '${m.product_price_point_handle}' is not a price point of product ${productLabel(product)}.`);
+      if (!pp)
+        throw new SiteError(422, `Price point '${m.product_price_point_handle}' is not a price point of product ${productLabel(product)}.`);
       if (m.product_price_point_id !== undefined && pp.id !== pricePoint.id) {
-        throw new SiteError(422, `product_price_point_id ${m.product_price_point_id} and product_price_point_handle '${m.product_price_point_handle}' name different price points.`);
+        throw new SiteError(
+          422,
+          `product_price_point_id ${m.product_price_point_id} and product_price_point_handle '${m.product_price_point_handle}' name different price points.`,
+        );
       }
       pricePoint = pp;
     }
 
     if (product.id === current.id) {
-      throw new SiteError(422,
+      throw new SiteError(
+        422,
         `The subscription is already on product ${productLabel(current)}. A migration must move it to a different product; ` +
-        "to change only the price point, change the price point instead.");
+          "to change only the price point, change the price point instead.",
+      );
     }
     if (!MIGRATABLE.has(subscription.state)) {
-      throw new SiteError(422, `Subscription ${subscription.id} is '${subscription.state}'; only active or trialing subscriptions can be migrated.`);
+      throw new SiteError(
+        422,
+        `Subscription ${subscription.id} is '${subscription.state}'; only active or trialing subscriptions can be migrated.`,
+      );
     }
     return { subscription, product, pricePoint };
   }
@@ -280,5 +331,15 @@ export class Site {
 }
 
 export function defaultPricePoint(p: ProductRecord): PricePointRecord {
-  return p.pricePoints.find((pp) => pp.default)!;
+  // addProduct gives every product exactly one default.
+  return present(
+    p.pricePoints.find((pp) => pp.default),
+    "a product's default price point",
+  );
+}
+
+/** A record the site's own bookkeeping guarantees (never the caller's input: that is a SiteError). */
+function present<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`simulator bookkeeping: ${what} is missing`);
+  return value;
 }

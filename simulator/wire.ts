@@ -11,8 +11,21 @@ import { ExactInt } from "./exact-json";
 
 /** `Subscription State`. */
 export const SUBSCRIPTION_STATES = [
-  "pending", "failed_to_create", "trialing", "assessing", "active", "soft_failure", "past_due",
-  "suspended", "canceled", "expired", "paused", "unpaid", "trial_ended", "on_hold", "awaiting_signup",
+  "pending",
+  "failed_to_create",
+  "trialing",
+  "assessing",
+  "active",
+  "soft_failure",
+  "past_due",
+  "suspended",
+  "canceled",
+  "expired",
+  "paused",
+  "unpaid",
+  "trial_ended",
+  "on_hold",
+  "awaiting_signup",
 ] as const;
 export type SubscriptionState = (typeof SUBSCRIPTION_STATES)[number];
 
@@ -30,14 +43,40 @@ export type PricePointType = (typeof PRICE_POINT_TYPES)[number];
  * contract's order.
  */
 export const WEBHOOK_EVENT_KEYS = [
-  "billing_date_change", "component_allocation_change", "customer_create", "customer_update", "dunning_step_reached",
-  "expiring_card", "expiration_date_change", "invoice_issued", "metered_usage", "payment_failure", "payment_success",
-  "direct_debit_payment_pending", "direct_debit_payment_paid_out", "direct_debit_payment_rejected",
-  "prepaid_subscription_balance_changed", "prepaid_usage", "refund_failure", "refund_success", "renewal_failure",
-  "renewal_success", "signup_failure", "signup_success", "statement_closed", "statement_settled",
-  "subscription_card_update", "subscription_group_card_update", "subscription_product_change",
-  "subscription_state_change", "trial_end_notice", "upcoming_renewal_notice", "upgrade_downgrade_failure",
-  "upgrade_downgrade_success", "pending_cancellation_change", "subscription_prepayment_account_balance_changed",
+  "billing_date_change",
+  "component_allocation_change",
+  "customer_create",
+  "customer_update",
+  "dunning_step_reached",
+  "expiring_card",
+  "expiration_date_change",
+  "invoice_issued",
+  "metered_usage",
+  "payment_failure",
+  "payment_success",
+  "direct_debit_payment_pending",
+  "direct_debit_payment_paid_out",
+  "direct_debit_payment_rejected",
+  "prepaid_subscription_balance_changed",
+  "prepaid_usage",
+  "refund_failure",
+  "refund_success",
+  "renewal_failure",
+  "renewal_success",
+  "signup_failure",
+  "signup_success",
+  "statement_closed",
+  "statement_settled",
+  "subscription_card_update",
+  "subscription_group_card_update",
+  "subscription_product_change",
+  "subscription_state_change",
+  "trial_end_notice",
+  "upcoming_renewal_notice",
+  "upgrade_downgrade_failure",
+  "upgrade_downgrade_success",
+  "pending_cancellation_change",
+  "subscription_prepayment_account_balance_changed",
   "subscription_service_credit_account_balance_changed",
 ] as const;
 export type WebhookEventKey = (typeof WEBHOOK_EVENT_KEYS)[number];
@@ -125,7 +164,8 @@ export function parseReplayRequest(body: unknown): { ids: string[] } | { problem
   if (!Array.isArray(ids)) return { problems: [`ids is required: an array of 1 to ${MAX_REPLAY_IDS} webhook ids.`] };
   if (ids.length === 0) return { problems: ["ids must contain at least one webhook id."] };
   const problems: string[] = [];
-  if (ids.length > MAX_REPLAY_IDS) problems.push(`ids has ${ids.length} entries; at most ${MAX_REPLAY_IDS} webhook ids may be replayed per request.`);
+  if (ids.length > MAX_REPLAY_IDS)
+    problems.push(`ids has ${ids.length} entries; at most ${MAX_REPLAY_IDS} webhook ids may be replayed per request.`);
   const texts: string[] = [];
   const bad: number[] = [];
   ids.forEach((v, i) => {
@@ -162,6 +202,7 @@ const EVENT_KEYS: ReadonlySet<string> = new Set(WEBHOOK_EVENT_KEYS);
  * at the ends; a server-side URI parser refuses them).
  */
 export function isWebhookUrl(url: string): boolean {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point (they are refused)
   if (/[\s\u0000-\u001f\u007f]/.test(url)) return false;
   let parsed: URL;
   try {
@@ -197,7 +238,7 @@ export function parseEndpointRequest(body: unknown): { url: string; events: Webh
         events.push(key as WebhookEventKey);
         continue;
       }
-      const named = typeof key === "string" ? key : JSON.stringify(key) ?? String(key);
+      const named = typeof key === "string" ? key : (JSON.stringify(key) ?? String(key));
       if (!unknown.includes(named)) unknown.push(named);
     }
     problems.push(...unknown.slice(0, 10).map(eventKeyInvalid));

@@ -16,11 +16,19 @@ const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
 type Json = Record<string, any>;
 type Operation = { operationId: string; method: string; path: string; op: Json };
 
-const errorList = { type: "object", required: ["errors"], properties: { errors: { type: "array", minItems: 1, items: { type: "string" } } } };
+const errorList = {
+  type: "object",
+  required: ["errors"],
+  properties: { errors: { type: "array", minItems: 1, items: { type: "string" } } },
+};
 const jsonResponse = (description: string, schema: Json) => ({ description, content: { "application/json": { schema } } });
-const textResponse = (description: string, type: string, pattern: string) => ({ description, content: { [type]: { schema: { type: "string", pattern } } } });
+const textResponse = (description: string, type: string, pattern: string) => ({
+  description,
+  content: { [type]: { schema: { type: "string", pattern } } },
+});
 
-export const USAGE_VIOLATION = "^Your request was denied due to a usage violation\\. You can track this request with support by referencing [0-9a-f]{8,}$";
+export const USAGE_VIOLATION =
+  "^Your request was denied due to a usage violation\\. You can track this request with support by referencing [0-9a-f]{8,}$";
 const GATEWAY_PAGE = "^<html>\\r\\n<head><title>50[234] [A-Za-z -]+</title></head>";
 
 /** Every departure from the published contract, each with its reason. Applied in order to a copy. */
@@ -35,12 +43,14 @@ export const PATCHES: { what: string; why: string; apply(ops: Operation[]): void
   },
   {
     what: "Webhook.last_error, last_error_at, last_sent_at, last_sent_url may be null",
-    why: "the contract types them as strings, but says the error fields are cleared on acceptance and writes accepted_at: null " +
+    why:
+      "the contract types them as strings, but says the error fields are cleared on acceptance and writes accepted_at: null " +
       "in its own example; a webhook never sent (pending, paused) or since accepted (successful) has them null",
     apply: (ops) => {
       const item = ops.find((o) => o.operationId === "listWebhooks")!.op.responses["201"].content["application/json"].schema.items;
       const webhook = item.properties.webhook.properties;
-      for (const k of ["last_error", "last_error_at", "last_sent_at", "last_sent_url"]) webhook[k] = { ...webhook[k], type: ["string", "null"] };
+      for (const k of ["last_error", "last_error_at", "last_sent_at", "last_sent_url"])
+        webhook[k] = { ...webhook[k], type: ["string", "null"] };
     },
   },
   {
@@ -101,7 +111,8 @@ export const PATCHES: { what: string; why: string; apply(ops: Operation[]): void
   },
   {
     what: "a 404 the contract lists without a body (updateEndpoint, deleteSubscription) may carry an error list",
-    why: "the contract gives PUT /endpoints/{endpoint_id}.json a 404 with no content at all, so the shared 404 patch (which fills only " +
+    why:
+      "the contract gives PUT /endpoints/{endpoint_id}.json a 404 with no content at all, so the shared 404 patch (which fills only " +
       "operations that list no 404) leaves it unable to accept any answer; the simulator answers every unknown id with its error list",
     apply: (ops) => {
       for (const o of ops) {
@@ -117,7 +128,8 @@ export function contractDefinition(patched = true): Json {
   const ops: Operation[] = [];
   for (const [p, item] of Object.entries<Json>(doc.paths)) {
     for (const [method, op] of Object.entries<Json>(item)) {
-      if (typeof op === "object" && op !== null && typeof op.operationId === "string") ops.push({ operationId: op.operationId, method, path: p, op });
+      if (typeof op === "object" && op !== null && typeof op.operationId === "string")
+        ops.push({ operationId: op.operationId, method, path: p, op });
     }
   }
   if (patched) for (const patch of PATCHES) patch.apply(ops);
@@ -168,7 +180,10 @@ const shared = new Map<boolean, Promise<ContractCheck>>();
 /** One initialised check per test file (ajv compiles lazily per operation); `patched: false` is the contract as published. */
 export function contractCheck(patched = true): Promise<ContractCheck> {
   let check = shared.get(patched);
-  if (!check) shared.set(patched, (check = build(patched)));
+  if (!check) {
+    check = build(patched);
+    shared.set(patched, check);
+  }
   return check;
 }
 
@@ -178,7 +193,9 @@ export function contractCheck(patched = true): Promise<ContractCheck> {
  */
 export async function contractApi(patched = false): Promise<OpenAPIBackend> {
   const api = new OpenAPIBackend({
-    definition: contractDefinition(patched) as Document, quick: true, validate: true,
+    definition: contractDefinition(patched) as Document,
+    quick: true,
+    validate: true,
     customizeAjv: (ajv) => ajv.addFormat("date-time", (s: string) => RFC3339.test(s) && !Number.isNaN(Date.parse(s))),
   });
   await api.init();
@@ -201,9 +218,14 @@ async function build(patched: boolean): Promise<ContractCheck> {
       if (!response) return [`${operationId}: status ${a.status} is not in the contract (${Object.keys(op.responses ?? {}).join(", ")})`];
       const type = (a.contentType ?? "").split(";")[0].trim();
       const media = response.content?.[type];
-      if (!media) return [`${operationId} ${a.status}: content type '${type}' is not in the contract (${Object.keys(response.content ?? {}).join(", ")})`];
+      if (!media)
+        return [
+          `${operationId} ${a.status}: content type '${type}' is not in the contract (${Object.keys(response.content ?? {}).join(", ")})`,
+        ];
       if (type !== "application/json") {
-        return new RegExp(media.schema.pattern).test(a.text) ? [] : [`${operationId} ${a.status}: body does not match ${media.schema.pattern}: ${a.text.slice(0, 200)}`];
+        return new RegExp(media.schema.pattern).test(a.text)
+          ? []
+          : [`${operationId} ${a.status}: body does not match ${media.schema.pattern}: ${a.text.slice(0, 200)}`];
       }
       let body: unknown;
       try {
@@ -212,7 +234,9 @@ async function build(patched: boolean): Promise<ContractCheck> {
         return [`${operationId} ${a.status}: body is not JSON: ${a.text.slice(0, 200)}`];
       }
       const v = api.validator.validateResponse(body, operationId, a.status);
-      return (v.errors ?? []).map((e) => `${operationId} ${a.status}: ${e.instancePath || "(root)"} ${e.message} ${JSON.stringify(e.params)}`);
+      return (v.errors ?? []).map(
+        (e) => `${operationId} ${a.status}: ${e.instancePath || "(root)"} ${e.message} ${JSON.stringify(e.params)}`,
+      );
     },
   };
 }

@@ -17,7 +17,11 @@ import { CONTRACT, contractApi } from "../contract/validator";
 
 const DIR = path.resolve(__dirname, "../fixtures/vendor");
 
-interface Target { method: string; path: string; status: number }
+interface Target {
+  method: string;
+  path: string;
+  status: number;
+}
 interface Entry {
   file: string;
   method: string;
@@ -36,10 +40,12 @@ const INDEX: Entry[] = JSON.parse(readFileSync(path.join(DIR, "index.json"), "ut
 const isJson = (e: Entry) => e.file.endsWith(".json");
 const read = (e: Entry) => readFileSync(path.join(DIR, e.file), "utf8");
 
-const SPACE_NOT_T = "published as \"2023-11-2x 06:37:20-05:00\" (a space, not 'T'): not an RFC 3339 date-time as the contract's format says; "
-  + "the SDK docs publish the same example with 'T' (price-points-list.200.sdk-doc.json). Parse both.";
-const CLEARED = "null on an accepted webhook (the field's own description: \"cleared\" when a retry is accepted), "
-  + "but the contract types it \"string\", not nullable: a successful webhook breaks the contract's webhook schema.";
+const SPACE_NOT_T =
+  "published as \"2023-11-2x 06:37:20-05:00\" (a space, not 'T'): not an RFC 3339 date-time as the contract's format says; " +
+  "the SDK docs publish the same example with 'T' (price-points-list.200.sdk-doc.json). Parse both.";
+const CLEARED =
+  'null on an accepted webhook (the field\'s own description: "cleared" when a retry is accepted), ' +
+  'but the contract types it "string", not nullable: a successful webhook breaks the contract\'s webhook schema.';
 
 /** fixture → (JSON pointer in the fixture → why the published example breaks the contract there). */
 const EXPECTED_RESPONSE_DEVIATIONS: Record<string, Record<string, string>> = {
@@ -92,12 +98,17 @@ describe("the vendor's published examples against the vendor's contract", () => 
     const validate = allErrors.compile(schema); // the contract is plain JSON: no reference cycles to break
     validate(body);
     const out: Record<string, string[]> = {};
-    for (const err of validate.errors ?? []) (out[err.instancePath || "/"] ??= []).push(`${err.keyword}: ${err.message}`);
+    for (const err of validate.errors ?? []) {
+      const where = err.instancePath || "/";
+      out[where] = [...(out[where] ?? []), `${err.keyword}: ${err.message}`];
+    }
     return out;
   }
 
   it("index.json lists every fixture file, once, and only files that exist", () => {
-    const files = readdirSync(DIR).filter((f) => !["index.json", "README.md", "refresh-from-contract.mjs"].includes(f)).sort();
+    const files = readdirSync(DIR)
+      .filter((f) => !["index.json", "README.md", "refresh-from-contract.mjs"].includes(f))
+      .sort();
     const listed = INDEX.map((e) => e.file);
     expect(new Set(listed).size).toBe(listed.length);
     expect([...listed].sort()).toEqual(files);
@@ -136,29 +147,37 @@ describe("the vendor's published examples against the vendor's contract", () => 
 
   it("the deviation tables name only fixtures that exist", () => {
     const files = new Set(INDEX.map((e) => e.file));
-    for (const f of [...Object.keys(EXPECTED_RESPONSE_DEVIATIONS), ...Object.keys(EXPECTED_REQUEST_DEVIATIONS)]) expect(files, f).toContain(f);
+    for (const f of [...Object.keys(EXPECTED_RESPONSE_DEVIATIONS), ...Object.keys(EXPECTED_REQUEST_DEVIATIONS)])
+      expect(files, f).toContain(f);
   });
 
   const responses = INDEX.filter((e) => e.kind === "response" && isJson(e));
-  it.each(responses.map((e) => [e.file, e] as const))("response %s: deviations from the contract are exactly the listed ones", (_file, e) => {
-    const t = responseTarget(e);
-    const op = operation(t);
-    const schema = op.responses?.[String(t.status)]?.content?.["application/json"]?.schema;
-    expect(schema, `${t.method} ${t.path} ${t.status}: no schema in the contract`).toBeDefined();
-    const body = JSON.parse(read(e));
-    const found = deviations(body, schema);
-    expect(Object.keys(found).sort(), `${e.file}: ${JSON.stringify(found, null, 1)}`).toEqual(Object.keys(EXPECTED_RESPONSE_DEVIATIONS[e.file] ?? {}).sort());
-    // The project's validator (first error only) agrees on the verdict.
-    const verdict = api.validator.validateResponse(body, op.operationId, t.status);
-    expect(verdict.valid, e.file).toBe(Object.keys(found).length === 0);
-  });
+  it.each(responses.map((e) => [e.file, e] as const))(
+    "response %s: deviations from the contract are exactly the listed ones",
+    (_file, e) => {
+      const t = responseTarget(e);
+      const op = operation(t);
+      const schema = op.responses?.[String(t.status)]?.content?.["application/json"]?.schema;
+      expect(schema, `${t.method} ${t.path} ${t.status}: no schema in the contract`).toBeDefined();
+      const body = JSON.parse(read(e));
+      const found = deviations(body, schema);
+      expect(Object.keys(found).sort(), `${e.file}: ${JSON.stringify(found, null, 1)}`).toEqual(
+        Object.keys(EXPECTED_RESPONSE_DEVIATIONS[e.file] ?? {}).sort(),
+      );
+      // The project's validator (first error only) agrees on the verdict.
+      const verdict = api.validator.validateResponse(body, op.operationId, t.status);
+      expect(verdict.valid, e.file).toBe(Object.keys(found).length === 0);
+    },
+  );
 
   const requests = INDEX.filter((e) => e.kind === "request" && isJson(e));
   it.each(requests.map((e) => [e.file, e] as const))("request %s: deviations from the contract are exactly the listed ones", (_file, e) => {
     const schema = operation(e).requestBody?.content?.["application/json"]?.schema;
     expect(schema, `${e.method} ${e.path}: no request body schema`).toBeDefined();
     const found = deviations(JSON.parse(read(e)), schema);
-    expect(Object.keys(found).sort(), `${e.file}: ${JSON.stringify(found, null, 1)}`).toEqual(Object.keys(EXPECTED_REQUEST_DEVIATIONS[e.file] ?? {}).sort());
+    expect(Object.keys(found).sort(), `${e.file}: ${JSON.stringify(found, null, 1)}`).toEqual(
+      Object.keys(EXPECTED_REQUEST_DEVIATIONS[e.file] ?? {}).sort(),
+    );
   });
 
   it("the legacy successful-webhook template: its literal values against the contract's webhook schema", () => {
@@ -175,8 +194,10 @@ describe("the vendor's published examples against the vendor's contract", () => 
       expect(literals.map((m) => m[1]).sort()).toEqual(["event", "last_error", "last_error_at", "successful"]);
       for (const [, key, value] of literals) {
         expect(properties[key], `${key} is declared`).toBeDefined();
-        for (const [where, messages] of Object.entries(deviations(JSON.parse(value), properties[key])))
-          (found[`/${i}/webhook/${key}${where === "/" ? "" : where}`] ??= []).push(...messages);
+        for (const [where, messages] of Object.entries(deviations(JSON.parse(value), properties[key]))) {
+          const at = `/${i}/webhook/${key}${where === "/" ? "" : where}`;
+          found[at] = [...(found[at] ?? []), ...messages];
+        }
       }
     });
     expect(Object.keys(found).sort(), JSON.stringify(found, null, 1)).toEqual(Object.keys(EXPECTED_RESPONSE_DEVIATIONS[e.file]).sort());
@@ -187,12 +208,17 @@ describe("the vendor's published examples against the vendor's contract", () => 
     const declared = Object.keys(operation(responseTarget(e)).responses["422"].content["application/json"].schema.properties);
     const body = JSON.parse(read(e));
     expect(declared).toEqual(["errors"]);
-    expect(Object.keys(body).filter((k) => !declared.includes(k)).sort()).toEqual(["action_link", "description", "gateway_payment_id"]);
+    expect(
+      Object.keys(body)
+        .filter((k) => !declared.includes(k))
+        .sort(),
+    ).toEqual(["action_link", "description", "gateway_payment_id"]);
     expect(body.action_link).toMatch(/^https?:\/\/.+\/3d-secure\/pi_\w+\?one_time_token_id=\d+$/);
   });
 
   it("sanity: the every-error validator does report several errors in one body", () => {
-    const schema = operation({ method: "GET", path: "/subscriptions/{subscription_id}.json" }).responses["200"].content["application/json"].schema;
+    const schema = operation({ method: "GET", path: "/subscriptions/{subscription_id}.json" }).responses["200"].content["application/json"]
+      .schema;
     const found = deviations({ subscription: { id: "x", created_at: "2016-11-14 14:48:10 -0500", state: 3 } }, schema);
     expect(Object.keys(found).sort()).toEqual(["/subscription/created_at", "/subscription/id", "/subscription/state"]);
   });

@@ -14,7 +14,7 @@ const PACKAGE = "pulumi-subscription-billing";
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)["']([^"']+)["']/gm;
 
 /** Import specifiers of `source` (in `dir`) that reach into sdk/ or provider/, directly or through the package's own name. */
-export function forbiddenImports(source: string, dir: string): string[] {
+function forbiddenImports(source: string, dir: string): string[] {
   const found: string[] = [];
   for (const [, spec] of source.matchAll(SPECIFIER)) {
     if (spec === PACKAGE || (spec.startsWith(`${PACKAGE}/`) && !spec.startsWith(`${PACKAGE}/simulator`))) found.push(spec);
@@ -27,14 +27,17 @@ export function forbiddenImports(source: string, dir: string): string[] {
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sources(path.join(dir, e.name)) : /\.(ts|mts|cts|js)$/.test(e.name) ? [path.join(dir, e.name)] : []);
+    e.isDirectory() ? sources(path.join(dir, e.name)) : /\.(ts|mts|cts|js)$/.test(e.name) ? [path.join(dir, e.name)] : [],
+  );
 }
 
 describe("the simulator stands on its own", () => {
   it("no simulator source imports from sdk/ or provider/", () => {
     const files = sources(SIMULATOR);
     expect(files.length).toBeGreaterThan(10);
-    const offenders = files.flatMap((f) => forbiddenImports(readFileSync(f, "utf8"), path.dirname(f)).map((s) => `${path.relative(ROOT, f)}: ${s}`));
+    const offenders = files.flatMap((f) =>
+      forbiddenImports(readFileSync(f, "utf8"), path.dirname(f)).map((s) => `${path.relative(ROOT, f)}: ${s}`),
+    );
     expect(offenders).toEqual([]);
   });
 
@@ -50,7 +53,12 @@ describe("the simulator stands on its own", () => {
       'import * as p from "pulumi-subscription-billing";',
     ];
     for (const c of cases) expect(forbiddenImports(c, SIMULATOR), c).toHaveLength(1);
-    for (const ok of ['import { z } from "zod";', 'import { Site } from "./site";', 'import x from "pulumi-subscription-billing/simulator";', 'import { sdk } from "./sdk-notes";']) {
+    for (const ok of [
+      'import { z } from "zod";',
+      'import { Site } from "./site";',
+      'import x from "pulumi-subscription-billing/simulator";',
+      'import { sdk } from "./sdk-notes";',
+    ]) {
       expect(forbiddenImports(ok, SIMULATOR), ok).toEqual([]);
     }
   });
