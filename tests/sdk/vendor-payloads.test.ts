@@ -3,6 +3,7 @@ import {
   AuthenticationRequiredError,
   BillingApiError,
   BillingClient,
+  type Endpoint,
   MigrationOutcomeUnknownError,
   type MigrationPreview,
   type PricePoint,
@@ -60,7 +61,6 @@ const seen = () => server.requests.map((r) => `${r.method} ${r.url}`);
 
 const RESPONSES = VENDOR_INDEX.filter((e) => e.kind === "response");
 const SUCCESS_FIXTURES = RESPONSES.filter((e) => (e.status ?? 0) < 400)
-  .filter((e) => !e.path.startsWith("/endpoints")) // the SDK has no call of the webhook-endpoints API (POST/GET /endpoints.json)
   .filter((e) => e.path !== "/site.json") // the SDK never reads the site (and the example is a schema placeholder)
   .filter((e) => !(e.method === "POST" && e.path === "/products/{product_id}/price_points.json")) // the SDK never creates price points
   .filter((e) => e.file !== "webhooks-list.200.successful.legacy-template.txt") // a template, not JSON: its literal values are served in "a list of successful webhooks" below
@@ -588,6 +588,81 @@ describe("setWebhooksEnabled on the published settings answer", () => {
 });
 
 // ---------------------------------------------------------------------------------------------------
+// Webhook endpoints: listEndpoints (GET /endpoints.json), createEndpoint (POST /endpoints.json),
+// updateEndpoint (PUT /endpoints/{id}.json). Events come out sorted and distinct (sdk/results.ts).
+// ---------------------------------------------------------------------------------------------------
+
+const ENDPOINT_LISTS: Record<string, Endpoint[]> = {
+  // A bare array (not wrapped in {"endpoint": …}); the second url is published with one slash and comes back as published.
+  "endpoints-list.200.json": [
+    { id: 11, url: "https://foobar.com/webhooks", events: ["payment_failure", "payment_success"], status: "enabled", siteId: 1 },
+    {
+      id: 12,
+      url: "https:/example.com/webhooks",
+      events: ["payment_failure", "payment_success", "refund_failure"],
+      status: "enabled",
+      siteId: 1,
+    },
+  ],
+};
+
+describe("listEndpoints on the published endpoint list", () => {
+  it.each(Object.entries(ENDPOINT_LISTS))("%s", async (file, expected) => {
+    server.serve([route("GET", "/endpoints.json", fixture(file))]);
+    expect(await billing.listEndpoints()).toStrictEqual(expected);
+    expect(seen()).toStrictEqual(["GET /endpoints.json"]);
+  });
+});
+
+const ENDPOINT_RESPONSES: Record<string, Endpoint> = {
+  "endpoint-create.200.json": {
+    id: 1,
+    url: "https://your.site/webhooks",
+    events: ["payment_failure", "payment_success"],
+    status: "enabled",
+    siteId: 1,
+  },
+};
+
+describe("createEndpoint and updateEndpoint on the published Endpoint Response", () => {
+  it.each(Object.entries(ENDPOINT_RESPONSES))(
+    "createEndpoint, %s: sends the published request's values (events sorted) with a uniqueness_token",
+    async (file, expected) => {
+      const published = JSON.parse(fixtureBytes("endpoint-create.request.json").toString("utf8"));
+      server.serve([route("POST", "/endpoints.json", fixture(file))]);
+      const created = await billing.createEndpoint({ url: published.endpoint.url, events: published.endpoint.webhook_subscriptions });
+      expect(created).toStrictEqual(expected);
+      expect(seen()).toStrictEqual(["POST /endpoints.json"]);
+      const body = JSON.parse(server.requests[0].text);
+      expect(Object.keys(body).sort()).toStrictEqual(["endpoint", "uniqueness_token"]);
+      expect(body.endpoint).toStrictEqual({
+        url: "https://your.site/webhooks",
+        webhook_subscriptions: ["payment_failure", "payment_success"],
+      });
+      expect(body.uniqueness_token).toMatch(UUID);
+    },
+  );
+
+  // PUT /endpoints/{id}.json: no 200 example is published; its schema is the create's Endpoint Response.
+  it.each(Object.entries(ENDPOINT_RESPONSES))(
+    "updateEndpoint, %s: sends the published update request as published (its events already sorted, no token)",
+    async (file, expected) => {
+      const published = JSON.parse(fixtureBytes("endpoint-update.request.json").toString("utf8"));
+      server.serve([route("PUT", "/endpoints/1.json", fixture(file))]);
+      const updated = await billing.updateEndpoint(1, { url: published.endpoint.url, events: published.endpoint.webhook_subscriptions });
+      expect(updated).toStrictEqual(expected);
+      expect(seen()).toStrictEqual(["PUT /endpoints/1.json"]);
+      expect(JSON.parse(server.requests[0].text)).toStrictEqual({
+        endpoint: {
+          url: "https://yout.site/webhooks/1/json.",
+          webhook_subscriptions: ["payment_failure", "payment_success", "refund_failure"],
+        },
+      });
+    },
+  );
+});
+
+// ---------------------------------------------------------------------------------------------------
 // Every published error body, through the call it belongs to (or the SDK's call of the same path).
 // ---------------------------------------------------------------------------------------------------
 
@@ -621,6 +696,20 @@ const CALLS = {
   },
   listWebhooks: { name: "listWebhooks", method: "GET", path: "/webhooks.json", run: (b) => b.listWebhooks() },
   replayWebhooks: { name: "replayWebhooks", method: "POST", path: "/webhooks/replay.json", run: (b) => b.replayWebhooks([141765032]) },
+  listEndpoints: { name: "listEndpoints", method: "GET", path: "/endpoints.json", run: (b) => b.listEndpoints() },
+  createEndpoint: {
+    name: "createEndpoint",
+    method: "POST",
+    path: "/endpoints.json",
+    run: (b) => b.createEndpoint({ url: "https://your.site/webhooks", events: ["payment_success", "payment_failure"] }),
+  },
+  updateEndpoint: {
+    name: "updateEndpoint",
+    method: "PUT",
+    path: "/endpoints/1.json",
+    run: (b) =>
+      b.updateEndpoint(1, { url: "https://your.site/webhooks", events: ["payment_failure", "payment_success", "refund_failure"] }),
+  },
 } satisfies Record<string, Call>;
 
 /** fixture → the call it is served to, and the `errors` list that must come out. */
@@ -676,9 +765,8 @@ const ERRORS: Record<string, { call: Call; errors: string[] }> = {
     errors: ["interval: Recurring Interval: must be greater than or equal to 1."],
   },
   "price-point-create-422.price.json": { call: CALLS.listPricePoints, errors: ["price: Price: must be greater than or equal to 0."] },
-  // The SDK has no endpoint call; the webhook settings PUT is its call nearest to webhook configuration.
-  "endpoint-create-422.json": { call: CALLS.setWebhooksEnabled, errors: ["URL: invalid, only http and https supported"] },
-  "endpoint-update-422.json": { call: CALLS.setWebhooksEnabled, errors: ["Event key is not valid - foobar"] },
+  "endpoint-create-422.json": { call: CALLS.createEndpoint, errors: ["URL: invalid, only http and https supported"] },
+  "endpoint-update-422.json": { call: CALLS.updateEndpoint, errors: ["Event key is not valid - foobar"] },
 };
 
 describe("every published error body → BillingApiError with the service's messages", () => {
@@ -793,6 +881,8 @@ describe("coverage of tests/fixtures/vendor/index.json", () => {
       ...Object.keys(WEBHOOK_LISTS),
       ...Object.keys(REPLAYS),
       ...Object.keys(SETTINGS),
+      ...Object.keys(ENDPOINT_LISTS),
+      ...Object.keys(ENDPOINT_RESPONSES),
     ];
     expect([...covered].sort()).toStrictEqual([...SUCCESS_FIXTURES].sort());
   });
