@@ -1,6 +1,7 @@
 /** Pulumi resources for the subscription-billing service. */
-export { WebhookSettings, webhookSettingsProvider, type WebhookSettingsArgs } from "./webhook-settings";
-export { SubscriptionMigration, subscriptionMigrationProvider, type SubscriptionMigrationArgs } from "./subscription-migration";
-export { WebhookReplay, webhookReplayProvider, type WebhookReplayArgs, type WebhookSelector } from "./webhook-replay";
-export { previewSubscriptionMigration } from "./preview";
+
 export type { MigrationPreview } from "../sdk";
+export { previewSubscriptionMigration } from "./preview";
+export { SubscriptionMigration, type SubscriptionMigrationArgs, subscriptionMigrationProvider } from "./subscription-migration";
+export { WebhookReplay, type WebhookReplayArgs, type WebhookSelector, webhookReplayProvider } from "./webhook-replay";
+export { WebhookSettings, type WebhookSettingsArgs, webhookSettingsProvider } from "./webhook-settings";

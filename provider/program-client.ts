@@ -22,7 +22,10 @@ export function programClient(site: string | undefined): BillingClient {
   if (!client) {
     client = new BillingClient({
       ...clientOptionsFor(programScope, site),
-      onRetry: (e) => void pulumi.log.info(`billing: ${e.method} ${e.path}: ${e.reason}; waiting ${(e.delayMs / 1000).toFixed(1)} s before attempt ${e.attempt + 1}`),
+      onRetry: (e) =>
+        void pulumi.log.info(
+          `billing: ${e.method} ${e.path}: ${e.reason}; waiting ${(e.delayMs / 1000).toFixed(1)} s before attempt ${e.attempt + 1}`,
+        ),
     });
     clients.set(key, client);
   }

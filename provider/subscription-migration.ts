@@ -50,10 +50,24 @@ export const subscriptionMigrationProvider = shellProvider("subscriptionMigratio
  */
 export class SubscriptionMigration extends pulumi.dynamic.Resource {
   constructor(name: string, args: SubscriptionMigrationArgs, opts?: pulumi.CustomResourceOptions) {
-    super(subscriptionMigrationProvider, name, {
-      subscriptionState: undefined, previousState: undefined, pricePointId: undefined, currentPeriodEndsAt: undefined,
-      nextAssessmentAt: undefined, migratedAt: undefined, warnings: undefined, productId: undefined, productHandle: undefined,
-      ...args,
-    }, opts, "billing", "SubscriptionMigration");
+    super(
+      subscriptionMigrationProvider,
+      name,
+      {
+        subscriptionState: undefined,
+        previousState: undefined,
+        pricePointId: undefined,
+        currentPeriodEndsAt: undefined,
+        nextAssessmentAt: undefined,
+        migratedAt: undefined,
+        warnings: undefined,
+        productId: undefined,
+        productHandle: undefined,
+        ...args,
+      },
+      opts,
+      "billing",
+      "SubscriptionMigration",
+    );
   }
 }

@@ -48,8 +48,20 @@ export const webhookReplayProvider = shellProvider("webhookReplay");
 /** Queues webhooks for re-delivery, once (a one-shot event; deleting it sends nothing). */
 export class WebhookReplay extends pulumi.dynamic.Resource {
   constructor(name: string, args: WebhookReplayArgs, opts?: pulumi.CustomResourceOptions) {
-    super(webhookReplayProvider, name, {
-      queuedCount: undefined, batchCount: undefined, replayedAt: undefined, notQueuedIds: undefined, unknownIds: undefined, ...args,
-    }, opts, "billing", "WebhookReplay");
+    super(
+      webhookReplayProvider,
+      name,
+      {
+        queuedCount: undefined,
+        batchCount: undefined,
+        replayedAt: undefined,
+        notQueuedIds: undefined,
+        unknownIds: undefined,
+        ...args,
+      },
+      opts,
+      "billing",
+      "WebhookReplay",
+    );
   }
 }

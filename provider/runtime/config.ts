@@ -1,6 +1,6 @@
-import { BillingClient, BillingValidationError, type BillingClientOptions, type RetryEvent } from "../../sdk";
-import { notice, siteFailure, isUnknown, type CheckFailure } from "./common";
+import { BillingClient, type BillingClientOptions, BillingValidationError, type RetryEvent } from "../../sdk";
 import { resolveConnection } from "../../sdk/options";
+import { type CheckFailure, isUnknown, notice, siteFailure } from "./common";
 
 /**
  * Where credentials live: read at call time from stack config (`configure`)
@@ -42,7 +42,9 @@ const KEYS = ["subdomain", "environment", "connector", "baseUrl", "apiKey", "acc
 /** Numeric settings; stack config holds them as text, `billing:sites` entries as JSON numbers. */
 const NUMBER_KEYS = ["retryBudgetSeconds", "migrationSettleSeconds", "timeoutMs"] as const;
 const ENV_NUMBERS: Record<(typeof NUMBER_KEYS)[number], string> = {
-  retryBudgetSeconds: "BILLING_RETRY_BUDGET_SECONDS", migrationSettleSeconds: "BILLING_MIGRATION_SETTLE_SECONDS", timeoutMs: "BILLING_TIMEOUT_MS",
+  retryBudgetSeconds: "BILLING_RETRY_BUDGET_SECONDS",
+  migrationSettleSeconds: "BILLING_MIGRATION_SETTLE_SECONDS",
+  timeoutMs: "BILLING_TIMEOUT_MS",
 };
 
 /** A number as config gives it; a value that is not one is kept as text so that validation names it. */
@@ -53,8 +55,12 @@ function numberOf(v: unknown): number | string | undefined {
   return typeof v === "string" && v.trim() !== "" && Number.isFinite(n) ? n : String(v);
 }
 const ENV: Record<(typeof KEYS)[number], string | undefined> = {
-  subdomain: "BILLING_SUBDOMAIN", environment: "BILLING_ENVIRONMENT", connector: undefined,
-  baseUrl: "BILLING_BASE_URL", apiKey: "BILLING_API_KEY", accessToken: "BILLING_ACCESS_TOKEN",
+  subdomain: "BILLING_SUBDOMAIN",
+  environment: "BILLING_ENVIRONMENT",
+  connector: undefined,
+  baseUrl: "BILLING_BASE_URL",
+  apiKey: "BILLING_API_KEY",
+  accessToken: "BILLING_ACCESS_TOKEN",
 };
 
 /** `configure(req)`: full keys only (`billing:apiKey`), as a bare key would be prefixed with the consumer's project name. */
@@ -78,7 +84,8 @@ export function configure(provider: object, req: { config: { get(key: string): s
       sites = parsed as Record<string, SiteSettings>;
     } catch {
       // The value is secret: say what is wrong with it, never what it holds.
-      sitesError = "billing:sites must be a JSON object keyed by site name, e.g. {\"eu-shop\":{\"subdomain\":\"acme\",\"environment\":\"eu\",\"apiKey\":\"…\"}}";
+      sitesError =
+        'billing:sites must be a JSON object keyed by site name, e.g. {"eu-shop":{"subdomain":"acme","environment":"eu","apiKey":"…"}}';
     }
   }
   configs.set(provider, { top, sites, sitesError, resolved: new Map() });
@@ -99,7 +106,9 @@ export function settingsFor(provider: object, site: string | undefined): SiteSet
       const known = Object.keys(conf?.sites ?? {});
       throw new SiteConfigError(
         `site "${site}" is not an entry of the stack config billing:sites ` +
-          (known.length ? `(entries: ${known.join(", ")})` : "(billing:sites is not set; set it with `pulumi config set --secret billing:sites '{…}'`)"),
+          (known.length
+            ? `(entries: ${known.join(", ")})`
+            : "(billing:sites is not set; set it with `pulumi config set --secret billing:sites '{…}'`)"),
       );
     }
     const s: SiteSettings = {};

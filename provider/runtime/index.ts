@@ -5,6 +5,6 @@
  * upgrade of the package changes behaviour without changing that text.
  */
 export { configure } from "./config";
-export * as webhookSettings from "./webhook-settings";
 export * as subscriptionMigration from "./subscription-migration";
 export * as webhookReplay from "./webhook-replay";
+export * as webhookSettings from "./webhook-settings";

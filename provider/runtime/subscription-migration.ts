@@ -1,10 +1,19 @@
 import { randomUUID } from "node:crypto";
 import {
-  AuthenticationRequiredError, BillingApiError, isOnTarget, keysOf, migrationBodyOf, migrationInput, MigrationOutcomeUnknownError, positiveId, problemsOf,
-  type MigrationInput, type Subscription,
+  AuthenticationRequiredError,
+  BillingApiError,
+  isOnTarget,
+  keysOf,
+  type MigrationInput,
+  MigrationOutcomeUnknownError,
+  migrationBodyOf,
+  migrationInput,
+  positiveId,
+  problemsOf,
+  type Subscription,
 } from "../../sdk";
+import { type CheckFailure, changedKeys, failuresOf, isUnknown, notice, partialFailure, unknownInputs, userInputs } from "./common";
 import { clientFor, siteCheck } from "./config";
-import { changedKeys, failuresOf, isUnknown, notice, partialFailure, unknownInputs, userInputs, type CheckFailure } from "./common";
 
 type Props = Record<string, unknown>;
 
@@ -14,8 +23,15 @@ const INPUT_KEYS = ["subscriptionId", ...TARGET_KEYS, ...OPTION_KEYS, "site"] as
 
 /** Placeholders of the right type stand in for unknown values, so the rest of the inputs still get checked. */
 const PLACEHOLDER: Record<string, unknown> = {
-  subscriptionId: 1, productId: 1, productHandle: "unknown", pricePointId: 1, pricePointHandle: "unknown",
-  includeTrial: false, includeInitialCharge: false, includeCoupons: true, preservePeriod: false,
+  subscriptionId: 1,
+  productId: 1,
+  productHandle: "unknown",
+  pricePointId: 1,
+  pricePointHandle: "unknown",
+  includeTrial: false,
+  includeInitialCharge: false,
+  includeCoupons: true,
+  preservePeriod: false,
 };
 
 function migrationOf(inputs: Props, known: boolean): MigrationInput {
@@ -33,10 +49,12 @@ const RECOMMENDED_FOR_TRIAL_ENDED =
 
 function sameProductMessage(subscriptionId: unknown, product: { id?: unknown; handle?: unknown }): string {
   const name = product.handle ? `'${String(product.handle)}' (id ${String(product.id)})` : `id ${String(product.id)}`;
-  return `subscription ${String(subscriptionId)} is already on product ${name}: the service refuses a migration to the ` +
+  return (
+    `subscription ${String(subscriptionId)} is already on product ${name}: the service refuses a migration to the ` +
     "product a subscription already has. Target a different product; to move to another price point of the same " +
     "product, that is a price point change, a different operation than a product migration; if nothing should " +
-    "change, remove this SubscriptionMigration.";
+    "change, remove this SubscriptionMigration."
+  );
 }
 
 function targetsProduct(inputs: Props, product: { id?: unknown; handle?: unknown }): boolean {
@@ -71,10 +89,20 @@ async function checkAgainstService(provider: object, inputs: Props): Promise<Che
     sub = await clientFor(provider, inputs.site as string | undefined).readSubscription(inputs.subscriptionId as number);
   } catch (err) {
     if (err instanceof BillingApiError && err.status === 404) {
-      return [{ property: "subscriptionId", reason: `subscription ${String(inputs.subscriptionId)} does not exist on this site: it must be the id of one of the site's subscriptions` }];
+      return [
+        {
+          property: "subscriptionId",
+          reason: `subscription ${String(inputs.subscriptionId)} does not exist on this site: it must be the id of one of the site's subscriptions`,
+        },
+      ];
     }
     if (err instanceof BillingApiError && (err.status === 401 || err.status === 403)) {
-      return [{ property: "site", reason: `the service refused the configured credentials (${err.status}); check billing:apiKey / billing:accessToken` }];
+      return [
+        {
+          property: "site",
+          reason: `the service refused the configured credentials (${err.status}); check billing:apiKey / billing:accessToken`,
+        },
+      ];
     }
     throw err;
   }
@@ -91,13 +119,25 @@ async function checkAgainstService(provider: object, inputs: Props): Promise<Che
  */
 function eligibility(inputs: Props, sub: Subscription): { failure?: CheckFailure; warning?: string } {
   if (targetsProduct(inputs, sub.product)) {
-    return { failure: { property: inputs.productId !== undefined ? "productId" : "productHandle", reason: sameProductMessage(sub.id, sub.product) } };
+    return {
+      failure: {
+        property: inputs.productId !== undefined ? "productId" : "productHandle",
+        reason: sameProductMessage(sub.id, sub.product),
+      },
+    };
   }
   if (sub.state === "trial_ended") {
-    return { warning: `subscription ${sub.id} is trial_ended: the API accepts migrating it for backwards compatibility, but ${RECOMMENDED_FOR_TRIAL_ENDED}.` };
+    return {
+      warning: `subscription ${sub.id} is trial_ended: the API accepts migrating it for backwards compatibility, but ${RECOMMENDED_FOR_TRIAL_ENDED}.`,
+    };
   }
   if (!ELIGIBLE.has(sub.state)) {
-    return { failure: { property: "subscriptionId", reason: `subscription ${sub.id} is ${sub.state}; only active or trialing subscriptions can be migrated (trial_ended is accepted but not recommended)` } };
+    return {
+      failure: {
+        property: "subscriptionId",
+        reason: `subscription ${sub.id} is ${sub.state}; only active or trialing subscriptions can be migrated (trial_ended is accepted but not recommended)`,
+      },
+    };
   }
   return {};
 }
@@ -120,7 +160,12 @@ export async function diff(_provider: object, _id: string, olds: Props, news: Pr
   if (changed.length === 0) return { changes: olds.pending === true, replaces: [], deleteBeforeReplace: false };
   const targetKnown = !["productId", "productHandle"].some((k) => isUnknown(news[k]));
   const sameSubscription = news.subscriptionId === previous.subscriptionId && news.site === previous.site;
-  if (targetKnown && sameSubscription && olds.pending !== true && targetsProduct(news, { id: olds.productId, handle: olds.productHandle })) {
+  if (
+    targetKnown &&
+    sameSubscription &&
+    olds.pending !== true &&
+    targetsProduct(news, { id: olds.productId, handle: olds.productHandle })
+  ) {
     throw new Error(sameProductMessage(news.subscriptionId, { id: olds.productId, handle: olds.productHandle }));
   }
   return { changes: true, replaces: changed, deleteBeforeReplace: false };
@@ -173,10 +218,19 @@ export async function create(provider: object, news: Props) {
  * partial failure (kept in state, pending), so the next `up` adopts the
  * result by reading the subscription instead of posting again.
  */
-function pendingFailure(err: unknown, id: string, args: Props, body: unknown, token: string, provider: unknown, previousState: unknown): unknown {
+function pendingFailure(
+  err: unknown,
+  id: string,
+  args: Props,
+  body: unknown,
+  token: string,
+  provider: unknown,
+  previousState: unknown,
+): unknown {
   const pending = { args, request: body, pending: true, uniquenessToken: token, previousState: previousState ?? null };
   if (err instanceof AuthenticationRequiredError) {
-    const message = `subscription ${String(args.subscriptionId)}: the migration needs 3-D Secure authentication by the customer. ` +
+    const message =
+      `subscription ${String(args.subscriptionId)}: the migration needs 3-D Secure authentication by the customer. ` +
       `Send them to ${err.actionLink}; after they complete it, run \`pulumi up\` again to record the migrated subscription (nothing is posted again).`;
     return partialFailure(message, id, { ...pending, pendingReason: "authentication", actionLink: err.actionLink }, provider);
   }
@@ -194,22 +248,45 @@ export async function update(provider: object, id: string, olds: Props, news: Pr
   const { body } = migrationBodyOf(args.subscriptionId, migrationOf(args, false));
   if (olds.pending === true) {
     const sub = await client.readSubscription(args.subscriptionId as number);
-    if (isOnTarget(sub, body)) return { outs: outsOf(args, body, await client.resolvePricePoint(sub, migrationOf(args, false)), new Date().toISOString(), [], olds.previousState) };
+    if (isOnTarget(sub, body))
+      return {
+        outs: outsOf(
+          args,
+          body,
+          await client.resolvePricePoint(sub, migrationOf(args, false)),
+          new Date().toISOString(),
+          [],
+          olds.previousState,
+        ),
+      };
     if (olds.pendingReason === "authentication") {
       throw partialFailure(
         `subscription ${String(args.subscriptionId)}: the 3-D Secure authentication is not completed yet; send the customer to ${String(olds.actionLink)} and run \`pulumi up\` again.`,
-        id, userInputs(olds), news.__provider,
+        id,
+        userInputs(olds),
+        news.__provider,
       );
     }
     try {
-      const migrated = await client.migrateSubscription(args.subscriptionId as number, migrationOf(args, false), { uniquenessToken: olds.uniquenessToken as string });
+      const migrated = await client.migrateSubscription(args.subscriptionId as number, migrationOf(args, false), {
+        uniquenessToken: olds.uniquenessToken as string,
+      });
       return { outs: outsOf(args, body, migrated, new Date().toISOString(), [], olds.previousState) };
     } catch (err) {
       throw pendingFailure(err, id, args, body, olds.uniquenessToken as string, news.__provider, olds.previousState);
     }
   }
   const sub = await client.readSubscription(args.subscriptionId as number);
-  return { outs: outsOf(args, olds.request ?? body, await pricePointFor(provider, args, sub, olds), olds.migratedAt as string, (olds.warnings ?? []) as string[], olds.previousState) };
+  return {
+    outs: outsOf(
+      args,
+      olds.request ?? body,
+      await pricePointFor(provider, args, sub, olds),
+      olds.migratedAt as string,
+      (olds.warnings ?? []) as string[],
+      olds.previousState,
+    ),
+  };
 }
 
 /** refresh re-reads the subscription, so a product changed elsewhere shows as drift. */
@@ -217,7 +294,14 @@ export async function read(provider: object, id: string, props: Props) {
   const args = props.args as Props | undefined;
   if (!args || props.pending === true) return { id, props: userInputs(props) };
   const sub = await clientFor(provider, args.site as string | undefined).readSubscription(args.subscriptionId as number);
-  const outs = outsOf(args, props.request, await pricePointFor(provider, args, sub, props), props.migratedAt as string, (props.warnings ?? []) as string[], props.previousState);
+  const outs = outsOf(
+    args,
+    props.request,
+    await pricePointFor(provider, args, sub, props),
+    props.migratedAt as string,
+    (props.warnings ?? []) as string[],
+    props.previousState,
+  );
   return { id, props: outs };
 }
 
@@ -238,12 +322,15 @@ function keepPricePoint(sub: Subscription, recorded: Props): Subscription {
  */
 async function pricePointFor(provider: object, args: Props, sub: Subscription, recorded: Props): Promise<Subscription> {
   const kept = keepPricePoint(sub, recorded);
-  if (kept.pricePointId !== undefined || !isOnTarget(kept, migrationBodyOf(args.subscriptionId, migrationOf(args, false)).body)) return kept;
+  if (kept.pricePointId !== undefined || !isOnTarget(kept, migrationBodyOf(args.subscriptionId, migrationOf(args, false)).body))
+    return kept;
   return clientFor(provider, args.site as string | undefined).resolvePricePoint(kept, migrationOf(args, false));
 }
 
 /** A migration cannot be undone by deleting its record: nothing is sent. */
 export async function del(_provider: object, _id: string, props: Props) {
   const args = (props.args ?? {}) as Props;
-  notice(`SubscriptionMigration: subscription ${String(args.subscriptionId)} stays on its current product; deleting this resource sends nothing to the billing service.`);
+  notice(
+    `SubscriptionMigration: subscription ${String(args.subscriptionId)} stays on its current product; deleting this resource sends nothing to the billing service.`,
+  );
 }

@@ -1,6 +1,14 @@
-import { keysOf, problemsOf, ReplayPartialFailureError, replayIdsInput, webhookFilterInput, type WebhookFilter, type WebhookId } from "../../sdk";
+import {
+  keysOf,
+  problemsOf,
+  ReplayPartialFailureError,
+  replayIdsInput,
+  type WebhookFilter,
+  type WebhookId,
+  webhookFilterInput,
+} from "../../sdk";
+import { type CheckFailure, changedKeys, failuresOf, isUnknown, notice, partialFailure, unknownInputs, userInputs } from "./common";
 import { clientFor, siteCheck } from "./config";
-import { changedKeys, failuresOf, isUnknown, notice, partialFailure, unknownInputs, userInputs, type CheckFailure } from "./common";
 
 type Props = Record<string, unknown>;
 
@@ -12,7 +20,10 @@ export async function check(provider: object, _olds: Props, news: Props) {
   const failures: CheckFailure[] = unknownInputs("WebhookReplay", INPUT_KEYS, inputs);
   const { ids, selector, triggers, site } = inputs;
   if ((ids === undefined) === (selector === undefined)) {
-    failures.push({ property: "ids", reason: "give exactly one of ids (webhook ids to replay) or selector (a webhook list filter such as { status: \"failed\" })" });
+    failures.push({
+      property: "ids",
+      reason: 'give exactly one of ids (webhook ids to replay) or selector (a webhook list filter such as { status: "failed" })',
+    });
   }
   if (ids !== undefined && !isUnknown(ids)) {
     const r = replayIdsInput.safeParse(ids);
@@ -23,7 +34,8 @@ export async function check(provider: object, _olds: Props, news: Props) {
     if (!r.success) failures.push(...failuresOf(problemsOf(r.error, "selector", { "": keysOf(webhookFilterInput) })));
     // Required here (the SDK's filter may omit it): checked on the raw value, so another bad field does not hide it.
     const isObject = typeof selector === "object" && selector !== null && !Array.isArray(selector);
-    if (isObject && (selector as Props).status === undefined) failures.push({ property: "selector.status", reason: 'is required: one of "successful", "failed", "pending", "paused"' });
+    if (isObject && (selector as Props).status === undefined)
+      failures.push({ property: "selector.status", reason: 'is required: one of "successful", "failed", "pending", "paused"' });
   }
   if (triggers !== undefined && !isUnknown(triggers) && !Array.isArray(triggers)) {
     failures.push({ property: "triggers", reason: "must be an array of values; changing any of them replays again" });
@@ -77,7 +89,15 @@ interface Progress {
  * re-sent with the same token, so the service's 409 proves them queued and
  * nothing is delivered twice.
  */
-async function replay(provider: object, id: string, args: Props, ids: WebhookId[], resume: RecordedBatch[], done: Progress, providerText: unknown) {
+async function replay(
+  provider: object,
+  id: string,
+  args: Props,
+  ids: WebhookId[],
+  resume: RecordedBatch[],
+  done: Progress,
+  providerText: unknown,
+) {
   const client = clientFor(provider, args.site as string | undefined);
   const sentAt = new Date().toISOString();
   const expiredIds = done.expired.flatMap((b) => b.ids);
@@ -85,8 +105,13 @@ async function replay(provider: object, id: string, args: Props, ids: WebhookId[
     const r = await client.replayWebhooks(ids, { resume });
     if (done.expired.length > 0) notice(expiredWarning(expiredIds));
     return {
-      args, queuedCount: done.queued + r.queued, batchCount: done.batches + r.batches, notQueuedIds: [],
-      unknownIds: expiredIds, unknownBatches: done.expired, replayedAt: new Date().toISOString(),
+      args,
+      queuedCount: done.queued + r.queued,
+      batchCount: done.batches + r.batches,
+      notQueuedIds: [],
+      unknownIds: expiredIds,
+      unknownBatches: done.expired,
+      replayedAt: new Date().toISOString(),
     };
   } catch (err) {
     let queued = 0;
@@ -96,24 +121,41 @@ async function replay(provider: object, id: string, args: Props, ids: WebhookId[
       queued = err.queued.length;
       notQueued = [...err.notQueued];
       const firstSent = new Map(resume.map((b) => [b.uniquenessToken, b.sentAt]));
-      unknown = err.unknownBatches.map((b) => ({ ids: [...b.ids], uniquenessToken: b.uniquenessToken, sentAt: firstSent.get(b.uniquenessToken) ?? sentAt }));
+      unknown = err.unknownBatches.map((b) => ({
+        ids: [...b.ids],
+        uniquenessToken: b.uniquenessToken,
+        sentAt: firstSent.get(b.uniquenessToken) ?? sentAt,
+      }));
     }
     const all = [...unknown, ...done.expired];
     const unknownIds = all.flatMap((b) => b.ids);
-    const message = `webhook replay: ${done.queued + queued} id(s) queued, ${notQueued.length} not queued, ${unknownIds.length} unknown ` +
+    const message =
+      `webhook replay: ${done.queued + queued} id(s) queued, ${notQueued.length} not queued, ${unknownIds.length} unknown ` +
       `(${err instanceof Error ? err.message : String(err)}). Recorded: the next \`pulumi up\` sends the ids not queued, and re-sends ` +
       "the batches of unknown outcome with their original uniqueness tokens, so the service refuses any it already queued.";
-    throw partialFailure(message, id, {
-      args, queuedCount: done.queued + queued, batchCount: done.batches, notQueuedIds: notQueued,
-      unknownIds, unknownBatches: all, replayedAt: null,
-    }, providerText);
+    throw partialFailure(
+      message,
+      id,
+      {
+        args,
+        queuedCount: done.queued + queued,
+        batchCount: done.batches,
+        notQueuedIds: notQueued,
+        unknownIds,
+        unknownBatches: all,
+        replayedAt: null,
+      },
+      providerText,
+    );
   }
 }
 
 function expiredWarning(ids: readonly WebhookId[]): string {
-  return `warning: WebhookReplay: ${ids.length} webhook id(s) have an unknown outcome and their uniqueness tokens are older than the ` +
+  return (
+    `warning: WebhookReplay: ${ids.length} webhook id(s) have an unknown outcome and their uniqueness tokens are older than the ` +
     `service's 60-minute duplicate window, so they are not re-sent (they may be queued already): ${ids.slice(0, 10).join(", ")}` +
-    `${ids.length > 10 ? ", …" : ""}. Check the receiver; to replay them anyway, list them in a new WebhookReplay.`;
+    `${ids.length > 10 ? ", …" : ""}. Check the receiver; to replay them anyway, list them in a new WebhookReplay.`
+  );
 }
 
 export async function create(provider: object, news: Props) {
@@ -126,7 +168,18 @@ export async function create(provider: object, news: Props) {
     ids = webhooks.map((w) => w.id);
   }
   if (ids.length === 0) {
-    return { id, outs: { args, queuedCount: 0, batchCount: 0, notQueuedIds: [], unknownIds: [], unknownBatches: [], replayedAt: new Date().toISOString() } };
+    return {
+      id,
+      outs: {
+        args,
+        queuedCount: 0,
+        batchCount: 0,
+        notQueuedIds: [],
+        unknownIds: [],
+        unknownBatches: [],
+        replayedAt: new Date().toISOString(),
+      },
+    };
   }
   return { id, outs: await replay(provider, id, args, ids, [], { queued: 0, batches: 0, expired: [] }, news.__provider) };
 }
@@ -137,7 +190,11 @@ export async function update(provider: object, id: string, olds: Props, news: Pr
   const recorded = batchesOf(olds);
   const resume = recorded.filter((b) => resendable(b));
   if (pending.length === 0 && resume.length === 0) return { outs: userInputs(olds) };
-  const done = { queued: Number(olds.queuedCount ?? 0), batches: Number(olds.batchCount ?? 0), expired: recorded.filter((b) => !resendable(b)) };
+  const done = {
+    queued: Number(olds.queuedCount ?? 0),
+    batches: Number(olds.batchCount ?? 0),
+    expired: recorded.filter((b) => !resendable(b)),
+  };
   return { outs: await replay(provider, id, (olds.args ?? argsOf(userInputs(news))) as Props, pending, resume, done, news.__provider) };
 }
 

@@ -1,5 +1,5 @@
+import { type CheckFailure, changedKeys, isUnknown, unknownInputs, userInputs } from "./common";
 import { clientFor, siteCheck, siteLabel } from "./config";
-import { changedKeys, isUnknown, unknownInputs, userInputs, type CheckFailure } from "./common";
 
 type Props = Record<string, unknown>;
 

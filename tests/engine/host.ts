@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { ROOT } from "./support";
 
@@ -18,7 +18,10 @@ type Obj = Record<string, unknown>;
  */
 export class ProviderHost {
   output = "";
-  private constructor(private readonly child: ChildProcess, private readonly client: any) {}
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly client: any,
+  ) {}
 
   static async start(env: NodeJS.ProcessEnv = {}): Promise<ProviderHost> {
     const script = require.resolve("@pulumi/pulumi/cmd/dynamic-provider");

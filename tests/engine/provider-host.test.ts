@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { DEMO_SITE, startSimulator, type Simulator } from "../../simulator";
+import { DEMO_SITE, type Simulator, startSimulator } from "../../simulator";
 import { DIFF_NONE, DIFF_SOME, ProviderHost } from "./host";
-import { ENV_KEY, registerUnderMocks, type Registered } from "./support";
+import { ENV_KEY, type Registered, registerUnderMocks } from "./support";
 
 // The demo site's key is what the simulator accepts; the test plants it as the
 // secret everywhere and scans the host's output and every answer for it.
@@ -33,7 +33,10 @@ describe("the real dynamic-provider host over gRPC", function () {
     await sim?.close();
   });
 
-  const record = <T>(x: T): T => (answers.push(x), x);
+  const record = <T>(x: T): T => {
+    answers.push(x);
+    return x;
+  };
 
   it("WebhookSettings: Check → Create → Diff → Update → Delete", async () => {
     const u = urn("WebhookSettings", "w");
@@ -66,7 +69,10 @@ describe("the real dynamic-provider host over gRPC", function () {
     assert.equal(sim.requests.length, 0);
 
     await host.delete(u, created.id, { ...updated, webhooksEnabled: true, disableOnDelete: true });
-    assert.deepEqual(sim.requests.map((r) => [r.method, r.path, r.body]), [["PUT", "/webhooks/settings.json", { webhooks_enabled: false }]]);
+    assert.deepEqual(
+      sim.requests.map((r) => [r.method, r.path, r.body]),
+      [["PUT", "/webhooks/settings.json", { webhooks_enabled: false }]],
+    );
   });
 
   it("SubscriptionMigration: Check → Create → Diff → Update → Delete", async () => {
@@ -90,7 +96,10 @@ describe("the real dynamic-provider host over gRPC", function () {
     assert.equal(updated.productHandle, "pro");
     const refreshed = record(await host.read(u, created.id, updated));
     assert.equal(refreshed.props.productHandle, "pro");
-    assert.ok(sim.requests.some((r) => r.method === "GET" && r.path === "/subscriptions/1002.json"), "refresh re-reads the subscription");
+    assert.ok(
+      sim.requests.some((r) => r.method === "GET" && r.path === "/subscriptions/1002.json"),
+      "refresh re-reads the subscription",
+    );
     assert.equal(mutations(sim), before, "update only refreshes");
     await host.delete(u, created.id, updated);
     assert.equal(mutations(sim), before, "delete sends nothing");
@@ -100,7 +109,9 @@ describe("the real dynamic-provider host over gRPC", function () {
   it("SubscriptionMigration: a bad input is a CheckFailure naming the property, and nothing is sent", async () => {
     const u = urn("SubscriptionMigration", "bad");
     const sent = sim.requests.length;
-    const checked = record(await host.check(u, {}, { __provider: providers.SubscriptionMigration, subscriptionId: 1001, productId: 2, productHandle: "pro" }));
+    const checked = record(
+      await host.check(u, {}, { __provider: providers.SubscriptionMigration, subscriptionId: 1001, productId: 2, productHandle: "pro" }),
+    );
     const props = checked.failures.map((f) => f.property);
     assert.ok(props.includes("productId") || props.includes("productHandle"), JSON.stringify(checked.failures));
     assert.match(checked.failures.map((f) => f.reason).join(" "), /exactly one/i);
@@ -109,10 +120,16 @@ describe("the real dynamic-provider host over gRPC", function () {
 
   it("SubscriptionMigration: a same-product migration fails at check, before any POST", async () => {
     const u = urn("SubscriptionMigration", "same");
-    const checked = record(await host.check(u, {}, { __provider: providers.SubscriptionMigration, subscriptionId: 1002, productHandle: "pro" }));
+    const checked = record(
+      await host.check(u, {}, { __provider: providers.SubscriptionMigration, subscriptionId: 1002, productHandle: "pro" }),
+    );
     assert.equal(checked.failures.length, 1);
     assert.match(checked.failures[0].reason, /already on product/);
-    assert.equal(sim.requests.filter((r) => r.method === "POST" && r.path === "/subscriptions/1002/migrations.json").length, 1, "only the earlier create");
+    assert.equal(
+      sim.requests.filter((r) => r.method === "POST" && r.path === "/subscriptions/1002/migrations.json").length,
+      1,
+      "only the earlier create",
+    );
   });
 
   it("WebhookReplay: Check → Create → Diff → Update → Delete", async () => {

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { inspect } from "node:util";
-import { DEMO_SITE, startSimulator, type Simulator } from "../../simulator";
-import { API_KEY, configureRequest, deserialize, ENV_KEY, registerUnderMocks, type Registered } from "./support";
+import { DEMO_SITE, type Simulator, startSimulator } from "../../simulator";
+import { API_KEY, configureRequest, deserialize, ENV_KEY, type Registered, registerUnderMocks } from "./support";
 
 const TYPES = ["WebhookSettings", "SubscriptionMigration", "WebhookReplay"] as const;
 const token = (t: string) => `pulumi-nodejs:dynamic/billing:${t}`;
 
-describe("closure serialization of the three resources (setMocks, ts-node CommonJS)", function () {
+describe("closure serialization of the three resources (setMocks, ts-node CommonJS)", () => {
   let registered: Registered[];
   let sim: Simulator;
 

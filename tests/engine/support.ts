@@ -1,5 +1,5 @@
-import * as pulumi from "@pulumi/pulumi";
 import path from "node:path";
+import * as pulumi from "@pulumi/pulumi";
 
 /** The credentials the engine tests plant everywhere a leak could come from. */
 export const API_KEY = "sk_live_ENGINE_SECRET_4242";

@@ -30,10 +30,10 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { configure } from "../../provider/runtime/config";
-import * as webhookSettings from "../../provider/runtime/webhook-settings";
 import * as subscriptionMigration from "../../provider/runtime/subscription-migration";
 import * as webhookReplay from "../../provider/runtime/webhook-replay";
-import { DEMO_SITE, startSimulator, type Simulator } from "../../simulator";
+import * as webhookSettings from "../../provider/runtime/webhook-settings";
+import { DEMO_SITE, type Simulator, startSimulator } from "../../simulator";
 
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 const SEED = seedOf(process.env.FUZZ_SEED);
@@ -71,9 +71,31 @@ const MAX_INT64 = 2n ** 63n - 1n;
 /** Keys no resource has: prototype names, near-misses of real inputs, odd characters. */
 const strangeKey = fc.oneof(
   fc.constantFrom(
-    "__proto__", "constructor", "prototype", "toString", "hasOwnProperty", "valueOf", "", " ", "\u0000",
-    "Site", "site ", "webhooks_enabled", "webhookEnabled", "subscription_id", "productID", "ids.0", "ids[0]",
-    "selector.status", "trigger", "migration", "apiKey", "id", "urn", "🙂", "ключ",
+    "__proto__",
+    "constructor",
+    "prototype",
+    "toString",
+    "hasOwnProperty",
+    "valueOf",
+    "",
+    " ",
+    "\u0000",
+    "Site",
+    "site ",
+    "webhooks_enabled",
+    "webhookEnabled",
+    "subscription_id",
+    "productID",
+    "ids.0",
+    "ids[0]",
+    "selector.status",
+    "trigger",
+    "migration",
+    "apiKey",
+    "id",
+    "urn",
+    "🙂",
+    "ключ",
   ),
   fc.string({ maxLength: 12 }),
 );
@@ -81,13 +103,69 @@ const strangeKey = fc.oneof(
 /** Values close to valid ones, and values of every wrong type. */
 const leaf: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom<unknown>(
-    null, NaN, Infinity, -Infinity, -0, 0, 1, -1, 0.5, 1.5, 1e308, 2 ** 53, 2 ** 53 + 2, 2 ** 63, Number.MAX_VALUE, Number.MIN_VALUE,
-    true, false, "", " ", "0", "1", "-1", "1.5", "1e3", "0x10", "01", "+1", " 1", "9007199254740993", "9223372036854775807",
-    "9223372036854775808", "true", "false", "null", LONG, UNKNOWN, `${UNKNOWN} `, "successful", "failed", "lost",
-    "2026-10-01", "2026-1-1", "2026-02-30", "2026-13-01", "2026-10-01T00:00:00Z", "20261001", "yesterday", "basic", "pro",
+    null,
+    NaN,
+    Infinity,
+    -Infinity,
+    -0,
+    0,
+    1,
+    -1,
+    0.5,
+    1.5,
+    1e308,
+    2 ** 53,
+    2 ** 53 + 2,
+    2 ** 63,
+    Number.MAX_VALUE,
+    Number.MIN_VALUE,
+    true,
+    false,
+    "",
+    " ",
+    "0",
+    "1",
+    "-1",
+    "1.5",
+    "1e3",
+    "0x10",
+    "01",
+    "+1",
+    " 1",
+    "9007199254740993",
+    "9223372036854775807",
+    "9223372036854775808",
+    "true",
+    "false",
+    "null",
+    LONG,
+    UNKNOWN,
+    `${UNKNOWN} `,
+    "successful",
+    "failed",
+    "lost",
+    "2026-10-01",
+    "2026-1-1",
+    "2026-02-30",
+    "2026-13-01",
+    "2026-10-01T00:00:00Z",
+    "20261001",
+    "yesterday",
+    "basic",
+    "pro",
     // Site names: the configured ones (two usable, three not), near misses, and names an object inherits.
-    "eu-shop", "wrongkey", "broken", "nocredentials", "notanobject", "EU-SHOP", "eu-shop ", "nowhere", "__proto__",
-    "constructor", "toString", "hasOwnProperty",
+    "eu-shop",
+    "wrongkey",
+    "broken",
+    "nocredentials",
+    "notanobject",
+    "EU-SHOP",
+    "eu-shop ",
+    "nowhere",
+    "__proto__",
+    "constructor",
+    "toString",
+    "hasOwnProperty",
   ),
   fc.integer(),
   fc.double(),
@@ -106,64 +184,116 @@ const junk: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown; array: unknown[]
 
 /** Inputs invalid in a known way, handy for every field. */
 const nearMiss = fc.constantFrom<unknown>(
-  -1, 0, -0, 1.5, NaN, Infinity, "", LONG.slice(0, 256), "x".repeat(255), [], [1, -2], [[1]], ["1", 2], [UNKNOWN, 1],
-  { status: "lost" }, { status: "failed", sinceDate: "2026-10-05", untilDate: "2026-10-01" }, { status: "failed", colour: "red" },
-  {}, { status: "paused", subscriptionId: 0 }, JSON.parse('{"__proto__":{"status":"failed"}}'), JSON.parse('{"status":"failed","__proto__":1}'),
-  { constructor: 1 }, "yes", "no", 1, "true",
+  -1,
+  0,
+  -0,
+  1.5,
+  NaN,
+  Infinity,
+  "",
+  LONG.slice(0, 256),
+  "x".repeat(255),
+  [],
+  [1, -2],
+  [[1]],
+  ["1", 2],
+  [UNKNOWN, 1],
+  { status: "lost" },
+  { status: "failed", sinceDate: "2026-10-05", untilDate: "2026-10-01" },
+  { status: "failed", colour: "red" },
+  {},
+  { status: "paused", subscriptionId: 0 },
+  JSON.parse('{"__proto__":{"status":"failed"}}'),
+  JSON.parse('{"status":"failed","__proto__":1}'),
+  { constructor: 1 },
+  "yes",
+  "no",
+  1,
+  "true",
 );
 
 const anyValue = fc.oneof({ weight: 3, arbitrary: junk }, { weight: 2, arbitrary: nearMiss });
 
 const posId = fc.oneof(fc.integer({ min: 1, max: 10_000 }), fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }));
 const int64String = fc.bigInt({ min: 1n, max: MAX_INT64 }).map(String);
-const handle = fc.oneof(fc.constantFrom("basic", "pro", "launch", "pro-annual", "x".repeat(255)), fc.string({ minLength: 1, maxLength: 40 }));
+const handle = fc.oneof(
+  fc.constantFrom("basic", "pro", "launch", "pro-annual", "x".repeat(255)),
+  fc.string({ minLength: 1, maxLength: 40 }),
+);
 const validSite = fc.constantFrom("eu-shop", "wrongkey", UNKNOWN);
-const isoDay = fc.date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2099-12-31T00:00:00Z"), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
-const orUnknown = <T>(a: fc.Arbitrary<T>, weight = 6) => fc.oneof({ weight, arbitrary: a as fc.Arbitrary<unknown> }, { weight: 1, arbitrary: fc.constant<unknown>(UNKNOWN) });
+const isoDay = fc
+  .date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2099-12-31T00:00:00Z"), noInvalidDate: true })
+  .map((d) => d.toISOString().slice(0, 10));
+const orUnknown = <T>(a: fc.Arbitrary<T>, weight = 6) =>
+  fc.oneof({ weight, arbitrary: a as fc.Arbitrary<unknown> }, { weight: 1, arbitrary: fc.constant<unknown>(UNKNOWN) });
 
 /** A record with only the keys whose value is not `undefined` (an absent optional input). */
 const compact = (o: Props): Props => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 
-const validSettings = fc.record({
-  webhooksEnabled: orUnknown(fc.boolean()),
-  disableOnDelete: fc.option(orUnknown(fc.boolean()), { nil: undefined }),
-  site: fc.option(validSite, { nil: undefined }),
-}).map(compact);
+const validSettings = fc
+  .record({
+    webhooksEnabled: orUnknown(fc.boolean()),
+    disableOnDelete: fc.option(orUnknown(fc.boolean()), { nil: undefined }),
+    site: fc.option(validSite, { nil: undefined }),
+  })
+  .map(compact);
 
-const validMigration = fc.record({
-  subscriptionId: orUnknown(posId),
-  product: fc.oneof(fc.record({ productId: orUnknown(posId) }), fc.record({ productHandle: orUnknown(handle) })),
-  pricePoint: fc.oneof(
-    fc.constant({}),
-    fc.record({ pricePointId: orUnknown(posId) }),
-    fc.record({ pricePointHandle: orUnknown(handle) }),
-  ),
-  flags: fc.record(
-    { includeTrial: orUnknown(fc.boolean()), includeInitialCharge: orUnknown(fc.boolean()), includeCoupons: orUnknown(fc.boolean()), preservePeriod: orUnknown(fc.boolean()) },
-    { requiredKeys: [] },
-  ),
-  site: fc.option(validSite, { nil: undefined }),
-}).map(({ product, pricePoint, flags, ...rest }) => compact({ ...rest, ...product, ...pricePoint, ...flags }));
+const validMigration = fc
+  .record({
+    subscriptionId: orUnknown(posId),
+    product: fc.oneof(fc.record({ productId: orUnknown(posId) }), fc.record({ productHandle: orUnknown(handle) })),
+    pricePoint: fc.oneof(
+      fc.constant({}),
+      fc.record({ pricePointId: orUnknown(posId) }),
+      fc.record({ pricePointHandle: orUnknown(handle) }),
+    ),
+    flags: fc.record(
+      {
+        includeTrial: orUnknown(fc.boolean()),
+        includeInitialCharge: orUnknown(fc.boolean()),
+        includeCoupons: orUnknown(fc.boolean()),
+        preservePeriod: orUnknown(fc.boolean()),
+      },
+      { requiredKeys: [] },
+    ),
+    site: fc.option(validSite, { nil: undefined }),
+  })
+  .map(({ product, pricePoint, flags, ...rest }) => compact({ ...rest, ...product, ...pricePoint, ...flags }));
 
 const validIds = fc.oneof(
-  { weight: 8, arbitrary: fc.array(fc.oneof({ weight: 6, arbitrary: posId as fc.Arbitrary<unknown> }, { weight: 2, arbitrary: int64String }, { weight: 1, arbitrary: fc.constant(UNKNOWN) }), { maxLength: 12 }) },
+  {
+    weight: 8,
+    arbitrary: fc.array(
+      fc.oneof(
+        { weight: 6, arbitrary: posId as fc.Arbitrary<unknown> },
+        { weight: 2, arbitrary: int64String },
+        { weight: 1, arbitrary: fc.constant(UNKNOWN) },
+      ),
+      { maxLength: 12 },
+    ),
+  },
   { weight: 1, arbitrary: fc.constant<unknown>(UNKNOWN) },
 );
 const validSelector = orUnknown(
-  fc.record({
-    status: orUnknown(fc.constantFrom("successful", "failed", "pending", "paused")),
-    dates: fc.tuple(isoDay, isoDay).map(([a, b]) => (a <= b ? [a, b] : [b, a])),
-    useSince: fc.boolean(),
-    useUntil: fc.boolean(),
-    subscriptionId: fc.option(orUnknown(posId), { nil: undefined }),
-  }).map(({ status, dates, useSince, useUntil, subscriptionId }) =>
-    compact({ status, sinceDate: useSince ? dates[0] : undefined, untilDate: useUntil ? dates[1] : undefined, subscriptionId })),
+  fc
+    .record({
+      status: orUnknown(fc.constantFrom("successful", "failed", "pending", "paused")),
+      dates: fc.tuple(isoDay, isoDay).map(([a, b]) => (a <= b ? [a, b] : [b, a])),
+      useSince: fc.boolean(),
+      useUntil: fc.boolean(),
+      subscriptionId: fc.option(orUnknown(posId), { nil: undefined }),
+    })
+    .map(({ status, dates, useSince, useUntil, subscriptionId }) =>
+      compact({ status, sinceDate: useSince ? dates[0] : undefined, untilDate: useUntil ? dates[1] : undefined, subscriptionId }),
+    ),
 );
-const validReplay = fc.record({
-  target: fc.oneof(fc.record({ ids: validIds }), fc.record({ selector: validSelector })),
-  triggers: fc.option(orUnknown(fc.array(junk, { maxLength: 3 })), { nil: undefined }),
-  site: fc.option(validSite, { nil: undefined }),
-}).map(({ target, ...rest }) => compact({ ...target, ...rest }));
+const validReplay = fc
+  .record({
+    target: fc.oneof(fc.record({ ids: validIds }), fc.record({ selector: validSelector })),
+    triggers: fc.option(orUnknown(fc.array(junk, { maxLength: 3 })), { nil: undefined }),
+    site: fc.option(validSite, { nil: undefined }),
+  })
+  .map(({ target, ...rest }) => compact({ ...target, ...rest }));
 
 type Mutation =
   | { op: "set"; key: string; value: unknown }
@@ -204,7 +334,16 @@ function inputs(valid: fc.Arbitrary<Props>, names: readonly string[], subKeys: r
   const mutation: fc.Arbitrary<Mutation> = fc.oneof(
     { weight: 4, arbitrary: fc.record({ op: fc.constant("set" as const), key, value: anyValue }) },
     { weight: 1, arbitrary: fc.record({ op: fc.constant("delete" as const), key: fc.constantFrom(...names) }) },
-    { weight: 3, arbitrary: fc.record({ op: fc.constant("deep" as const), key: fc.constantFrom(...names), sub, value: anyValue, remove: fc.boolean() }) },
+    {
+      weight: 3,
+      arbitrary: fc.record({
+        op: fc.constant("deep" as const),
+        key: fc.constantFrom(...names),
+        sub,
+        value: anyValue,
+        remove: fc.boolean(),
+      }),
+    },
   );
   const mutated = fc.tuple(valid, fc.array(mutation, { minLength: 1, maxLength: 3 })).map(([base, ms]) => {
     const entries = new Map(Object.entries(base));
@@ -215,10 +354,12 @@ function inputs(valid: fc.Arbitrary<Props>, names: readonly string[], subKeys: r
     }
     return Object.fromEntries(entries);
   });
-  return fc.tuple(
-    fc.oneof({ weight: 2, arbitrary: valid }, { weight: 3, arbitrary: mutated }),
-    fc.option(fc.oneof(fc.constant<unknown>(PROVIDER_TEXT), junk), { nil: undefined, freq: 2 }),
-  ).map(([news, provider]) => (provider === undefined ? news : Object.fromEntries([...Object.entries(news), ["__provider", provider]])));
+  return fc
+    .tuple(
+      fc.oneof({ weight: 2, arbitrary: valid }, { weight: 3, arbitrary: mutated }),
+      fc.option(fc.oneof(fc.constant<unknown>(PROVIDER_TEXT), junk), { nil: undefined, freq: 2 }),
+    )
+    .map(([news, provider]) => (provider === undefined ? news : Object.fromEntries([...Object.entries(news), ["__provider", provider]])));
 }
 
 // ---------------------------------------------------------------------------
@@ -235,12 +376,15 @@ interface Expectation {
   readonly clean: boolean;
 }
 
-const own = (o: Props, k: string) => (Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined);
+const own = (o: Props, k: string) => (Object.hasOwn(o, k) ? o[k] : undefined);
 const userKeys = (news: Props) => Object.keys(news).filter((k) => k !== "__provider");
-const under = (...names: string[]) => (property: string) =>
-  names.some((n) => property === n || property.startsWith(`${n}.`) || property.startsWith(`${n}[`));
+const under =
+  (...names: string[]) =>
+  (property: string) =>
+    names.some((n) => property === n || property.startsWith(`${n}.`) || property.startsWith(`${n}[`));
 const containsUnknown = (v: unknown): boolean =>
-  v === UNKNOWN || (Array.isArray(v) ? v.some(containsUnknown) : v !== null && typeof v === "object" && Object.values(v).some(containsUnknown));
+  v === UNKNOWN ||
+  (Array.isArray(v) ? v.some(containsUnknown) : v !== null && typeof v === "object" && Object.values(v).some(containsUnknown));
 const isPlainObject = (v: unknown): v is Props => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** A positive integer id; decimal strings of int64 ids are `ok` where `strings` says so, `either` elsewhere. */
@@ -286,7 +430,8 @@ class Judge {
     if (verdict === "either") this.unsure = true;
   }
   unknownKeys(news: Props, names: readonly string[]) {
-    for (const k of userKeys(news)) if (!names.includes(k)) this.mustFail.push({ what: `unknown key ${JSON.stringify(k)}`, matches: (p) => p === k });
+    for (const k of userKeys(news))
+      if (!names.includes(k)) this.mustFail.push({ what: `unknown key ${JSON.stringify(k)}`, matches: (p) => p === k });
   }
   /** Exactly one of `a` / `b` (or at most one, when `required` is false). */
   oneOf(news: Props, a: string, b: string, required: boolean) {
@@ -315,8 +460,16 @@ function expectSettings(news: Props): Expectation {
 }
 
 const MIGRATION_INPUTS = [
-  "subscriptionId", "productId", "productHandle", "pricePointId", "pricePointHandle",
-  "includeTrial", "includeInitialCharge", "includeCoupons", "preservePeriod", "site",
+  "subscriptionId",
+  "productId",
+  "productHandle",
+  "pricePointId",
+  "pricePointHandle",
+  "includeTrial",
+  "includeInitialCharge",
+  "includeCoupons",
+  "preservePeriod",
+  "site",
 ] as const;
 /** What the demo site answers for an otherwise valid first deploy (subscriptions 1001–1005, all on product 1 'basic'). */
 const DEMO_SUBSCRIPTIONS = new Map(DEMO_SITE.subscriptions.map((s) => [s.id, s]));
@@ -325,14 +478,24 @@ const BASIC = DEMO_SITE.products.find((p) => p.handle === "basic")!;
 function expectMigration(news: Props, firstDeploy: boolean): Expectation {
   const j = new Judge();
   j.unknownKeys(news, MIGRATION_INPUTS);
-  j.field("subscriptionId", scalar(own(news, "subscriptionId"), false, (v) => idVerdict(v, "either")));
+  j.field(
+    "subscriptionId",
+    scalar(own(news, "subscriptionId"), false, (v) => idVerdict(v, "either")),
+  );
   j.oneOf(news, "productId", "productHandle", true);
   j.oneOf(news, "pricePointId", "pricePointHandle", false);
-  j.field("productId", scalar(own(news, "productId"), true, (v) => idVerdict(v, "either")));
-  j.field("pricePointId", scalar(own(news, "pricePointId"), true, (v) => idVerdict(v, "either")));
+  j.field(
+    "productId",
+    scalar(own(news, "productId"), true, (v) => idVerdict(v, "either")),
+  );
+  j.field(
+    "pricePointId",
+    scalar(own(news, "pricePointId"), true, (v) => idVerdict(v, "either")),
+  );
   j.field("productHandle", scalar(own(news, "productHandle"), true, handleVerdict));
   j.field("pricePointHandle", scalar(own(news, "pricePointHandle"), true, handleVerdict));
-  for (const k of ["includeTrial", "includeInitialCharge", "includeCoupons", "preservePeriod"]) j.field(k, scalar(own(news, k), true, flagVerdict));
+  for (const k of ["includeTrial", "includeInitialCharge", "includeCoupons", "preservePeriod"])
+    j.field(k, scalar(own(news, k), true, flagVerdict));
   j.field("site", siteVerdict(own(news, "site")));
   const readable = !["subscriptionId", "productId", "productHandle", "site"].some((k) => containsUnknown(own(news, k)));
   const before = j.expectation;
@@ -386,13 +549,25 @@ function judgeSelector(j: Judge, v: unknown) {
     if (k === "" || k.includes(".")) inner.field("selector", "bad");
     else inner.mustFail.push({ what: `selector.${k} (not a selector key)`, matches: (p) => p === `selector.${k}` });
   }
-  inner.field("selector.status", scalar(own(v, "status"), false, (x) => (typeof x === "string" && STATUSES.has(x) ? "ok" : "bad")));
+  inner.field(
+    "selector.status",
+    scalar(own(v, "status"), false, (x) => (typeof x === "string" && STATUSES.has(x) ? "ok" : "bad")),
+  );
   inner.field("selector.sinceDate", scalar(own(v, "sinceDate"), true, dateVerdict));
   inner.field("selector.untilDate", scalar(own(v, "untilDate"), true, dateVerdict));
-  inner.field("selector.subscriptionId", scalar(own(v, "subscriptionId"), true, (x) => idVerdict(x, "either")));
+  inner.field(
+    "selector.subscriptionId",
+    scalar(own(v, "subscriptionId"), true, (x) => idVerdict(x, "either")),
+  );
   const since = own(v, "sinceDate");
   const until = own(v, "untilDate");
-  if (since !== UNKNOWN && until !== UNKNOWN && dateVerdict(since) === "ok" && dateVerdict(until) === "ok" && (since as string) > (until as string)) {
+  if (
+    since !== UNKNOWN &&
+    until !== UNKNOWN &&
+    dateVerdict(since) === "ok" &&
+    dateVerdict(until) === "ok" &&
+    (since as string) > (until as string)
+  ) {
     inner.field("selector.untilDate", "bad", "selector.sinceDate");
   }
   if (containsUnknown(v)) {
@@ -410,7 +585,10 @@ function expectReplay(news: Props): Expectation {
   j.field("ids", idsVerdict(own(news, "ids")));
   judgeSelector(j, own(news, "selector"));
   const triggers = own(news, "triggers");
-  j.field("triggers", scalar(triggers, true, (t) => (Array.isArray(t) ? "ok" : "bad")));
+  j.field(
+    "triggers",
+    scalar(triggers, true, (t) => (Array.isArray(t) ? "ok" : "bad")),
+  );
   j.field("site", siteVerdict(own(news, "site")));
   return j.expectation;
 }
@@ -420,7 +598,8 @@ function expectReplay(news: Props): Expectation {
 // ---------------------------------------------------------------------------
 
 /** A reason that says what would be accepted (or what to give instead), not only that something is wrong. */
-const SAYS_WHAT_IS_ACCEPTED = /must|expected|one of|accepted|is required|give |needs? |entries|set it with|only |target a different|check billing:/i;
+const SAYS_WHAT_IS_ACCEPTED =
+  /must|expected|one of|accepted|is required|give |needs? |entries|set it with|only |target a different|check billing:/i;
 
 /**
  * Whether a dotted path under an input names something of `news`: each step an
@@ -446,10 +625,18 @@ function resolves(value: unknown, path: string): boolean {
 }
 
 /** JSON text of an input, keeping NaN/Infinity/-0 apart. */
-const text = (v: unknown) => JSON.stringify(v, (_k, x) => (typeof x === "number" && (!Number.isFinite(x) || Object.is(x, -0)) ? String(x) : x));
+const text = (v: unknown) =>
+  JSON.stringify(v, (_k, x) => (typeof x === "number" && (!Number.isFinite(x) || Object.is(x, -0)) ? String(x) : x));
 
 /** Every way the answer of check to `news` breaks the rules; empty when it keeps them all. */
-async function violations(check: Check, provider: object, names: readonly string[], olds: Props, news: Props, expected: Expectation): Promise<string[]> {
+async function violations(
+  check: Check,
+  provider: object,
+  names: readonly string[],
+  olds: Props,
+  news: Props,
+  expected: Expectation,
+): Promise<string[]> {
   const found: string[] = [];
   const before = text(news);
   let answer: Awaited<ReturnType<Check>>;
@@ -458,7 +645,13 @@ async function violations(check: Check, provider: object, names: readonly string
   } catch (err) {
     return [`check threw: ${err instanceof Error ? err.stack : String(err)}`];
   }
-  if (answer === null || typeof answer !== "object" || answer.inputs === null || typeof answer.inputs !== "object" || !Array.isArray(answer.failures)) {
+  if (
+    answer === null ||
+    typeof answer !== "object" ||
+    answer.inputs === null ||
+    typeof answer.inputs !== "object" ||
+    !Array.isArray(answer.failures)
+  ) {
     return [`check did not answer { inputs, failures }: ${String(text(answer)).slice(0, 300)}`];
   }
   const given = userKeys(news);
@@ -470,7 +663,8 @@ async function violations(check: Check, provider: object, names: readonly string
     }
     const named = names.some((n) => under(n)(f.property)) || (given.includes(f.property) && !names.includes(f.property));
     if (!named) found.push(`failure names no input of the resource: ${show(f)}`);
-    else if (!given.includes(f.property) && !resolves(news, f.property)) found.push(`failure names a path that is not in the input: ${show(f)}`);
+    else if (!given.includes(f.property) && !resolves(news, f.property))
+      found.push(`failure names a path that is not in the input: ${show(f)}`);
     if (typeof f.reason !== "string" || f.reason.trim() === "") found.push(`failure without a reason: ${show(f)}`);
     else if (!SAYS_WHAT_IS_ACCEPTED.test(f.reason)) found.push(`reason does not say what is accepted: ${show(f)}`);
   }
@@ -484,7 +678,14 @@ async function violations(check: Check, provider: object, names: readonly string
   return found;
 }
 
-async function verify(check: Check, provider: object, names: readonly string[], olds: Props, news: Props, expected: Expectation): Promise<void> {
+async function verify(
+  check: Check,
+  provider: object,
+  names: readonly string[],
+  olds: Props,
+  news: Props,
+  expected: Expectation,
+): Promise<void> {
   expect(await violations(check, provider, names, olds, news, expected), "check() broke its contract for this input").toEqual([]);
 }
 
@@ -505,7 +706,11 @@ describe(`providers' check() under fuzz (FUZZ_SEED=${SEED})`, () => {
       nocredentials: { baseUrl: sim.url },
       notanobject: 5,
     };
-    const config: Record<string, string> = { "billing:baseUrl": sim.url, "billing:apiKey": DEMO_SITE.apiKey, "billing:sites": JSON.stringify(sites) };
+    const config: Record<string, string> = {
+      "billing:baseUrl": sim.url,
+      "billing:apiKey": DEMO_SITE.apiKey,
+      "billing:sites": JSON.stringify(sites),
+    };
     configure(provider, { config: { get: (k: string) => config[k] } });
   });
   afterAll(async () => sim?.close());
@@ -525,7 +730,13 @@ describe(`providers' check() under fuzz (FUZZ_SEED=${SEED})`, () => {
         [{ webhooksEnabled: true, site: "nowhere" }, {}],
         [{ webhooksEnabled: true, site: "broken" }, {}],
         [{ webhooksEnabled: false, site: "__proto__" }, {}],
-        [Object.fromEntries([["webhooksEnabled", true], ["__proto__", 1]]), {}],
+        [
+          Object.fromEntries([
+            ["webhooksEnabled", true],
+            ["__proto__", 1],
+          ]),
+          {},
+        ],
       ],
     );
     expect(sim.requests.length).toBe(before);
@@ -533,7 +744,8 @@ describe(`providers' check() under fuzz (FUZZ_SEED=${SEED})`, () => {
 
   it(`SubscriptionMigration: ${RUNS - FIRST_DEPLOY_RUNS} inputs on an update (olds given)`, async () => {
     // Recorded state of an earlier deploy: not a first deploy, so check reads nothing.
-    const olds: fc.Arbitrary<Props> = fc.tuple(validMigration, fc.boolean())
+    const olds: fc.Arbitrary<Props> = fc
+      .tuple(validMigration, fc.boolean())
       .map(([args, p]) => ({ args, productId: 1, productHandle: "basic", ...(p ? { __provider: PROVIDER_TEXT } : {}) }));
     const before = sim.requests.length;
     await assertProperty(
@@ -546,7 +758,10 @@ describe(`providers' check() under fuzz (FUZZ_SEED=${SEED})`, () => {
         [{ subscriptionId: -1, productHandle: "pro" }, { args: { subscriptionId: 1 } }],
         [{ subscriptionId: 1001, productId: 2, productHandle: "pro" }, { args: { subscriptionId: 1 } }],
         [{ subscriptionId: 1001 }, { args: { subscriptionId: 1 } }],
-        [{ subscriptionId: UNKNOWN, productHandle: UNKNOWN, pricePointHandle: UNKNOWN, includeTrial: UNKNOWN, site: UNKNOWN }, { args: {}, x: 1 }],
+        [
+          { subscriptionId: UNKNOWN, productHandle: UNKNOWN, pricePointHandle: UNKNOWN, includeTrial: UNKNOWN, site: UNKNOWN },
+          { args: {}, x: 1 },
+        ],
         [{ subscriptionId: 1001, productHandle: "", includeCoupons: "no", colour: "red" }, { args: { subscriptionId: 1 } }],
         // No product at all, and a bad option: both must be reported, not only the option.
         [{ subscriptionId: 1001, includeTrial: 1 }, { args: { subscriptionId: 1 } }],
@@ -563,17 +778,41 @@ describe(`providers' check() under fuzz (FUZZ_SEED=${SEED})`, () => {
       { weight: 1, arbitrary: anyValue },
     );
     const product = fc.oneof(
-      fc.constantFrom<Props>({ productId: 1 }, { productId: 2 }, { productId: 3 }, { productId: 99 }, { productHandle: "basic" },
-        { productHandle: "pro" }, { productHandle: "launch" }, { productHandle: "nope" }, { productHandle: UNKNOWN }),
+      fc.constantFrom<Props>(
+        { productId: 1 },
+        { productId: 2 },
+        { productId: 3 },
+        { productId: 99 },
+        { productHandle: "basic" },
+        { productHandle: "pro" },
+        { productHandle: "launch" },
+        { productHandle: "nope" },
+        { productHandle: UNKNOWN },
+      ),
       fc.record({ productHandle: anyValue }),
     );
-    const pricePoint = fc.constantFrom<Props>({}, {}, { pricePointId: 202 }, { pricePointHandle: "pro-annual" }, { pricePointHandle: "nope" }, { pricePointId: 0 });
+    const pricePoint = fc.constantFrom<Props>(
+      {},
+      {},
+      { pricePointId: 202 },
+      { pricePointHandle: "pro-annual" },
+      { pricePointHandle: "nope" },
+      { pricePointId: 0 },
+    );
     const site = fc.constantFrom<Props>({}, {}, {}, { site: "eu-shop" }, { site: "wrongkey" }, { site: "nowhere" }, { site: UNKNOWN });
-    const firstDeploy: fc.Arbitrary<{ news: Props; olds: Props }> = fc.record({
-      subscriptionId, product, pricePoint, site,
-      flags: fc.record({ includeTrial: fc.boolean(), preservePeriod: fc.oneof(fc.boolean(), anyValue) }, { requiredKeys: [] }),
-      olds: fc.constantFrom<Props>({}, { __provider: PROVIDER_TEXT }),
-    }).map(({ subscriptionId: s, product: p, pricePoint: pp, site: st, flags, olds }) => ({ news: { subscriptionId: s, ...p, ...pp, ...st, ...flags }, olds }));
+    const firstDeploy: fc.Arbitrary<{ news: Props; olds: Props }> = fc
+      .record({
+        subscriptionId,
+        product,
+        pricePoint,
+        site,
+        flags: fc.record({ includeTrial: fc.boolean(), preservePeriod: fc.oneof(fc.boolean(), anyValue) }, { requiredKeys: [] }),
+        olds: fc.constantFrom<Props>({}, { __provider: PROVIDER_TEXT }),
+      })
+      .map(({ subscriptionId: s, product: p, pricePoint: pp, site: st, flags, olds }) => ({
+        news: { subscriptionId: s, ...p, ...pp, ...st, ...flags },
+        olds,
+      }));
     // Subscription 1003 is trial_ended: check warns on stderr; keep the run's output readable.
     const quiet = vi.spyOn(console, "error").mockImplementation(() => undefined);
     const before = sim.requests.length;
@@ -603,9 +842,13 @@ describe(`providers' check() under fuzz (FUZZ_SEED=${SEED})`, () => {
     const before = sim.requests.length;
     await assertProperty(
       "WebhookReplay",
-      fc.asyncProperty(inputs(validReplay, REPLAY_INPUTS, ["status", "sinceDate", "untilDate", "subscriptionId"]), junk, async (news, olds) => {
-        await verify(webhookReplay.check, provider, REPLAY_INPUTS, isPlainObject(olds) ? olds : {}, news, expectReplay(news));
-      }),
+      fc.asyncProperty(
+        inputs(validReplay, REPLAY_INPUTS, ["status", "sinceDate", "untilDate", "subscriptionId"]),
+        junk,
+        async (news, olds) => {
+          await verify(webhookReplay.check, provider, REPLAY_INPUTS, isPlainObject(olds) ? olds : {}, news, expectReplay(news));
+        },
+      ),
       RUNS,
       [
         [{ ids: [5005, 5006] }, {}],

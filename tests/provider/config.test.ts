@@ -1,7 +1,7 @@
 import { inspect } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { subscriptionMigrationProvider, webhookReplayProvider, webhookSettingsProvider } from "../../provider";
-import { startSimulator, type Simulator } from "../../simulator";
+import { type Simulator, startSimulator } from "../../simulator";
 import { captureOutput, configureRequest, KEY } from "./support";
 
 const ENV = ["BILLING_API_KEY", "BILLING_ACCESS_TOKEN", "BILLING_SUBDOMAIN", "BILLING_ENVIRONMENT", "BILLING_BASE_URL"];
@@ -14,7 +14,9 @@ describe("provider configuration: stack config, billing:sites, environment fallb
     for (const k of ENV) delete process.env[k];
   });
   afterEach(async () => {
-    for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+    for (const [k, v] of Object.entries(saved))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
     await Promise.all(sims.map((s) => s.close()));
     sims = [];
   });
@@ -68,8 +70,16 @@ describe("provider configuration: stack config, billing:sites, environment fallb
 
   it.each([
     [{}, undefined, /billing:apiKey: the us environment needs an apiKey.*BILLING_\*/],
-    [{ "billing:subdomain": "acme", "billing:accessToken": "tok_X" }, undefined, /billing:accessToken: the us environment uses Basic authentication/],
-    [{ "billing:environment": "gateway", "billing:connector": "acme", "billing:apiKey": KEY }, undefined, /billing:apiKey: the gateway environment does not accept Basic/],
+    [
+      { "billing:subdomain": "acme", "billing:accessToken": "tok_X" },
+      undefined,
+      /billing:accessToken: the us environment uses Basic authentication/,
+    ],
+    [
+      { "billing:environment": "gateway", "billing:connector": "acme", "billing:apiKey": KEY },
+      undefined,
+      /billing:apiKey: the gateway environment does not accept Basic/,
+    ],
     [{ "billing:environment": "moon", "billing:subdomain": "acme", "billing:apiKey": KEY }, undefined, /billing:environment/],
     [{ "billing:sites": "{not json" }, "us", /billing:sites must be a JSON object/],
     [{ "billing:sites": JSON.stringify({ us: { subdomain: "acme" } }) }, "us", /billing:sites\["us"\]\.apiKey/],
@@ -78,7 +88,12 @@ describe("provider configuration: stack config, billing:sites, environment fallb
     for (const provider of [webhookSettingsProvider, subscriptionMigrationProvider, webhookReplayProvider]) {
       const p = { ...provider };
       await p.configure!(configureRequest(config));
-      const news = provider === webhookSettingsProvider ? { webhooksEnabled: true } : provider === webhookReplayProvider ? { ids: [1] } : { subscriptionId: 1, productHandle: "pro" };
+      const news =
+        provider === webhookSettingsProvider
+          ? { webhooksEnabled: true }
+          : provider === webhookReplayProvider
+            ? { ids: [1] }
+            : { subscriptionId: 1, productHandle: "pro" };
       const { failures } = await p.check!({}, { ...news, ...(site ? { site } : {}) });
       expect(failures?.find((f) => f.property === "site")?.reason, JSON.stringify(failures)).toMatch(reason);
       expect(JSON.stringify(failures)).not.toContain(KEY);
@@ -111,7 +126,8 @@ describe("no credential in outputs, failures, errors or anything printed", () =>
       for (const p of [w, m, r]) await p.configure!(config);
       const results: unknown[] = [];
       const { text } = await captureOutput(async () => {
-        const run = async (f: () => Promise<unknown>) => results.push(await f().catch((e) => [e, e.message, e.properties, inspect(e, { depth: 10 })]));
+        const run = async (f: () => Promise<unknown>) =>
+          results.push(await f().catch((e) => [e, e.message, e.properties, inspect(e, { depth: 10 })]));
         await run(() => w.check!({}, { webhooksEnabled: true }));
         await run(() => w.create({ webhooksEnabled: true, disableOnDelete: true }));
         await run(() => w.delete!("x", { webhooksEnabled: true, disableOnDelete: true }));

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { subscriptionMigrationProvider } from "../../provider";
-import type { Simulator } from "../../simulator";
 import { BillingClient } from "../../sdk";
+import type { Simulator } from "../../simulator";
 import { captureOutput, configured, KEY, mutations, UNKNOWN } from "./support";
 
 const MIGRATIONS = /^\/subscriptions\/\d+\/migrations\.json$/;
@@ -42,10 +42,18 @@ describe("SubscriptionMigration provider", () => {
   it("property: both productId and productHandle always fail naming the product selector, before sending", async () => {
     const { p, id } = await setup();
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1, max: 1e6 }), fc.string({ minLength: 1, maxLength: 20 }), fc.option(fc.boolean(), { nil: undefined }), async (productId, productHandle, includeTrial) => {
-        const { failures } = await p.check!({}, { subscriptionId: id, productId, productHandle, ...(includeTrial === undefined ? {} : { includeTrial }) });
-        expect(failures?.some((f) => /product(Id|Handle)/.test(f.property) && /exactly one/.test(f.reason))).toBe(true);
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 1e6 }),
+        fc.string({ minLength: 1, maxLength: 20 }),
+        fc.option(fc.boolean(), { nil: undefined }),
+        async (productId, productHandle, includeTrial) => {
+          const { failures } = await p.check!(
+            {},
+            { subscriptionId: id, productId, productHandle, ...(includeTrial === undefined ? {} : { includeTrial }) },
+          );
+          expect(failures?.some((f) => /product(Id|Handle)/.test(f.property) && /exactly one/.test(f.reason))).toBe(true);
+        },
+      ),
       { numRuns: 50 },
     );
     expect(sim.requests).toHaveLength(0);
@@ -96,12 +104,20 @@ describe("SubscriptionMigration provider", () => {
     const created = await p.create({ subscriptionId: id, productHandle: "pro" });
     expect(created.id).toMatch(new RegExp(`^${id}-`));
     expect(created.outs).toMatchObject({
-      subscriptionState: "active", previousState: "active", productId: 2, productHandle: "pro", pricePointId: 201,
+      subscriptionState: "active",
+      previousState: "active",
+      productId: 2,
+      productHandle: "pro",
+      pricePointId: 201,
     });
     for (const k of ["currentPeriodEndsAt", "nextAssessmentAt", "migratedAt"]) expect(Date.parse(created.outs[k])).not.toBeNaN();
     const [post] = postsOf(sim);
     expect((post.body as { migration: object }).migration).toMatchObject({
-      product_handle: "pro", include_trial: false, include_initial_charge: false, include_coupons: true, preserve_period: false,
+      product_handle: "pro",
+      include_trial: false,
+      include_initial_charge: false,
+      include_coupons: true,
+      preserve_period: false,
     });
     expect(created.outs.request).toMatchObject({ product_handle: "pro", include_coupons: true });
     expect(postsOf(sim)).toHaveLength(1);
@@ -111,9 +127,17 @@ describe("SubscriptionMigration provider", () => {
     const { p, id } = await setup();
     const { outs } = await p.create({ subscriptionId: id, productHandle: "pro" });
     expect(await p.diff!("x", outs, { subscriptionId: id, productHandle: "pro" })).toMatchObject({ changes: false });
-    expect(await p.diff!("x", outs, { subscriptionId: id, productHandle: "launch" })).toMatchObject({ changes: true, replaces: ["productHandle"] });
-    expect(await p.diff!("x", outs, { subscriptionId: id, productHandle: "launch", preservePeriod: true })).toMatchObject({ changes: true, replaces: ["productHandle", "preservePeriod"] });
-    await expect(p.diff!("x", outs, { subscriptionId: id, productId: 2, pricePointHandle: "pro-annual" })).rejects.toThrow(/already on product 'pro'.*price point change/s);
+    expect(await p.diff!("x", outs, { subscriptionId: id, productHandle: "launch" })).toMatchObject({
+      changes: true,
+      replaces: ["productHandle"],
+    });
+    expect(await p.diff!("x", outs, { subscriptionId: id, productHandle: "launch", preservePeriod: true })).toMatchObject({
+      changes: true,
+      replaces: ["productHandle", "preservePeriod"],
+    });
+    await expect(p.diff!("x", outs, { subscriptionId: id, productId: 2, pricePointHandle: "pro-annual" })).rejects.toThrow(
+      /already on product 'pro'.*price point change/s,
+    );
     expect(postsOf(sim)).toHaveLength(1);
   });
 
@@ -145,7 +169,10 @@ describe("SubscriptionMigration provider", () => {
     const early = await p.update!(err.id, err.properties, { subscriptionId: id, productHandle: "pro" }).catch((e) => e);
     expect(early.message).toMatch(/not completed yet/);
     expect(early.properties).toMatchObject({ pending: true });
-    expect(await p.diff!(err.id, err.properties, { subscriptionId: id, productHandle: "pro" })).toMatchObject({ changes: true, replaces: [] });
+    expect(await p.diff!(err.id, err.properties, { subscriptionId: id, productHandle: "pro" })).toMatchObject({
+      changes: true,
+      replaces: [],
+    });
 
     expect((await fetch(err.properties.actionLink)).ok).toBe(true);
     const adopted = await p.update!(err.id, err.properties, { subscriptionId: id, productHandle: "pro" });

@@ -1,6 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { vi } from "vitest";
-import { startSimulator, type Simulator } from "../../simulator";
+import { type Simulator, startSimulator } from "../../simulator";
 import { configureRequest } from "../engine/support";
 
 export const KEY = "sk_live_PROVIDER_SECRET_4242";
@@ -16,7 +16,14 @@ export { configureRequest } from "../engine/support";
 export async function configured<P extends pulumi.dynamic.ResourceProvider>(exported: P, extra: Record<string, string> = {}) {
   const sim: Simulator = await startSimulator({ apiKey: KEY });
   sim.addProduct({ id: 1, handle: "basic" });
-  sim.addProduct({ id: 2, handle: "pro", pricePoints: [{ id: 201, handle: "pro-monthly", default: true }, { id: 202, handle: "pro-annual" }] });
+  sim.addProduct({
+    id: 2,
+    handle: "pro",
+    pricePoints: [
+      { id: 201, handle: "pro-monthly", default: true },
+      { id: 202, handle: "pro-annual" },
+    ],
+  });
   sim.addProduct({ id: 3, handle: "launch" });
   const provider = { ...exported } as P;
   await provider.configure!(configureRequest({ "billing:baseUrl": sim.url, "billing:apiKey": KEY, ...extra }));
@@ -26,10 +33,18 @@ export async function configured<P extends pulumi.dynamic.ResourceProvider>(expo
 /** Everything written to stderr/stdout/console while `fn` runs. */
 export async function captureOutput<T>(fn: () => Promise<T>): Promise<{ result: T | undefined; error: unknown; text: string }> {
   let text = "";
+  const write = (c: string | Uint8Array) => {
+    text += String(c);
+    return true;
+  };
   const spies = [
-    vi.spyOn(process.stderr, "write").mockImplementation((c: string | Uint8Array) => ((text += String(c)), true)),
-    vi.spyOn(process.stdout, "write").mockImplementation((c: string | Uint8Array) => ((text += String(c)), true)),
-    ...(["log", "info", "warn", "error", "debug"] as const).map((m) => vi.spyOn(console, m).mockImplementation((...a: unknown[]) => void (text += a.join(" ") + "\n"))),
+    vi.spyOn(process.stderr, "write").mockImplementation(write),
+    vi.spyOn(process.stdout, "write").mockImplementation(write),
+    ...(["log", "info", "warn", "error", "debug"] as const).map((m) =>
+      vi.spyOn(console, m).mockImplementation((...a: unknown[]) => {
+        text += `${a.join(" ")}\n`;
+      }),
+    ),
   ];
   try {
     return { result: await fn(), error: undefined, text };
