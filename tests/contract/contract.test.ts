@@ -116,7 +116,10 @@ describe("the SDK's requests and the simulator's answers validate against the co
       "readProduct 200",
     ])
       expect(seen, want).toContain(want);
-    expect(actionLink, "a 3-D Secure 422 was provoked").toBeDefined();
+    // A 3-D Secure 422 was provoked, and its link is the simulator's own (the proxy passes the answer through).
+    const [base, token] = (actionLink ?? "").split("/authentications/");
+    expect(base).toBe(sim.url);
+    expect(token).toMatch(/^[0-9a-f]{32}$/);
     expect(exchanges.filter((e) => operationOf(e) === "listWebhooks").length).toBeGreaterThan(3); // pagination happened
   });
 
@@ -156,11 +159,12 @@ describe("the SDK's requests and the simulator's answers validate against the co
 
   it("the 3-D Secure 422 carries the published fields besides the errors list", () => {
     const sca = exchanges.find((e) => e.status === 422 && e.url === "/subscriptions/1005/migrations.json");
-    expect(sca?.responseBody).toMatchObject({
-      errors: [expect.any(String)],
+    const token = actionLink?.split("/authentications/")[1];
+    expect(sca?.responseBody).toStrictEqual({
+      errors: ["This migration requires 3-D Secure authentication. Direct the customer to action_link to complete it."],
       action_link: actionLink,
-      gateway_payment_id: expect.any(String),
-      description: expect.any(String),
+      gateway_payment_id: `pi_sim_${token?.slice(0, 24)}`,
+      description: "This card requires 3DSecure verification.",
     });
   });
 

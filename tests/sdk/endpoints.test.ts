@@ -663,7 +663,7 @@ describe("against the simulator (what the site holds afterwards)", () => {
     expect(s.sim.tokenStatus(err.uniquenessToken)).toBe("applied");
     const resumed = await s.billing.createEndpoint({ url: HOOK, events: ["payment_success"] }, { uniquenessToken: err.uniquenessToken });
     expect(s.sim.endpoints().map((e) => e.id)).toStrictEqual([resumed.id]);
-    expect(s.sim.requests.filter((r) => r.method === "POST").map((r) => r.status)).toStrictEqual([expect.any(Number), 409]);
+    expect(s.sim.requests.filter((r) => r.method === "POST").map((r) => r.status)).toStrictEqual([0, 409]); // the reset one was never answered
   });
 
   it("a create whose every attempt is refused creates none: a 429 for good (refused before processing)", async () => {
@@ -694,7 +694,7 @@ describe("against the simulator (what the site holds afterwards)", () => {
     const err = await s.billing.updateEndpoint(kept.id + 1, { url: HOOK, events: [] }).catch((e) => e);
     expect(err).toBeInstanceOf(BillingApiError);
     expect(err).toMatchObject({ status: 404, method: "PUT", path: `/endpoints/${kept.id + 1}.json`, mayHaveApplied: false });
-    expect(err.errors.length).toBeGreaterThan(0);
+    expect(err.errors).toStrictEqual(["Endpoint not found"]);
     expect(s.sim.endpoints()).toStrictEqual([kept]);
   });
 

@@ -168,14 +168,14 @@ describe("backoffDelay: full jitter, capped", () => {
     expect(backoffDelay(attempt, base, () => r)).toBe(ms);
   });
 
-  it("never above base·2^attempt nor the cap, never negative", () => {
+  it("whole ms from 0 (random 0) rising with random to just under base·2^attempt or the cap, whichever is lower", () => {
     for (let attempt = 0; attempt < 40; attempt++) {
-      for (const r of [0, 0.25, 0.5, 0.75, 0.999999]) {
-        const d = backoffDelay(attempt, 250, () => r);
-        expect(d).toBeGreaterThanOrEqual(0);
-        expect(d).toBeLessThan(Math.min(MAX_BACKOFF_MS, 250 * 2 ** attempt));
-        expect(Number.isInteger(d)).toBe(true);
-      }
+      const ceiling = Math.min(MAX_BACKOFF_MS, 250 * 2 ** attempt);
+      const delays = [0, 0.25, 0.5, 0.75, 0.999999].map((r) => backoffDelay(attempt, 250, () => r));
+      expect(delays[0]).toBe(0);
+      expect(delays.at(-1)).toBe(ceiling - 1);
+      for (let i = 1; i < delays.length; i++) expect(delays[i]).toBeGreaterThan(delays[i - 1]);
+      expect(delays.every(Number.isInteger)).toBe(true);
     }
   });
 });

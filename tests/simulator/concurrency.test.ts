@@ -86,7 +86,7 @@ describe('over capacity: "429"', () => {
     }
     expect(sim.replayQueue).toHaveLength(4);
     // A refused request counts too, but leaves at once: the sixth may arrive after the fifth's 429 went out.
-    expect(sim.peakInFlight).toBeGreaterThanOrEqual(5);
+    expect([5, 6]).toContain(sim.peakInFlight);
     // The cap frees up once answers are out.
     expect((await replay(sim)).status).toBe(200);
   });

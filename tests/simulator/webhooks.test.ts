@@ -195,14 +195,18 @@ describe("GET /webhooks.json", () => {
     "signature_hmac_sha_256",
     "successful",
   ];
+  // The newest of each status (the default order): successful on day 44, accepted 5 s after its creation; failed on
+  // day 42, its fifth and last attempt an hour after.
+  const RECEIVER = "https://merchant.example.com/billing/webhooks";
   it.each([
     {
       status: "successful",
       want: {
         successful: true,
-        accepted_at: expect.any(String),
-        last_sent_at: expect.any(String),
-        last_sent_url: expect.stringMatching(/^https:/),
+        created_at: "2026-11-14T12:00:00Z",
+        accepted_at: "2026-11-14T12:00:05Z",
+        last_sent_at: "2026-11-14T12:00:05Z",
+        last_sent_url: RECEIVER,
         last_error: null,
         last_error_at: null,
       },
@@ -211,11 +215,12 @@ describe("GET /webhooks.json", () => {
       status: "failed",
       want: {
         successful: false,
+        created_at: "2026-11-12T12:00:00Z",
         accepted_at: null,
-        last_sent_at: expect.any(String),
-        last_sent_url: expect.stringMatching(/^https:/),
+        last_sent_at: "2026-11-12T13:00:00Z",
+        last_sent_url: RECEIVER,
         last_error: "404 Resource Not Found (retry 5 of 5)",
-        last_error_at: expect.any(String),
+        last_error_at: "2026-11-12T13:00:00Z",
       },
     },
     {
