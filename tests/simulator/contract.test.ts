@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DEMO_SITE, type Simulator, startSimulator } from "../../simulator";
 import { contractCheck, PATCHES } from "../contract/validator";
 import { basic, call, migration } from "./helpers";
@@ -10,11 +10,12 @@ import { basic, call, migration } from "./helpers";
 const auth = basic(DEMO_SITE.apiKey);
 
 describe("every served operation answers within the patched contract", () => {
+  // A fresh demo site for each case: a migration or a fault of one case must not change what another is answered.
   let sim: Simulator;
-  beforeAll(async () => {
+  beforeEach(async () => {
     sim = await startSimulator({ seed: "demo" });
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await sim.close();
   });
 
@@ -99,11 +100,12 @@ describe("every served operation answers within the patched contract", () => {
 });
 
 describe("the patches", () => {
+  // A fresh demo site for each case, as above.
   let sim: Simulator;
-  beforeAll(async () => {
+  beforeEach(async () => {
     sim = await startSimulator({ seed: "demo" });
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await sim.close();
   });
 
