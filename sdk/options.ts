@@ -19,7 +19,10 @@ export interface BillingClientOptions {
   readonly apiKey?: string;
   /** Bearer token (gateway, or a `baseUrl` that expects one). */
   readonly accessToken?: string;
-  /** Per-request timeout; the service itself cuts requests at 120 s. Default 60 000. */
+  /**
+   * How long one attempt waits for its answer. Default 125 000: longer than the
+   * service's 120 s cut-off, so no attempt the client gave up on can land later.
+   */
   readonly timeoutMs?: number;
   /**
    * Retries of a request that may have been applied (5xx, reset, timeout) when
@@ -142,7 +145,9 @@ export function resolveConnection(options: BillingClientOptions): Connection {
     origin: url.origin,
     basePath: url.pathname.replace(/\/+$/, ""),
     authorization,
-    timeoutMs: o.timeoutMs ?? 60_000,
+    // Past the service's 120 s cut-off: a client that gives up sooner leaves requests that can still land
+    // later (a settings PUT overwriting a newer one, which no read can detect).
+    timeoutMs: o.timeoutMs ?? 125_000,
     maxConcurrency: o.maxConcurrency ?? 4,
     retry: { maxRetries: o.maxRetries ?? 4, baseDelayMs: o.retryBaseDelayMs ?? 250, budgetMs: (o.retryBudgetSeconds ?? 300) * 1000 },
     migrationSettleMs: (o.migrationSettleSeconds ?? 120) * 1000,

@@ -39,9 +39,7 @@ export interface World {
 }
 
 export async function world(seed: number, siteCount: number, subscriptionsPerSite: number): Promise<World> {
-  const sites = await Promise.all(
-    Array.from({ length: siteCount }, (_, i) => startSimulator({ apiKey: KEY, faultSeed: seed + i, logBodies: false })),
-  );
+  const sites = await Promise.all(Array.from({ length: siteCount }, (_, i) => startSimulator({ apiKey: KEY, faultSeed: seed + i })));
   const subscriptions = Array.from({ length: subscriptionsPerSite }, (_, i) => 2001 + i);
   for (const sim of sites) {
     sim.addProduct({ id: 1, handle: "basic", pricePoints: [{ id: 101, handle: "basic-monthly", default: true }] });

@@ -49,7 +49,7 @@ describe("BillingClient options: hosts and credentials", () => {
 
   it("defaults: 60 s timeout, 4 retries, 4 in flight, 5 minutes of 429s, 120 s to settle a migration", () => {
     expect(resolveConnection({ subdomain: "acme", apiKey: KEY })).toMatchObject({
-      timeoutMs: 60_000,
+      timeoutMs: 125_000,
       maxConcurrency: 4,
       retry: { maxRetries: 4, baseDelayMs: 250, budgetMs: 300_000 },
       migrationSettleMs: 120_000,
