@@ -6,9 +6,30 @@ import type { WebhookId } from "./wire";
  * method, the path, the status and the service's own `errors` list.
  */
 
-/** Base class, so callers can `instanceof BillingError` for anything this SDK throws. */
+/**
+ * Carried by every error of this SDK: the names of its classes. A program and
+ * a provider host can load two copies of the package, whose classes differ;
+ * the brand keeps `instanceof` true across them.
+ */
+const BRAND = Symbol.for("pulumi-subscription-billing/error-classes");
+
+/** Base class, so callers can `instanceof BillingError` for anything this SDK throws (from any copy of the package). */
 export class BillingError extends Error {
   override name = "BillingError";
+
+  constructor(message?: string) {
+    super(message);
+    const classes: string[] = [];
+    for (let c: unknown = new.target; typeof c === "function" && c !== Error; c = Object.getPrototypeOf(c)) classes.push(c.name);
+    Object.defineProperty(this, BRAND, { value: Object.freeze(classes), enumerable: false });
+  }
+
+  /** An instance of this class, or an error of this SDK whose brand names it (another copy of the package). */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    if (Function.prototype[Symbol.hasInstance].call(this, value)) return true;
+    const classes = typeof value === "object" && value !== null ? (value as { [BRAND]?: unknown })[BRAND] : undefined;
+    return Array.isArray(classes) && classes.includes(this.name);
+  }
 }
 
 /** Bad input or options, raised before any request is sent. */
