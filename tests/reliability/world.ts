@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { type FaultSpec, type Simulator, startSimulator } from "../../simulator";
+import { catalogue } from "../sdk/helpers";
 
 /**
  * The fault matrix's world: several sites of the simulator, each with a
@@ -42,15 +43,8 @@ export async function world(seed: number, siteCount: number, subscriptionsPerSit
   const sites = await Promise.all(Array.from({ length: siteCount }, (_, i) => startSimulator({ apiKey: KEY, faultSeed: seed + i })));
   const subscriptions = Array.from({ length: subscriptionsPerSite }, (_, i) => 2001 + i);
   for (const sim of sites) {
-    sim.addProduct({ id: 1, handle: "basic", pricePoints: [{ id: 101, handle: "basic-monthly", default: true }] });
-    sim.addProduct({
-      id: 2,
-      handle: "pro",
-      pricePoints: [
-        { id: 201, handle: "pro-monthly", default: true },
-        { id: 202, handle: "pro-annual", intervalMonths: 12 },
-      ],
-    });
+    // basic (1, default price point 101) and pro (2, default 201): what the migrations move between.
+    catalogue(sim);
     for (const id of subscriptions) sim.addSubscription({ id, productHandle: "basic", state: id % 2 === 0 ? "active" : "trialing" });
     for (const f of FAULT_MIX) sim.injectFault({ ...f });
   }
