@@ -3,7 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { BillingError, BillingValidationError } from "./errors";
 import { type EndpointInput, endpointInput, endpointUpdateInput, positiveId } from "./inputs";
 import { type Endpoint, toEndpoint } from "./results";
-import { backoffDelay } from "./retry";
+import { backoffDelay, readBack } from "./retry";
 import { failureOf, parseBody, type Transport } from "./transport";
 import { keysOf, problemsOf } from "./validation";
 import { endpointListResponse, endpointResponse, type WebhookEvent } from "./wire";
@@ -179,20 +179,12 @@ async function settle(
   opts: CreateEndpointOptions,
   unknown: (last: string) => EndpointOutcomeUnknownError,
 ): Promise<Endpoint> {
-  const deadline = Date.now() + opts.settleMs;
-  let last = "";
-  for (let round = 0; ; round++) {
-    try {
-      const created = await findCreated(t, w);
-      if (created) return created;
-      last = "not listed";
-    } catch (err) {
-      last = `unreadable (${err instanceof Error ? err.message : String(err)})`;
-    }
-    const wait = Math.min(Math.max(opts.retryBaseDelayMs, 1) * 2 ** round, 5_000, deadline - Date.now());
-    if (wait <= 0) throw unknown(last);
-    await sleep(wait);
-  }
+  const r = await readBack<Endpoint>(opts.settleMs, opts.retryBaseDelayMs, async () => {
+    const created = await findCreated(t, w);
+    return created ? { found: created } : { seen: "not listed" };
+  });
+  if ("found" in r) return r.found;
+  throw unknown(r.last);
 }
 
 /**

@@ -4,7 +4,7 @@ import { AuthenticationRequiredError, BillingError, BillingValidationError, Migr
 import { type MigrationInput, migrationInput, positiveId } from "./inputs";
 import { resolvePricePoint } from "./products";
 import { type MigrationPreview, type Subscription, toSubscription } from "./results";
-import { backoffDelay } from "./retry";
+import { backoffDelay, readBack } from "./retry";
 import { failureOf, parseBody, type Transport } from "./transport";
 import { keysOf, problemsOf } from "./validation";
 import {
@@ -203,23 +203,14 @@ async function settle(
   opts: MigrateOptions,
   unknown: (why: string) => MigrationOutcomeUnknownError,
 ): Promise<Subscription> {
-  const deadline = Date.now() + opts.settleMs;
-  let last = "";
-  for (let round = 0; ; round++) {
-    try {
-      const current = await readSubscription(t, id);
-      if (isOnTarget(current, body)) return resolvePricePoint(t, current, body);
-      last = `on ${current.product.handle ?? `product ${current.product.id}`}`;
-    } catch (err) {
-      last = `unreadable (${err instanceof Error ? err.message : String(err)})`;
-    }
-    const wait = Math.min(Math.max(opts.retryBaseDelayMs, 1) * 2 ** round, 5_000, deadline - Date.now());
-    if (wait <= 0) {
-      throw unknown(
-        `the service answered that a request with this uniqueness_token was already submitted (it may still be processing), ` +
-          `and after ${Math.round(opts.settleMs / 1000)} s of reading back subscription ${id} is ${last}, not on the target`,
-      );
-    }
-    await sleep(wait);
-  }
+  const r = await readBack<Subscription>(opts.settleMs, opts.retryBaseDelayMs, async () => {
+    const current = await readSubscription(t, id);
+    if (isOnTarget(current, body)) return { found: current };
+    return { seen: `on ${current.product.handle ?? `product ${current.product.id}`}` };
+  });
+  if ("found" in r) return resolvePricePoint(t, r.found, body);
+  throw unknown(
+    `the service answered that a request with this uniqueness_token was already submitted (it may still be processing), ` +
+      `and after ${Math.round(opts.settleMs / 1000)} s of reading back subscription ${id} is ${r.last}, not on the target`,
+  );
 }

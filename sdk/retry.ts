@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Outcome } from "./outcome";
 
 /**
@@ -87,5 +88,36 @@ export function retryReason(o: Outcome): string {
       return `${o.message}${o.code ? ` (${o.code})` : ""}`;
     default:
       return o.kind;
+  }
+}
+
+/** Longest wait between two read-backs. */
+export const MAX_READ_BACK_WAIT_MS = 5_000;
+
+/**
+ * After a "duplicate submission" answer (a request with this token was
+ * applied, or is still being processed), reads back until `probe` finds the
+ * outcome or `settleMs` has passed, waiting base·2^round (at most 5 s)
+ * between reads. A read that fails counts as not found yet. Returns what
+ * `probe` found, or what the last read saw when time ran out.
+ */
+export async function readBack<T>(
+  settleMs: number,
+  baseDelayMs: number,
+  probe: () => Promise<{ found: T } | { seen: string }>,
+): Promise<{ found: T } | { last: string }> {
+  const deadline = Date.now() + settleMs;
+  for (let round = 0; ; round++) {
+    let last: string;
+    try {
+      const r = await probe();
+      if ("found" in r) return r;
+      last = r.seen;
+    } catch (err) {
+      last = `unreadable (${err instanceof Error ? err.message : String(err)})`;
+    }
+    const wait = Math.min(Math.max(baseDelayMs, 1) * 2 ** round, MAX_READ_BACK_WAIT_MS, deadline - Date.now());
+    if (wait <= 0) return { last };
+    await sleep(wait);
   }
 }
