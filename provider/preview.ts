@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { MigrationPreview } from "../sdk";
-import type { SubscriptionMigrationArgs } from "./subscription-migration";
+import type { SubscriptionMigrationArgs } from "./kinds/subscription-migration";
 
 /**
  * What a migration would charge, read from the service's migration preview,

@@ -1,7 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
+import type { ProviderKind } from "./kinds";
 
-/** The runtime module's implementations, one per resource type. */
-export type ProviderKind = "webhookSettings" | "subscriptionMigration" | "webhookReplay";
+export type { ProviderKind } from "./kinds";
 
 /**
  * The implementation, loaded at call time and once per process (the host calls
@@ -40,31 +40,31 @@ type Shell = pulumi.dynamic.ResourceProvider & { readonly kind: ProviderKind };
  * `read`: only for a type whose refresh asks the service; without it the host
  * echoes the recorded state by itself, which is all the other types' refresh does.
  */
-export function shellProvider(kind: ProviderKind, options: { read?: boolean } = {}): pulumi.dynamic.ResourceProvider {
+export function shellProvider(declared: { readonly key: ProviderKind; readonly refresh: boolean }): pulumi.dynamic.ResourceProvider {
   const provider: Shell = {
-    kind,
+    kind: declared.key,
     async configure(req) {
       runtime().configure(this, req);
     },
     check(olds, news) {
-      return runtime()[this.kind].check(this, olds, news);
+      return runtime().kinds[this.kind].check(this, olds, news);
     },
     diff(id, olds, news) {
-      return runtime()[this.kind].diff(this, id, olds, news);
+      return runtime().kinds[this.kind].diff(this, id, olds, news);
     },
     create(inputs) {
-      return runtime()[this.kind].create(this, inputs);
+      return runtime().kinds[this.kind].create(this, inputs);
     },
     update(id, olds, news) {
-      return runtime()[this.kind].update(this, id, olds, news);
+      return runtime().kinds[this.kind].update(this, id, olds, news);
     },
     delete(id, props) {
-      return runtime()[this.kind].del(this, id, props);
+      return runtime().kinds[this.kind].del(this, id, props);
     },
   };
-  if (options.read) {
+  if (declared.refresh) {
     provider.read = function (this: Shell, id, props) {
-      return (runtime()[this.kind] as typeof import("./runtime").subscriptionMigration).read(this, id, props);
+      return runtime().kinds[this.kind].read(this, id, props);
     };
   }
   return provider;

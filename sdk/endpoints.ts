@@ -1,6 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { BillingError, BillingValidationError } from "./errors";
+import { BillingError, BillingValidationError, EndpointOutcomeUnknownError } from "./errors";
+
+export { EndpointOutcomeUnknownError } from "./errors";
+
 import { type EndpointInput, endpointInput, endpointUpdateInput, positiveId } from "./inputs";
 import { type Endpoint, toEndpoint } from "./results";
 import { backoffDelay, readBack } from "./retry";
@@ -9,35 +12,6 @@ import { keysOf, problemsOf } from "./validation";
 import { endpointListResponse, endpointResponse, type WebhookEvent } from "./wire";
 
 const ENDPOINTS = "/endpoints.json";
-
-/**
- * A create whose outcome could not be learnt: the POST failed in a way that
- * may have applied it (5xx, reset, timeout) and the endpoint could not be
- * found by reading the list back, or the service said a request with this
- * token was already submitted and the endpoint did not appear within the
- * settle time. It may or may not exist: resume with the same
- * `uniquenessToken` (`createEndpoint(input, { uniquenessToken })`), never a
- * new one, or look for it with `listEndpoints`.
- */
-export class EndpointOutcomeUnknownError extends BillingError {
-  override name = "EndpointOutcomeUnknownError";
-  readonly url: string;
-  readonly events: readonly string[];
-  readonly uniquenessToken: string;
-  /** Always true: the point of this error. */
-  readonly mayHaveApplied = true;
-  override readonly cause: BillingError;
-  constructor(init: { url: string; events: readonly string[]; uniquenessToken: string; cause: BillingError; why: string }) {
-    super(
-      `creating the webhook endpoint ${init.url} may or may not have been applied: ${init.why}; ` +
-        `resume it with the same uniqueness_token (${init.uniquenessToken}), never with a new one`,
-    );
-    this.url = init.url;
-    this.events = init.events;
-    this.uniquenessToken = init.uniquenessToken;
-    this.cause = init.cause;
-  }
-}
 
 /** Every webhook endpoint of the site (the list is not paginated). */
 export async function listEndpoints(t: Transport): Promise<Endpoint[]> {

@@ -26,8 +26,11 @@ export class BillingError extends Error {
 
   /** An instance of this class, or an error of this SDK whose brand names it (another copy of the package). */
   static [Symbol.hasInstance](value: unknown): boolean {
+    // `this` is the class on the right of `instanceof` (a subclass inherits this method), never BillingError itself.
+    // biome-ignore lint/complexity/noThisInStatic: see above
     if (Function.prototype[Symbol.hasInstance].call(this, value)) return true;
     const classes = typeof value === "object" && value !== null ? (value as { [BRAND]?: unknown })[BRAND] : undefined;
+    // biome-ignore lint/complexity/noThisInStatic: the class tested, as above
     return Array.isArray(classes) && classes.includes(this.name);
   }
 }
@@ -193,4 +196,33 @@ export class MigrationOutcomeUnknownError extends BillingError {
 function summarizeIds(ids: readonly WebhookId[]): string {
   if (ids.length <= 10) return ids.join(", ");
   return `${ids.slice(0, 10).join(", ")}, … ${ids.length - 10} more`;
+}
+
+/**
+ * A create whose outcome could not be learnt: the POST failed in a way that
+ * may have applied it (5xx, reset, timeout) and the endpoint could not be
+ * found by reading the list back, or the service said a request with this
+ * token was already submitted and the endpoint did not appear within the
+ * settle time. It may or may not exist: resume with the same
+ * `uniquenessToken` (`createEndpoint(input, { uniquenessToken })`), never a
+ * new one, or look for it with `listEndpoints`.
+ */
+export class EndpointOutcomeUnknownError extends BillingError {
+  override name = "EndpointOutcomeUnknownError";
+  readonly url: string;
+  readonly events: readonly string[];
+  readonly uniquenessToken: string;
+  /** Always true: the point of this error. */
+  readonly mayHaveApplied = true;
+  override readonly cause: BillingError;
+  constructor(init: { url: string; events: readonly string[]; uniquenessToken: string; cause: BillingError; why: string }) {
+    super(
+      `creating the webhook endpoint ${init.url} may or may not have been applied: ${init.why}; ` +
+        `resume it with the same uniqueness_token (${init.uniquenessToken}), never with a new one`,
+    );
+    this.url = init.url;
+    this.events = init.events;
+    this.uniquenessToken = init.uniquenessToken;
+    this.cause = init.cause;
+  }
 }

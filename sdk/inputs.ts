@@ -8,7 +8,8 @@ import { isInt64Text, isWireId, type WebhookEvent, type WebhookId, webhookStatus
  * value fails with one message whether it came through the SDK or a stack.
  */
 
-const describe = (v: unknown): string => {
+/** A short rendering of a value for a message (never the whole of a long string). */
+export const valueText = (v: unknown): string => {
   if (typeof v === "string") return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
   if (typeof v === "number" || typeof v === "boolean" || v === null) return String(v);
   return Array.isArray(v) ? "an array" : typeof v;
@@ -17,16 +18,47 @@ const describe = (v: unknown): string => {
 /** A positive safe integer id, with a message that says what is accepted. */
 export const positiveId = z.unknown().transform((v, ctx) => {
   if (typeof v === "number" && Number.isSafeInteger(v) && v > 0) return v;
-  ctx.addIssue({ code: "custom", message: `must be a positive integer id, got ${describe(v)}` });
+  ctx.addIssue({ code: "custom", message: `must be a positive integer id, got ${valueText(v)}` });
   return z.NEVER;
 });
 
 const handle = z
-  .string({ error: (i) => `must be a non-empty handle string, got ${describe(i.input)}` })
+  .string({ error: (i) => `must be a non-empty handle string, got ${valueText(i.input)}` })
   .min(1, "must be a non-empty handle string")
   .max(255, "must be at most 255 characters");
 
-const flag = z.boolean({ error: (i) => `must be true or false, got ${describe(i.input)}` });
+/** true or false, with a message that says so. */
+export const flag = z.boolean({ error: (i) => `must be true or false, got ${valueText(i.input)}` });
+
+/**
+ * The migration's cross-field rules: exactly one product, at most one price
+ * point. They depend on which fields are present, not on their values, so the
+ * providers keep them when a value is still unknown at preview (`presence`).
+ */
+export function migrationTargetRule(raw: unknown, ctx: z.RefinementCtx): void {
+  if (typeof raw !== "object" || raw === null) return;
+  const m = raw as Record<string, unknown>;
+  const hasId = m.productId !== undefined;
+  const hasHandle = m.productHandle !== undefined;
+  if (hasId === hasHandle) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["productId"],
+      params: { presence: true },
+      message: hasId
+        ? "give exactly one of productId or productHandle, not both"
+        : "give exactly one of productId or productHandle (the target product)",
+    });
+  }
+  if (m.pricePointId !== undefined && m.pricePointHandle !== undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["pricePointId"],
+      params: { presence: true },
+      message: "give at most one of pricePointId or pricePointHandle (neither selects the product's default price point)",
+    });
+  }
+}
 
 /** Migration target and options (`migrateSubscription`, `previewMigration`). */
 export const migrationInput = z
@@ -44,32 +76,8 @@ export const migrationInput = z
     { error: "must be an object" },
   )
   .strict()
-  .superRefine(
-    (raw, ctx) => {
-      // Runs even when a field failed (`when` below), so one bad field never hides a missing product.
-      if (typeof raw !== "object" || raw === null) return;
-      const m = raw as Record<string, unknown>;
-      const hasId = m.productId !== undefined;
-      const hasHandle = m.productHandle !== undefined;
-      if (hasId === hasHandle) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["productId"],
-          message: hasId
-            ? "give exactly one of productId or productHandle, not both"
-            : "give exactly one of productId or productHandle (the target product)",
-        });
-      }
-      if (m.pricePointId !== undefined && m.pricePointHandle !== undefined) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["pricePointId"],
-          message: "give at most one of pricePointId or pricePointHandle (neither selects the product's default price point)",
-        });
-      }
-    },
-    { when: () => true },
-  );
+  // Runs even when a field failed (`when`), so one bad field never hides a missing product.
+  .superRefine(migrationTargetRule, { when: () => true });
 export type MigrationInput = z.input<typeof migrationInput>;
 
 /**
@@ -85,7 +93,7 @@ export const replayIdsInput = z
   .superRefine((ids, ctx) => {
     const bad: string[] = [];
     for (let i = 0; i < ids.length; i++) {
-      if (!isWireId(ids[i]) && !isInt64Text(ids[i])) bad.push(`[${i}] ${describe(ids[i])}`);
+      if (!isWireId(ids[i]) && !isInt64Text(ids[i])) bad.push(`[${i}] ${valueText(ids[i])}`);
     }
     if (bad.length > 0) {
       const shown = bad.slice(0, 10).join(", ") + (bad.length > 10 ? `, … ${bad.length - 10} more` : "");
@@ -146,23 +154,23 @@ export const endpointUrl = z.unknown().transform((v, ctx): string => {
     return z.NEVER as never;
   };
   if (v === undefined) return fail("is required: an absolute https URL such as https://example.com/webhooks");
-  if (typeof v !== "string") return fail(`must be an absolute https URL such as https://example.com/webhooks, got ${describe(v)}`);
+  if (typeof v !== "string") return fail(`must be an absolute https URL such as https://example.com/webhooks, got ${valueText(v)}`);
   if (v.length > MAX_ENDPOINT_URL_LENGTH) return fail(`must be at most ${MAX_ENDPOINT_URL_LENGTH} characters, got ${v.length}`);
   // The URL parser would quietly drop or encode these; the service would get something else than what was written.
   // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point (they are refused)
-  if (/[\s\u0000-\u001f\u007f]/.test(v)) return fail(`must not contain spaces or control characters, got ${describe(v)}`);
+  if (/[\s\u0000-\u001f\u007f]/.test(v)) return fail(`must not contain spaces or control characters, got ${valueText(v)}`);
   let url: URL;
   try {
     url = new URL(v);
   } catch {
-    return fail(`must be an absolute URL such as https://example.com/webhooks, got ${describe(v)}`);
+    return fail(`must be an absolute URL such as https://example.com/webhooks, got ${valueText(v)}`);
   }
   // "https:/host/x" and "https:///host/x" parse (the parser mends the slashes): refused, since they are sent as written.
-  if (!/^[a-z][a-z0-9+.-]*:\/\/[^/]/i.test(v)) return fail(`must start with https:// and a host, got ${describe(v)}`);
+  if (!/^[a-z][a-z0-9+.-]*:\/\/[^/]/i.test(v)) return fail(`must start with https:// and a host, got ${valueText(v)}`);
   if (url.protocol === "https:") return v;
   if (url.protocol === "http:") {
     if (LOOPBACK_HOSTS.has(url.hostname)) return v;
-    return fail(`must use https (http only for localhost, 127.0.0.1 or [::1]), got http for ${describe(url.hostname)}`);
+    return fail(`must use https (http only for localhost, 127.0.0.1 or [::1]), got http for ${valueText(url.hostname)}`);
   }
   return fail(`must be an https URL, got a ${url.protocol.slice(0, -1)} URL`);
 });
@@ -177,7 +185,7 @@ const eventKeys = (allowEmpty: boolean) =>
     if (!Array.isArray(v)) {
       ctx.addIssue({
         code: "custom",
-        message: `must be an array of webhook event keys such as ["payment_success"], got ${describe(v)}; ${EVENT_KEYS_ARE_LISTED}`,
+        message: `must be an array of webhook event keys such as ["payment_success"], got ${valueText(v)}; ${EVENT_KEYS_ARE_LISTED}`,
       });
       return z.NEVER as never;
     }
@@ -198,8 +206,8 @@ const eventKeys = (allowEmpty: boolean) =>
         path: [i],
         message:
           typeof key === "string"
-            ? `${describe(key)} is not a webhook event key${hint ? `; did you mean "${hint}"?` : ""} (${EVENT_KEYS_ARE_LISTED})`
-            : `must be a webhook event key (a string), got ${describe(key)}; ${EVENT_KEYS_ARE_LISTED}`,
+            ? `${valueText(key)} is not a webhook event key${hint ? `; did you mean "${hint}"?` : ""} (${EVENT_KEYS_ARE_LISTED})`
+            : `must be a webhook event key (a string), got ${valueText(key)}; ${EVENT_KEYS_ARE_LISTED}`,
       });
     });
     if (bad > 10) ctx.addIssue({ code: "custom", message: `${bad - 10} more entries are not webhook event keys` });

@@ -1,5 +1,6 @@
 /** The engine's placeholder for a value not known until apply (preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+export type Unknown = typeof UNKNOWN;
 
 /** Whether `v` is, or contains, an unknown value. */
 export function isUnknown(v: unknown): boolean {

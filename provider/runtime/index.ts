@@ -4,7 +4,13 @@
  * text stored in every resource's state stays small and stable, and an
  * upgrade of the package changes behaviour without changing that text.
  */
+import { KINDS } from "../kinds";
+import { provideAll } from "./provide";
+
 export { configure } from "./config";
-export * as subscriptionMigration from "./subscription-migration";
-export * as webhookReplay from "./webhook-replay";
-export * as webhookSettings from "./webhook-settings";
+
+/** Every kind's runtime, by the key its shell stores. */
+export const kinds = provideAll(KINDS);
+
+// Providers serialized by 0.1 call `runtime()[kind]`: the kinds of that release, at the top level.
+export const { webhookSettings, subscriptionMigration, webhookReplay } = kinds;

@@ -29,10 +29,8 @@
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { kinds } from "../../provider/runtime";
 import { configure } from "../../provider/runtime/config";
-import * as subscriptionMigration from "../../provider/runtime/subscription-migration";
-import * as webhookReplay from "../../provider/runtime/webhook-replay";
-import * as webhookSettings from "../../provider/runtime/webhook-settings";
 import { DEMO_SITE, type Simulator, startSimulator } from "../../simulator";
 
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -49,7 +47,7 @@ function seedOf(text: string | undefined): number {
 }
 
 type Props = Record<string, unknown>;
-type Check = (provider: object, olds: Props, news: Props) => Promise<{ inputs: Props; failures: { property: string; reason: string }[] }>;
+type Check = (provider: object, olds: Props, news: Props) => Promise<{ inputs?: Props; failures?: { property: string; reason: string }[] }>;
 
 /** Runs a property with the run's seed; fast-check's error carries the seed and path, and it is logged too. */
 async function assertProperty<T>(name: string, prop: fc.IAsyncPropertyWithHooks<T>, numRuns: number, examples: T[] = []): Promise<void> {
@@ -720,7 +718,7 @@ describe(`providers' check() under fuzz (FUZZ_SEED=${SEED})`, () => {
     await assertProperty(
       "WebhookSettings",
       fc.asyncProperty(inputs(validSettings, SETTINGS_INPUTS), junk, async (news, olds) => {
-        await verify(webhookSettings.check, provider, SETTINGS_INPUTS, isPlainObject(olds) ? olds : {}, news, expectSettings(news));
+        await verify(kinds.webhookSettings.check, provider, SETTINGS_INPUTS, isPlainObject(olds) ? olds : {}, news, expectSettings(news));
       }),
       RUNS,
       [
@@ -751,7 +749,7 @@ describe(`providers' check() under fuzz (FUZZ_SEED=${SEED})`, () => {
     await assertProperty(
       "SubscriptionMigration (update)",
       fc.asyncProperty(inputs(validMigration, MIGRATION_INPUTS), olds, async (news, old) => {
-        await verify(subscriptionMigration.check, provider, MIGRATION_INPUTS, old, news, expectMigration(news, false));
+        await verify(kinds.subscriptionMigration.check, provider, MIGRATION_INPUTS, old, news, expectMigration(news, false));
       }),
       RUNS - FIRST_DEPLOY_RUNS,
       [
@@ -820,7 +818,7 @@ describe(`providers' check() under fuzz (FUZZ_SEED=${SEED})`, () => {
       await assertProperty(
         "SubscriptionMigration (first deploy)",
         fc.asyncProperty(firstDeploy, async ({ news, olds }) => {
-          await verify(subscriptionMigration.check, provider, MIGRATION_INPUTS, olds, news, expectMigration(news, true));
+          await verify(kinds.subscriptionMigration.check, provider, MIGRATION_INPUTS, olds, news, expectMigration(news, true));
         }),
         FIRST_DEPLOY_RUNS,
         [
@@ -846,7 +844,7 @@ describe(`providers' check() under fuzz (FUZZ_SEED=${SEED})`, () => {
         inputs(validReplay, REPLAY_INPUTS, ["status", "sinceDate", "untilDate", "subscriptionId"]),
         junk,
         async (news, olds) => {
-          await verify(webhookReplay.check, provider, REPLAY_INPUTS, isPlainObject(olds) ? olds : {}, news, expectReplay(news));
+          await verify(kinds.webhookReplay.check, provider, REPLAY_INPUTS, isPlainObject(olds) ? olds : {}, news, expectReplay(news));
         },
       ),
       RUNS,

@@ -130,12 +130,12 @@ describe("no credential in outputs, failures, errors or anything printed", () =>
           results.push(await f().catch((e) => [e, e.message, e.properties, inspect(e, { depth: 10 })]));
         await run(() => w.check!({}, { webhooksEnabled: true }));
         await run(() => w.create({ webhooksEnabled: true, disableOnDelete: true }));
-        await run(() => w.delete!("x", { webhooksEnabled: true, disableOnDelete: true }));
+        await run(() => w.delete!("x", { webhooksEnabled: true, disableOnDelete: true, appliedAt: new Date().toISOString() }));
         await run(() => m.check!({}, { subscriptionId: a, productHandle: "basic" }));
         await run(() => m.create({ subscriptionId: a, productHandle: "pro" }));
         await run(() => m.create({ subscriptionId: b, productHandle: "pro" }));
         await run(() => m.create({ subscriptionId: 9999, productHandle: "pro" }));
-        await run(() => m.delete!("x", { args: { subscriptionId: a } }));
+        await run(() => m.delete!("x", { args: { subscriptionId: a, productHandle: "pro" } }));
         s.injectFault({ kind: "status", status: 500, match: { path: "/webhooks/replay.json" } });
         await run(() => r.create({ ids: Array.from({ length: 1500 }, (_, i) => i + 1) }));
       });

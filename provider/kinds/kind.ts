@@ -1,0 +1,120 @@
+import type * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
+import type { BillingClient } from "../../sdk/client";
+import type { CheckFailure, Unknown } from "../runtime/common";
+
+/**
+ * The one declaration of a resource kind. Everything that lists kinds reads
+ * it: the provider shell (`key`), the runtime (schemas and operations), the
+ * resource class (output names and the TypeScript types), the README's
+ * resource table, the serialization tests and the benchmark (`example`).
+ */
+export interface Kind<K extends string = string, In extends z.ZodObject = z.ZodObject, Out extends z.ZodObject = z.ZodObject> {
+  /** The runtime module's name for it; stored in every resource's `__provider` text, so it never changes. */
+  readonly key: K;
+  /** The Pulumi type name: `billing:<type>`. */
+  readonly type: string;
+  /** One sentence for the docs. */
+  readonly summary: string;
+  /**
+   * Inputs: the source of check() failures (after the engine's unknowns are set aside),
+   * of the TypeScript input type, and of the docs (each field's `.describe()`).
+   */
+  readonly inputs: In;
+  /** Outputs users read: the resource class declares them, the docs list them. */
+  readonly outputs: Out;
+  /** Inputs whose change replaces the resource; `"all"` for one-shot kinds, where any change is a new event. */
+  readonly replaceOn: "all" | readonly (keyof z.input<In> & string)[];
+  /** Whether `pulumi refresh` asks the service; without it the host keeps the recorded state. */
+  readonly refresh: boolean;
+  /** What `pulumi destroy` does on the service, in a few words, for the docs. */
+  readonly onDelete: string;
+  /** A valid value: the docs show it, the serialization tests and the benchmark construct one of each kind. */
+  readonly example: z.input<In>;
+}
+
+/** A kind's checked inputs. */
+export type InputsOf<D extends Kind> = z.output<D["inputs"]>;
+/** A kind's outputs, as `create`, `update` and `read` return them. */
+export type OutputsOf<D extends Kind> = z.output<D["outputs"]>;
+
+/** A value as the engine gives it in preview: the value, or its unknown placeholder (also nested). */
+export type Previewed<T> = T extends readonly (infer E)[]
+  ? readonly Previewed<E>[] | Unknown
+  : T extends object
+    ? { readonly [K in keyof T]: Previewed<T[K]> } | Unknown
+    : T | Unknown;
+
+/** Inputs at diff time: each checked, or unknown until apply. */
+export type PreviewedInputs<D extends Kind> = { readonly [K in keyof InputsOf<D>]: Previewed<InputsOf<D>[K]> };
+
+/** The inputs of a kind's resource class: each may be an Output of another resource. */
+export type ArgsOf<D extends Kind> = { readonly [K in keyof z.input<D["inputs"]>]: DeepInput<z.input<D["inputs"]>[K]> };
+type DeepInput<T> = T extends readonly (infer E)[]
+  ? pulumi.Input<DeepInput<E>[]>
+  : T extends object
+    ? pulumi.Input<{ readonly [K in keyof T]: DeepInput<T[K]> }>
+    : pulumi.Input<T>;
+
+/** The outputs of a kind's resource class, merged into it. */
+export type OutputPropsOf<D extends Kind> = { readonly [K in keyof OutputsOf<D>]-?: pulumi.Output<OutputsOf<D>[K]> };
+
+/** What an operation gets besides its values. */
+export interface Context {
+  /** The client for a site (`billing:sites` entry, or the top-level keys), shared across operations. */
+  client(site: string | undefined): BillingClient;
+  /** The id a site-scoped resource uses: the site name, else the host it talks to. */
+  siteLabel(site: string | undefined): string;
+  /**
+   * An error that keeps the resource in state with `recorded` (a partial failure),
+   * so that the next `up` finishes the job instead of starting it again.
+   */
+  partialFailure(message: string, id: string, recorded: object): Error;
+  /** A message on the CLI's diagnostics. */
+  notice(message: string): void;
+}
+
+/**
+ * A kind's operations, typed against its declaration. `St` is what the kind
+ * records in state: its outputs, plus whatever it keeps for itself.
+ */
+export interface Operations<D extends Kind, St extends object> {
+  /**
+   * What the kind records in state: its outputs, plus what it keeps for itself. It reads
+   * state written by this or an earlier version; what it cannot read is an error naming
+   * the field, never a guess.
+   */
+  readonly state: z.ZodType<St, unknown>;
+  /** The inputs as recorded in `state`, to compare with new ones in diff. */
+  recordedInputs(state: St): Partial<Record<keyof InputsOf<D>, unknown>>;
+  /** Checks only the service can answer (e.g. the subscription's product), on a first deploy, when inputs are known. */
+  verify?(ctx: Context, inputs: InputsOf<D>): Promise<CheckFailure[]>;
+  /** True when the recorded work is unfinished (pending, partial): diff then calls update even with equal inputs. */
+  unfinished?(state: St): boolean;
+  /** Throws (with a message for the user) when the change must not be planned at all. */
+  refuse?(state: St, news: PreviewedInputs<D>, changed: readonly string[]): void;
+  create(ctx: Context, inputs: InputsOf<D>): Promise<{ id: string; state: St }>;
+  update(ctx: Context, id: string, state: St, inputs: InputsOf<D>): Promise<St>;
+  /** `pulumi refresh`: the service's view, or undefined when the resource is gone there. Only for `refresh: true`. */
+  read?(ctx: Context, id: string, state: St): Promise<St | undefined>;
+  del(ctx: Context, id: string, state: St): Promise<void>;
+}
+
+/** A kind: its declaration and its operations. */
+export interface KindModule<D extends Kind = Kind, St extends object = object> {
+  readonly kind: D;
+  readonly operations: Operations<D, St>;
+}
+
+/** A registry of kinds: each module under the key its declaration names (the key `__provider` stores). */
+export const registry = <R extends { readonly [K in keyof R]: { readonly kind: { readonly key: K } } }>(r: R): R => r;
+
+/** Names a declaration's literal types for inference (a typed identity). */
+export const declareKind = <K extends string, In extends z.ZodObject, Out extends z.ZodObject>(d: Kind<K, In, Out>): Kind<K, In, Out> => d;
+
+/** The props a resource class registers: each output as an output (undefined), then the inputs. */
+export function resourceProps<D extends Kind>(kind: D, args: ArgsOf<D>): pulumi.Inputs {
+  const props: pulumi.Inputs = {};
+  for (const name of Object.keys(kind.outputs.shape)) props[name] = undefined;
+  return Object.assign(props, args);
+}

@@ -1,0 +1,322 @@
+import { randomUUID } from "node:crypto";
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { AuthenticationRequiredError, BillingApiError, MigrationOutcomeUnknownError } from "../../sdk/errors";
+import { flag, type MigrationInput, migrationInput, migrationTargetRule, positiveId } from "../../sdk/inputs";
+import type { Subscription } from "../../sdk/results";
+import { type CheckFailure, isUnknown } from "../runtime/common";
+import { shellProvider } from "../shell";
+import { accepting, siteInput } from "./inputs";
+import { type ArgsOf, type Context, declareKind, type InputsOf, type KindModule, type OutputPropsOf, resourceProps } from "./kind";
+
+const id = accepting<number>()(positiveId);
+const target = migrationInput.shape;
+
+const kind = declareKind({
+  key: "subscriptionMigration",
+  type: "SubscriptionMigration",
+  summary:
+    "Moves a subscription to another product, once (any input change is a new migration); a same-product migration is refused at preview.",
+  inputs: z
+    .object({
+      subscriptionId: id.describe("The service's id of the subscription to migrate."),
+      productId: id.optional().describe("Target product by id; give exactly one of productId / productHandle."),
+      productHandle: target.productHandle.describe("Target product by handle; give exactly one of productId / productHandle."),
+      pricePointId: id.optional().describe("Target price point by id; without a price point the product's default is used."),
+      pricePointHandle: target.pricePointHandle.describe("Target price point by handle; at most one of pricePointId / pricePointHandle."),
+      includeTrial: flag.optional().describe("Default false (sent explicitly). Ignored by the service when preservePeriod is set."),
+      includeInitialCharge: flag.optional().describe("Default false (sent explicitly)."),
+      includeCoupons: flag.optional().describe("Default true (sent explicitly)."),
+      preservePeriod: flag.optional().describe("Default false (sent explicitly)."),
+      site: siteInput,
+    })
+    .superRefine(migrationTargetRule, { when: () => true }),
+  outputs: z.object({
+    subscriptionState: z.string().describe("The subscription's state after the migration."),
+    previousState: z.string().nullable().describe("Its state just before the migration was sent (null when it was not read)."),
+    productId: z.number().describe("The product the subscription is on."),
+    productHandle: z.string().nullable().describe("That product's handle."),
+    pricePointId: z.number().nullable().describe("The price point now in effect: the product's default when none was named."),
+    currentPeriodEndsAt: z.string().nullable().describe("End of the current billing period (ISO-8601)."),
+    nextAssessmentAt: z.string().nullable().describe("Next assessment (ISO-8601)."),
+    migratedAt: z.string().describe("When the migration was applied (ISO-8601)."),
+    warnings: z.array(z.string()).describe("Advice the service's rules call for, e.g. the recommended path for trial_ended subscriptions."),
+  }),
+  replaceOn: "all",
+  refresh: true,
+  onDelete: "nothing (a migration is not undone)",
+  example: { subscriptionId: 1001, productHandle: "pro" },
+});
+
+type Inputs = InputsOf<typeof kind>;
+
+/**
+ * What is recorded: the outputs (absent while the migration is pending), the
+ * inputs it was made with (`args`), the body sent, and while pending the
+ * token to resume with and why it is pending.
+ */
+const state = kind.outputs.partial().extend({
+  args: kind.inputs,
+  request: z.unknown().optional(),
+  warnings: z.array(z.string()).default([]),
+  pending: z.boolean().default(false),
+  uniquenessToken: z.string().optional(),
+  pendingReason: z.enum(["authentication", "unknown"]).optional(),
+  actionLink: z.string().optional(),
+});
+type State = z.output<typeof state>;
+
+const targetOf = ({ subscriptionId: _, site: __, ...t }: Inputs): MigrationInput => t;
+
+const ELIGIBLE = new Set(["active", "trialing"]);
+const RECOMMENDED_FOR_TRIAL_ENDED =
+  "the recommended path for a trial_ended subscription is to cancel it, change its product, then reactivate it";
+
+function sameProductMessage(subscriptionId: unknown, product: { id?: unknown; handle?: unknown }): string {
+  const name = product.handle ? `'${String(product.handle)}' (id ${String(product.id)})` : `id ${String(product.id)}`;
+  return (
+    `subscription ${String(subscriptionId)} is already on product ${name}: the service refuses a migration to the ` +
+    "product a subscription already has. Target a different product; to move to another price point of the same " +
+    "product, that is a price point change, a different operation than a product migration; if nothing should " +
+    "change, remove this SubscriptionMigration."
+  );
+}
+
+function targetsProduct(t: { productId?: unknown; productHandle?: unknown }, product: { id?: unknown; handle?: unknown }): boolean {
+  if (t.productId !== undefined) return t.productId === product.id;
+  return t.productHandle !== undefined && t.productHandle === product.handle;
+}
+
+/**
+ * Whether `sub`, as it is now, may take this migration. Decided on its
+ * current `state`: the vendor documents `previous_state` as meaningful in
+ * webhooks only (API answers repeat `state` there). A state the contract does
+ * not list is not eligible.
+ */
+function eligibility(inputs: Inputs, sub: Subscription): { failure?: CheckFailure; warning?: string } {
+  if (targetsProduct(inputs, sub.product)) {
+    return {
+      failure: {
+        property: inputs.productId !== undefined ? "productId" : "productHandle",
+        reason: sameProductMessage(sub.id, sub.product),
+      },
+    };
+  }
+  if (sub.state === "trial_ended") {
+    return {
+      warning: `subscription ${sub.id} is trial_ended: the API accepts migrating it for backwards compatibility, but ${RECOMMENDED_FOR_TRIAL_ENDED}.`,
+    };
+  }
+  if (!ELIGIBLE.has(sub.state)) {
+    return {
+      failure: {
+        property: "subscriptionId",
+        reason: `subscription ${sub.id} is ${sub.state}; only active or trialing subscriptions can be migrated (trial_ended is accepted but not recommended)`,
+      },
+    };
+  }
+  return {};
+}
+
+/** The record of a migration the subscription now shows; `previousState` is the state read just before it was sent. */
+function recordOf(
+  args: Inputs,
+  request: unknown,
+  sub: Subscription,
+  migratedAt: string,
+  warnings: string[],
+  previousState: string | null | undefined,
+): State {
+  return {
+    args,
+    request,
+    subscriptionState: sub.state,
+    previousState: previousState ?? null,
+    productId: sub.product.id,
+    productHandle: sub.product.handle ?? null,
+    pricePointId: sub.pricePointId ?? null,
+    currentPeriodEndsAt: sub.currentPeriodEndsAt ?? null,
+    nextAssessmentAt: sub.nextAssessmentAt ?? null,
+    migratedAt,
+    warnings,
+    pending: false,
+  };
+}
+
+async function bodyOf(args: Inputs) {
+  const { migrationBodyOf } = await import("../../sdk/migration");
+  return migrationBodyOf(args.subscriptionId, targetOf(args)).body;
+}
+
+/**
+ * Outcomes that leave the migration in the service's hands are recorded as a
+ * partial failure (kept in state, pending), so the next `up` adopts the
+ * result by reading the subscription instead of posting again.
+ */
+function pendingFailure(ctx: Context, err: unknown, id: string, args: Inputs, request: unknown, token: string, previousState: unknown) {
+  const pending = { args, request, pending: true, uniquenessToken: token, previousState: previousState ?? null };
+  if (err instanceof AuthenticationRequiredError) {
+    const message =
+      `subscription ${args.subscriptionId}: the migration needs 3-D Secure authentication by the customer. ` +
+      `Send them to ${err.actionLink}; after they complete it, run \`pulumi up\` again to record the migrated subscription (nothing is posted again).`;
+    return ctx.partialFailure(message, id, { ...pending, pendingReason: "authentication", actionLink: err.actionLink });
+  }
+  if (err instanceof MigrationOutcomeUnknownError) {
+    const message = `${err.message}. It is recorded as pending: the next \`pulumi up\` reads the subscription and only re-sends with the same uniqueness token if it was not applied.`;
+    return ctx.partialFailure(message, id, { ...pending, pendingReason: "unknown" });
+  }
+  return err;
+}
+
+/**
+ * The price point for the record: the one the read reports; else, while the
+ * product is unchanged, the one recorded (most of the service's answers leave
+ * it out, and a refresh should not turn a known price point into null); when
+ * neither, it is resolved now, as the migration itself did.
+ */
+async function withPricePoint(ctx: Context, args: Inputs, sub: Subscription, recorded: State): Promise<Subscription> {
+  if (sub.pricePointId !== undefined) return sub;
+  if (sub.product.id === recorded.productId && typeof recorded.pricePointId === "number")
+    return { ...sub, pricePointId: recorded.pricePointId };
+  const { isOnTarget } = await import("../../sdk/migration");
+  if (!isOnTarget(sub, await bodyOf(args))) return sub;
+  return ctx.client(args.site).resolvePricePoint(sub, targetOf(args));
+}
+
+export const subscriptionMigration: KindModule<typeof kind, State> = {
+  kind,
+  operations: {
+    state,
+    recordedInputs: (s) => s.args,
+    unfinished: (s) => s.pending,
+
+    /** On a first deploy the subscription is read, so a same-product or ineligible migration fails at preview. */
+    async verify(ctx, inputs) {
+      let sub: Subscription;
+      try {
+        sub = await ctx.client(inputs.site).readSubscription(inputs.subscriptionId);
+      } catch (err) {
+        if (err instanceof BillingApiError && err.status === 404) {
+          return [
+            {
+              property: "subscriptionId",
+              reason: `subscription ${inputs.subscriptionId} does not exist on this site: it must be the id of one of the site's subscriptions`,
+            },
+          ];
+        }
+        if (err instanceof BillingApiError && (err.status === 401 || err.status === 403)) {
+          return [
+            {
+              property: "site",
+              reason: `the service refused the configured credentials (${err.status}); check billing:apiKey / billing:accessToken`,
+            },
+          ];
+        }
+        throw err;
+      }
+      const verdict = eligibility(inputs, sub);
+      if (verdict.warning) ctx.notice(`warning: ${verdict.warning}`);
+      return verdict.failure ? [verdict.failure] : [];
+    },
+
+    /** A change whose target is the product recorded in state is refused here, before anything is sent. */
+    refuse(s, news) {
+      const previous = s.args;
+      const targetKnown = !isUnknown(news.productId) && !isUnknown(news.productHandle);
+      const sameSubscription = news.subscriptionId === previous.subscriptionId && news.site === previous.site;
+      if (targetKnown && sameSubscription && !s.pending && targetsProduct(news, { id: s.productId, handle: s.productHandle })) {
+        throw new Error(sameProductMessage(news.subscriptionId, { id: s.productId, handle: s.productHandle }));
+      }
+    },
+
+    /**
+     * Performs the migration, once. It reads the subscription first: its state
+     * decides eligibility now (the preview may be old), a same-product target is
+     * refused before anything is sent, and the state it had is recorded.
+     */
+    async create(ctx, args) {
+      const request = await bodyOf(args);
+      const client = ctx.client(args.site);
+      const before = await client.readSubscription(args.subscriptionId);
+      const verdict = eligibility(args, before);
+      if (verdict.failure) throw new Error(`${verdict.failure.property}: ${verdict.failure.reason} (nothing was sent)`);
+      const warnings = verdict.warning ? [RECOMMENDED_FOR_TRIAL_ENDED] : [];
+      if (verdict.warning) ctx.notice(`warning: ${verdict.warning}`);
+      const token = randomUUID();
+      const id = `${args.subscriptionId}-${token}`;
+      try {
+        const sub = await client.migrateSubscription(args.subscriptionId, targetOf(args), { uniquenessToken: token });
+        return { id, state: recordOf(args, request, sub, new Date().toISOString(), warnings, before.state) };
+      } catch (err) {
+        throw pendingFailure(ctx, err, id, args, request, token, before.state);
+      }
+    },
+
+    /** Only refreshes the record, or adopts a pending migration's outcome. */
+    async update(ctx, id, s) {
+      const args = s.args;
+      const client = ctx.client(args.site);
+      const request = await bodyOf(args);
+      if (!s.pending) {
+        const sub = await client.readSubscription(args.subscriptionId);
+        const migratedAt = s.migratedAt ?? new Date().toISOString();
+        return recordOf(args, s.request ?? request, await withPricePoint(ctx, args, sub, s), migratedAt, s.warnings, s.previousState);
+      }
+      const { isOnTarget } = await import("../../sdk/migration");
+      const sub = await client.readSubscription(args.subscriptionId);
+      if (isOnTarget(sub, request)) {
+        const resolved = await client.resolvePricePoint(sub, targetOf(args));
+        return recordOf(args, request, resolved, new Date().toISOString(), [], s.previousState);
+      }
+      if (s.pendingReason === "authentication") {
+        throw ctx.partialFailure(
+          `subscription ${args.subscriptionId}: the 3-D Secure authentication is not completed yet; send the customer to ${String(s.actionLink)} and run \`pulumi up\` again.`,
+          id,
+          s,
+        );
+      }
+      const token = s.uniquenessToken ?? randomUUID();
+      try {
+        const migrated = await client.migrateSubscription(args.subscriptionId, targetOf(args), { uniquenessToken: token });
+        return recordOf(args, request, migrated, new Date().toISOString(), [], s.previousState);
+      } catch (err) {
+        throw pendingFailure(ctx, err, id, args, request, token, s.previousState);
+      }
+    },
+
+    /** Re-reads the subscription, so a product changed elsewhere shows as drift. */
+    async read(ctx, _id, s) {
+      if (s.pending) return s;
+      const sub = await ctx.client(s.args.site).readSubscription(s.args.subscriptionId);
+      const migratedAt = s.migratedAt ?? new Date().toISOString();
+      return recordOf(s.args, s.request, await withPricePoint(ctx, s.args, sub, s), migratedAt, s.warnings, s.previousState);
+    },
+
+    /** A migration cannot be undone by deleting its record: nothing is sent. */
+    async del(ctx, _id, s) {
+      ctx.notice(
+        `SubscriptionMigration: subscription ${s.args.subscriptionId} stays on its current product; deleting this resource sends nothing to the billing service.`,
+      );
+    },
+  },
+};
+
+/** Inputs of {@link SubscriptionMigration}: the target product by id or handle, and options. */
+export type SubscriptionMigrationArgs = ArgsOf<typeof kind>;
+
+/** The provider of every SubscriptionMigration: one instance per type (each instance costs a serialization). */
+export const subscriptionMigrationProvider = shellProvider(kind);
+
+/** Outputs of {@link SubscriptionMigration}: the subscription as the migration left it. */
+export interface SubscriptionMigration extends OutputPropsOf<typeof kind> {}
+
+/**
+ * Moves a subscription to another product, once. Any input change is a new
+ * migration; deleting the resource sends nothing. A migration to the product
+ * the subscription already has is refused at preview.
+ */
+export class SubscriptionMigration extends pulumi.dynamic.Resource {
+  constructor(name: string, args: SubscriptionMigrationArgs, opts?: pulumi.CustomResourceOptions) {
+    super(subscriptionMigrationProvider, name, resourceProps(kind, args), opts, "billing", kind.type);
+  }
+}

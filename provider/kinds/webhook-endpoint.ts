@@ -1,0 +1,192 @@
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { BillingApiError, EndpointOutcomeUnknownError } from "../../sdk/errors";
+import { endpointInput } from "../../sdk/inputs";
+import type { Endpoint } from "../../sdk/results";
+import type { WebhookEvent } from "../../sdk/wire";
+import { shellProvider } from "../shell";
+import { accepting, siteInput } from "./inputs";
+import { type ArgsOf, type Context, declareKind, type InputsOf, type KindModule, type OutputPropsOf, resourceProps } from "./kind";
+
+const kind = declareKind({
+  key: "webhookEndpoint",
+  type: "WebhookEndpoint",
+  summary: "Where a site's webhooks go and which events go there; an existing endpoint with the same url is adopted.",
+  inputs: z.object({
+    url: accepting<string>()(endpointInput.shape.url).describe(
+      "Absolute https URL that receives the webhooks (http only for localhost, 127.0.0.1, [::1]); at most 2048 characters. Changing it updates the endpoint in place.",
+    ),
+    events: accepting<readonly (WebhookEvent | (string & {}))[]>()(endpointInput.shape.events).describe(
+      "Event keys to deliver there (at least one), e.g. payment_failure, subscription_state_change; order and duplicates are ignored.",
+    ),
+    site: siteInput,
+  }),
+  outputs: z.object({
+    endpointId: z.number().describe("The service's id of the endpoint."),
+    url: z.string().describe("The url as the service stores it."),
+    events: z.array(z.string()).describe("The events it is subscribed to, sorted (a key this package does not know yet is kept)."),
+    status: z.string().nullable().describe('The service\'s status of the endpoint ("enabled"), null when it does not report one.'),
+    site: z.string().optional().describe("The site, when one was named."),
+  }),
+  replaceOn: ["site"],
+  refresh: true,
+  onDelete: "PUT with an empty event list (the service has no delete): the endpoint stays, subscribed to nothing",
+  example: { url: "https://hooks.example.com/billing", events: ["payment_failure", "subscription_state_change"] },
+});
+
+type Inputs = InputsOf<typeof kind>;
+
+/**
+ * The record: the outputs, or while a create's outcome is unknown (its answer
+ * lost, and the endpoint not yet listed) the token to resume it with; the
+ * next `up` looks for the endpoint again and re-sends with that token only if
+ * it is still not there.
+ */
+const state = kind.outputs.partial().extend({
+  url: z.string(),
+  events: z.array(z.string()),
+  pendingToken: z.string().optional(),
+});
+type State = z.output<typeof state>;
+
+const recordOf = (e: Endpoint, site: string | undefined): State => ({
+  endpointId: e.id,
+  url: e.url,
+  events: e.events,
+  status: e.status ?? null,
+  ...(site !== undefined ? { site } : {}),
+});
+
+const sameEvents = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((e, i) => e === b[i]);
+
+/** The endpoint's id: recorded, else the resource id (an import names it). */
+function endpointIdOf(id: string, s: State): number | undefined {
+  if (s.endpointId !== undefined) return s.endpointId;
+  return /^[1-9][0-9]*$/.test(id) ? Number(id) : undefined;
+}
+
+/**
+ * Creates the endpoint, or adopts the site's endpoint that already has this
+ * url: the service would otherwise hold two endpoints sending every event
+ * twice. An adopted endpoint gets the declared events (a PUT of the list).
+ */
+async function createOrAdopt(
+  ctx: Context,
+  id: string | undefined,
+  inputs: Inputs,
+  token: string | undefined,
+): Promise<{ id: string; state: State }> {
+  const client = ctx.client(inputs.site);
+  const existing = (await client.listEndpoints()).filter((e) => e.url === inputs.url).sort((a, b) => a.id - b.id)[0];
+  if (existing) {
+    const adopted = sameEvents(existing.events, inputs.events) ? existing : await client.updateEndpoint(existing.id, inputs);
+    ctx.notice(
+      `WebhookEndpoint: adopted the site's existing endpoint ${existing.id} for ${inputs.url}` +
+        (adopted === existing ? " (its events were already the declared ones)" : `; its events are now ${inputs.events.join(", ")}`),
+    );
+    return { id: id ?? String(existing.id), state: recordOf(adopted, inputs.site) };
+  }
+  try {
+    const created = await client.createEndpoint(inputs, token ? { uniquenessToken: token } : {});
+    return { id: id ?? String(created.id), state: recordOf(created, inputs.site) };
+  } catch (err) {
+    if (!(err instanceof EndpointOutcomeUnknownError)) throw err;
+    const pendingId = id ?? `pending-${err.uniquenessToken}`;
+    throw ctx.partialFailure(
+      `${err.message}. Recorded: the next \`pulumi up\` looks for the endpoint again and only re-sends the create, with the same token, if it is not there.`,
+      pendingId,
+      {
+        url: inputs.url,
+        events: [...inputs.events],
+        ...(inputs.site !== undefined ? { site: inputs.site } : {}),
+        pendingToken: err.uniquenessToken,
+      },
+    );
+  }
+}
+
+const gone = (id: string | number) =>
+  `webhook endpoint ${id} no longer exists on the service (removed outside this stack): run \`pulumi refresh\` to drop it from the stack, and the next \`pulumi up\` creates it again`;
+
+export const webhookEndpoint: KindModule<typeof kind, State> = {
+  kind,
+  operations: {
+    state,
+    recordedInputs: ({ url, events, site }) => ({ url, events, site }),
+    unfinished: (s) => s.pendingToken !== undefined,
+
+    create: (ctx, inputs) => createOrAdopt(ctx, undefined, inputs, undefined),
+
+    /** The complete event list and the url, in one PUT; a create left unknown is finished first. */
+    async update(ctx, id, s, inputs) {
+      const endpointId = endpointIdOf(id, s);
+      if (s.pendingToken !== undefined || endpointId === undefined) return (await createOrAdopt(ctx, id, inputs, s.pendingToken)).state;
+      if (s.url === inputs.url && sameEvents(s.events, inputs.events))
+        return { ...s, ...(inputs.site !== undefined ? { site: inputs.site } : {}) };
+      try {
+        return recordOf(await ctx.client(inputs.site).updateEndpoint(endpointId, inputs), inputs.site);
+      } catch (err) {
+        if (err instanceof BillingApiError && err.status === 404) throw new Error(`${gone(endpointId)} (nothing was changed)`);
+        throw err;
+      }
+    },
+
+    /** The service's view: url and events changed there show as drift; an endpoint gone from the list leaves the stack. */
+    async read(ctx, id, s) {
+      const endpointId = endpointIdOf(id, s);
+      if (endpointId === undefined) return s;
+      const found = (await ctx.client(s.site).listEndpoints()).find((e) => e.id === endpointId);
+      return found ? recordOf(found, s.site) : undefined;
+    },
+
+    /** The service has no DELETE: the endpoint is unsubscribed from every event (an empty list), and one already gone is fine. */
+    async del(ctx, id, s) {
+      const endpointId = endpointIdOf(id, s);
+      if (endpointId === undefined) return;
+      try {
+        await ctx.client(s.site).updateEndpoint(endpointId, { url: s.url, events: [] });
+      } catch (err) {
+        if (err instanceof BillingApiError && err.status === 404) return;
+        throw err;
+      }
+      ctx.notice(
+        `WebhookEndpoint: endpoint ${endpointId} (${s.url}) is unsubscribed from every event; the service has no delete, so it stays listed.`,
+      );
+    },
+  },
+};
+
+/** Inputs of {@link WebhookEndpoint}. */
+export type WebhookEndpointArgs = ArgsOf<typeof kind>;
+
+/** The provider of every WebhookEndpoint: one instance per type (each instance costs a serialization). */
+export const webhookEndpointProvider = shellProvider(kind);
+
+/** Outputs of {@link WebhookEndpoint}. */
+export interface WebhookEndpoint extends OutputPropsOf<typeof kind> {}
+
+/** Declared endpoints of this program, by site and url: two resources with one url would fight over one endpoint. */
+const declared = new Map<string, string>();
+
+/**
+ * Where a site's webhooks go and which events go there. Create adopts the
+ * site's endpoint with the same url, if there is one; delete unsubscribes it
+ * from every event, as the service has no delete.
+ */
+export class WebhookEndpoint extends pulumi.dynamic.Resource {
+  constructor(name: string, args: WebhookEndpointArgs, opts?: pulumi.CustomResourceOptions) {
+    const url = pulumi.all([args.url, args.site]).apply(([u, site]) => {
+      const key = JSON.stringify([site ?? "", u]);
+      const other = declared.get(key);
+      if (other !== undefined && other !== name) {
+        throw new pulumi.RunError(
+          `WebhookEndpoint "${name}" and WebhookEndpoint "${other}" both declare the url ${u} on ${site === undefined ? "the default site" : `site "${site}"`}: ` +
+            "a site has one endpoint per url, so merge their events into one resource",
+        );
+      }
+      declared.set(key, name);
+      return u;
+    });
+    super(webhookEndpointProvider, name, resourceProps(kind, { ...args, url }), opts, "billing", kind.type);
+  }
+}

@@ -1,0 +1,170 @@
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import { z } from "zod";
+import { keysOf, problemsOf } from "../../sdk/validation";
+import type { Context, InputsOf, Kind, KindModule, PreviewedInputs } from "../kinds/kind";
+import { type CheckFailure, failuresOf, isUnknown, notice, partialFailure, UNKNOWN, unknownInputs, userInputs } from "./common";
+import { clientFor, siteCheck, siteLabel } from "./config";
+
+/** Props as the engine hands them over: the one place they are untyped, read by the functions below and nowhere else. */
+type EngineProps = Parameters<dynamic.ResourceProvider["create"]>[0];
+
+/** The operations the serialized shell calls, each with the provider object first (its configuration is keyed by it). */
+export interface ProvidedKind {
+  check(provider: object, olds: EngineProps, news: EngineProps): Promise<dynamic.CheckResult>;
+  diff(provider: object, id: string, olds: EngineProps, news: EngineProps): Promise<dynamic.DiffResult>;
+  create(provider: object, news: EngineProps): Promise<dynamic.CreateResult>;
+  update(provider: object, id: string, olds: EngineProps, news: EngineProps): Promise<dynamic.UpdateResult>;
+  read(provider: object, id: string, props: EngineProps): Promise<dynamic.ReadResult>;
+  del(provider: object, id: string, props: EngineProps): Promise<void>;
+}
+
+/** The keys each object input accepts ("" for the inputs themselves, "selector" for a nested one), for messages. */
+function acceptedKeys(inputs: z.ZodObject): { [path: string]: readonly string[] } {
+  const out: { [path: string]: readonly string[] } = { "": Object.keys(inputs.shape) };
+  for (const [key, field] of Object.entries(inputs.shape)) {
+    let inner: z.core.$ZodType | undefined = field;
+    // Through .optional(), .default(), .nullable(): each keeps the field's schema as its innerType.
+    while (inner && !(inner instanceof z.ZodObject) && "innerType" in inner._zod.def) inner = inner._zod.def.innerType as z.core.$ZodType;
+    if (inner instanceof z.ZodObject) out[key] = Object.keys(inner.shape);
+  }
+  return out;
+}
+
+/** Whether the value at `path` in `value`, or one on the way to it, is (or holds) the engine's unknown placeholder. */
+function unknownAt(value: unknown, path: readonly PropertyKey[]): boolean {
+  let v = value;
+  for (const key of path) {
+    if (v === UNKNOWN) return true;
+    if (v === null || typeof v !== "object") return false;
+    v = (v as { [k: PropertyKey]: unknown })[key];
+  }
+  return isUnknown(v);
+}
+
+/**
+ * The runtime of one kind: turns the engine's props into the kind's typed
+ * values (check with its input schema, state read with its state schema) and
+ * calls its operations.
+ */
+export function provide<K extends string, In extends z.ZodObject, Out extends z.ZodObject, St extends object>({
+  kind,
+  operations: ops,
+}: KindModule<Kind<K, In, Out>, St>): ProvidedKind {
+  type D = Kind<K, In, Out>;
+  const accepted = keysOf(kind.inputs);
+  const acceptedByPath = acceptedKeys(kind.inputs);
+  const field = (key: string): z.ZodType => kind.inputs.shape[key] as z.ZodType;
+
+  const context = (provider: object, providerText: unknown): Context => ({
+    client: (site) => clientFor(provider, site),
+    siteLabel: (site) => siteLabel(provider, site),
+    partialFailure: (message, id, recorded) => partialFailure(message, id, { ...recorded }, providerText),
+    notice,
+  });
+
+  /** Only the keys the kind declares: check has reported any other. */
+  const declared = (props: EngineProps) => {
+    const inputs = userInputs(props);
+    return Object.fromEntries(accepted.filter((k) => Object.hasOwn(inputs, k)).map((k) => [k, inputs[k]]));
+  };
+
+  const inputsOf = (props: EngineProps): InputsOf<D> => {
+    const r = kind.inputs.safeParse(declared(props));
+    if (!r.success) {
+      // check() has passed these, so this is a defect, not a user error; say what failed.
+      const what = problemsOf(r.error).map((p) => `${p.property}: ${p.message}`);
+      throw new Error(`${kind.type}: inputs that passed check do not parse: ${what.join("; ")}`);
+    }
+    return r.data;
+  };
+
+  const stateOf = (id: string, props: EngineProps): St => {
+    const r = ops.state.safeParse(userInputs(props));
+    if (!r.success) {
+      const what = problemsOf(r.error).map((p) => `${p.property}: ${p.message}`);
+      throw new Error(
+        `${kind.type} ${id}: the recorded state is not one this version of pulumi-subscription-billing reads (${what.join("; ")}). ` +
+          "Nothing was sent. If the package was downgraded, upgrade it again.",
+      );
+    }
+    return r.data;
+  };
+
+  /** A value normalised by its field's schema (defaults, sorting), so that equal choices compare equal. */
+  const normal = (key: string, v: unknown): string => {
+    const r = field(key).safeParse(v);
+    return JSON.stringify((r.success ? r.data : v) ?? null);
+  };
+
+  /** Known inputs parsed by their field schemas; unknown ones stay the placeholder. */
+  const previewed = (props: EngineProps): PreviewedInputs<D> => {
+    const inputs = declared(props);
+    const out: { [key: string]: unknown } = {};
+    for (const [k, v] of Object.entries(inputs)) {
+      const r = isUnknown(v) ? undefined : field(k).safeParse(v);
+      out[k] = r?.success ? r.data : v;
+    }
+    return out as PreviewedInputs<D>;
+  };
+
+  return {
+    async check(provider, olds, news) {
+      const raw = declared(news);
+      const failures: CheckFailure[] = unknownInputs(kind.type, accepted, userInputs(news));
+      const parsed = kind.inputs.safeParse(raw);
+      if (!parsed.success) {
+        // A rule on which fields are present holds whatever an unknown value turns out to be.
+        const presence = (issue: z.core.$ZodIssue) => issue.code === "custom" && issue.params?.presence === true;
+        const known = parsed.error.issues.filter((issue) => presence(issue) || !unknownAt(raw, issue.path));
+        failures.push(...failuresOf(problemsOf(new z.ZodError(known), undefined, acceptedByPath)));
+      }
+      if (!failures.some((f) => f.property === "site")) failures.push(...siteCheck(provider, raw.site));
+      const firstDeploy = Object.keys(userInputs(olds)).length === 0;
+      if (failures.length === 0 && parsed.success && !isUnknown(raw) && firstDeploy && ops.verify) {
+        failures.push(...(await ops.verify(context(provider, news.__provider), parsed.data)));
+      }
+      return { inputs: news, failures };
+    },
+
+    async diff(_provider, id, olds, news) {
+      const state = stateOf(id, olds);
+      const recorded: { [key: string]: unknown } = ops.recordedInputs(state);
+      const now = declared(news);
+      const changed = accepted.filter((k) => isUnknown(now[k]) || normal(k, recorded[k]) !== normal(k, now[k]));
+      if (changed.length === 0) return { changes: ops.unfinished?.(state) ?? false, replaces: [], deleteBeforeReplace: false };
+      ops.refuse?.(state, previewed(news), changed);
+      const replaces = kind.replaceOn === "all" ? changed : changed.filter((k) => (kind.replaceOn as readonly string[]).includes(k));
+      return { changes: true, replaces, deleteBeforeReplace: false };
+    },
+
+    async create(provider, news) {
+      const { id, state } = await ops.create(context(provider, news.__provider), inputsOf(news));
+      return { id, outs: state };
+    },
+
+    async update(provider, id, olds, news) {
+      return { outs: await ops.update(context(provider, news.__provider), id, stateOf(id, olds), inputsOf(news)) };
+    },
+
+    async read(provider, id, props) {
+      if (!ops.read) return { id, props: userInputs(props) };
+      const state = await ops.read(context(provider, props.__provider), id, stateOf(id, props));
+      // An empty id tells the engine the resource is gone: refresh drops it from the stack.
+      return state ? { id, props: state } : { id: "", props: {} };
+    },
+
+    async del(provider, id, props) {
+      await ops.del(context(provider, props.__provider), id, stateOf(id, props));
+    },
+  };
+}
+
+/** The runtime of every kind of a registry, under the same keys. */
+export function provideAll<R extends { readonly [K in keyof R]: { readonly kind: Kind } }>(
+  registry: R,
+): { readonly [K in keyof R]: ProvidedKind } {
+  const out: { [key: string]: ProvidedKind } = {};
+  // Each entry is a KindModule (the registry's own type says so); its types do not matter here.
+  for (const [key, module] of Object.entries<unknown>(registry)) out[key] = provide(module as KindModule<Kind, object>);
+  return out as { readonly [K in keyof R]: ProvidedKind };
+}
