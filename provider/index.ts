@@ -2,6 +2,9 @@
 
 export type { MigrationPreview } from "../sdk";
 export {
+  /** Every resource kind's declaration (inputs, outputs, docs), by the key its provider stores. */
+  KINDS,
+  type ProviderKind,
   SubscriptionMigration,
   type SubscriptionMigrationArgs,
   subscriptionMigrationProvider,

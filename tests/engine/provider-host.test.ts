@@ -17,10 +17,11 @@ describe("the real dynamic-provider host over gRPC", function () {
   const answers: unknown[] = [];
 
   before(async () => {
-    const registered: Registered[] = await registerUnderMocks((b) => {
+    const registered: Registered[] = await registerUnderMocks(4, (b) => {
       new b.WebhookSettings("w", { webhooksEnabled: true });
       new b.SubscriptionMigration("m", { subscriptionId: 1001, productHandle: "pro" });
       new b.WebhookReplay("r", { ids: [5005] });
+      new b.WebhookEndpoint("e", { url: "https://hooks.example.com/host", events: ["payment_failure"] });
     });
     providers = Object.fromEntries(registered.map((r) => [r.type.split(":").pop()!, r.inputs.__provider as string]));
     sim = await startSimulator({ seed: "demo" });
@@ -73,6 +74,43 @@ describe("the real dynamic-provider host over gRPC", function () {
       sim.requests.map((r) => [r.method, r.path, r.body]),
       [["PUT", "/webhooks/settings.json", { webhooks_enabled: false }]],
     );
+  });
+
+  it("WebhookEndpoint: Check → Create → Diff → Update → Read (drift, removal) → Delete", async () => {
+    const u = urn("WebhookEndpoint", "e");
+    const url = "https://hooks.example.com/host";
+    const news = { __provider: providers.WebhookEndpoint, url, events: ["payment_success", "payment_failure", "payment_success"] };
+    const bad = record(await host.check(u, {}, { ...news, events: ["payment_failur"] }));
+    assert.equal(bad.failures[0]?.property, "events.0");
+    assert.match(bad.failures[0]?.reason, /did you mean "payment_failure"/);
+    const checked = record(await host.check(u, {}, news));
+    assert.deepEqual(checked.failures, []);
+    const created = record(await host.create(u, checked.inputs));
+    const endpointId = created.props.endpointId as number;
+    assert.equal(created.id, String(endpointId));
+    assert.deepEqual(created.props.events, ["payment_failure", "payment_success"]);
+    assert.deepEqual(sim.endpoints().find((e) => e.id === endpointId)?.events, ["payment_failure", "payment_success"]);
+
+    const reordered = { ...checked.inputs, events: ["payment_failure", "payment_success"] };
+    assert.equal(record(await host.diff(u, created.id, created.props, reordered)).changes, DIFF_NONE);
+    const more = { ...checked.inputs, events: ["payment_failure", "renewal_failure"] };
+    const diff = record(await host.diff(u, created.id, created.props, more));
+    assert.equal(diff.changes, DIFF_SOME);
+    assert.deepEqual(diff.replaces, []);
+    const updated = record(await host.update(u, created.id, created.props, more));
+    assert.deepEqual(updated.events, ["payment_failure", "renewal_failure"]);
+    assert.deepEqual(sim.endpoints().find((e) => e.id === endpointId)?.events, ["payment_failure", "renewal_failure"]);
+
+    sim.updateEndpoint(endpointId, { events: ["signup_success"] });
+    const drifted = record(await host.read(u, created.id, updated));
+    assert.deepEqual(drifted.props.events, ["signup_success"]);
+    assert.equal(typeof drifted.props.__provider, "string", "refresh keeps the provider");
+
+    await host.delete(u, created.id, drifted.props);
+    assert.deepEqual(sim.endpoints().find((e) => e.id === endpointId)?.events, [], "unsubscribed from everything");
+    sim.removeEndpoint(endpointId);
+    const gone = record(await host.read(u, created.id, drifted.props));
+    assert.equal(gone.id, "", "an endpoint gone from the service leaves the stack");
   });
 
   it("SubscriptionMigration: Check → Create → Diff → Update → Delete", async () => {

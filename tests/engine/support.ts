@@ -17,7 +17,10 @@ export interface Registered {
  * that the real closure serialization produces `__provider`, with a secret
  * API key in stack config and in the environment while it runs.
  */
-export async function registerUnderMocks(build: (billing: typeof import("../../provider")) => void): Promise<Registered[]> {
+export async function registerUnderMocks(
+  expected: number,
+  build: (billing: typeof import("../../provider")) => void,
+): Promise<Registered[]> {
   const seen: Registered[] = [];
   process.env.BILLING_API_KEY = ENV_KEY;
   try {
@@ -35,9 +38,9 @@ export async function registerUnderMocks(build: (billing: typeof import("../../p
     );
     pulumi.runtime.setAllConfig({ "billing:apiKey": API_KEY, "billing:baseUrl": "http://127.0.0.1:9" }, ["billing:apiKey"]);
     build(require("../../provider"));
-    // Registration (and the serialization inside it) finishes asynchronously.
-    for (let i = 0; i < 200 && seen.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
-    await new Promise((r) => setTimeout(r, 500));
+    // Registration (and the serialization inside it) finishes asynchronously: wait for all `expected`.
+    for (let i = 0; i < 400 && seen.length < expected; i++) await new Promise((r) => setTimeout(r, 25));
+    if (seen.length < expected) throw new Error(`${seen.length} of ${expected} resources registered within 10 s`);
   } finally {
     delete process.env.BILLING_API_KEY;
   }
