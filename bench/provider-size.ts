@@ -2,11 +2,12 @@ import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { KINDS } from "../provider";
 import { installPacked } from "../scripts/lib/packed-install";
 import type { Row } from "./stats";
 
 const ROOT = path.resolve(__dirname, "..");
-const TYPES = ["WebhookSettings", "SubscriptionMigration", "WebhookReplay"];
+const TYPES = Object.values(KINDS).map((m) => m.kind.type);
 
 function measure(cwd: string, script: string): Record<string, number> {
   const out = execFileSync(process.execPath, [script], { cwd, encoding: "utf8" });

@@ -1,15 +1,19 @@
 import { z } from "zod";
 import { valueText } from "../../sdk/inputs";
 
+/** A JSON Schema fragment: what a field accepts, for the docs and for schemas generated from the kinds. */
+export type JsonSchema = { readonly [key: string]: unknown };
+
 /**
- * Input fields every kind shares. A field whose SDK schema takes `unknown` (and
- * says what it accepts in its own message) is given its TypeScript input type
- * here, so a resource's args are typed from the same schema that checks them.
+ * Names what a field accepts, when its SDK schema takes `unknown` and says
+ * what it accepts in its own messages: the TypeScript input type (`In`), and
+ * the JSON Schema the docs render. So a resource's args are typed, and
+ * documented, from the same schema that checks them.
  */
 export const accepting =
-  <In>() =>
+  <In>(json: JsonSchema) =>
   <S extends z.ZodType>(schema: S): z.ZodType<z.output<S>, In> =>
-    schema as z.ZodType<z.output<S>, In>;
+    schema.meta(json) as z.ZodType<z.output<S>, In>;
 
 /** `site`: an entry of the stack config `billing:sites`. */
 export const siteInput = z

@@ -9,7 +9,7 @@ import { shellProvider } from "../shell";
 import { accepting, siteInput } from "./inputs";
 import { type ArgsOf, type Context, declareKind, type InputsOf, type KindModule, type OutputPropsOf, resourceProps } from "./kind";
 
-const id = accepting<number>()(positiveId);
+const id = accepting<number>({ type: "integer", minimum: 1 })(positiveId);
 const target = migrationInput.shape;
 
 const kind = declareKind({

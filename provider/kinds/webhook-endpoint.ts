@@ -3,7 +3,7 @@ import { z } from "zod";
 import { BillingApiError, EndpointOutcomeUnknownError } from "../../sdk/errors";
 import { endpointInput } from "../../sdk/inputs";
 import type { Endpoint } from "../../sdk/results";
-import type { WebhookEvent } from "../../sdk/wire";
+import { WEBHOOK_EVENTS, type WebhookEvent } from "../../sdk/wire";
 import { shellProvider } from "../shell";
 import { accepting, siteInput } from "./inputs";
 import { type ArgsOf, type Context, declareKind, type InputsOf, type KindModule, type OutputPropsOf, resourceProps } from "./kind";
@@ -13,10 +13,14 @@ const kind = declareKind({
   type: "WebhookEndpoint",
   summary: "Where a site's webhooks go and which events go there; an existing endpoint with the same url is adopted.",
   inputs: z.object({
-    url: accepting<string>()(endpointInput.shape.url).describe(
+    url: accepting<string>({ type: "string", format: "uri", maxLength: 2048 })(endpointInput.shape.url).describe(
       "Absolute https URL that receives the webhooks (http only for localhost, 127.0.0.1, [::1]); at most 2048 characters. Changing it updates the endpoint in place.",
     ),
-    events: accepting<readonly (WebhookEvent | (string & {}))[]>()(endpointInput.shape.events).describe(
+    events: accepting<readonly (WebhookEvent | (string & {}))[]>({
+      type: "array",
+      minItems: 1,
+      items: { type: "string", enum: [...WEBHOOK_EVENTS] },
+    })(endpointInput.shape.events).describe(
       "Event keys to deliver there (at least one), e.g. payment_failure, subscription_state_change; order and duplicates are ignored.",
     ),
     site: siteInput,

@@ -15,7 +15,7 @@ const selector = accepting<{
   /** YYYY-MM-DD, inclusive. */
   readonly untilDate?: string;
   readonly subscriptionId?: number;
-}>()(
+}>({ required: ["status"] })(
   webhookFilterInput.superRefine(
     (raw, ctx) => {
       // On the raw value, so that another bad field does not hide it.
@@ -38,7 +38,7 @@ const kind = declareKind({
   summary: "Queues webhooks for re-delivery, once: any number of ids, or those a selector finds (a one-shot event).",
   inputs: z
     .object({
-      ids: accepting<(number | string)[]>()(replayIdsInput)
+      ids: accepting<(number | string)[]>({ type: "array", items: { type: ["integer", "string"] } })(replayIdsInput)
         .optional()
         .describe(
           'Webhook ids, any number: sent in batches of at most 1000. Ids are int64: give an id above 2^53 as its decimal string ("9007199254740993") so it is sent exactly.',

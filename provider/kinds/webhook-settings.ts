@@ -23,7 +23,7 @@ const kind = declareKind({
     site: siteInput,
     disableOnDelete: flag
       .default(false)
-      .describe("Turn webhooks off when this resource is deleted. Default false: delete leaves the site as it is."),
+      .describe("Turn webhooks off when this resource is deleted; otherwise delete leaves the site as it is."),
   }),
   outputs: z.object({
     webhooksEnabled: z.boolean().describe("The value the service confirmed. There is no GET for it, so refresh cannot detect drift."),
