@@ -1,7 +1,7 @@
 /**
  * The registry of resource kinds: the one list the shell, the runtime, the
- * docs, the serialization tests and the benchmark read. Adding a kind is its
- * module and one line here.
+ * docs, the serialization tests and the benchmark read, and the package's
+ * exports of each kind. Adding a kind is its module and its lines here.
  */
 import { registry } from "./kind";
 import { subscriptionMigration } from "./subscription-migration";
@@ -9,12 +9,13 @@ import { webhookEndpoint } from "./webhook-endpoint";
 import { webhookReplay } from "./webhook-replay";
 import { webhookSettings } from "./webhook-settings";
 
+/** Every resource kind's declaration (inputs, outputs, docs) and operations, by the key its provider stores. */
 export const KINDS = registry({ webhookSettings, webhookEndpoint, subscriptionMigration, webhookReplay });
 
 /** A kind's key, as the serialized provider stores it. */
 export type ProviderKind = keyof typeof KINDS;
 
-export * from "./subscription-migration";
-export * from "./webhook-endpoint";
-export * from "./webhook-replay";
-export * from "./webhook-settings";
+export { SubscriptionMigration, type SubscriptionMigrationArgs, subscriptionMigrationProvider } from "./subscription-migration";
+export { WebhookEndpoint, type WebhookEndpointArgs, webhookEndpointProvider } from "./webhook-endpoint";
+export { WebhookReplay, type WebhookReplayArgs, type WebhookSelector, webhookReplayProvider } from "./webhook-replay";
+export { WebhookSettings, type WebhookSettingsArgs, webhookSettingsProvider } from "./webhook-settings";
