@@ -23,3 +23,16 @@ export const siteInput = z
   .min(1, "must be the name of an entry of the stack config billing:sites (a non-empty string)")
   .optional()
   .describe("An entry of the stack config `billing:sites`; without it the top-level `billing:*` keys (or BILLING_* variables) apply.");
+
+/**
+ * A rule on which fields are present, checked even when a field failed (one bad
+ * field never hides it) and kept by check when a value is still unknown at
+ * preview: whatever it turns out to be, it is present.
+ */
+export const presenceRule = <T>(path: string, broken: (raw: T) => boolean, message: string) =>
+  [
+    (raw: T, ctx: z.RefinementCtx<T>) => {
+      if (broken(raw)) ctx.addIssue({ code: "custom", path: [path], params: { presence: true }, message });
+    },
+    { when: () => true },
+  ] as const;

@@ -1,4 +1,4 @@
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { BillingClient } from "../../sdk/client";
 import type { CheckFailure, Unknown } from "../runtime/common";
@@ -112,9 +112,30 @@ export const registry = <R extends { readonly [K in keyof R]: { readonly kind: {
 /** Names a declaration's literal types for inference (a typed identity). */
 export const declareKind = <K extends string, In extends z.ZodObject, Out extends z.ZodObject>(d: Kind<K, In, Out>): Kind<K, In, Out> => d;
 
-/** The props a resource class registers: each output as an output (undefined), then the inputs. */
-export function resourceProps<D extends Kind>(kind: D, args: ArgsOf<D>): pulumi.Inputs {
-  const props: pulumi.Inputs = {};
-  for (const name of Object.keys(kind.outputs.shape)) props[name] = undefined;
-  return Object.assign(props, args);
+/** The constructor of a kind's resource class: its args in, its declared outputs on the instance. */
+export type ResourceClass<D extends Kind> = new (
+  name: string,
+  args: ArgsOf<D>,
+  opts?: pulumi.CustomResourceOptions,
+) => pulumi.dynamic.Resource & OutputPropsOf<D>;
+
+/**
+ * The base of a kind's resource class (`class X extends resourceClass(kind, provider) {}`): it
+ * registers `billing:<type>` with the kind's provider, each declared output as an output
+ * (undefined), then the inputs, after `prepare` (a check that needs the program, e.g. across resources).
+ */
+export function resourceClass<D extends Kind>(
+  kind: D,
+  provider: pulumi.dynamic.ResourceProvider,
+  prepare: (name: string, args: ArgsOf<D>) => ArgsOf<D> = (_, args) => args,
+): ResourceClass<D> {
+  const base = class extends pulumi.dynamic.Resource {
+    constructor(name: string, args: ArgsOf<D>, opts?: pulumi.CustomResourceOptions) {
+      const props: pulumi.Inputs = {};
+      for (const output of Object.keys(kind.outputs.shape)) props[output] = undefined;
+      super(provider, name, Object.assign(props, prepare(name, args)), opts, "billing", kind.type);
+    }
+  };
+  // The outputs are properties the engine fills in; the kind declares them (OutputPropsOf), which TypeScript cannot see here.
+  return base as unknown as ResourceClass<D>;
 }

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { AuthenticationRequiredError, BillingApiError, MigrationOutcomeUnknownError } from "../../sdk/errors";
 import { flag, type MigrationInput, migrationInput, migrationTargetRule, positiveId } from "../../sdk/inputs";
@@ -7,7 +6,7 @@ import type { Subscription } from "../../sdk/results";
 import { type CheckFailure, isUnknown } from "../runtime/common";
 import { shellProvider } from "../shell";
 import { accepting, siteInput } from "./inputs";
-import { type ArgsOf, type Context, declareKind, type InputsOf, type KindModule, type OutputPropsOf, resourceProps } from "./kind";
+import { type ArgsOf, type Context, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
 
 const id = accepting<number>({ type: "integer", minimum: 1 })(positiveId);
 const target = migrationInput.shape;
@@ -307,16 +306,9 @@ export type SubscriptionMigrationArgs = ArgsOf<typeof kind>;
 /** The provider of every SubscriptionMigration: one instance per type (each instance costs a serialization). */
 export const subscriptionMigrationProvider = shellProvider(kind);
 
-/** Outputs of {@link SubscriptionMigration}: the subscription as the migration left it. */
-export interface SubscriptionMigration extends OutputPropsOf<typeof kind> {}
-
 /**
  * Moves a subscription to another product, once. Any input change is a new
  * migration; deleting the resource sends nothing. A migration to the product
  * the subscription already has is refused at preview.
  */
-export class SubscriptionMigration extends pulumi.dynamic.Resource {
-  constructor(name: string, args: SubscriptionMigrationArgs, opts?: pulumi.CustomResourceOptions) {
-    super(subscriptionMigrationProvider, name, resourceProps(kind, args), opts, "billing", kind.type);
-  }
-}
+export class SubscriptionMigration extends resourceClass(kind, subscriptionMigrationProvider) {}

@@ -6,7 +6,7 @@ import type { Endpoint } from "../../sdk/results";
 import { WEBHOOK_EVENTS, type WebhookEvent } from "../../sdk/wire";
 import { shellProvider } from "../shell";
 import { accepting, siteInput } from "./inputs";
-import { type ArgsOf, type Context, declareKind, type InputsOf, type KindModule, type OutputPropsOf, resourceProps } from "./kind";
+import { type ArgsOf, type Context, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
 
 const kind = declareKind({
   key: "webhookEndpoint",
@@ -39,6 +39,8 @@ const kind = declareKind({
 });
 
 type Inputs = InputsOf<typeof kind>;
+/** An endpoint as declared, or as recorded while its create is pending. */
+type Wanted = Pick<Inputs, "url" | "site"> & { readonly events: readonly string[] };
 
 /**
  * The record: the outputs, or while a create's outcome is unknown (its answer
@@ -77,13 +79,14 @@ function endpointIdOf(id: string, s: State): number | undefined {
 async function createOrAdopt(
   ctx: Context,
   id: string | undefined,
-  inputs: Inputs,
+  inputs: Wanted,
   token: string | undefined,
 ): Promise<{ id: string; state: State }> {
   const client = ctx.client(inputs.site);
+  const body = { url: inputs.url, events: inputs.events };
   const existing = (await client.listEndpoints()).filter((e) => e.url === inputs.url).sort((a, b) => a.id - b.id)[0];
   if (existing) {
-    const adopted = sameEvents(existing.events, inputs.events) ? existing : await client.updateEndpoint(existing.id, inputs);
+    const adopted = sameEvents(existing.events, inputs.events) ? existing : await client.updateEndpoint(existing.id, body);
     ctx.notice(
       `WebhookEndpoint: adopted the site's existing endpoint ${existing.id} for ${inputs.url}` +
         (adopted === existing ? " (its events were already the declared ones)" : `; its events are now ${inputs.events.join(", ")}`),
@@ -91,7 +94,7 @@ async function createOrAdopt(
     return { id: id ?? String(existing.id), state: recordOf(adopted, inputs.site) };
   }
   try {
-    const created = await client.createEndpoint(inputs, token ? { uniquenessToken: token } : {});
+    const created = await client.createEndpoint(body, token ? { uniquenessToken: token } : {});
     return { id: id ?? String(created.id), state: recordOf(created, inputs.site) };
   } catch (err) {
     if (!(err instanceof EndpointOutcomeUnknownError)) throw err;
@@ -123,12 +126,18 @@ export const webhookEndpoint: KindModule<typeof kind, State> = {
 
     /** The complete event list and the url, in one PUT; a create left unknown is finished first. */
     async update(ctx, id, s, inputs) {
+      const wanted = { url: inputs.url, events: inputs.events };
+      if (s.pendingToken !== undefined) {
+        // Resume with the body that token was sent with (the declaration may have changed since), then apply the change.
+        const resumed = (await createOrAdopt(ctx, id, { url: s.url, events: s.events, site: s.site }, s.pendingToken)).state;
+        if (resumed.endpointId === undefined || (resumed.url === inputs.url && sameEvents(resumed.events, inputs.events))) return resumed;
+        return recordOf(await ctx.client(s.site).updateEndpoint(resumed.endpointId, wanted), s.site);
+      }
       const endpointId = endpointIdOf(id, s);
-      if (s.pendingToken !== undefined || endpointId === undefined) return (await createOrAdopt(ctx, id, inputs, s.pendingToken)).state;
-      if (s.url === inputs.url && sameEvents(s.events, inputs.events))
-        return { ...s, ...(inputs.site !== undefined ? { site: inputs.site } : {}) };
+      if (endpointId === undefined) return (await createOrAdopt(ctx, id, inputs, undefined)).state;
+      if (s.url === inputs.url && sameEvents(s.events, inputs.events)) return s;
       try {
-        return recordOf(await ctx.client(inputs.site).updateEndpoint(endpointId, inputs), inputs.site);
+        return recordOf(await ctx.client(inputs.site).updateEndpoint(endpointId, wanted), inputs.site);
       } catch (err) {
         if (err instanceof BillingApiError && err.status === 404) throw new Error(`${gone(endpointId)} (nothing was changed)`);
         throw err;
@@ -166,31 +175,29 @@ export type WebhookEndpointArgs = ArgsOf<typeof kind>;
 /** The provider of every WebhookEndpoint: one instance per type (each instance costs a serialization). */
 export const webhookEndpointProvider = shellProvider(kind);
 
-/** Outputs of {@link WebhookEndpoint}. */
-export interface WebhookEndpoint extends OutputPropsOf<typeof kind> {}
-
 /** Declared endpoints of this program, by site and url: two resources with one url would fight over one endpoint. */
 const declared = new Map<string, string>();
+
+/** Refuses a second resource with a url already declared on the site, naming both (once the url and site are known). */
+function oneResourcePerUrl(name: string, args: WebhookEndpointArgs): WebhookEndpointArgs {
+  const url = pulumi.all([args.url, args.site]).apply(([u, site]) => {
+    const key = JSON.stringify([site ?? "", u]);
+    const other = declared.get(key);
+    if (other !== undefined && other !== name) {
+      throw new pulumi.RunError(
+        `WebhookEndpoint "${name}" and WebhookEndpoint "${other}" both declare the url ${u} on ${site === undefined ? "the default site" : `site "${site}"`}: ` +
+          "a site has one endpoint per url, so merge their events into one resource",
+      );
+    }
+    declared.set(key, name);
+    return u;
+  });
+  return { ...args, url };
+}
 
 /**
  * Where a site's webhooks go and which events go there. Create adopts the
  * site's endpoint with the same url, if there is one; delete unsubscribes it
  * from every event, as the service has no delete.
  */
-export class WebhookEndpoint extends pulumi.dynamic.Resource {
-  constructor(name: string, args: WebhookEndpointArgs, opts?: pulumi.CustomResourceOptions) {
-    const url = pulumi.all([args.url, args.site]).apply(([u, site]) => {
-      const key = JSON.stringify([site ?? "", u]);
-      const other = declared.get(key);
-      if (other !== undefined && other !== name) {
-        throw new pulumi.RunError(
-          `WebhookEndpoint "${name}" and WebhookEndpoint "${other}" both declare the url ${u} on ${site === undefined ? "the default site" : `site "${site}"`}: ` +
-            "a site has one endpoint per url, so merge their events into one resource",
-        );
-      }
-      declared.set(key, name);
-      return u;
-    });
-    super(webhookEndpointProvider, name, resourceProps(kind, { ...args, url }), opts, "billing", kind.type);
-  }
-}
+export class WebhookEndpoint extends resourceClass(kind, webhookEndpointProvider, oneResourcePerUrl) {}

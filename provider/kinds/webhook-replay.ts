@@ -1,11 +1,10 @@
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ReplayPartialFailureError } from "../../sdk/errors";
 import { replayIdsInput, type WebhookFilter, webhookFilterInput } from "../../sdk/inputs";
 import type { WebhookId } from "../../sdk/wire";
 import { shellProvider } from "../shell";
-import { accepting, siteInput } from "./inputs";
-import { type ArgsOf, type Context, declareKind, type InputsOf, type KindModule, type OutputPropsOf, resourceProps } from "./kind";
+import { accepting, presenceRule, siteInput } from "./inputs";
+import { type ArgsOf, type Context, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
 
 /** A webhook list filter whose status is required (the SDK's may omit it: a replay of every webhook is never meant). */
 const selector = accepting<{
@@ -17,18 +16,11 @@ const selector = accepting<{
   readonly subscriptionId?: number;
 }>({ required: ["status"] })(
   webhookFilterInput.superRefine(
-    (raw, ctx) => {
-      // On the raw value, so that another bad field does not hide it.
-      if (typeof raw === "object" && raw !== null && !Array.isArray(raw) && (raw as { status?: unknown }).status === undefined) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["status"],
-          params: { presence: true },
-          message: 'is required: one of "successful", "failed", "pending", "paused"',
-        });
-      }
-    },
-    { when: () => true },
+    ...presenceRule<unknown>(
+      "status",
+      (raw) => typeof raw === "object" && raw !== null && !Array.isArray(raw) && (raw as { status?: unknown }).status === undefined,
+      'is required: one of "successful", "failed", "pending", "paused"',
+    ),
   ),
 );
 
@@ -51,17 +43,11 @@ const kind = declareKind({
       site: siteInput,
     })
     .superRefine(
-      (raw, ctx) => {
-        if ((raw.ids === undefined) === (raw.selector === undefined)) {
-          ctx.addIssue({
-            code: "custom",
-            path: ["ids"],
-            params: { presence: true },
-            message: 'give exactly one of ids (webhook ids to replay) or selector (a webhook list filter such as { status: "failed" })',
-          });
-        }
-      },
-      { when: () => true },
+      ...presenceRule<{ ids?: unknown; selector?: unknown }>(
+        "ids",
+        (raw) => (raw.ids === undefined) === (raw.selector === undefined),
+        'give exactly one of ids (webhook ids to replay) or selector (a webhook list filter such as { status: "failed" })',
+      ),
     ),
   outputs: z.object({
     queuedCount: z.number().describe("Distinct ids the service is known to have accepted into its delivery queue."),
@@ -223,12 +209,5 @@ export type WebhookReplayArgs = ArgsOf<typeof kind>;
 /** The provider of every WebhookReplay: one instance per type (each instance costs a serialization). */
 export const webhookReplayProvider = shellProvider(kind);
 
-/** Outputs of {@link WebhookReplay}. */
-export interface WebhookReplay extends OutputPropsOf<typeof kind> {}
-
 /** Queues webhooks for re-delivery, once (a one-shot event; deleting it sends nothing). */
-export class WebhookReplay extends pulumi.dynamic.Resource {
-  constructor(name: string, args: WebhookReplayArgs, opts?: pulumi.CustomResourceOptions) {
-    super(webhookReplayProvider, name, resourceProps(kind, args), opts, "billing", kind.type);
-  }
-}
+export class WebhookReplay extends resourceClass(kind, webhookReplayProvider) {}

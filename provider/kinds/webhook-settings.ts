@@ -1,18 +1,8 @@
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { flag } from "../../sdk/inputs";
 import { shellProvider } from "../shell";
 import { siteInput } from "./inputs";
-import {
-  type ArgsOf,
-  type Context,
-  declareKind,
-  type InputsOf,
-  type KindModule,
-  type OutputPropsOf,
-  type OutputsOf,
-  resourceProps,
-} from "./kind";
+import { type ArgsOf, type Context, declareKind, type InputsOf, type KindModule, type OutputsOf, resourceClass } from "./kind";
 
 const kind = declareKind({
   key: "webhookSettings",
@@ -83,12 +73,5 @@ export type WebhookSettingsArgs = ArgsOf<typeof kind>;
 /** The provider of every WebhookSettings: one instance per type (each instance costs a serialization). */
 export const webhookSettingsProvider = shellProvider(kind);
 
-/** Outputs of {@link WebhookSettings}. */
-export interface WebhookSettings extends OutputPropsOf<typeof kind> {}
-
 /** Webhook delivery on or off for one site (declarative: create and update issue the PUT). */
-export class WebhookSettings extends pulumi.dynamic.Resource {
-  constructor(name: string, args: WebhookSettingsArgs, opts?: pulumi.CustomResourceOptions) {
-    super(webhookSettingsProvider, name, resourceProps(kind, args), opts, "billing", kind.type);
-  }
-}
+export class WebhookSettings extends resourceClass(kind, webhookSettingsProvider) {}

@@ -107,9 +107,8 @@ describe("WebhookEndpoint provider", () => {
       expect(putsOf(sim)).toHaveLength(0);
     });
 
-    // it.fails, DEFECT (provider/kinds/webhook-endpoint.ts): createOrAdopt and update hand the whole inputs, `site` included, to
-    // client.createEndpoint / client.updateEndpoint, whose schema is strict: "endpoint.site: is not a known property", nothing sent.
-    it.fails.each(["a new endpoint", "an adopted one whose events differ", "an update"])(
+    // Found by these tests: the whole inputs, `site` included, once reached the SDK's strict endpoint schema.
+    it.each(["a new endpoint", "an adopted one whose events differ", "an update"])(
       "with a site: %s is created / updated there",
       async (what) => {
         const p = await setup();
@@ -318,11 +317,9 @@ describe("WebhookEndpoint provider", () => {
       },
     );
 
-    // it.fails, DEFECT (provider/kinds/webhook-endpoint.ts, update of a pending record): the resume looks for the endpoint
-    // by the NEW url and re-sends the create with the old token but the new body; the service answers 409 (token used), the
-    // endpoint made at the recorded url is never found, every `up` fails again as unknown (after billing:migrationSettleSeconds),
-    // and once the service forgets the token (60 min) a second endpoint would be made, the first left subscribed.
-    it.fails("inputs changed before the resume (another url): the endpoint the first create made is found and moved, no second one", async () => {
+    // Found by this test: a resume once looked for the endpoint by the NEW url and re-sent the old token with a new body (409
+    // forever, and a second endpoint once the token expired); it resumes with the recorded body, then applies the change.
+    it("inputs changed before the resume (another url): the endpoint the first create made is found and moved, no second one", async () => {
       const p = await setup({ "billing:migrationSettleSeconds": "1" });
       sim.injectFault({ kind: "reset", applyAfterHandling: true, times: 1, match: { method: "POST", path: LIST } });
       readBackFails(sim);
