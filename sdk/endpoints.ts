@@ -111,12 +111,16 @@ export async function createEndpoint(t: Transport, input: EndpointInput, opts: C
       }
     }
     if (o.kind === "duplicate") {
-      return settle(t, w, opts, (last) =>
-        unknown(
-          failureOf(req, x),
-          `the service answered that a request with this uniqueness_token was already submitted (it may still be processing), ` +
-            `and after ${Math.round(opts.settleMs / 1000)} s of reading back the endpoint is ${last}`,
-        ),
+      // Applied, or still being processed: read the list until the endpoint appears, for at most settleMs.
+      const r = await readBack<Endpoint>(opts.settleMs, opts.retryBaseDelayMs, async () => {
+        const created = await findCreated(t, w);
+        return created ? { found: created } : { seen: "not listed" };
+      });
+      if ("found" in r) return r.found;
+      throw unknown(
+        failureOf(req, x),
+        `the service answered that a request with this uniqueness_token was already submitted (it may still be processing), ` +
+          `and after ${Math.round(opts.settleMs / 1000)} s of reading back the endpoint is ${r.last}`,
       );
     }
     const failure = failureOf(req, x);
@@ -144,21 +148,6 @@ export async function createEndpoint(t: Transport, input: EndpointInput, opts: C
     }
     await sleep(backoffDelay(attempt, opts.retryBaseDelayMs));
   }
-}
-
-/** Reads the list until the endpoint appears or `settleMs` has passed. */
-async function settle(
-  t: Transport,
-  w: Wanted,
-  opts: CreateEndpointOptions,
-  unknown: (last: string) => EndpointOutcomeUnknownError,
-): Promise<Endpoint> {
-  const r = await readBack<Endpoint>(opts.settleMs, opts.retryBaseDelayMs, async () => {
-    const created = await findCreated(t, w);
-    return created ? { found: created } : { seen: "not listed" };
-  });
-  if ("found" in r) return r.found;
-  throw unknown(r.last);
 }
 
 /**

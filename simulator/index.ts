@@ -3,20 +3,8 @@
 export type { OverCapacity } from "./capacity";
 export { DUPLICATE_WINDOW_MS, type TokenStatus } from "./duplicates";
 export type { FaultMatch, FaultSpec } from "./faults";
-export type {
-  BigIdWebhookRecord,
-  EndpointChange,
-  EndpointInput,
-  EndpointRecord,
-  PricePointInput,
-  PricePointRecord,
-  ProductInput,
-  ProductRecord,
-  SubscriptionInput,
-  SubscriptionRecord,
-  WebhookInput,
-  WebhookRecord,
-} from "./records";
+// Every record and input type of the simulator's seeding calls (records.ts's functions are internal).
+export type * from "./records";
 export { DEMO_SITE, type DemoSite } from "./seed";
 export { type RequestLogEntry, type Simulator, type SimulatorOptions, startSimulator } from "./server";
 export type { PricePointType, SubscriptionState, WebhookEventKey, WebhookStatus } from "./wire";
