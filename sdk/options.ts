@@ -96,6 +96,14 @@ export interface Connection {
   readonly onRetry: ((event: RetryEvent) => void) | undefined;
 }
 
+/** Options as given (e.g. read from config), checked field by field; a BillingValidationError names each bad one. */
+export function clientOptionsOf(raw: unknown): BillingClientOptions {
+  const parsed = optionsSchema.safeParse(raw ?? {});
+  if (!parsed.success)
+    throw new BillingValidationError("invalid BillingClient options", problemsOf(parsed.error, undefined, { "": keysOf(optionsSchema) }));
+  return parsed.data;
+}
+
 /**
  * Resolves options to a connection, or throws a {@link BillingValidationError}
  * naming the option. The credential check mirrors the service: us/eu take Basic
@@ -103,10 +111,7 @@ export interface Connection {
  * simulator, a proxy) accepts either.
  */
 export function resolveConnection(options: BillingClientOptions): Connection {
-  const parsed = optionsSchema.safeParse(options ?? {});
-  if (!parsed.success)
-    throw new BillingValidationError("invalid BillingClient options", problemsOf(parsed.error, undefined, { "": keysOf(optionsSchema) }));
-  const o = parsed.data;
+  const o = clientOptionsOf(options);
   const environment = o.environment ?? "us";
   const problems: { property: string; message: string }[] = [];
   const fail = (property: string, message: string) => problems.push({ property, message });

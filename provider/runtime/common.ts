@@ -32,11 +32,6 @@ export function partialFailure(message: string, id: string, properties: Record<s
   return Object.assign(new Error(message), { id, properties: { ...properties, __provider: provider }, reasons: [message] });
 }
 
-/** Keys whose values differ between two plain JSON-ish records. */
-export function changedKeys(keys: readonly string[], olds: Record<string, unknown>, news: Record<string, unknown>): string[] {
-  return keys.filter((k) => isUnknown(news[k]) || JSON.stringify(olds[k] ?? null) !== JSON.stringify(news[k] ?? null));
-}
-
 /** A failure for each input the resource does not have, saying which it accepts. */
 export function unknownInputs(type: string, accepted: readonly string[], inputs: Record<string, unknown>): CheckFailure[] {
   return Object.keys(inputs)

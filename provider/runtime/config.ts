@@ -1,5 +1,5 @@
 import { BillingClient, type BillingClientOptions, BillingValidationError, type RetryEvent } from "../../sdk";
-import { resolveConnection } from "../../sdk/options";
+import { clientOptionsOf, resolveConnection } from "../../sdk/options";
 import { type CheckFailure, isUnknown, notice, siteFailure } from "./common";
 
 /**
@@ -9,21 +9,20 @@ import { type CheckFailure, isUnknown, notice, siteFailure } from "./common";
  * serialization of a provider can never capture them.
  */
 
-/** One site's settings: `billing:*` top-level keys, or one entry of `billing:sites`. */
-export interface SiteSettings {
-  subdomain?: string;
-  environment?: "us" | "eu" | "gateway";
-  connector?: string;
-  baseUrl?: string;
-  apiKey?: string;
-  accessToken?: string;
-  /** `billing:retryBudgetSeconds`: how long 429s are retried (default 300). */
-  retryBudgetSeconds?: number;
-  /** `billing:migrationSettleSeconds`: how long a migration still being processed is awaited (default 120). */
-  migrationSettleSeconds?: number;
-  /** `billing:timeoutMs`: how long one attempt waits for an answer (default 60000). */
-  timeoutMs?: number;
-}
+const KEYS = ["subdomain", "environment", "connector", "baseUrl", "apiKey", "accessToken"] as const;
+/**
+ * Numeric settings; stack config holds them as text, `billing:sites` entries as JSON numbers:
+ * `billing:retryBudgetSeconds` (how long 429s are retried, default 300), `billing:migrationSettleSeconds`
+ * (how long a migration still being processed is awaited, default 120), `billing:timeoutMs` (how long
+ * one attempt waits for an answer).
+ */
+const NUMBER_KEYS = ["retryBudgetSeconds", "migrationSettleSeconds", "timeoutMs"] as const;
+
+/**
+ * One site's settings: `billing:*` top-level keys, or one entry of `billing:sites`, as config gives
+ * them. They are validated when a client is made (so a bad value is named then, as a config key).
+ */
+export type SiteSettings = { [K in (typeof KEYS)[number]]?: string } & { [K in (typeof NUMBER_KEYS)[number]]?: number | string };
 
 interface ProviderConfig {
   readonly top: SiteSettings;
@@ -38,9 +37,6 @@ const configs = new WeakMap<object, ProviderConfig>();
 /** One client (one connection pool) per distinct settings, shared by the resource types, so the per-site cap holds across them. */
 const clients = new Map<string, BillingClient>();
 
-const KEYS = ["subdomain", "environment", "connector", "baseUrl", "apiKey", "accessToken"] as const;
-/** Numeric settings; stack config holds them as text, `billing:sites` entries as JSON numbers. */
-const NUMBER_KEYS = ["retryBudgetSeconds", "migrationSettleSeconds", "timeoutMs"] as const;
 const ENV_NUMBERS: Record<(typeof NUMBER_KEYS)[number], string> = {
   retryBudgetSeconds: "BILLING_RETRY_BUDGET_SECONDS",
   migrationSettleSeconds: "BILLING_MIGRATION_SETTLE_SECONDS",
@@ -68,11 +64,11 @@ export function configure(provider: object, req: { config: { get(key: string): s
   const top: SiteSettings = {};
   for (const k of KEYS) {
     const v = req.config.get(`billing:${k}`);
-    if (v !== undefined && v !== "") (top as Record<string, string>)[k] = v;
+    if (v !== undefined && v !== "") top[k] = v;
   }
   for (const k of NUMBER_KEYS) {
     const v = numberOf(req.config.get(`billing:${k}`));
-    if (v !== undefined) (top as Record<string, unknown>)[k] = v;
+    if (v !== undefined) top[k] = v;
   }
   const raw = req.config.get("billing:sites");
   let sites: Record<string, SiteSettings> | undefined;
@@ -112,31 +108,36 @@ export function settingsFor(provider: object, site: string | undefined): SiteSet
       );
     }
     const s: SiteSettings = {};
-    for (const k of KEYS) if (typeof entry[k] === "string" && entry[k] !== "") (s as Record<string, string>)[k] = entry[k] as string;
+    for (const k of KEYS) {
+      const v: unknown = entry[k];
+      if (typeof v === "string" && v !== "") s[k] = v;
+    }
     for (const k of NUMBER_KEYS) {
       const v = numberOf(entry[k]) ?? conf?.top[k];
-      if (v !== undefined) (s as Record<string, unknown>)[k] = v;
+      if (v !== undefined) s[k] = v;
     }
     return s;
   }
   const s: SiteSettings = { ...(conf?.top ?? {}) };
   for (const k of KEYS) {
     const env = ENV[k];
-    if (s[k] === undefined && env && process.env[env]) (s as Record<string, string>)[k] = process.env[env] as string;
+    const v = env ? process.env[env] : undefined;
+    if (s[k] === undefined && v) s[k] = v;
   }
   for (const k of NUMBER_KEYS) {
     const v = s[k] ?? numberOf(process.env[ENV_NUMBERS[k]]);
-    if (v !== undefined) (s as Record<string, unknown>)[k] = v;
+    if (v !== undefined) s[k] = v;
   }
   return s;
 }
 
 /** Turns settings into client options, or a SiteConfigError that names config keys, not values. */
 export function clientOptionsFor(provider: object, site: string | undefined): BillingClientOptions {
-  const s = settingsFor(provider, site);
   try {
     // Validate now (a preview-time error) rather than at the first request.
-    resolveConnection(s);
+    const options = clientOptionsOf(settingsFor(provider, site));
+    resolveConnection(options);
+    return options;
   } catch (err) {
     if (err instanceof BillingValidationError) {
       const where = site === undefined ? "billing:" : `billing:sites["${site}"].`;
@@ -146,7 +147,6 @@ export function clientOptionsFor(provider: object, site: string | undefined): Bi
     }
     throw err;
   }
-  return s;
 }
 
 /**
