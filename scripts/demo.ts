@@ -1,7 +1,8 @@
 /**
  * `npm run demo`: the package end to end, offline. Starts the simulator with
  * its demo site, runs `pulumi up` of the top-level demo stack against it,
- * prints the outputs, shows that a second `up` changes nothing, and cleans up.
+ * prints the outputs and the site's endpoints, shows that a second `up`
+ * changes nothing, and cleans up.
  */
 import path from "node:path";
 import { DEMO_SITE, startSimulator } from "../simulator";
@@ -34,13 +35,15 @@ async function main(): Promise<void> {
     console.log(
       `    the service now has webhooks ${sim.webhooksEnabled ? "enabled" : "disabled"}, ${sim.replayQueue.length} webhook(s) queued for replay`,
     );
+    for (const e of sim.endpoints()) console.log(`    endpoint ${e.id} ${e.url}: ${e.events.join(", ")}`);
 
     step("a second pulumi up: expect no changes");
     await ws.pulumi(["up", "--yes", "--skip-preview", "--expect-no-changes"], { cwd: ROOT, stream: true });
     console.log("    no changes, as expected");
 
-    step("cleaning up (destroy sends nothing for the one-shot migration and replay)");
+    step("cleaning up (destroy unsubscribes the endpoint, which the service cannot delete; nothing for the one-shot migration and replay)");
     await ws.pulumi(["destroy", "--yes", "--skip-preview"], { cwd: ROOT });
+    for (const e of sim.endpoints()) console.log(`    endpoint ${e.id} ${e.url}: ${e.events.length ? e.events.join(", ") : "no events"}`);
     await ws.pulumi(["stack", "rm", "--yes", stack], { cwd: ROOT });
   } finally {
     await ws.dispose();

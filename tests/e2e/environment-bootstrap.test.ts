@@ -3,6 +3,8 @@ import { type Simulator, startSimulator } from "../../simulator";
 import { ExampleStack, installedConsumer, mutations } from "./support";
 
 const API_KEY = "sk_e2e_bootstrap_d41e77";
+const RECEIVER = "https://hooks.bootstrap.example/billing";
+const RECEIVER_EVENTS = ["payment_failure", "payment_success", "subscription_state_change"];
 
 describe("examples/environment-bootstrap with the real CLI", () => {
   let sim: Simulator;
@@ -25,6 +27,7 @@ describe("examples/environment-bootstrap with the real CLI", () => {
     await s.config("billing:baseUrl", sim.url);
     await s.config("billing:apiKey", API_KEY, true);
     await s.config("bootstrap:launchProduct", "launch");
+    await s.config("bootstrap:webhookReceiver", RECEIVER);
     await s.config("bootstrap:subscriptions", JSON.stringify(subs));
   });
 
@@ -38,10 +41,15 @@ describe("examples/environment-bootstrap with the real CLI", () => {
     assert.deepEqual(mutations(sim.requests), []);
   });
 
-  it("up enables webhooks, migrates every seeded subscription, replays exactly the failed webhooks", async () => {
+  it("up enables webhooks, subscribes the receiver, migrates every seeded subscription, replays exactly the failed webhooks", async () => {
     await s.run(["up", "--yes", "--skip-preview"]);
     const out = await s.stackOutputs();
     assert.equal(out.webhooksEnabled, true);
+    assert.deepEqual(
+      sim.endpoints().map((e) => ({ id: e.id, url: e.url, events: [...e.events].sort() })),
+      [{ id: out.receiverEndpointId, url: RECEIVER, events: RECEIVER_EVENTS }],
+    );
+    assert.deepEqual(out.receiverEvents, RECEIVER_EVENTS);
     assert.deepEqual(
       (out.migrated as { product: string }[]).map((m) => m.product),
       ["launch", "launch"],
@@ -63,13 +71,24 @@ describe("examples/environment-bootstrap with the real CLI", () => {
     assert.equal(mutations(sim.requests).length, before);
   });
 
-  it("bumping the replay trigger replays again; destroy sends nothing", async () => {
+  it("bumping the replay trigger replays again; destroy only unsubscribes the receiver (the service has no delete)", async () => {
     await s.config("bootstrap:replayRound", "2");
     await s.run(["up", "--yes", "--skip-preview"]);
     assert.equal(sim.replayQueue.length, failed.length * 2);
     const before = mutations(sim.requests).length;
     await s.run(["destroy", "--yes", "--skip-preview"]);
-    assert.equal(mutations(sim.requests).length, before);
+    const [receiver] = sim.endpoints();
+    assert.deepEqual(
+      mutations(sim.requests)
+        .slice(before)
+        .map((r) => `${r.method} ${r.path}`),
+      [`PUT /endpoints/${receiver.id}.json`],
+    );
+    assert.deepEqual(
+      sim.endpoints().map(({ url, events }) => ({ url, events })),
+      [{ url: RECEIVER, events: [] }],
+      "still listed, subscribed to nothing",
+    );
   });
 
   it("no credential in state or CLI output", async () => {

@@ -85,6 +85,7 @@ describe("failures with the real CLI", () => {
       await s.config("billing:baseUrl", sim.url);
       await s.config("billing:apiKey", API_KEY, true);
       await s.config("bootstrap:launchProduct", "pro");
+      await s.config("bootstrap:webhookReceiver", "https://hooks.failures.example/billing");
       await s.config("bootstrap:subscriptions", JSON.stringify([sub.id]));
       sim.replayQueue = [];
       // Every attempt is applied (or refused as a duplicate) and its answer lost: the SDK cannot know the outcome.
