@@ -33,8 +33,9 @@
  * UNKNOWN entries, near misses (one edit, case, dashes, word order), empty
  * lists, non-arrays, and lists of up to 16 entries mixing all of these. Each
  * property also runs a few fixed examples first (each a known fault, or a
- * valid input that must pass). Defects found and reported but not yet fixed
- * are listed in `PENDING_FIX`, each pinned by an `it.fails` test.
+ * valid input that must pass). Two defects it found (C1 control characters in a
+ * url, a bad event key hidden behind ten unknown entries) are fixed, and pinned
+ * by a test each.
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -845,23 +846,8 @@ function expectReplay(news: Props): Expectation {
   return j.expectation;
 }
 
-/**
- * Defects of check() that this fuzz found and that are reported, their fix (in
- * sdk/inputs.ts) pending. The oracle states the correct answer; while a flag is
- * true, the inputs it covers are not asserted (`either`), and a test below
- * (`it.fails`) pins the shrunk counterexample. Once the fix is in, that test
- * fails: remove it and the flag.
- */
-const PENDING_FIX = {
-  /** C1 control characters (U+0080–U+009F; U+0085 is also a Unicode space) in a url are accepted. */
-  c1ControlsInUrl: true,
-  /** Unknown entries of `events` count among the ten bad entries named: a bad key after ten of them is not reported. */
-  unknownEventsCountTowardsCap: true,
-};
-
 /** Unicode spaces and control characters (C0, DEL, C1): never in a url. */
 const SPACE_OR_CONTROL = /[\p{White_Space}\p{Cc}]/u;
-const C1_CONTROLS = /[\u0080-\u009f]/gu;
 /** Characters RFC 3986 allows in an authority; with any other (a backslash, non-ASCII) which host is meant depends on the parser. */
 const AUTHORITY_CHARS = /^[A-Za-z0-9\-._~!$&'()*+,;=:@%[\]]*$/;
 /** Path, query and fragment of RFC 3986, every `%` starting an escape, one `#` at most. */
@@ -888,11 +874,7 @@ const plainName = (h: string) =>
 function urlVerdict(v: unknown): Verdict {
   if (typeof v !== "string") return "bad";
   if ([...v].length > 2048) return "bad";
-  let pending: Verdict = "ok";
-  if (SPACE_OR_CONTROL.test(v)) {
-    if (!PENDING_FIX.c1ControlsInUrl || SPACE_OR_CONTROL.test(v.replace(C1_CONTROLS, ""))) return "bad";
-    pending = "either";
-  }
+  if (SPACE_OR_CONTROL.test(v)) return "bad";
   const m = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)(.*)$/s.exec(v);
   if (!m) return "bad";
   const [, scheme, authority, tail] = m;
@@ -913,7 +895,7 @@ function urlVerdict(v: unknown): Verdict {
     (loopback || IPV4.test(host) || plainName(host)) &&
     cleanTail(tail) &&
     v.length <= 2048;
-  return plain && pending === "ok" ? "ok" : "either";
+  return plain ? "ok" : "either";
 }
 
 /** A string as JSON, anything past ASCII as `\\u` escapes, cut after 120 characters, with its length. */
@@ -957,27 +939,20 @@ function judgeEvents(j: Judge, v: unknown) {
   if (v === UNKNOWN) return;
   if (!Array.isArray(v)) return j.field("events", containsUnknown(v) ? "either" : "bad");
   if (v.length === 0) return j.field("events", "bad");
-  let bad = 0;
-  let counted = 0; // as check counts them today: unknown entries too (PENDING_FIX)
   v.forEach((e, i) => {
     if (typeof e === "string" && EVENT_KEY_SET.has(e)) return;
-    counted++;
     if (e === UNKNOWN) return;
     if (containsUnknown(e)) {
       j.unsure = true;
       return;
     }
-    bad++;
-    if (PENDING_FIX.unknownEventsCountTowardsCap && counted > 10) j.unsure = true;
-    else if (bad > 10) j.field("events", "bad");
-    else {
-      const close = typeof e === "string" ? closeKeys(e) : [];
-      j.mustFail.push({
-        what: `events.${i} (${String(text(e)).slice(0, 60)}${close.length ? `, suggesting one of ${close.join(", ")}` : ""})`,
-        matches: (p) => p === `events.${i}`,
-        ...(close.length ? { says: (reason: string) => close.some((k) => reason.includes(`"${k}"`)) } : {}),
-      });
-    }
+    // Every bad entry is named at its own index.
+    const close = typeof e === "string" ? closeKeys(e) : [];
+    j.mustFail.push({
+      what: `events.${i} (${String(text(e)).slice(0, 60)}${close.length ? `, suggesting one of ${close.join(", ")}` : ""})`,
+      matches: (p) => p === `events.${i}`,
+      ...(close.length ? { says: (reason: string) => close.some((k) => reason.includes(`"${k}"`)) } : {}),
+    });
   });
 }
 
@@ -1303,13 +1278,13 @@ describe(`providers' check() under fuzz (FUZZ_SEED=${SEED})`, () => {
     expect(sim.requests.length).toBe(before);
   });
 
-  // Defects found by the fuzz, fix pending (PENDING_FIX): each asserts the correct answer, and fails until the fix is in.
+  // Defects the fuzz found, fixed in sdk/inputs.ts: each pins its shrunk counterexample.
   const endpointFailures = async (news: Props) => (await kinds.webhookEndpoint.check(provider, {}, news)).failures ?? [];
-  it.fails("known defect: a url holding a C1 control character (U+0085) is accepted", async () => {
+  it("a url holding a C1 control character (U+0085) is refused", async () => {
     const failures = await endpointFailures({ url: "https://a.aa/\u0085", events: ["payment_failure"] });
     expect(failures.map((f) => f.property)).toEqual(["url"]);
   });
-  it.fails("known defect: a bad event key after ten unknown entries is not reported", async () => {
+  it("a bad event key after ten unknown entries is reported at its index", async () => {
     const failures = await endpointFailures({ url: "https://a.aa", events: [...Array(10).fill(UNKNOWN), "bogus"] });
     expect(failures.map((f) => f.property)).toEqual(["events.10"]);
   });
