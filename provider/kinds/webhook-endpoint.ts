@@ -88,7 +88,7 @@ async function createOrAdopt(
   if (existing) {
     const adopted = sameEvents(existing.events, inputs.events) ? existing : await client.updateEndpoint(existing.id, body);
     ctx.notice(
-      `WebhookEndpoint: adopted the site's existing endpoint ${existing.id} for ${inputs.url}` +
+      `WebhookEndpoint: adopted the existing endpoint ${existing.id} of site ${ctx.siteLabel(inputs.site)} for ${inputs.url}` +
         (adopted === existing ? " (its events were already the declared ones)" : `; its events are now ${inputs.events.join(", ")}`),
     );
     return { id: id ?? String(existing.id), state: recordOf(adopted, inputs.site) };
@@ -178,21 +178,30 @@ export const webhookEndpointProvider = shellProvider(kind);
 /** Declared endpoints of this program, by site and url: two resources with one url would fight over one endpoint. */
 const declared = new Map<string, string>();
 
-/** Refuses a second resource with a url already declared on the site, naming both (once the url and site are known). */
+function declare(name: string, site: string | undefined, url: string): void {
+  const key = JSON.stringify([site ?? "", url]);
+  const other = declared.get(key);
+  if (other !== undefined && other !== name) {
+    throw new pulumi.RunError(
+      `WebhookEndpoint "${name}" and WebhookEndpoint "${other}" both declare the url ${url} on ${site === undefined ? "the default site" : `site "${site}"`}: ` +
+        "a site has one endpoint per url, so merge their events into one resource",
+    );
+  }
+  declared.set(key, name);
+}
+
+/**
+ * Refuses a second resource with a url already declared on the site, naming both. Plain values are
+ * checked in the constructor: an error thrown from an apply surfaces late (tens of seconds) and as
+ * "error serializing property"; an Output is checked once its value is known.
+ */
 function oneResourcePerUrl(name: string, args: WebhookEndpointArgs): WebhookEndpointArgs {
-  const url = pulumi.all([args.url, args.site]).apply(([u, site]) => {
-    const key = JSON.stringify([site ?? "", u]);
-    const other = declared.get(key);
-    if (other !== undefined && other !== name) {
-      throw new pulumi.RunError(
-        `WebhookEndpoint "${name}" and WebhookEndpoint "${other}" both declare the url ${u} on ${site === undefined ? "the default site" : `site "${site}"`}: ` +
-          "a site has one endpoint per url, so merge their events into one resource",
-      );
-    }
-    declared.set(key, name);
-    return u;
-  });
-  return { ...args, url };
+  const { url, site } = args;
+  if (typeof url === "string" && (site === undefined || typeof site === "string")) {
+    declare(name, site, url);
+    return args;
+  }
+  return { ...args, url: pulumi.all([url, site]).apply(([u, s]) => (declare(name, s, u), u)) };
 }
 
 /**

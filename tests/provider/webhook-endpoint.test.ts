@@ -155,7 +155,7 @@ describe("WebhookEndpoint provider", () => {
       expect(error).toBeUndefined();
       expect(result!.id).toBe(String(seeded.id));
       expect(result!.outs).toEqual({ endpointId: seeded.id, url: HOOK, events: SORTED, status: "enabled" });
-      expect(text).toMatch(new RegExp(`adopted the site's existing endpoint ${seeded.id} for ${HOOK}`));
+      expect(text).toMatch(new RegExp(`adopted the existing endpoint ${seeded.id} of site ${new URL(sim.url).host} for ${HOOK}`));
       expect(text).toMatch(said);
 
       expect(postsOf(sim)).toHaveLength(0);
@@ -382,7 +382,7 @@ describe("WebhookEndpoint provider", () => {
     expect(pending.error).toBeInstanceOf(Error);
     const all = seen.join("\n");
     expect(all).toMatch(/site "mars" is not an entry of the stack config billing:sites \(entries: eu\)/);
-    expect(all).toMatch(/adopted the site's existing endpoint/);
+    expect(all).toMatch(/adopted the existing endpoint/);
     expect(all).toMatch(/billing: GET \/endpoints\.json: .*waiting/);
     expect(all).toMatch(/may or may not have been applied/);
     expect(all).not.toContain(KEY);
