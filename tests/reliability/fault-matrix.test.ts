@@ -1,19 +1,50 @@
 import fc from "fast-check";
-import { afterAll, describe, expect, it, vi } from "vitest";
-import { subscriptionMigrationProvider, webhookReplayProvider, webhookSettingsProvider } from "../../provider";
-import { BillingClient, MigrationOutcomeUnknownError, type ReplayBatch, ReplayPartialFailureError, type WebhookId } from "../../sdk";
-import type { Simulator } from "../../simulator";
+import { afterAll, beforeAll, describe, expect, it, type MockInstance, vi } from "vitest";
+import { subscriptionMigrationProvider, webhookEndpointProvider, webhookReplayProvider, webhookSettingsProvider } from "../../provider";
+import {
+  BillingClient,
+  type Endpoint,
+  EndpointOutcomeUnknownError,
+  MigrationOutcomeUnknownError,
+  type ReplayBatch,
+  ReplayPartialFailureError,
+  type WebhookId,
+} from "../../sdk";
+import { type Simulator, startSimulator } from "../../simulator";
 import { configureRequest } from "../engine/support";
-import { IdSource, KEY, type Op, opArb, otherProduct, queuedCounts, quiet, TIMEOUT_MS, type World, world } from "./world";
+import {
+  createSent,
+  createTokensUnder,
+  ENDPOINTS_PATH,
+  type EndpointOp,
+  endpointOpArb,
+  endpointsUnder,
+  endpointUrls,
+  eventSet,
+  IdSource,
+  KEY,
+  type Op,
+  opArb,
+  otherProduct,
+  queuedCounts,
+  quiet,
+  SETTLE_SECONDS,
+  sameEvents,
+  staleLanding,
+  TIMEOUT_MS,
+  type World,
+  world,
+} from "./world";
 
 /**
  * The fault matrix: ≥1000 mixed operations (replays of 1–5000 ids,
- * migrations, settings) through the SDK and through the provider objects over
- * several `up`s, against sites injecting ~37% faults of every kind. Every
- * outcome an operation reports is checked against the simulator's ground
- * truth at the moment it is reported, and at the end: no id lost or queued
- * twice, no migration applied twice, no outcome misreported, never more than
- * 4 requests of one client in flight at a site.
+ * migrations, settings, webhook endpoints) through the SDK and through the
+ * provider objects over several `up`s, against sites injecting ~37% faults of
+ * every kind. Every outcome an operation reports is checked against the
+ * simulator's ground truth at the moment it is reported, and at the end: no id
+ * lost or queued twice, no migration applied twice, no endpoint created twice
+ * or left holding other events than declared, no outcome misreported, never
+ * more than 4 requests of one client in flight at a site.
  *
  * Seeded: FAULT_MATRIX_SEED=<n> replays a run; the seed is printed on failure.
  */
@@ -21,6 +52,9 @@ const SEED = Number(process.env.FAULT_MATRIX_SEED ?? Math.floor(Math.random() * 
 const SITES = 3;
 const SDK_OPS_PER_SITE = 240;
 const PROVIDER_OPS_PER_SITE = 100;
+/** Webhook endpoints, each a create and up to three changes (and, for half, a delete), mixed into the operations above. */
+const SDK_ENDPOINTS_PER_SITE = 24;
+const PROVIDER_ENDPOINTS_PER_SITE = 12;
 /** "ups" an operation may take before it must be finished; faults stay on throughout. */
 const MAX_UPS = 12;
 
@@ -30,25 +64,46 @@ const clientOptions = {
   retryBaseDelayMs: 1,
   maxRetries: 4,
   retryBudgetSeconds: 20,
-  migrationSettleSeconds: 5,
+  migrationSettleSeconds: SETTLE_SECONDS,
 };
 
 /** Reports that contradict the ground truth, with what was seen; empty at the end of a good run. */
 const misreports: string[] = [];
 const misreport = (what: string) => void misreports.push(what);
 
-function ops(seed: number, n: number): Op[] {
-  return fc.sample(opArb, { seed, numRuns: n });
+type AnyOp = Op | EndpointOp;
+
+/** `n` operations, and `endpoints` endpoint operations (from their own seed) spread evenly among them. */
+function ops(seed: number, n: number, endpoints: number): AnyOp[] {
+  const base = fc.sample(opArb, { seed, numRuns: n });
+  const extra = fc.sample(endpointOpArb, { seed: seed + 500, numRuns: endpoints });
+  const out: AnyOp[] = [];
+  let j = 0;
+  base.forEach((op, i) => {
+    out.push(op);
+    while (j < extra.length && (j + 1) * base.length <= (i + 1) * extra.length) out.push(extra[j++]);
+  });
+  return out;
 }
 
-/** Runs `ops` in `streams` parallel streams; settings stay on stream 0 so their last write is known. */
-async function runStreams(list: readonly Op[], streams: number, run: (op: Op) => Promise<void>): Promise<void> {
-  const queues: Op[][] = Array.from({ length: streams }, () => []);
-  let other = 1;
-  for (const op of list) queues[op.kind === "settings" ? 0 : other++ % streams].push(op);
+/**
+ * Runs `list` on `streams` parallel streams, each taking the next operation as soon as it is free (so
+ * no stream is left with a run of slow ones); settings only on stream 0, in order, so their last write
+ * is known, kept level with the rest.
+ */
+async function runStreams(list: readonly AnyOp[], streams: number, run: (op: AnyOp) => Promise<void>): Promise<void> {
+  const settings = list.filter((op) => op.kind === "settings");
+  const others = list.filter((op) => op.kind !== "settings");
+  let s = 0;
+  let o = 0;
   await Promise.all(
-    queues.map(async (q) => {
-      for (const op of q) await run(op);
+    Array.from({ length: streams }, async (_, stream) => {
+      for (;;) {
+        const behind = s < settings.length && (o >= others.length || s / settings.length <= o / others.length);
+        if (stream === 0 && behind) await run(settings[s++]);
+        else if (o < others.length) await run(others[o++]);
+        else break;
+      }
     }),
   );
 }
@@ -81,17 +136,83 @@ function checkReplayReport(sim: Simulator, where: string, notQueued: readonly We
   if (wronglyNot.length > 0) misreport(`${where}: reported not queued but queued: ${wronglyNot.slice(0, 5).join(", ")}`);
 }
 
+/** One endpoint operation: where its endpoints are, and the endpoint it ended holding with what that must hold. */
+interface EndpointEntry {
+  readonly prefix: string;
+  /** The endpoint the site held at the first url before the operation began (made in the web UI). */
+  readonly preexistingId: number | undefined;
+  /** Set once the operation finished: the last declaration, or no events once removed. */
+  final?: { id: number; url: string; events: string[] };
+}
+
 interface Ledger {
   replayedIds: WebhookId[];
   migrations: Map<number, number>;
   lastSetting: boolean | undefined;
+  endpoints: EndpointEntry[];
   ops: number;
 }
 
-const ledger = (): Ledger => ({ replayedIds: [], migrations: new Map(), lastSetting: undefined, ops: 0 });
+const ledger = (): Ledger => ({ replayedIds: [], migrations: new Map(), lastSetting: undefined, endpoints: [], ops: 0 });
+
+/** What the endpoint operations went through, for the summary; `doubles` must stay 0. */
+interface EndpointStats {
+  ops: number;
+  created: number;
+  adopted: number;
+  /** Creates reported unknown (SDK) or recorded pending (provider), and how many of those operations then finished. */
+  unknown: number;
+  resumed: number;
+  updates: number;
+  removed: number;
+  /** Final values explained by a PUT its client gave up on landing late (see staleLanding). */
+  staleLandings: number;
+  doubles: number;
+}
+const endpointStats = (): EndpointStats => ({
+  ops: 0,
+  created: 0,
+  adopted: 0,
+  unknown: 0,
+  resumed: 0,
+  updates: 0,
+  removed: 0,
+  staleLandings: 0,
+  doubles: 0,
+});
+
+/**
+ * After everything settled, the site's endpoints: each operation's endpoints under its own prefix, one
+ * at most made by the matrix (none when it adopted the site's), holding exactly the last declaration
+ * (no events once removed), and no endpoint of no operation.
+ */
+function finalEndpointCheck(sim: Simulator, site: number, entries: readonly EndpointEntry[], stats: EndpointStats): void {
+  const doubles: string[] = [];
+  const wrong: string[] = [];
+  const owned = new Set<number>();
+  for (const e of entries) {
+    const under = endpointsUnder(sim, e.prefix);
+    for (const x of under) owned.add(x.id);
+    const adopted = e.final !== undefined && e.final.id === e.preexistingId;
+    const made = under.filter((x) => x.id !== e.preexistingId);
+    if (made.length > (adopted ? 0 : 1)) doubles.push(`${e.prefix}: ${JSON.stringify(under)}`);
+    if (!e.final) continue; // misreported when it gave up
+    if (adopted) stats.adopted++;
+    else stats.created++;
+    const held = under.find((x) => x.id === e.final!.id);
+    if (held && held.url === e.final.url && sameEvents(held.events, e.final.events)) continue;
+    if (held && staleLanding(sim, held.id, held, e.final)) stats.staleLandings++;
+    else wrong.push(`${e.prefix}: must hold ${JSON.stringify(e.final)}, the site has ${JSON.stringify(held ?? "nothing")}`);
+  }
+  stats.doubles += doubles.length;
+  expect(doubles, `site ${site}: endpoints created twice (seed ${SEED})`).toEqual([]);
+  expect(wrong, `site ${site}: endpoints not holding what was declared (seed ${SEED})`).toEqual([]);
+  const strays = sim.endpoints().filter((x) => !owned.has(x.id));
+  expect(strays, `site ${site}: endpoints of no operation (seed ${SEED})`).toEqual([]);
+}
 
 /** After everything settled: each id queued exactly once, each subscription migrated exactly as often as asked. */
-async function finalCheck(w: World, ledgers: Ledger[]): Promise<void> {
+async function finalCheck(w: World, ledgers: Ledger[], stats: EndpointStats): Promise<void> {
   await quiet(w.sites);
   w.sites.forEach((sim, i) => {
     const counts = queuedCounts(sim);
@@ -118,16 +239,24 @@ async function finalCheck(w: World, ledgers: Ledger[]): Promise<void> {
         `site ${i}: webhooks_enabled ${sim.webhooksEnabled} with no abandoned PUT of it (seed ${SEED})`,
       ).toBeGreaterThan(0);
     }
+    finalEndpointCheck(sim, i, l.endpoints, stats);
     // What the client had open at once; requests it gave up on may still run at the service (peakInFlight).
     expect(sim.peakWaitedOn, `site ${i}: requests in flight at once`).toBeLessThanOrEqual(4);
   });
   expect(misreports, `misreported outcomes (seed ${SEED})`).toEqual([]);
 }
 
+const summary = (s: EndpointStats) =>
+  `${s.ops} endpoints: ${s.created} created, ${s.adopted} adopted, ${s.unknown} create outcomes unknown → ${s.resumed} resumed to the end, ` +
+  `${s.updates} updates, ${s.removed} removed, ${s.staleLandings} stale PUT landings, ${s.doubles} double creations`;
+
 describe(`fault matrix (seed ${SEED})`, () => {
   const totals = { sdk: 0, provider: 0 };
+  const endpoints = { sdk: endpointStats(), provider: endpointStats() };
   afterAll(() => {
     console.log(`fault matrix: ${totals.sdk} SDK operations, ${totals.provider} provider operations, seed ${SEED}`);
+    console.log(`  SDK: ${summary(endpoints.sdk)}`);
+    console.log(`  provider: ${summary(endpoints.provider)}`);
   });
 
   it("through the SDK: every report matches the service, nothing lost, doubled or misreported", async () => {
@@ -141,9 +270,10 @@ describe(`fault matrix (seed ${SEED})`, () => {
           const subs = new Subscriptions(w.subscriptions);
           const l = ledgers[s];
           try {
-            await runStreams(ops(SEED + s, SDK_OPS_PER_SITE), 4, async (op) => {
+            await runStreams(ops(SEED + s, SDK_OPS_PER_SITE, SDK_ENDPOINTS_PER_SITE), 4, async (op) => {
               l.ops++;
               if (op.kind === "replay") await sdkReplay(sim, client, ids.take(op.size, op.big), l);
+              else if (op.kind === "endpoint") await sdkEndpoint(sim, client, op, l, endpoints.sdk);
               else if (op.kind === "migration") {
                 const sub = await subs.take();
                 try {
@@ -159,7 +289,7 @@ describe(`fault matrix (seed ${SEED})`, () => {
         }),
       );
       totals.sdk = ledgers.reduce((n, l) => n + l.ops, 0);
-      await finalCheck(w, ledgers);
+      await finalCheck(w, ledgers, endpoints.sdk);
     } finally {
       await w.close();
     }
@@ -177,20 +307,22 @@ describe(`fault matrix (seed ${SEED})`, () => {
             "billing:baseUrl": sim.url,
             "billing:apiKey": KEY,
             "billing:retryBudgetSeconds": "20",
-            "billing:migrationSettleSeconds": "5",
+            "billing:migrationSettleSeconds": String(SETTLE_SECONDS),
             "billing:timeoutMs": String(TIMEOUT_MS),
           });
           const providers = {
             replay: { ...webhookReplayProvider },
             migration: { ...subscriptionMigrationProvider },
             settings: { ...webhookSettingsProvider },
+            endpoint: { ...webhookEndpointProvider },
           };
           for (const p of Object.values(providers)) await p.configure!(config);
           const subs = new Subscriptions(w.subscriptions);
           const l = ledgers[s];
-          await runStreams(ops(SEED + 1000 + s, PROVIDER_OPS_PER_SITE), 3, async (op) => {
+          await runStreams(ops(SEED + 1000 + s, PROVIDER_OPS_PER_SITE, PROVIDER_ENDPOINTS_PER_SITE), 3, async (op) => {
             l.ops++;
             if (op.kind === "replay") await providerReplay(sim, providers.replay, ids.take(op.size, op.big), l);
+            else if (op.kind === "endpoint") await providerEndpoint(sim, providers.endpoint, op, l, endpoints.provider);
             else if (op.kind === "migration") {
               const sub = await subs.take();
               try {
@@ -203,7 +335,7 @@ describe(`fault matrix (seed ${SEED})`, () => {
         }),
       );
       totals.provider = ledgers.reduce((n, l) => n + l.ops, 0);
-      await finalCheck(w, ledgers);
+      await finalCheck(w, ledgers, endpoints.provider);
     } finally {
       quietLog.mockRestore();
       await w.close();
@@ -357,3 +489,285 @@ async function providerSettings(sim: Simulator, p: Provider, enabled: boolean, l
     misreport(`WebhookSettings: recorded ${String(rec?.props.webhooksEnabled)}, service has ${sim.webhooksEnabled}`);
   l.lastSetting = enabled;
 }
+
+/** The site holds endpoint `id` as `want` now, or a PUT its client gave up on has just landed over it. */
+function holds(sim: Simulator, id: number, want: { url: string; events: readonly string[] }): boolean {
+  const held = sim.endpoints().find((e) => e.id === id);
+  if (!held) return false;
+  return (held.url === want.url && sameEvents(held.events, want.events)) || staleLanding(sim, id, held, want);
+}
+
+/**
+ * An endpoint through the SDK: created (resumed with the same token after an unknown outcome, over as
+ * many ups as it takes), then each later step PUT, then, when removed, an empty event list PUT.
+ */
+async function sdkEndpoint(sim: Simulator, client: BillingClient, op: EndpointOp, l: Ledger, stats: EndpointStats): Promise<void> {
+  const { prefix, urls } = endpointUrls(l.endpoints.length, op);
+  const entry: EndpointEntry = { prefix, preexistingId: undefined };
+  l.endpoints.push(entry);
+  stats.ops++;
+  const first = { url: urls[0], events: op.steps[0].events };
+  let token: string | undefined;
+  let made: Endpoint | undefined;
+  for (let up = 1; up <= MAX_UPS && !made; up++) {
+    try {
+      made = await client.createEndpoint(first, token ? { uniquenessToken: token } : {});
+      if (token) stats.resumed++;
+      const held = endpointsUnder(sim, prefix);
+      if (made.url !== first.url || !sameEvents(made.events, first.events) || held.length !== 1 || !holds(sim, made.id, first))
+        misreport(`endpoint ${prefix}: create reported ${JSON.stringify(made)}, the site holds ${JSON.stringify(held)}`);
+    } catch (err) {
+      if (err instanceof EndpointOutcomeUnknownError) {
+        stats.unknown++;
+        if (token !== undefined && err.uniquenessToken !== token)
+          misreport(`endpoint ${prefix}: resumed with token ${token}, reported unknown with ${err.uniquenessToken}`);
+        if (err.url !== first.url || !sameEvents(err.events, first.events))
+          misreport(`endpoint ${prefix}: reported unknown for ${err.url} ${JSON.stringify(err.events)}, created ${JSON.stringify(first)}`);
+        if (!createSent(sim, err.uniquenessToken, first.url))
+          misreport(`endpoint ${prefix}: reported unknown for token ${err.uniquenessToken}, which no create the site received carried`);
+        token = err.uniquenessToken;
+      } else {
+        // "Not created": nothing of this operation is held, or still being processed. A resume's plain failure
+        // says the same, though its token's earlier outcome is still unknown: then the SDK misreports it.
+        const held = endpointsUnder(sim, prefix);
+        const live = createTokensUnder(sim, prefix).filter((t) => sim.tokenStatus(t) !== undefined);
+        if (held.length > 0 || live.length > 0)
+          misreport(
+            `endpoint ${prefix}: create reported failed (${(err as Error).message}), but the site holds ${held.length} endpoint(s) and ${live.length} create(s) applied or running`,
+          );
+        // Resuming stays right either way: the token of a create that applied nothing creates it.
+      }
+    }
+  }
+  if (!made) return misreport(`endpoint ${prefix}: not created after ${MAX_UPS} ups`);
+  const last = urls[urls.length - 1];
+  const changes = [
+    ...op.steps.slice(1).map((s, k) => ({ url: urls[k + 1], events: s.events })),
+    ...(op.removed ? [{ url: last, events: [] }] : []),
+  ];
+  let current = first;
+  for (const want of changes) {
+    let done = false;
+    for (let up = 1; up <= MAX_UPS && !done; up++) {
+      try {
+        const r = await client.updateEndpoint(made.id, want);
+        done = true;
+        stats.updates++;
+        if (r.id !== made.id || r.url !== want.url || !sameEvents(r.events, want.events))
+          misreport(`endpoint ${prefix}: update to ${JSON.stringify(want)} reported ${JSON.stringify(r)}`);
+        else if (!holds(sim, made.id, want))
+          misreport(
+            `endpoint ${prefix}: update to ${JSON.stringify(want)} reported, the site holds ${JSON.stringify(endpointsUnder(sim, prefix))}`,
+          );
+      } catch {
+        // A PUT of the complete value: the next up sends it again.
+      }
+    }
+    if (!done) return misreport(`endpoint ${prefix}: ${JSON.stringify(want)} not applied after ${MAX_UPS} ups`);
+    current = want;
+  }
+  if (op.removed) stats.removed++;
+  entry.final = { id: made.id, url: current.url, events: eventSet(current.events) };
+}
+
+/**
+ * A WebhookEndpoint resource over several ups, as the engine drives it: the program declares each step
+ * for one up (then changes), the last one until an up finds nothing to do; a partial failure keeps the
+ * resource in state with its properties (a pending create's token), a plain failure keeps what was
+ * recorded before. Then, when removed, deleted (a failed delete stays in state: the next up deletes again).
+ */
+async function providerEndpoint(sim: Simulator, p: Provider, op: EndpointOp, l: Ledger, stats: EndpointStats): Promise<void> {
+  const { prefix, urls } = endpointUrls(l.endpoints.length, op);
+  const preexistingId = op.preexisting ? sim.addEndpoint({ url: urls[0], events: op.preexisting }).id : undefined;
+  const entry: EndpointEntry = { prefix, preexistingId };
+  l.endpoints.push(entry);
+  stats.ops++;
+  let rec: Recorded | undefined;
+
+  /** The record after a create or update answered: the endpoint's id, no token, the declaration; the site holds it. */
+  const checkRecorded = (what: string, news: { url: string; events: string[] }) => {
+    const props = rec!.props;
+    const id = props.endpointId as number;
+    if (
+      typeof id !== "number" ||
+      props.pendingToken !== undefined ||
+      props.url !== news.url ||
+      !sameEvents(props.events as string[], news.events)
+    )
+      misreport(`WebhookEndpoint ${prefix}: ${what} of ${JSON.stringify(news)} recorded ${JSON.stringify(props)}`);
+    else if (!holds(sim, id, news))
+      misreport(
+        `WebhookEndpoint ${prefix}: ${what} recorded ${JSON.stringify(props)}, the site holds ${JSON.stringify(endpointsUnder(sim, prefix))}`,
+      );
+    // One endpoint with that url: the site's own adopted, never a second one made beside it.
+    if (endpointsUnder(sim, prefix).filter((e) => e.url === news.url).length > 1)
+      misreport(`WebhookEndpoint ${prefix}: ${what} left ${JSON.stringify(endpointsUnder(sim, prefix))}`);
+  };
+
+  /** One up of `news`; true when diff found nothing left to do. */
+  const up = async (news: { url: string; events: string[] }): Promise<boolean> => {
+    try {
+      if (!rec) {
+        const r = await p.create!(news);
+        rec = { id: r.id, props: r.outs as Record<string, unknown> };
+        checkRecorded("create", news);
+        return false;
+      }
+      const d = await p.diff!(rec.id, rec.props, news);
+      if (!d.changes) return true;
+      const resuming = rec.props.pendingToken !== undefined;
+      const r = await p.update!(rec.id, rec.props, news);
+      rec = { id: rec.id, props: r.outs as Record<string, unknown> };
+      if (resuming) stats.resumed++;
+      checkRecorded(resuming ? "resumed create" : "update", news);
+      if (!resuming) stats.updates++;
+      return false;
+    } catch (err) {
+      const partial = err as { id?: string; properties?: Record<string, unknown> };
+      if (partial.id && partial.properties) {
+        // Pending: the token recorded is one the site received, with the url recorded.
+        rec = { id: partial.id, props: partial.properties };
+        stats.unknown++;
+        const token = partial.properties.pendingToken;
+        if (typeof token !== "string" || !createSent(sim, token, partial.properties.url as string))
+          misreport(`WebhookEndpoint ${prefix}: recorded pending ${JSON.stringify(partial.properties)}, a token no create carried`);
+      } else if (!rec) {
+        // Nothing recorded: nothing of this operation made, nor still being made.
+        const made = endpointsUnder(sim, prefix).filter((e) => e.id !== preexistingId);
+        const live = createTokensUnder(sim, prefix).filter((t) => sim.tokenStatus(t) !== undefined);
+        if (made.length > 0 || live.length > 0)
+          misreport(
+            `WebhookEndpoint ${prefix}: create failed without a record (${(err as Error).message}), but ${made.length} made and ${live.length} create(s) applied or running`,
+          );
+      }
+      return false;
+    }
+  };
+
+  const steps = op.steps.map((s, k) => ({ url: urls[k], events: s.events }));
+  let settled = false;
+  for (let k = 0; k < steps.length; k++) {
+    const last = k === steps.length - 1;
+    for (let i = 1; i <= (last ? MAX_UPS : 1) && !settled; i++) settled = (await up(steps[k])) && last;
+  }
+  if (!settled || !rec) return misreport(`WebhookEndpoint ${prefix}: not settled after ${MAX_UPS} ups: ${JSON.stringify(rec)}`);
+  const done: Recorded = rec;
+  const final = steps[steps.length - 1];
+  const id = done.props.endpointId as number;
+  if (!op.removed) {
+    entry.final = { id, url: final.url, events: eventSet(final.events) };
+    return;
+  }
+  // Removed only once an up has settled it: deleting a resource whose create is still pending leaves the
+  // endpoint that create made subscribed (a defect, pinned by an it.fails below).
+  for (let i = 1; i <= MAX_UPS; i++) {
+    try {
+      await p.delete!(done.id, done.props);
+      stats.removed++;
+      entry.final = { id, url: final.url, events: [] };
+      if (!holds(sim, id, entry.final))
+        misreport(`WebhookEndpoint ${prefix}: deleted, the site holds ${JSON.stringify(endpointsUnder(sim, prefix))}`);
+      return;
+    } catch {
+      // Still in state: the next up deletes again.
+    }
+  }
+  misreport(`WebhookEndpoint ${prefix}: not deleted after ${MAX_UPS} ups`);
+}
+
+/**
+ * WebhookEndpoint after a create whose outcome was lost: what the next `up` (or a destroy) must do. The
+ * matrix reaches the second only by chance and avoids the first on purpose (it removes a resource once
+ * settled), so both are pinned here with exact faults. Both are defects of provider/kinds/webhook-endpoint.ts:
+ * `it.fails` until it is fixed, then plain `it` (and the matrix may remove resources while pending).
+ */
+describe.concurrent("WebhookEndpoint after a lost create (pinned)", () => {
+  const URL = "https://hooks.example.com/pinned/v0";
+  const EVENTS = ["payment_failure", "subscription_state_change"];
+  // The provider's retry notices and partial failures go to console.error, as the host's log.
+  let quietLog: MockInstance;
+  beforeAll(() => {
+    quietLog = vi.spyOn(console, "error").mockImplementation(() => undefined);
+  });
+  afterAll(() => quietLog.mockRestore());
+
+  /**
+   * A provider on a fresh site, and a create recorded pending: applied, its answer lost, every read-back
+   * refused. A 429 with no retry budget fails at once, which keeps these quick.
+   */
+  async function pendingCreate() {
+    const sim = await startSimulator({ apiKey: KEY });
+    const p = { ...webhookEndpointProvider };
+    await p.configure!(
+      configureRequest({
+        "billing:baseUrl": sim.url,
+        "billing:apiKey": KEY,
+        "billing:timeoutMs": String(TIMEOUT_MS),
+        "billing:retryBudgetSeconds": "0",
+        "billing:migrationSettleSeconds": "0.2",
+      }),
+    );
+    sim.injectFault({ kind: "reset", applyAfterHandling: true, times: 1, match: { method: "POST", path: ENDPOINTS_PATH } });
+    // The list before the POST goes through (a harmless 0 ms delay takes it); every read-back after it is refused.
+    sim.injectFault({ kind: "delay", ms: 0, times: 1, match: { method: "GET", path: ENDPOINTS_PATH } });
+    sim.injectFault({ kind: "status", status: 429, match: { method: "GET", path: ENDPOINTS_PATH } });
+    const err = (await p.create!({ url: URL, events: EVENTS }).then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as { id: string; properties: Record<string, unknown> };
+    sim.clearFaults();
+    expect(err.properties).toMatchObject({ url: URL, events: EVENTS, pendingToken: expect.any(String) });
+    expect(sim.endpoints()).toEqual([{ id: 1, url: URL, events: EVENTS, status: "enabled" }]);
+    return { sim, p, rec: err };
+  }
+
+  // DEFECT: del() of a pending record (no endpointId, id "pending-<token>") returns at once and sends nothing:
+  // endpointIdOf() finds no id. The endpoint the lost create made (or will make, if it is still processing)
+  // stays subscribed to every declared event after `pulumi destroy`, or after the resource is removed from the
+  // program. Fix: when the record has a pendingToken, resolve the create first as update does (createOrAdopt
+  // with the recorded url, events and token), then PUT the empty event list to the endpoint found.
+  it.fails("a resource removed while pending: delete unsubscribes the endpoint the lost create made", async () => {
+    const { sim, p, rec } = await pendingCreate();
+    try {
+      await p.delete!(rec.id, rec.properties);
+      expect(sim.endpoints()).toEqual([{ id: 1, url: URL, events: [], status: "enabled" }]);
+    } finally {
+      await sim.close();
+    }
+  });
+
+  // DEFECT: update() of a pending record resumes the create (finding endpoint 1 by the RECORDED url), then PUTs the
+  // new url; when that PUT lands but fails for the client, the error is plain, so the engine keeps the pending
+  // record and the knowledge of endpoint 1 is lost. Every later up looks for the recorded url, which no endpoint
+  // has any more, gets 409 for its token and waits out the settle window: pending again, on every up, though the
+  // site holds exactly what is declared. Once the token's 60-minute window has passed, the resume POSTs again: a
+  // second endpoint with the same url and events, every webhook delivered twice (seen with the simulator's clock
+  // moved 61 minutes). Fix: when the resumed create succeeded and the follow-up PUT fails, throw
+  // ctx.partialFailure(message, id, resumed state) so that endpointId is recorded and the token dropped.
+  it.fails("a resume whose move to a new url is applied but answered 502: the next up finishes it", async () => {
+    const { sim, p, rec } = await pendingCreate();
+    try {
+      const moved = { url: "https://hooks.example.com/pinned/v1", events: EVENTS };
+      // The resume adopts endpoint 1 (listed at the recorded url); the PUT that moves it lands, answered 502, and
+      // its retry is refused (429).
+      sim.injectFault({ kind: "status", status: 502, applyAfterHandling: true, times: 1, match: { method: "PUT" } });
+      sim.injectFault({ kind: "status", status: 429, match: { method: "PUT" } });
+      const failed = await p.update!(rec.id, rec.properties, moved).then(
+        () => undefined,
+        (e: unknown) => e as { properties?: unknown },
+      );
+      sim.clearFaults();
+      // A plain failure: the engine keeps the pending record. The site holds exactly what is declared.
+      expect(failed).toBeInstanceOf(Error);
+      expect(failed?.properties).toBeUndefined();
+      expect(sim.endpoints()).toEqual([{ id: 1, ...moved, status: "enabled" }]);
+      // The next up, without any fault.
+      expect((await p.diff!(rec.id, rec.properties, moved)).changes).toBe(true);
+      const done = await p.update!(rec.id, rec.properties, moved);
+      expect(done.outs).toMatchObject({ endpointId: 1, ...moved });
+      expect(sim.endpoints()).toEqual([{ id: 1, ...moved, status: "enabled" }]);
+    } finally {
+      await sim.close();
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import fc from "fast-check";
-import { type FaultSpec, type Simulator, startSimulator } from "../../simulator";
+import { WEBHOOK_EVENTS } from "../../sdk";
+import { type FaultSpec, type RequestLogEntry, type Simulator, startSimulator } from "../../simulator";
 import { catalogue } from "../sdk/helpers";
 
 /**
@@ -13,6 +14,11 @@ export const KEY = "sk_fault_matrix_key";
 /** Short, so that "an answer slower than the client's timeout" costs little; the faults below outlast it. */
 export const TIMEOUT_MS = 300;
 export const PRODUCTS = ["basic", "pro"] as const;
+/**
+ * How long a client reads back after a "duplicate submission" 409 before it calls the outcome unknown
+ * (`migrationSettleSeconds`, which endpoint creates use too): 4× the matrix's slowest ordinary request.
+ */
+export const SETTLE_SECONDS = 2;
 
 /** Each kind at ~4.5%: 1 − 0.955^10 ≈ 37% of requests meet one. */
 const RATE = 0.045;
@@ -32,6 +38,20 @@ export const FAULT_MIX: readonly FaultSpec[] = [
   { kind: "processing", ms: TIMEOUT_MS + 250, rate: RATE },
 ];
 
+export const ENDPOINTS_PATH = "/endpoints.json";
+
+/**
+ * An endpoint create the service is still processing when the client's whole settle window has passed:
+ * the client reports the outcome unknown while the request has yet to land, the one moment when
+ * resuming with the same token (not a new POST, not trusting the list alone) is what keeps one endpoint.
+ * Without it the SDK's five attempts and read-backs leave almost no outcome unknown under the mix above.
+ * Once per site (at a quarter of the creates no other fault took, until it fires): it holds its operation ~3.5 s.
+ */
+export const SLOW_CREATE_MS = SETTLE_SECONDS * 1000 + 1500;
+export const ENDPOINT_FAULTS: readonly FaultSpec[] = [
+  { kind: "processing", ms: SLOW_CREATE_MS, rate: 0.25, times: 1, match: { method: "POST", path: ENDPOINTS_PATH } },
+];
+
 export interface World {
   readonly sites: readonly Simulator[];
   /** Subscription ids of each site, for migrations. */
@@ -46,7 +66,7 @@ export async function world(seed: number, siteCount: number, subscriptionsPerSit
     // basic (1, default price point 101) and pro (2, default 201): what the migrations move between.
     catalogue(sim);
     for (const id of subscriptions) sim.addSubscription({ id, productHandle: "basic", state: id % 2 === 0 ? "active" : "trialing" });
-    for (const f of FAULT_MIX) sim.injectFault({ ...f });
+    for (const f of [...FAULT_MIX, ...ENDPOINT_FAULTS]) sim.injectFault({ ...f });
   }
   return { sites, subscriptions, close: async () => void (await Promise.all(sites.map((s) => s.close()))) };
 }
@@ -98,4 +118,85 @@ export class IdSource {
     if (big) ids.push(String(this.#nextBig++));
     return ids;
   }
+}
+
+/**
+ * A webhook endpoint through its life: declared with `steps[0]`, then changed to each later step (a new
+ * url when `move`), then, when `removed`, deleted (the provider; the SDK empties its event list).
+ * `preexisting`: the site already holds an endpoint with the first url (made in the web UI), which the
+ * provider must adopt. Events come in any order, with repeats: the service must end with the set.
+ */
+export interface EndpointOp {
+  kind: "endpoint";
+  steps: { move: boolean; events: string[] }[];
+  removed: boolean;
+  preexisting: string[] | undefined;
+}
+
+const eventsArb = fc.array(fc.constantFrom(...WEBHOOK_EVENTS), { minLength: 1, maxLength: 6 });
+
+export const endpointOpArb: fc.Arbitrary<EndpointOp> = fc.record({
+  kind: fc.constant("endpoint" as const),
+  steps: fc.array(fc.record({ move: fc.boolean(), events: eventsArb }), { minLength: 1, maxLength: 4 }),
+  removed: fc.boolean(),
+  preexisting: fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: eventsArb }),
+});
+
+/** Events as the service must hold them for a declaration: each once, sorted (the SDK sends them so). */
+export const eventSet = (events: readonly string[]): string[] => [...new Set(events)].sort();
+export const sameEvents = (a: readonly string[], b: readonly string[]): boolean =>
+  JSON.stringify(eventSet(a)) === JSON.stringify(eventSet(b));
+
+/** The urls of endpoint operation `n`, one per step: all under one prefix, so its endpoints are findable whatever url they moved to. */
+export function endpointUrls(n: number, op: EndpointOp): { prefix: string; urls: string[] } {
+  const prefix = `https://hooks.example.com/matrix/${n}/`;
+  let version = 0;
+  return { prefix, urls: op.steps.map((s, k) => `${prefix}v${k > 0 && s.move ? ++version : version}`) };
+}
+
+/** The endpoints the site holds under a prefix. */
+export const endpointsUnder = (sim: Simulator, prefix: string) => sim.endpoints().filter((e) => e.url.startsWith(prefix));
+
+const endpointBody = (r: RequestLogEntry) => (r.body as { endpoint?: { url?: unknown; webhook_subscriptions?: unknown } })?.endpoint;
+
+/** The uniqueness tokens of every create the site received for urls under a prefix. */
+export function createTokensUnder(sim: Simulator, prefix: string): string[] {
+  return sim.requests
+    .filter((r) => r.method === "POST" && r.path === ENDPOINTS_PATH && String(endpointBody(r)?.url).startsWith(prefix))
+    .map((r) => r.uniquenessToken)
+    .filter((t): t is string => t !== undefined);
+}
+
+/** Whether the site received a create with this token for this url. */
+export const createSent = (sim: Simulator, token: string, url: string): boolean =>
+  sim.requests.some((r) => r.method === "POST" && r.path === ENDPOINTS_PATH && r.uniquenessToken === token && endpointBody(r)?.url === url);
+
+const endpointValue = (r: RequestLogEntry): { url: unknown; events: string[] } | undefined => {
+  const b = endpointBody(r);
+  return b && Array.isArray(b.webhook_subscriptions) ? { url: b.url, events: b.webhook_subscriptions as string[] } : undefined;
+};
+const sameValue = (v: { url: unknown; events: readonly string[] } | undefined, w: { url: string; events: readonly string[] }) =>
+  v !== undefined && v.url === w.url && sameEvents(v.events, w.events);
+
+/**
+ * Whether endpoint `id` holding `held` instead of `expected` is a PUT landing late: the last PUT to it
+ * that was answered carried `expected`, and an earlier one its client gave up on (status 0: no answer
+ * ever sent) carried exactly `held`. The matrix's timeouts are far below the service's 120 s cut-off
+ * (unlike the default), so a request still processing after its client gave up can overwrite a newer
+ * value, which a list read shows. Anything else (`expected` never answered last, `held` never sent) is
+ * no excuse.
+ */
+export function staleLanding(
+  sim: Simulator,
+  id: number,
+  held: { url: string; events: readonly string[] },
+  expected: { url: string; events: readonly string[] },
+): boolean {
+  const puts = sim.requests.filter((r) => r.method === "PUT" && r.path === `/endpoints/${id}.json`);
+  let last = -1;
+  puts.forEach((r, i) => {
+    if (r.status === 200) last = i;
+  });
+  if (last < 0 || !sameValue(endpointValue(puts[last]), expected)) return false;
+  return puts.some((r, i) => i < last && r.status === 0 && sameValue(endpointValue(r), held));
 }
