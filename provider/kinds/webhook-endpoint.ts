@@ -131,7 +131,17 @@ export const webhookEndpoint: KindModule<typeof kind, State> = {
         // Resume with the body that token was sent with (the declaration may have changed since), then apply the change.
         const resumed = (await createOrAdopt(ctx, id, { url: s.url, events: s.events, site: s.site }, s.pendingToken)).state;
         if (resumed.endpointId === undefined || (resumed.url === inputs.url && sameEvents(resumed.events, inputs.events))) return resumed;
-        return recordOf(await ctx.client(s.site).updateEndpoint(resumed.endpointId, wanted), s.site);
+        try {
+          return recordOf(await ctx.client(s.site).updateEndpoint(resumed.endpointId, wanted), s.site);
+        } catch (err) {
+          // The create is settled: record its endpoint (and drop the token), so the next up only applies the change.
+          throw ctx.partialFailure(
+            `the endpoint of the earlier create is ${resumed.endpointId}, recorded; applying the declared url and events to it failed ` +
+              `(${err instanceof Error ? err.message : String(err)}); the next \`pulumi up\` applies them`,
+            id,
+            resumed,
+          );
+        }
       }
       const endpointId = endpointIdOf(id, s);
       if (endpointId === undefined) return (await createOrAdopt(ctx, id, inputs, undefined)).state;
@@ -154,8 +164,16 @@ export const webhookEndpoint: KindModule<typeof kind, State> = {
 
     /** The service has no DELETE: the endpoint is unsubscribed from every event (an empty list), and one already gone is fine. */
     async del(ctx, id, s) {
-      const endpointId = endpointIdOf(id, s);
-      if (endpointId === undefined) return;
+      // A create left pending may have made its endpoint: the one at the recorded url is the one to unsubscribe.
+      const endpointId =
+        s.pendingToken === undefined
+          ? endpointIdOf(id, s)
+          : (await ctx.client(s.site).listEndpoints()).filter((e) => e.url === s.url).sort((a, b) => a.id - b.id)[0]?.id;
+      if (endpointId === undefined) {
+        if (s.pendingToken !== undefined)
+          ctx.notice(`WebhookEndpoint: the pending create of ${s.url} made no endpoint; nothing to unsubscribe.`);
+        return;
+      }
       try {
         await ctx.client(s.site).updateEndpoint(endpointId, { url: s.url, events: [] });
       } catch (err) {

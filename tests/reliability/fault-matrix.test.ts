@@ -658,8 +658,7 @@ async function providerEndpoint(sim: Simulator, p: Provider, op: EndpointOp, l: 
     entry.final = { id, url: final.url, events: eventSet(final.events) };
     return;
   }
-  // Removed only once an up has settled it: deleting a resource whose create is still pending leaves the
-  // endpoint that create made subscribed (a defect, pinned by an it.fails below).
+  // Removed once an up has settled it; deleting a resource whose create is still pending is pinned below.
   for (let i = 1; i <= MAX_UPS; i++) {
     try {
       await p.delete!(done.id, done.props);
@@ -678,8 +677,8 @@ async function providerEndpoint(sim: Simulator, p: Provider, op: EndpointOp, l: 
 /**
  * WebhookEndpoint after a create whose outcome was lost: what the next `up` (or a destroy) must do. The
  * matrix reaches the second only by chance and avoids the first on purpose (it removes a resource once
- * settled), so both are pinned here with exact faults. Both are defects of provider/kinds/webhook-endpoint.ts:
- * `it.fails` until it is fixed, then plain `it` (and the matrix may remove resources while pending).
+ * settled), so both are pinned here with exact faults. Both were defects of provider/kinds/webhook-endpoint.ts,
+ * found here and fixed.
  */
 describe.concurrent("WebhookEndpoint after a lost create (pinned)", () => {
   const URL = "https://hooks.example.com/pinned/v0";
@@ -721,12 +720,9 @@ describe.concurrent("WebhookEndpoint after a lost create (pinned)", () => {
     return { sim, p, rec: err };
   }
 
-  // DEFECT: del() of a pending record (no endpointId, id "pending-<token>") returns at once and sends nothing:
-  // endpointIdOf() finds no id. The endpoint the lost create made (or will make, if it is still processing)
-  // stays subscribed to every declared event after `pulumi destroy`, or after the resource is removed from the
-  // program. Fix: when the record has a pendingToken, resolve the create first as update does (createOrAdopt
-  // with the recorded url, events and token), then PUT the empty event list to the endpoint found.
-  it.fails("a resource removed while pending: delete unsubscribes the endpoint the lost create made", async () => {
+  // Found by this test: del() of a pending record (no endpointId) once returned at once, leaving the endpoint the lost
+  // create made subscribed to every declared event.
+  it("a resource removed while pending: delete unsubscribes the endpoint the lost create made", async () => {
     const { sim, p, rec } = await pendingCreate();
     try {
       await p.delete!(rec.id, rec.properties);
@@ -736,15 +732,10 @@ describe.concurrent("WebhookEndpoint after a lost create (pinned)", () => {
     }
   });
 
-  // DEFECT: update() of a pending record resumes the create (finding endpoint 1 by the RECORDED url), then PUTs the
-  // new url; when that PUT lands but fails for the client, the error is plain, so the engine keeps the pending
-  // record and the knowledge of endpoint 1 is lost. Every later up looks for the recorded url, which no endpoint
-  // has any more, gets 409 for its token and waits out the settle window: pending again, on every up, though the
-  // site holds exactly what is declared. Once the token's 60-minute window has passed, the resume POSTs again: a
-  // second endpoint with the same url and events, every webhook delivered twice (seen with the simulator's clock
-  // moved 61 minutes). Fix: when the resumed create succeeded and the follow-up PUT fails, throw
-  // ctx.partialFailure(message, id, resumed state) so that endpointId is recorded and the token dropped.
-  it.fails("a resume whose move to a new url is applied but answered 502: the next up finishes it", async () => {
+  // Found by this test: when the resume's follow-up PUT was applied but failed for the client, the error was plain, the
+  // engine kept the pending record, and every later up looked for the old url (409 for its token, pending again; after
+  // the token's 60 minutes, a second endpoint). The resumed endpoint is now recorded by a partial failure.
+  it("a resume whose move to a new url is applied but answered 502: the endpoint is recorded, the next up finishes it", async () => {
     const { sim, p, rec } = await pendingCreate();
     try {
       const moved = { url: "https://hooks.example.com/pinned/v1", events: EVENTS };
@@ -757,13 +748,17 @@ describe.concurrent("WebhookEndpoint after a lost create (pinned)", () => {
         (e: unknown) => e as { properties?: unknown },
       );
       sim.clearFaults();
-      // A plain failure: the engine keeps the pending record. The site holds exactly what is declared.
+      // A partial failure recording endpoint 1, its token dropped. The site holds exactly what is declared.
       expect(failed).toBeInstanceOf(Error);
-      expect(failed?.properties).toBeUndefined();
+      expect(failed?.properties).toMatchObject({ endpointId: 1, url: URL });
+      expect(failed?.properties).not.toHaveProperty("pendingToken");
       expect(sim.endpoints()).toEqual([{ id: 1, ...moved, status: "enabled" }]);
-      // The next up, without any fault.
-      expect((await p.diff!(rec.id, rec.properties, moved)).changes).toBe(true);
-      const done = await p.update!(rec.id, rec.properties, moved);
+      // The next up, without any fault, from what the partial failure recorded: no POST.
+      const recorded = failed?.properties as Record<string, unknown>;
+      expect((await p.diff!(rec.id, recorded, moved)).changes).toBe(true);
+      const posts = sim.requests.filter((r) => r.method === "POST").length;
+      const done = await p.update!(rec.id, recorded, moved);
+      expect(sim.requests.filter((r) => r.method === "POST").length).toBe(posts);
       expect(done.outs).toMatchObject({ endpointId: 1, ...moved });
       expect(sim.endpoints()).toEqual([{ id: 1, ...moved, status: "enabled" }]);
     } finally {
