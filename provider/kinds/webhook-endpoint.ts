@@ -219,7 +219,11 @@ function oneResourcePerUrl(name: string, args: WebhookEndpointArgs): WebhookEndp
     declare(name, site, url);
     return args;
   }
-  return { ...args, url: pulumi.all([url, site]).apply(([u, s]) => (declare(name, s, u), u)) };
+  const checked = pulumi.all([url, site]).apply(([u, s]) => {
+    declare(name, s, u);
+    return u;
+  });
+  return { ...args, url: checked };
 }
 
 /**
