@@ -142,8 +142,18 @@ function recordOf(
   };
 }
 
+/**
+ * The SDK's migration module (it loads the HTTP client), loaded when a migration is first handled rather
+ * than when a program declares one; one import for the process, as a require per call showed in profiles.
+ */
+let sdkMigration: Promise<typeof import("../../sdk/migration")> | undefined;
+const migrationSdk = () => {
+  sdkMigration ??= import("../../sdk/migration");
+  return sdkMigration;
+};
+
 async function bodyOf(args: Inputs) {
-  const { migrationBodyOf } = await import("../../sdk/migration");
+  const { migrationBodyOf } = await migrationSdk();
   return migrationBodyOf(args.subscriptionId, targetOf(args)).body;
 }
 
@@ -177,7 +187,7 @@ async function withPricePoint(ctx: Context, args: Inputs, sub: Subscription, rec
   if (sub.pricePointId !== undefined) return sub;
   if (sub.product.id === recorded.productId && typeof recorded.pricePointId === "number")
     return { ...sub, pricePointId: recorded.pricePointId };
-  const { isOnTarget } = await import("../../sdk/migration");
+  const { isOnTarget } = await migrationSdk();
   if (!isOnTarget(sub, await bodyOf(args))) return sub;
   return ctx.client(args.site).resolvePricePoint(sub, targetOf(args));
 }
@@ -261,7 +271,7 @@ export const subscriptionMigration: KindModule<typeof kind, State> = {
         const migratedAt = s.migratedAt ?? new Date().toISOString();
         return recordOf(args, s.request ?? request, await withPricePoint(ctx, args, sub, s), migratedAt, s.warnings, s.previousState);
       }
-      const { isOnTarget } = await import("../../sdk/migration");
+      const { isOnTarget } = await migrationSdk();
       const sub = await client.readSubscription(args.subscriptionId);
       if (isOnTarget(sub, request)) {
         const resolved = await client.resolvePricePoint(sub, targetOf(args));
