@@ -29,6 +29,9 @@ export interface Exchange {
   readonly attempts: number;
 }
 
+/** The reason an attempt is aborted when its time is up. */
+const TIMED_OUT = new Error("attempt timed out");
+
 /**
  * The SDK's only request path. One undici Pool per client caps requests in
  * flight at `maxConcurrency` (the service allows 4 per site). Retries are a
@@ -76,43 +79,82 @@ export class Transport {
 
   async #attempt(req: ApiRequest): Promise<Outcome> {
     const timeoutMs = this.#connection.timeoutMs;
-    // A timer cleared as soon as the attempt ends: AbortSignal.timeout would keep every signal and its timer
-    // alive for the whole timeout (60 s by default), thousands of them under load.
-    const abort = new AbortController();
-    const signal = abort.signal;
-    const timer = setTimeout(() => abort.abort(), timeoutMs);
     try {
-      const res = await this.#pool.request({
-        method: req.method,
-        path: this.#connection.basePath + req.path + queryString(req.query),
-        headers: {
-          accept: "application/json",
-          authorization: this.#authorization,
-          ...(req.body === undefined ? {} : { "content-type": "application/json" }),
-        },
-        body: req.body === undefined ? undefined : JSON.stringify(req.body),
-        signal,
-        // Backstops only: the signal above is the timeout (undici's own timers tick once a second).
-        headersTimeout: timeoutMs + 5_000,
-        bodyTimeout: timeoutMs + 5_000,
-      });
-      const text = await res.body.text();
-      const header = res.headers["retry-after"];
-      const answer: Answer = {
-        status: res.statusCode,
-        body: parseJsonExact(text),
-        text,
-        retryAfter: Array.isArray(header) ? header[0] : header,
-      };
+      const answer = await this.#exchange(req, timeoutMs);
       return classifyAnswer(answer);
     } catch (err) {
-      if (signal.aborted) return classifyFailure("ETIMEDOUT", `no answer within ${timeoutMs} ms`);
+      if (err === TIMED_OUT) return classifyFailure("ETIMEDOUT", `no answer within ${timeoutMs} ms`);
       // Rebuilt from the code and message only: undici errors can carry request details.
       const e = err as { code?: string; message?: string };
       return classifyFailure(e.code, e.message ?? "request failed");
-    } finally {
-      clearTimeout(timer);
     }
+  }
+
+  /**
+   * One request through undici's dispatch, the answer's body collected whole. Not `pool.request`: its
+   * response stream and an AbortController per attempt cost 10-15 µs per call (measured), a tenth of a
+   * loopback request. The timeout is a timer of ours, cleared as soon as the attempt ends (undici's own
+   * timers tick at 0.5-1 s), which aborts through the dispatch's controller.
+   */
+  #exchange(req: ApiRequest, timeoutMs: number): Promise<Answer> {
+    return new Promise<Answer>((resolve, reject) => {
+      let controller: { abort(reason: Error): void } | undefined;
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        controller?.abort(TIMED_OUT);
+      }, timeoutMs);
+      const fail = (err: unknown) => {
+        clearTimeout(timer);
+        reject(timedOut ? TIMED_OUT : err);
+      };
+      let status = 0;
+      let retryAfter: string | undefined;
+      let chunks: Buffer[] = [];
+      try {
+        this.#pool.dispatch(
+          {
+            method: req.method,
+            path: this.#connection.basePath + req.path + queryString(req.query),
+            headers: {
+              accept: "application/json",
+              authorization: this.#authorization,
+              ...(req.body === undefined ? {} : { "content-type": "application/json" }),
+            },
+            body: req.body === undefined ? undefined : JSON.stringify(req.body),
+            // Backstops only: the timer above is the timeout.
+            headersTimeout: timeoutMs + 5_000,
+            bodyTimeout: timeoutMs + 5_000,
+          },
+          {
+            onRequestStart(c) {
+              controller = c;
+              if (timedOut) c.abort(TIMED_OUT);
+            },
+            onResponseStart(_c, statusCode, headers) {
+              // Called again after a 1xx: the last one is the answer.
+              status = statusCode;
+              const header = headers["retry-after"];
+              retryAfter = Array.isArray(header) ? header[0] : header;
+              chunks = [];
+            },
+            onResponseData(_c, chunk) {
+              chunks.push(chunk);
+            },
+            onResponseEnd() {
+              clearTimeout(timer);
+              const text = Buffer.concat(chunks).toString("utf8");
+              resolve({ status, body: parseJsonExact(text), text, retryAfter });
+            },
+            onResponseError(_c, err) {
+              fail(err);
+            },
+          },
+        );
+      } catch (err) {
+        fail(err);
+      }
+    });
   }
 
   #report(event: RetryEvent): void {
