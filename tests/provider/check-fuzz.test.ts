@@ -37,11 +37,13 @@
  * url, a bad event key hidden behind ten unknown entries) are fixed, and pinned
  * by a test each.
  */
+import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { kinds } from "../../provider/runtime";
 import { configure } from "../../provider/runtime/config";
 import { DEMO_SITE, type Simulator, startSimulator } from "../../simulator";
+import { CONTRACT } from "../contract/validator";
 
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 const SEED = seedOf(process.env.FUZZ_SEED);
@@ -373,46 +375,12 @@ function inputs(valid: fc.Arbitrary<Props>, names: readonly string[], subKeys: r
 // WebhookEndpoint: urls and event lists.
 
 /**
- * The contract's `Webhook Subscription` enum (contract/advanced-billing.openapi.json, POST /endpoints.json),
- * written out here rather than imported from the SDK: the oracle's own list.
+ * The contract's `Webhook Subscription` enum, read from the vendored contract (POST /endpoints.json), not
+ * from the SDK: the oracle's own reading.
  */
-const EVENT_KEYS = [
-  "billing_date_change",
-  "component_allocation_change",
-  "customer_create",
-  "customer_update",
-  "dunning_step_reached",
-  "expiring_card",
-  "expiration_date_change",
-  "invoice_issued",
-  "metered_usage",
-  "payment_failure",
-  "payment_success",
-  "direct_debit_payment_pending",
-  "direct_debit_payment_paid_out",
-  "direct_debit_payment_rejected",
-  "prepaid_subscription_balance_changed",
-  "prepaid_usage",
-  "refund_failure",
-  "refund_success",
-  "renewal_failure",
-  "renewal_success",
-  "signup_failure",
-  "signup_success",
-  "statement_closed",
-  "statement_settled",
-  "subscription_card_update",
-  "subscription_group_card_update",
-  "subscription_product_change",
-  "subscription_state_change",
-  "trial_end_notice",
-  "upcoming_renewal_notice",
-  "upgrade_downgrade_failure",
-  "upgrade_downgrade_success",
-  "pending_cancellation_change",
-  "subscription_prepayment_account_balance_changed",
-  "subscription_service_credit_account_balance_changed",
-] as const;
+const EVENT_KEYS: readonly string[] = JSON.parse(readFileSync(CONTRACT, "utf8")).paths["/endpoints.json"].post.requestBody.content[
+  "application/json"
+].schema.properties.endpoint.properties.webhook_subscriptions.items.enum;
 
 const domain = fc
   .tuple(
