@@ -71,6 +71,11 @@ function endpointIdOf(id: string, s: State): number | undefined {
   return /^[1-9][0-9]*$/.test(id) ? Number(id) : undefined;
 }
 
+/** The site's endpoint at `url` (the oldest, should there be several): the one a create adopts, or a lost create made. */
+async function endpointAt(client: ReturnType<Context["client"]>, url: string): Promise<Endpoint | undefined> {
+  return (await client.listEndpoints()).filter((e) => e.url === url).sort((a, b) => a.id - b.id)[0];
+}
+
 /**
  * Creates the endpoint, or adopts the site's endpoint that already has this
  * url: the service would otherwise hold two endpoints sending every event
@@ -84,7 +89,7 @@ async function createOrAdopt(
 ): Promise<{ id: string; state: State }> {
   const client = ctx.client(inputs.site);
   const body = { url: inputs.url, events: inputs.events };
-  const existing = (await client.listEndpoints()).filter((e) => e.url === inputs.url).sort((a, b) => a.id - b.id)[0];
+  const existing = await endpointAt(client, inputs.url);
   if (existing) {
     const adopted = sameEvents(existing.events, inputs.events) ? existing : await client.updateEndpoint(existing.id, body);
     ctx.notice(
@@ -165,10 +170,7 @@ export const webhookEndpoint: KindModule<typeof kind, State> = {
     /** The service has no DELETE: the endpoint is unsubscribed from every event (an empty list), and one already gone is fine. */
     async del(ctx, id, s) {
       // A create left pending may have made its endpoint: the one at the recorded url is the one to unsubscribe.
-      const endpointId =
-        s.pendingToken === undefined
-          ? endpointIdOf(id, s)
-          : (await ctx.client(s.site).listEndpoints()).filter((e) => e.url === s.url).sort((a, b) => a.id - b.id)[0]?.id;
+      const endpointId = s.pendingToken === undefined ? endpointIdOf(id, s) : (await endpointAt(ctx.client(s.site), s.url))?.id;
       if (endpointId === undefined) {
         if (s.pendingToken !== undefined)
           ctx.notice(`WebhookEndpoint: the pending create of ${s.url} made no endpoint; nothing to unsubscribe.`);
