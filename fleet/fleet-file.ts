@@ -87,7 +87,7 @@ export const fleetSchema = z
       }
     };
     plain(["config"], fleet.config);
-    fleet.sites.forEach((site, i) => plain(["sites", i, "config"], site.config));
+    for (const [i, site] of fleet.sites.entries()) plain(["sites", i, "config"], site.config);
   });
 
 /** Where a credential-named key sits in a config value (its path as text), if anywhere. */
