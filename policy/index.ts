@@ -1,0 +1,18 @@
+/**
+ * The billing policies, to use in a policy pack of your own (this module
+ * starts nothing). The pack this package ships is `pack.ts`, run by the
+ * `policy/pack` launcher: see the README's "Policy pack".
+ */
+export type { ChargeSettings, MigrationPreview, ProductionSettings } from "./policies";
+export {
+  migrationChargeAcknowledged,
+  migrationStatesPreservePeriod,
+  migrationSubscriptionEligible,
+  policies,
+  webhookEndpointHttps,
+  webhooksStayEnabledInProduction,
+} from "./policies";
+export { billingType, TYPES } from "./resources";
+
+/** The pack's name, as policy config files and the CLI's output name it. */
+export const POLICY_PACK_NAME = "pulumi-subscription-billing";

@@ -1,0 +1,206 @@
+import type { ResourceValidationPolicy } from "@pulumi/policy";
+import { cents } from "./money";
+import { TYPES } from "./resources";
+import { forType, noSettings } from "./rule";
+import { NOT_KNOWN, read } from "./values";
+
+/**
+ * What a SubscriptionMigration's check() adds to its checked inputs at the
+ * preview of a first deploy: the subscription as the service shows it now
+ * (its current product: the migration's "from") and, when the service's
+ * migration preview could be read, the money fields. Absent while inputs are
+ * unknown, and once the migration is deployed.
+ */
+export interface MigrationPreview {
+  readonly subscriptionState: string;
+  readonly productId: number;
+  readonly productHandle: string | null;
+  readonly pricePointId: number | null;
+  readonly chargeInCents?: number;
+  readonly proratedAdjustmentInCents?: number;
+  readonly creditAppliedInCents?: number;
+  readonly paymentDueInCents?: number;
+}
+
+/** The settings of {@link migrationChargeAcknowledged}. */
+export interface ChargeSettings {
+  /** A previewed charge above this many cents needs `maxChargeInCents`; default 0: every charge does. */
+  readonly chargeThresholdInCents: number;
+}
+
+/** The settings of {@link webhooksStayEnabledInProduction}. */
+export interface ProductionSettings {
+  /** Whether this stack is production; default false, and then the policy has nothing to check. */
+  readonly production: boolean;
+}
+
+/** `preview.<key>` of a migration: undefined when there is no preview, NOT_KNOWN when it is not known yet. */
+const previewed = (props: Readonly<Record<string, unknown>>, key: keyof MigrationPreview): unknown => read(read(props, "preview"), key);
+
+/**
+ * A migration says whether it keeps the billing period: the service's default
+ * (false) resets the period to today and charges the new product's full
+ * price, which a reviewer should see chosen, not defaulted.
+ */
+export const migrationStatesPreservePeriod: ResourceValidationPolicy = {
+  name: "migration-states-preserve-period",
+  description: "A SubscriptionMigration states preservePeriod (true or false) instead of leaving the service's default.",
+  enforcementLevel: "mandatory",
+  validateResource: forType(TYPES.subscriptionMigration, noSettings, (props, _, who) => {
+    const value = read(props, "preservePeriod");
+    if (value === NOT_KNOWN || typeof value === "boolean") return [];
+    const stated = value === undefined ? "does not state preservePeriod" : `has preservePeriod ${JSON.stringify(value)}, not true or false`;
+    return [
+      `${who} ${stated}. Without it the service resets the billing period to today and charges the new product's full price; ` +
+        "true keeps the period and charges a prorated amount. Add preservePeriod: true or preservePeriod: false to its inputs.",
+    ];
+  }),
+};
+
+/** What to do instead of migrating a subscription in each state the service should not migrate it from. */
+const INELIGIBLE: Readonly<Record<string, string>> = {
+  trial_ended:
+    "the API accepts it only for backwards compatibility; the recommended path is to cancel the subscription, change its product, " +
+    "then reactivate it. Remove this SubscriptionMigration and take that path.",
+  past_due:
+    "settle its balance first (collect the overdue payment, so that it is active again), then run this migration; " +
+    "until then, remove this SubscriptionMigration.",
+  canceled:
+    "a canceled subscription is not migrated. Reactivate it first (then migrate it), or start a new subscription on the target product; " +
+    "remove this SubscriptionMigration.",
+};
+
+/**
+ * No migration of a subscription the service shows as trial_ended, past_due
+ * or canceled at preview (the state check() read, `preview.subscriptionState`).
+ */
+export const migrationSubscriptionEligible: ResourceValidationPolicy = {
+  name: "migration-subscription-eligible",
+  description: "A SubscriptionMigration does not migrate a subscription that is trial_ended, past_due or canceled.",
+  enforcementLevel: "mandatory",
+  validateResource: forType(TYPES.subscriptionMigration, noSettings, (props, _, who) => {
+    const state = previewed(props, "subscriptionState");
+    if (typeof state !== "string" || !Object.hasOwn(INELIGIBLE, state)) return [];
+    const id = read(props, "subscriptionId");
+    const subscription = typeof id === "number" ? `subscription ${id}` : "its subscription";
+    return [`${who} migrates ${subscription}, which is ${state}: ${INELIGIBLE[state]}`];
+  }),
+};
+
+/**
+ * A charge the service previews above the stack's threshold is acknowledged
+ * in the program: `maxChargeInCents` at least that charge. The provider then
+ * reads the charge again just before migrating and sends nothing above it,
+ * so what was reviewed is what can be charged.
+ */
+export const migrationChargeAcknowledged: ResourceValidationPolicy = {
+  name: "migration-charge-acknowledged",
+  description:
+    "A SubscriptionMigration whose previewed charge is above chargeThresholdInCents sets maxChargeInCents to at least that charge.",
+  enforcementLevel: "mandatory",
+  configSchema: {
+    properties: {
+      chargeThresholdInCents: {
+        type: "integer",
+        minimum: 0,
+        default: 0,
+        description: "Previewed charges above this many cents need maxChargeInCents; 0 (the default): every charge does.",
+      },
+    },
+  },
+  validateResource: forType(
+    TYPES.subscriptionMigration,
+    (raw): ChargeSettings => ({
+      chargeThresholdInCents: typeof raw.chargeThresholdInCents === "number" ? raw.chargeThresholdInCents : 0,
+    }),
+    (props, { chargeThresholdInCents: threshold }, who) => {
+      const charge = previewed(props, "chargeInCents");
+      // No preview (deployed, or inputs unknown) or no charge read: nothing was previewed to acknowledge.
+      if (typeof charge !== "number" || charge <= threshold) return [];
+      const max = read(props, "maxChargeInCents");
+      if (max === NOT_KNOWN || (typeof max === "number" && max >= charge)) return [];
+      const previewedCharge =
+        `${who} would charge ${cents(charge)} (the service's migration preview), ` +
+        `above this stack's threshold of ${cents(threshold)} for an unacknowledged charge`;
+      const fix = `maxChargeInCents: ${charge}`;
+      return typeof max === "number"
+        ? [`${previewedCharge}, and its maxChargeInCents is ${cents(max)}. To accept this charge, set ${fix}.`]
+        : [`${previewedCharge}. To accept it, add ${fix} to its inputs (the provider then refuses to charge more than that).`];
+    },
+  ),
+};
+
+/**
+ * On a production stack webhook delivery stays on: no WebhookSettings turns
+ * it off, and none turns it off when deleted (a destroy, or a rename without
+ * an alias, would).
+ */
+export const webhooksStayEnabledInProduction: ResourceValidationPolicy = {
+  name: "webhooks-stay-enabled-in-production",
+  description: "On a production stack, a WebhookSettings keeps webhooksEnabled true and disableOnDelete false.",
+  enforcementLevel: "mandatory",
+  configSchema: {
+    properties: {
+      production: {
+        type: "boolean",
+        default: false,
+        description: "Whether this stack is production; the policy checks nothing otherwise.",
+      },
+    },
+  },
+  validateResource: forType(
+    TYPES.webhookSettings,
+    (raw): ProductionSettings => ({ production: raw.production === true }),
+    (props, { production }, who) => {
+      if (!production) return [];
+      const messages: string[] = [];
+      if (read(props, "webhooksEnabled") === false) {
+        messages.push(
+          `${who} turns webhook delivery off (webhooksEnabled: false) on a production stack. Set webhooksEnabled: true; ` +
+            "if delivery must stop, make that exception explicit in this stack's policy config (this policy advisory or disabled).",
+        );
+      }
+      if (read(props, "disableOnDelete") === true) {
+        messages.push(
+          `${who} has disableOnDelete: true on a production stack: deleting it (a destroy, or a rename without an alias) ` +
+            "would turn webhook delivery off for the site. Remove disableOnDelete or set it to false.",
+        );
+      }
+      return messages;
+    },
+  ),
+};
+
+/** Where webhooks go, shown without its path and query (they may hold a receiver's token). */
+function origin(url: string): string | undefined {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Webhook payloads carry customer and payment data: they go over https only. */
+export const webhookEndpointHttps: ResourceValidationPolicy = {
+  name: "webhook-endpoint-https",
+  description: "A WebhookEndpoint's url is https.",
+  enforcementLevel: "mandatory",
+  validateResource: forType(TYPES.webhookEndpoint, noSettings, (props, _, who) => {
+    const url = read(props, "url");
+    if (url === NOT_KNOWN) return [];
+    const at = typeof url === "string" ? origin(url) : undefined;
+    if (at?.startsWith("https://")) return [];
+    const where = at ? `sends webhooks to ${at}/…, which is not https` : "has no absolute url";
+    return [`${who} ${where}: webhook payloads carry customer and payment data. Set its url to an https:// address of the receiver.`];
+  }),
+};
+
+/** Every policy of the pack, in the order the README lists them. */
+export const policies: readonly ResourceValidationPolicy[] = [
+  migrationStatesPreservePeriod,
+  migrationSubscriptionEligible,
+  migrationChargeAcknowledged,
+  webhooksStayEnabledInProduction,
+  webhookEndpointHttps,
+];

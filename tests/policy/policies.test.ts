@@ -1,0 +1,228 @@
+import { createRequire } from "node:module";
+import type { ResourceValidationArgs, ResourceValidationPolicy } from "@pulumi/policy";
+import { describe, expect, it } from "vitest";
+import {
+  migrationChargeAcknowledged,
+  migrationStatesPreservePeriod,
+  migrationSubscriptionEligible,
+  TYPES,
+  webhookEndpointHttps,
+  webhooksStayEnabledInProduction,
+} from "../../policy";
+
+// CrossGuard's own wrapping of the props (internal to @pulumi/policy, so loaded untyped): the unknown cases
+// below go through the proxy the pack's server uses, and the sentinels the engine sends.
+const crossGuard: {
+  unknownCheckingProxy<T extends object>(props: T): T;
+  unknownBooleanValue: string;
+  unknownNumberValue: string;
+  unknownStringValue: string;
+  unknownObjectValue: string;
+} = createRequire(__filename)("@pulumi/policy/proxy");
+
+const URN = {
+  [TYPES.subscriptionMigration]: `urn:pulumi:prod::billing::${TYPES.subscriptionMigration}::subscription-1001`,
+  [TYPES.webhookSettings]: `urn:pulumi:prod::billing::${TYPES.webhookSettings}::webhooks`,
+  [TYPES.webhookEndpoint]: `urn:pulumi:prod::billing::${TYPES.webhookEndpoint}::hooks`,
+};
+type BillingType = keyof typeof URN;
+
+/** Runs a policy's validateResource as CrossGuard's server calls it (props behind its proxy); returns the violations. */
+async function violations(
+  policy: ResourceValidationPolicy,
+  type: string,
+  props: Record<string, unknown>,
+  config: Record<string, unknown> = {},
+): Promise<string[]> {
+  const reported: string[] = [];
+  const args = {
+    type,
+    props: crossGuard.unknownCheckingProxy({ __provider: "exports.handler = …", ...props }),
+    urn: URN[type as BillingType] ?? `urn:pulumi:prod::billing::${type}::other`,
+    name: "ignored: the urn names it",
+    getConfig: () => config,
+    notApplicable: (reason?: string) => {
+      throw new Error(`notApplicable: ${reason}`);
+    },
+  } as unknown as ResourceValidationArgs;
+  const validations = [policy.validateResource ?? []].flat();
+  for (const validate of validations) await validate(args, (message) => reported.push(message));
+  return reported;
+}
+
+const migration = (props: Record<string, unknown>) => ({ subscriptionId: 1001, productHandle: "pro", preservePeriod: true, ...props });
+const preview = (p: Record<string, unknown>) => ({
+  preview: { subscriptionState: "active", productId: 1, productHandle: "basic", pricePointId: 101, ...p },
+});
+const WHO = "SubscriptionMigration 'subscription-1001'";
+
+type Case = readonly [label: string, props: Record<string, unknown>, expected: readonly RegExp[], config?: Record<string, unknown>];
+
+function table(policy: ResourceValidationPolicy, type: string, cases: readonly Case[]) {
+  for (const [label, props, expected, config] of cases) {
+    it(label, async () => {
+      const got = await violations(policy, type, props, config);
+      expect(got).toHaveLength(expected.length);
+      expected.forEach((pattern, i) => {
+        expect(got[i]).toMatch(pattern);
+      });
+    });
+  }
+}
+
+describe("migration-states-preserve-period", () => {
+  table(migrationStatesPreservePeriod, TYPES.subscriptionMigration, [
+    ["true complies", migration({ preservePeriod: true }), []],
+    ["false complies", migration({ preservePeriod: false }), []],
+    [
+      "absent is a violation naming the resource and both fixes",
+      migration({ preservePeriod: undefined }),
+      [/^SubscriptionMigration 'subscription-1001' does not state preservePeriod\. .*Add preservePeriod: true or preservePeriod: false/],
+    ],
+    ["a non-boolean is a violation", migration({ preservePeriod: "yes" }), [/has preservePeriod "yes", not true or false/]],
+    ["unknown at preview (from an output) is not judged", migration({ preservePeriod: crossGuard.unknownBooleanValue }), []],
+  ]);
+
+  it("looks at migrations only", async () => {
+    expect(await violations(migrationStatesPreservePeriod, TYPES.webhookSettings, { webhooksEnabled: true })).toEqual([]);
+  });
+
+  it("the message says what the default does, so the reviewer chooses", async () => {
+    const [message] = await violations(migrationStatesPreservePeriod, TYPES.subscriptionMigration, { subscriptionId: 1 });
+    expect(message).toContain("resets the billing period to today and charges the new product's full price");
+  });
+});
+
+describe("migration-subscription-eligible", () => {
+  table(migrationSubscriptionEligible, TYPES.subscriptionMigration, [
+    ["active complies", migration(preview({ subscriptionState: "active" })), []],
+    ["trialing complies", migration(preview({ subscriptionState: "trialing" })), []],
+    [
+      "trial_ended: the recommended path",
+      migration(preview({ subscriptionState: "trial_ended" })),
+      [
+        new RegExp(
+          `^${WHO} migrates subscription 1001, which is trial_ended: .*cancel the subscription, change its product, then reactivate it`,
+        ),
+      ],
+    ],
+    [
+      "past_due: settle the balance first",
+      migration(preview({ subscriptionState: "past_due" })),
+      [/which is past_due: settle its balance first/],
+    ],
+    [
+      "canceled: reactivate or start anew",
+      migration(preview({ subscriptionState: "canceled" })),
+      [/which is canceled: .*Reactivate it first/],
+    ],
+    ["no preview (deployed, or inputs unknown) is not judged", migration({}), []],
+    ["a preview not known yet is not judged", migration({ preview: crossGuard.unknownObjectValue }), []],
+    [
+      "the subscription id unknown: still judged on the previewed state",
+      migration({ ...preview({ subscriptionState: "past_due" }), subscriptionId: crossGuard.unknownNumberValue }),
+      [/migrates its subscription, which is past_due/],
+    ],
+  ]);
+});
+
+describe("migration-charge-acknowledged", () => {
+  table(migrationChargeAcknowledged, TYPES.subscriptionMigration, [
+    [
+      "a charge without maxChargeInCents: the amount and the exact input to add",
+      migration(preview({ chargeInCents: 5000 })),
+      [
+        new RegExp(
+          `^${WHO} would charge 5000 cents \\(50\\.00\\) \\(the service's migration preview\\), above this stack's threshold of 0 cents \\(0\\.00\\).*add maxChargeInCents: 5000 to its inputs`,
+        ),
+      ],
+    ],
+    ["maxChargeInCents equal to the charge complies", migration({ ...preview({ chargeInCents: 5000 }), maxChargeInCents: 5000 }), []],
+    ["maxChargeInCents above the charge complies", migration({ ...preview({ chargeInCents: 5000 }), maxChargeInCents: 6000 }), []],
+    [
+      "maxChargeInCents below the charge: raise it",
+      migration({ ...preview({ chargeInCents: 1250 }), maxChargeInCents: 1000 }),
+      [
+        /would charge 1250 cents \(12\.50\).*its maxChargeInCents is 1000 cents \(10\.00\)\. To accept this charge, set maxChargeInCents: 1250\./,
+      ],
+    ],
+    ["no charge complies with the default threshold", migration(preview({ chargeInCents: 0 })), []],
+    ["a charge at the threshold complies", migration(preview({ chargeInCents: 5000 })), [], { chargeThresholdInCents: 5000 }],
+    [
+      "a charge above the configured threshold: the threshold in the message",
+      migration(preview({ chargeInCents: 5000 })),
+      [/above this stack's threshold of 4999 cents \(49\.99\)/],
+      { chargeThresholdInCents: 4999 },
+    ],
+    ["a preview without money fields (not readable) is not judged", migration(preview({})), []],
+    ["no preview is not judged", migration({}), []],
+    [
+      "maxChargeInCents not known yet is not judged",
+      migration({ ...preview({ chargeInCents: 5000 }), maxChargeInCents: crossGuard.unknownNumberValue }),
+      [],
+    ],
+  ]);
+});
+
+describe("webhooks-stay-enabled-in-production", () => {
+  const PROD = { production: true };
+  table(webhooksStayEnabledInProduction, TYPES.webhookSettings, [
+    ["off, on a stack not configured as production: not judged", { webhooksEnabled: false, disableOnDelete: true }, []],
+    ["off, production: false", { webhooksEnabled: false }, [], { production: false }],
+    ["on, in production", { webhooksEnabled: true, disableOnDelete: false }, [], PROD],
+    ["on, disableOnDelete omitted (false), in production", { webhooksEnabled: true }, [], PROD],
+    [
+      "off, in production",
+      { webhooksEnabled: false },
+      [
+        /^WebhookSettings 'webhooks' turns webhook delivery off \(webhooksEnabled: false\) on a production stack\. Set webhooksEnabled: true/,
+      ],
+      PROD,
+    ],
+    [
+      "disableOnDelete, in production",
+      { webhooksEnabled: true, disableOnDelete: true },
+      [/^WebhookSettings 'webhooks' has disableOnDelete: true on a production stack: .*Remove disableOnDelete or set it to false/],
+      PROD,
+    ],
+    [
+      "both, in production: two violations",
+      { webhooksEnabled: false, disableOnDelete: true },
+      [/webhooksEnabled: false/, /disableOnDelete: true/],
+      PROD,
+    ],
+    [
+      "values not known yet are not judged",
+      { webhooksEnabled: crossGuard.unknownBooleanValue, disableOnDelete: crossGuard.unknownBooleanValue },
+      [],
+      PROD,
+    ],
+  ]);
+});
+
+describe("webhook-endpoint-https", () => {
+  const events = ["payment_failure"];
+  table(webhookEndpointHttps, TYPES.webhookEndpoint, [
+    ["https complies", { url: "https://hooks.example.com/billing", events }, []],
+    ["the scheme in capitals complies", { url: "HTTPS://Hooks.Example.com/billing", events }, []],
+    [
+      "http is a violation naming where, not the path or query",
+      { url: "http://hooks.example.com/billing?token=s3cr3t", events },
+      [
+        /^WebhookEndpoint 'hooks' sends webhooks to http:\/\/hooks\.example\.com\/…, which is not https: .*Set its url to an https:\/\/ address/,
+      ],
+    ],
+    [
+      "http to localhost is a violation too",
+      { url: "http://127.0.0.1:8080/hooks", events },
+      [/sends webhooks to http:\/\/127\.0\.0\.1:8080\/…/],
+    ],
+    ["not a url", { url: "hooks.example.com/billing", events }, [/^WebhookEndpoint 'hooks' has no absolute url/]],
+    ["a url not known yet is not judged", { url: crossGuard.unknownStringValue, events }, []],
+  ]);
+
+  it("never repeats the url's path or query (a receiver's token may be there)", async () => {
+    const [message] = await violations(webhookEndpointHttps, TYPES.webhookEndpoint, { url: "http://h.example.com/t0k3n?key=s3cr3t" });
+    expect(message).not.toMatch(/t0k3n|s3cr3t/);
+  });
+});
