@@ -88,7 +88,7 @@ export interface Operations<D extends Kind, St extends object> {
   /** The inputs as recorded in `state`, to compare with new ones in diff. */
   recordedInputs(state: St): Partial<Record<keyof InputsOf<D>, unknown>>;
   /** Checks only the service can answer (e.g. the subscription's product), on a first deploy, when inputs are known. */
-  verify?(ctx: Context, inputs: InputsOf<D>): Promise<CheckFailure[]>;
+  verify?(ctx: Context, inputs: InputsOf<D>): Promise<Verified>;
   /** True when the recorded work is unfinished (pending, partial): diff then calls update even with equal inputs. */
   unfinished?(state: St): boolean;
   /** Throws (with a message for the user) when the change must not be planned at all. */
@@ -98,6 +98,16 @@ export interface Operations<D extends Kind, St extends object> {
   /** `pulumi refresh`: the service's view, or undefined when the resource is gone there. Only for `refresh: true`. */
   read?(ctx: Context, id: string, state: St): Promise<St | undefined>;
   del(ctx: Context, id: string, state: St): Promise<void>;
+}
+
+/**
+ * What verify found: failures for check(), and what the service says now, which check() adds to
+ * the checked inputs as `preview` (not an input a program sets) so that policy packs and
+ * review summaries of `pulumi preview --json` can read it.
+ */
+export interface Verified {
+  readonly failures: readonly CheckFailure[];
+  readonly preview?: Readonly<Record<string, unknown>>;
 }
 
 /** A kind: its declaration and its operations. */

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { AuthenticationRequiredError, BillingApiError, MigrationOutcomeUnknownError } from "../../sdk/errors";
+import { AuthenticationRequiredError, BillingApiError, BillingError, MigrationOutcomeUnknownError } from "../../sdk/errors";
 import { flag, type MigrationInput, migrationInput, migrationTargetRule, positiveId } from "../../sdk/inputs";
-import type { Subscription } from "../../sdk/results";
+import type { MigrationPreview, Subscription } from "../../sdk/results";
 import { type CheckFailure, isUnknown } from "../runtime/common";
 import { shellProvider } from "../shell";
 import { accepting, siteInput } from "./inputs";
@@ -27,6 +27,11 @@ const kind = declareKind({
       includeInitialCharge: flag.optional().describe("Default false (sent explicitly)."),
       includeCoupons: flag.optional().describe("Default true (sent explicitly)."),
       preservePeriod: flag.optional().describe("Default false (sent explicitly)."),
+      maxChargeInCents: accepting<number>({ type: "integer", minimum: 0 })(z.number().int().min(0))
+        .optional()
+        .describe(
+          "The most this migration may charge, in cents. The service's migration preview is read at preview and again just before the migration is sent: above it (or when the charge cannot be previewed) nothing is sent. Changing it alone never re-runs the migration.",
+        ),
       site: siteInput,
     })
     .superRefine(migrationTargetRule, { when: () => true }),
@@ -41,7 +46,19 @@ const kind = declareKind({
     migratedAt: z.string().describe("When the migration was applied (ISO-8601)."),
     warnings: z.array(z.string()).describe("Advice the service's rules call for, e.g. the recommended path for trial_ended subscriptions."),
   }),
-  replaceOn: "all",
+  // Any change is a new migration, except the acknowledged charge: raising it after the fact must not migrate again.
+  replaceOn: [
+    "subscriptionId",
+    "productId",
+    "productHandle",
+    "pricePointId",
+    "pricePointHandle",
+    "includeTrial",
+    "includeInitialCharge",
+    "includeCoupons",
+    "preservePeriod",
+    "site",
+  ],
   refresh: true,
   onDelete: "nothing (a migration is not undone)",
   example: { subscriptionId: 1001, productHandle: "pro" },
@@ -65,7 +82,7 @@ const state = kind.outputs.partial().extend({
 });
 type State = z.output<typeof state>;
 
-const targetOf = ({ subscriptionId: _, site: __, ...t }: Inputs): MigrationInput => t;
+const targetOf = ({ subscriptionId: _, site: __, maxChargeInCents: ___, ...t }: Inputs): MigrationInput => t;
 
 const ELIGIBLE = new Set(["active", "trialing"]);
 const RECOMMENDED_FOR_TRIAL_ENDED =
@@ -192,6 +209,30 @@ async function withPricePoint(ctx: Context, args: Inputs, sub: Subscription, rec
   return ctx.client(args.site).resolvePricePoint(sub, targetOf(args));
 }
 
+/** The service's migration preview, as recorded at check; or why it could not be read. */
+async function chargeOf(ctx: Context, inputs: Inputs): Promise<MigrationPreview | string> {
+  try {
+    return await ctx.client(inputs.site).previewMigration(inputs.subscriptionId, targetOf(inputs));
+  } catch (err) {
+    if (!(err instanceof BillingError)) throw err;
+    return `the service's migration preview could not be read, so its charge is not known: ${err.message}`;
+  }
+}
+
+const money = (cents: number) => `${cents < 0 ? "-" : ""}${(Math.abs(cents) / 100).toFixed(2)}`;
+
+/** Why the charge is not acknowledged by maxChargeInCents, if it is not. */
+function overMaximum(inputs: Inputs, charge: MigrationPreview | string): string | undefined {
+  const max = inputs.maxChargeInCents;
+  if (max === undefined) return undefined;
+  if (typeof charge === "string") return `${charge}; a maximum cannot be checked without it`;
+  if (charge.chargeInCents <= max) return undefined;
+  return (
+    `the service previews a charge of ${charge.chargeInCents} cents (${money(charge.chargeInCents)}) for subscription ` +
+    `${inputs.subscriptionId}, above maxChargeInCents ${max} (${money(max)}); to accept it, set maxChargeInCents: ${charge.chargeInCents}`
+  );
+}
+
 export const subscriptionMigration: KindModule<typeof kind, State> = {
   kind,
   operations: {
@@ -206,30 +247,47 @@ export const subscriptionMigration: KindModule<typeof kind, State> = {
         sub = await ctx.client(inputs.site).readSubscription(inputs.subscriptionId);
       } catch (err) {
         if (err instanceof BillingApiError && err.status === 404) {
-          return [
-            {
-              property: "subscriptionId",
-              reason: `subscription ${inputs.subscriptionId} does not exist on this site: it must be the id of one of the site's subscriptions`,
-            },
-          ];
+          return {
+            failures: [
+              {
+                property: "subscriptionId",
+                reason: `subscription ${inputs.subscriptionId} does not exist on this site: it must be the id of one of the site's subscriptions`,
+              },
+            ],
+          };
         }
         if (err instanceof BillingApiError && (err.status === 401 || err.status === 403)) {
-          return [
-            {
-              property: "site",
-              reason: `the service refused the configured credentials (${err.status}); check billing:apiKey / billing:accessToken`,
-            },
-          ];
+          return {
+            failures: [
+              {
+                property: "site",
+                reason: `the service refused the configured credentials (${err.status}); check billing:apiKey / billing:accessToken`,
+              },
+            ],
+          };
         }
         throw err;
       }
       const verdict = eligibility(inputs, sub);
       if (verdict.warning) ctx.notice(`warning: ${verdict.warning}`);
-      return verdict.failure ? [verdict.failure] : [];
+      if (verdict.failure) return { failures: [verdict.failure] };
+      const charge = await chargeOf(ctx, inputs);
+      const preview = {
+        subscriptionState: sub.state,
+        productId: sub.product.id,
+        productHandle: sub.product.handle ?? null,
+        pricePointId: sub.pricePointId ?? null,
+        ...(typeof charge === "string" ? {} : charge),
+      };
+      if (typeof charge === "string") ctx.notice(`warning: subscription ${inputs.subscriptionId}: ${charge}`);
+      const over = overMaximum(inputs, charge);
+      return { failures: over ? [{ property: "maxChargeInCents", reason: over }] : [], preview };
     },
 
     /** A change whose target is the product recorded in state is refused here, before anything is sent. */
-    refuse(s, news) {
+    refuse(s, news, changed) {
+      // Only maxChargeInCents changed: an update that sends nothing, not a migration to refuse.
+      if (changed.every((k) => k === "maxChargeInCents")) return;
       const previous = s.args;
       const targetKnown = !isUnknown(news.productId) && !isUnknown(news.productHandle);
       const sameSubscription = news.subscriptionId === previous.subscriptionId && news.site === previous.site;
@@ -249,6 +307,11 @@ export const subscriptionMigration: KindModule<typeof kind, State> = {
       const before = await client.readSubscription(args.subscriptionId);
       const verdict = eligibility(args, before);
       if (verdict.failure) throw new Error(`${verdict.failure.property}: ${verdict.failure.reason} (nothing was sent)`);
+      if (args.maxChargeInCents !== undefined) {
+        // The preview may be old: the charge is read again, just before anything is sent.
+        const over = overMaximum(args, await chargeOf(ctx, args));
+        if (over) throw new Error(`maxChargeInCents: ${over} (nothing was sent)`);
+      }
       const warnings = verdict.warning ? [RECOMMENDED_FOR_TRIAL_ENDED] : [];
       if (verdict.warning) ctx.notice(`warning: ${verdict.warning}`);
       const token = randomUUID();
@@ -261,9 +324,12 @@ export const subscriptionMigration: KindModule<typeof kind, State> = {
       }
     },
 
-    /** Only refreshes the record, or adopts a pending migration's outcome. */
-    async update(ctx, id, s) {
-      const args = s.args;
+    /**
+     * Only refreshes the record, or adopts a pending migration's outcome. Every input but
+     * maxChargeInCents replaces, so the new inputs differ from the recorded ones at most there.
+     */
+    async update(ctx, id, s, inputs) {
+      const args = { ...s.args, maxChargeInCents: inputs.maxChargeInCents };
       const client = ctx.client(args.site);
       const request = await bodyOf(args);
       if (!s.pending) {

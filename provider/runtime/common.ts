@@ -17,6 +17,9 @@ export interface CheckFailure {
 }
 
 /** Inputs without the engine's own `__provider` key. */
+/** The checked-inputs key under which check() records what the service said at preview (see Verified). */
+export const PREVIEW_KEY = "preview";
+
 export function userInputs(props: Record<string, unknown>): Record<string, unknown> {
   const { __provider: _, ...rest } = props;
   return rest;

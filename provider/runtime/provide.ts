@@ -2,7 +2,17 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import { keysOf, problemsOf } from "../../sdk/validation";
 import type { Context, InputsOf, Kind, KindModule, PreviewedInputs } from "../kinds/kind";
-import { type CheckFailure, failuresOf, isUnknown, notice, partialFailure, UNKNOWN, unknownInputs, userInputs } from "./common";
+import {
+  type CheckFailure,
+  failuresOf,
+  isUnknown,
+  notice,
+  PREVIEW_KEY,
+  partialFailure,
+  UNKNOWN,
+  unknownInputs,
+  userInputs,
+} from "./common";
 import { clientFor, siteCheck, siteLabel } from "./config";
 
 /** Props as the engine hands them over: the one place they are untyped, read by the functions below and nowhere else. */
@@ -121,7 +131,10 @@ export function provide<K extends string, In extends z.ZodObject, Out extends z.
       if (!failures.some((f) => f.property === "site")) failures.push(...siteCheck(provider, raw.site));
       const firstDeploy = Object.keys(userInputs(olds)).length === 0;
       if (failures.length === 0 && parsed.success && !isUnknown(raw) && firstDeploy && ops.verify) {
-        failures.push(...(await ops.verify(context(provider, news.__provider), parsed.data)));
+        const verified = await ops.verify(context(provider, news.__provider), parsed.data);
+        failures.push(...verified.failures);
+        // Not a declared input: diff, create and update read declared keys only, so it never causes a change.
+        if (verified.preview) return { inputs: { ...news, [PREVIEW_KEY]: verified.preview }, failures };
       }
       return { inputs: news, failures };
     },

@@ -99,6 +99,68 @@ describe("SubscriptionMigration provider", () => {
     expect(failures![0].reason).toMatch(/does not exist/);
   });
 
+  it("first deploy: check adds what the service says now (state, current product, previewed charge) as `preview`, sending nothing", async () => {
+    const { p, id } = await setup();
+    const news = { subscriptionId: id, productHandle: "pro", preservePeriod: false };
+    const { inputs, failures } = await p.check!({}, news);
+    expect(failures).toEqual([]);
+    const direct = new BillingClient({ baseUrl: sim.url, apiKey: KEY });
+    const charge = await direct.previewMigration(id, { productHandle: "pro", preservePeriod: false });
+    const now = await direct.readSubscription(id);
+    await direct.close();
+    expect(charge.chargeInCents).toBeGreaterThan(0);
+    expect(inputs).toEqual({
+      ...news,
+      preview: { subscriptionState: "active", productId: 1, productHandle: "basic", pricePointId: now.pricePointId ?? null, ...charge },
+    });
+    expect(mutations(sim)).toHaveLength(0);
+    // Not on a later deploy: the record is there, nothing is read.
+    const later = await p.check!({ subscriptionId: id, productHandle: "pro" }, news);
+    expect(later.inputs).toEqual(news);
+    // Nor is `preview` an input a program may set.
+    const set = await p.check!({}, { ...news, preview: { chargeInCents: 0 } });
+    expect(set.failures?.map((f) => f.property)).toEqual(["preview"]);
+  });
+
+  it("maxChargeInCents: a previewed charge above it fails at check naming the value to set; at or above the charge passes", async () => {
+    const { p, id } = await setup();
+    const { inputs } = await p.check!({}, { subscriptionId: id, productHandle: "pro" });
+    const charge = (inputs!.preview as { chargeInCents: number }).chargeInCents;
+    const below = await p.check!({}, { subscriptionId: id, productHandle: "pro", maxChargeInCents: charge - 1 });
+    expect(below.failures).toHaveLength(1);
+    expect(below.failures![0].property).toBe("maxChargeInCents");
+    expect(below.failures![0].reason).toContain(`above maxChargeInCents ${charge - 1}`);
+    expect(below.failures![0].reason).toContain(`set maxChargeInCents: ${charge}`);
+    for (const max of [charge, charge + 100]) {
+      expect((await p.check!({}, { subscriptionId: id, productHandle: "pro", maxChargeInCents: max })).failures).toEqual([]);
+    }
+    const bad = await p.check!({}, { subscriptionId: id, productHandle: "pro", maxChargeInCents: -1 });
+    expect(bad.failures?.map((f) => f.property)).toEqual(["maxChargeInCents"]);
+    expect(mutations(sim)).toHaveLength(0);
+  });
+
+  it("maxChargeInCents: create reads the charge again and sends nothing above it", async () => {
+    const { p, id } = await setup();
+    await expect(p.create({ subscriptionId: id, productHandle: "pro", maxChargeInCents: 1 })).rejects.toThrow(
+      /maxChargeInCents: the service previews a charge of \d+ cents .* \(nothing was sent\)/,
+    );
+    expect(postsOf(sim)).toHaveLength(0);
+    const created = await p.create({ subscriptionId: id, productHandle: "pro", maxChargeInCents: 1_000_000 });
+    expect(created.outs).toMatchObject({ productHandle: "pro" });
+    expect(postsOf(sim)).toHaveLength(1);
+  });
+
+  it("maxChargeInCents: changing it alone is an update that records it and migrates nothing again", async () => {
+    const { p, id } = await setup();
+    const created = await p.create({ subscriptionId: id, productHandle: "pro", maxChargeInCents: 1_000_000 });
+    const news = { subscriptionId: id, productHandle: "pro", maxChargeInCents: 2_000_000 };
+    expect(await p.diff!(created.id, created.outs, news)).toMatchObject({ changes: true, replaces: [] });
+    const updated = await p.update!(created.id, created.outs, news);
+    expect(updated.outs.args).toMatchObject({ maxChargeInCents: 2_000_000 });
+    expect(await p.diff!(created.id, updated.outs, news)).toMatchObject({ changes: false });
+    expect(postsOf(sim)).toHaveLength(1);
+  });
+
   it("create migrates once, sends the defaults explicitly, and exposes the resulting subscription", async () => {
     const { p, id } = await setup();
     const created = await p.create({ subscriptionId: id, productHandle: "pro" });
