@@ -43,7 +43,7 @@ export interface PreviewJson {
 export interface SiteReport {
   readonly name: string;
   readonly stack: string;
-  readonly result: "succeeded" | "failed";
+  readonly result: "succeeded" | "failed" | "skipped";
   /** Resource operations by kind ("create", "update", "same", …) as the engine counts them. */
   readonly changes: Record<string, number>;
   /** Resources created, updated, replaced or deleted: all but "same". */

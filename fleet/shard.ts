@@ -22,8 +22,15 @@ export function shardOf(flag: string | undefined, env: NodeJS.ProcessEnv = proce
   }
   const i = env.JOB_COMPLETION_INDEX;
   const n = env.JOB_COMPLETIONS;
-  if (i === undefined || n === undefined || i === "" || n === "") return undefined;
-  if (!/^\d+$/.test(i) || !/^\d+$/.test(n) || Number(n) < 1 || Number(i) >= Number(n)) {
+  const set = [i, n].filter((v) => v !== undefined && v !== "").length;
+  if (set === 0) return undefined;
+  // Half a shard would run the whole fleet in every pod at once: refuse it.
+  if (set === 1) {
+    throw new Error(
+      `JOB_COMPLETION_INDEX=${i ?? ""} JOB_COMPLETIONS=${n ?? ""}: set both (an Indexed Job sets the index; set JOB_COMPLETIONS to its completions) or neither`,
+    );
+  }
+  if (!/^\d+$/.test(i ?? "") || !/^\d+$/.test(n ?? "") || Number(n) < 1 || Number(i) >= Number(n)) {
     throw new Error(`JOB_COMPLETION_INDEX=${i} JOB_COMPLETIONS=${n}: not a shard (0 ≤ index < completions)`);
   }
   return { index: Number(i), count: Number(n) };

@@ -1,0 +1,188 @@
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { FleetFileError, loadFleet } from "./fleet-file";
+import type { Operation } from "./report";
+import { runFleet } from "./runner";
+import { shardOf } from "./shard";
+import { summaryTable } from "./summary";
+
+const OPERATIONS: readonly Operation[] = ["preview", "up", "refresh", "destroy"];
+
+export const USAGE = `Usage:
+  billing-fleet <preview|up|refresh|destroy> FLEET_FILE [options]
+    --concurrency N      stacks at once (default: the fleet file's, else 4)
+    --shard i/n          run shard i of n (0-based); default JOB_COMPLETION_INDEX/JOB_COMPLETIONS when both are set
+    --resume             re-run only the sites that did not succeed in the last run of this operation (and shard)
+    --json FILE          write the report as JSON to FILE ("-" for stdout: the display and table then go to stderr)
+    --backend URL        the stacks' backend (default: the fleet file's, PULUMI_BACKEND_URL, else file:// in the state folder)
+    --state-dir DIR      inline workspaces, per-site logs, last reports (default: .billing-fleet beside the fleet file)
+    --policy-pack DIR    run a policy pack on preview and up (repeatable)
+    --plain              one line per event instead of the live display (the default when not a terminal)
+  billing-fleet render k8s FLEET_FILE --image IMAGE --completions N --repo-root DIR --image-repo-root DIR [options]
+    --operation OP  --parallelism N  --namespace NS  --name NAME  --concurrency N  --backend URL
+    --passphrase-secret NAME/KEY  --access-token-secret NAME/KEY  --credentials-secret NAME  --service-account NAME
+  billing-fleet render pko FLEET_FILE --project-repo URL (--branch B | --commit SHA) --repo-root DIR --service-account NAME [options]
+    --namespace NS  --backend URL  --organization ORG  --passphrase-secret NAME/KEY  --access-token-secret NAME/KEY
+    --credentials-secret NAME  --refresh  --destroy-on-finalize
+  (render writes YAML to stdout, or to --output FILE)
+
+Credentials never go in the fleet file: its \`secrets\` name environment variables, read when a site runs.
+Exit code: 0 when every site succeeded, 1 when any failed, 2 for a usage or fleet-file error.`;
+
+class UsageError extends Error {}
+
+const secretRef = (v: string | undefined, option: string) => {
+  if (v === undefined) return undefined;
+  const [name, key, ...rest] = v.split("/");
+  if (!name || !key || rest.length) throw new UsageError(`--${option} ${v}: give SECRET_NAME/KEY, e.g. pulumi/passphrase`);
+  return { name, key };
+};
+
+const int = (v: string | undefined, option: string) => {
+  if (v === undefined) return undefined;
+  if (!/^\d+$/.test(v)) throw new UsageError(`--${option} ${v}: give a whole number`);
+  return Number(v);
+};
+
+/** Runs the command line; resolves to the exit code. Output goes to the given streams. */
+export async function main(
+  argv: readonly string[],
+  io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream; isTTY?: boolean } = {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    isTTY: process.stdout.isTTY,
+  },
+): Promise<number> {
+  try {
+    const { values, positionals } = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: {
+        concurrency: { type: "string" },
+        shard: { type: "string" },
+        resume: { type: "boolean" },
+        json: { type: "string" },
+        backend: { type: "string" },
+        "state-dir": { type: "string" },
+        "policy-pack": { type: "string", multiple: true },
+        plain: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+        output: { type: "string" },
+        image: { type: "string" },
+        completions: { type: "string" },
+        parallelism: { type: "string" },
+        operation: { type: "string" },
+        namespace: { type: "string" },
+        name: { type: "string" },
+        "repo-root": { type: "string" },
+        "image-repo-root": { type: "string" },
+        "passphrase-secret": { type: "string" },
+        "access-token-secret": { type: "string" },
+        "credentials-secret": { type: "string" },
+        "service-account": { type: "string" },
+        "project-repo": { type: "string" },
+        branch: { type: "string" },
+        commit: { type: "string" },
+        organization: { type: "string" },
+        refresh: { type: "boolean" },
+        "destroy-on-finalize": { type: "boolean" },
+      },
+    });
+    if (values.help || positionals.length === 0) {
+      io.stdout.write(`${USAGE}\n`);
+      return values.help ? 0 : 2;
+    }
+    const [command, ...rest] = positionals;
+    if (command === "render") return await render(rest, values, io);
+    if (!OPERATIONS.includes(command as Operation)) {
+      throw new UsageError(`unknown command "${command}": one of ${[...OPERATIONS, "render"].join(", ")}`);
+    }
+    if (rest.length !== 1) throw new UsageError(`billing-fleet ${command} takes one fleet file`);
+    const fleet = await loadFleet(rest[0] as string);
+    const toStdout = values.json === "-";
+    const display = toStdout ? "none" : values.plain || !io.isTTY ? "lines" : "live";
+    const report = await runFleet(fleet, {
+      operation: command as Operation,
+      concurrency: int(values.concurrency, "concurrency"),
+      shard: shardOf(values.shard),
+      resume: values.resume,
+      backend: values.backend,
+      stateDir: values["state-dir"],
+      policyPacks: values["policy-pack"]?.map((p) => path.resolve(p)),
+      display,
+    });
+    const table = await summaryTable(report, { color: !!io.isTTY && !process.env.NO_COLOR, width: process.stdout.columns });
+    (toStdout ? io.stderr : io.stdout).write(`\n${table}`);
+    const json = `${JSON.stringify(report, null, 2)}\n`;
+    if (toStdout) io.stdout.write(json);
+    else if (values.json) await writeFile(values.json, json);
+    return report.sites.some((s) => s.result === "failed") ? 1 : 0;
+  } catch (err) {
+    if (err instanceof UsageError || err instanceof FleetFileError || (err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+      io.stderr.write(`billing-fleet: ${(err as Error).message}\n(see billing-fleet --help)\n`);
+      return 2;
+    }
+    const { RenderOptionsError } = await import("./render");
+    if (err instanceof RenderOptionsError) {
+      io.stderr.write(`billing-fleet render: ${err.message}\n`);
+      return 2;
+    }
+    io.stderr.write(`billing-fleet: ${(err as Error).message}\n`);
+    return 1;
+  }
+}
+
+type Values = Record<string, string | boolean | string[] | undefined>;
+
+async function render(args: string[], v: Values, io: { stdout: NodeJS.WritableStream }): Promise<number> {
+  const [target, file, ...extra] = args;
+  if ((target !== "k8s" && target !== "pko") || !file || extra.length) {
+    throw new UsageError("billing-fleet render k8s|pko FLEET_FILE [options]");
+  }
+  const s = (k: string) => v[k] as string | undefined;
+  const fleet = await loadFleet(file);
+  const { toYaml } = await import("./render");
+  const common = {
+    namespace: s("namespace"),
+    backend: s("backend"),
+    passphraseSecret: secretRef(s("passphrase-secret"), "passphrase-secret"),
+    accessTokenSecret: secretRef(s("access-token-secret"), "access-token-secret"),
+    credentialsSecret: s("credentials-secret") ? { name: s("credentials-secret") as string } : undefined,
+  };
+  let docs: object[];
+  if (target === "k8s") {
+    const { renderJob } = await import("./render-k8s");
+    const operation = (s("operation") ?? "up") as Operation;
+    if (!OPERATIONS.includes(operation)) throw new UsageError(`--operation ${operation}: one of ${OPERATIONS.join(", ")}`);
+    docs = renderJob(fleet, {
+      ...common,
+      image: s("image") as string,
+      operation,
+      completions: int(s("completions"), "completions") as number,
+      parallelism: int(s("parallelism"), "parallelism"),
+      repoRoot: path.resolve(s("repo-root") ?? "."),
+      imageRepoRoot: s("image-repo-root") as string,
+      name: s("name"),
+      concurrency: int(s("concurrency"), "concurrency"),
+      serviceAccountName: s("service-account"),
+    });
+  } else {
+    const { renderPkoStacks } = await import("./render-pko");
+    docs = renderPkoStacks(fleet, {
+      ...common,
+      projectRepo: s("project-repo") as string,
+      branch: s("branch"),
+      commit: s("commit"),
+      repoRoot: path.resolve(s("repo-root") ?? "."),
+      serviceAccountName: s("service-account") as string,
+      organization: s("organization"),
+      refresh: v.refresh as boolean | undefined,
+      destroyOnFinalize: v["destroy-on-finalize"] as boolean | undefined,
+    });
+  }
+  const yaml = toYaml(docs);
+  if (s("output")) await writeFile(s("output") as string, yaml);
+  else io.stdout.write(yaml);
+  return 0;
+}

@@ -1,0 +1,124 @@
+import { appendFile, mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { ConfigMap, Stack } from "@pulumi/pulumi/automation";
+import { EventLog, firstLine } from "./events";
+import type { ResolvedSite } from "./fleet-file";
+import { inlineProgram } from "./program";
+import type { Operation, SiteReport } from "./report";
+
+/** Where and how a site's stack runs; the same for every site of one run. */
+export interface SiteRunOptions {
+  readonly operation: Operation;
+  readonly project: string;
+  readonly backend: string;
+  /** Holds inline programs' workspaces and the per-site logs; under the user's project, so its node_modules resolve. */
+  readonly stateDir: string;
+  /** Policy packs to run on preview and up (`pulumi preview --policy-pack`). */
+  readonly policyPacks?: readonly string[];
+  /** The environment secrets are read from (default process.env). */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Called with a one-line detail as the stack makes progress. */
+  readonly onProgress?: (detail: string) => void;
+}
+
+/** A file-safe name of a stack (org/project/stack keeps its last part readable). */
+export const stackFileName = (stack: string): string => stack.replace(/[^A-Za-z0-9_.-]+/g, "_");
+
+/**
+ * Secret config of a site, read from the environment now. A variable that is not set fails
+ * the site before anything runs, naming the variable (never a value).
+ */
+function secretConfig(site: ResolvedSite, env: NodeJS.ProcessEnv): ConfigMap {
+  const missing = Object.entries(site.secrets).filter(([, name]) => !env[name]);
+  if (missing.length > 0) {
+    throw new Error(
+      `secret config ${missing.map(([key, name]) => `${key} needs the environment variable ${name}`).join(", ")}, which is not set`,
+    );
+  }
+  return Object.fromEntries(Object.entries(site.secrets).map(([key, name]) => [key, { value: env[name] as string, secret: true }]));
+}
+
+async function stackOf(site: ResolvedSite, o: SiteRunOptions): Promise<Stack> {
+  const { LocalWorkspace } = await import("@pulumi/pulumi/automation");
+  const envVars = { PULUMI_BACKEND_URL: o.backend };
+  if (site.programKind === "directory") {
+    return LocalWorkspace.createOrSelectStack({ stackName: site.stack, workDir: site.program }, { envVars });
+  }
+  const workDir = path.join(o.stateDir, "stacks", stackFileName(site.stack));
+  await mkdir(workDir, { recursive: true });
+  return LocalWorkspace.createOrSelectStack(
+    { stackName: site.stack, projectName: o.project, program: await inlineProgram(site) },
+    { workDir, envVars, projectSettings: { name: o.project, runtime: "nodejs", backend: { url: o.backend } } },
+  );
+}
+
+const changedOf = (changes: Record<string, number>): number =>
+  Object.entries(changes).reduce((n, [op, count]) => (op === "same" ? n : n + count), 0);
+
+/** Runs one site's operation; never throws: a failure is the report's `error`, its whole output the site's log. */
+export async function runSite(site: ResolvedSite, o: SiteRunOptions): Promise<SiteReport> {
+  const started = performance.now();
+  const log = new EventLog();
+  const logFile = path.join(o.stateDir, "logs", `${stackFileName(site.stack)}.log`);
+  await mkdir(path.dirname(logFile), { recursive: true });
+  await writeFile(logFile, `# billing-fleet ${o.operation} ${site.stack} ${new Date().toISOString()}\n`);
+  let pending = Promise.resolve();
+  const onOutput = (text: string) => {
+    pending = pending.then(() => appendFile(logFile, text)).catch(() => undefined);
+  };
+  const onEvent: typeof log.onEvent = (e) => {
+    log.onEvent(e);
+    if (e.resourcePreEvent) o.onProgress?.(log.last);
+  };
+  const base = { name: site.name, stack: site.stack };
+  try {
+    o.onProgress?.("selecting the stack");
+    const stack = await stackOf(site, o);
+    await stack.setAllConfig({
+      ...Object.fromEntries(Object.entries(site.config).map(([k, value]) => [k, { value }])),
+      ...secretConfig(site, o.env ?? process.env),
+    });
+    const policyPacks = o.policyPacks ? [...o.policyPacks] : undefined;
+    let changes: Record<string, number> = {};
+    let preview: SiteReport["preview"];
+    switch (o.operation) {
+      case "preview": {
+        const r = await stack.preview({ onEvent, onOutput, policyPacks });
+        changes = { ...r.changeSummary };
+        preview = log.preview(changes);
+        break;
+      }
+      case "up":
+        changes = { ...(await stack.up({ onEvent, onOutput, policyPacks })).summary.resourceChanges };
+        break;
+      case "refresh":
+        changes = { ...(await stack.refresh({ onEvent, onOutput })).summary.resourceChanges };
+        break;
+      case "destroy":
+        changes = { ...(await stack.destroy({ onEvent, onOutput })).summary.resourceChanges };
+        break;
+    }
+    return {
+      ...base,
+      result: "succeeded",
+      changes,
+      changed: changedOf(changes),
+      durationMs: Math.round(performance.now() - started),
+      preview,
+    };
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    onOutput(`\n${message}\n`);
+    return {
+      ...base,
+      result: "failed",
+      changes: {},
+      changed: 0,
+      durationMs: Math.round(performance.now() - started),
+      error: log.firstError() ?? firstLine(message),
+      ...(o.operation === "preview" ? { preview: log.preview(undefined) } : {}),
+    };
+  } finally {
+    await pending;
+  }
+}

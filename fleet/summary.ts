@@ -1,0 +1,51 @@
+import type { FleetReport, SiteReport } from "./report";
+
+/** How a site's result reads in the display and the table. */
+export function resultText(r: SiteReport): string {
+  if (r.result === "skipped") return "skipped (succeeded last time)";
+  if (r.result === "failed") return "failed";
+  return r.changed === 0 ? "no changes" : `${r.changed} changed`;
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** The changes as the engine counts them, "same" left out: e.g. "create 2, update 1". */
+export const changesText = (changes: Record<string, number>): string =>
+  Object.entries(changes)
+    .filter(([op, n]) => op !== "same" && n > 0)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([op, n]) => `${op} ${n}`)
+    .join(", ") || "-";
+
+/** The summary table printed at the end of a run (cli-table3; plain borders when colour is off). */
+export async function summaryTable(report: FleetReport, opts: { color?: boolean; width?: number } = {}): Promise<string> {
+  const { default: Table } = await import("cli-table3");
+  const errorWidth = Math.max(30, (opts.width ?? 120) - 70);
+  const table = new Table({
+    head: ["site", "stack", "result", "changes", "duration", "first error"],
+    style: opts.color ? {} : { head: [], border: [] },
+    wordWrap: true,
+    colWidths: [null, null, null, null, null, errorWidth],
+  });
+  for (const r of report.sites) {
+    table.push([
+      r.name,
+      r.stack,
+      resultText(r),
+      changesText(r.changes),
+      r.result === "skipped" ? "-" : seconds(r.durationMs),
+      r.error ?? "",
+    ]);
+  }
+  const failed = report.sites.filter((s) => s.result === "failed").length;
+  const skipped = report.sites.filter((s) => s.result === "skipped").length;
+  const ran = report.sites.length - skipped;
+  const took = seconds(Date.parse(report.finishedAt) - Date.parse(report.startedAt));
+  const shard = report.shard ? ` (shard ${report.shard.index}/${report.shard.count})` : "";
+  const line =
+    `${report.operation}${shard}: ${ran - failed} of ${ran} sites succeeded` +
+    (failed ? `, ${failed} failed (re-run them with --resume)` : "") +
+    (skipped ? `, ${skipped} skipped` : "") +
+    ` in ${took}`;
+  return `${table.toString()}\n${line}\n`;
+}
