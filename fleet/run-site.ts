@@ -1,6 +1,6 @@
 import { appendFile, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { ConfigMap, Stack } from "@pulumi/pulumi/automation";
+import type { ConfigMap, PulumiCommand, Stack } from "@pulumi/pulumi/automation";
 import { EventLog, firstLine } from "./events";
 import type { ResolvedSite } from "./fleet-file";
 import { inlineProgram } from "./program";
@@ -38,17 +38,35 @@ function secretConfig(site: ResolvedSite, env: NodeJS.ProcessEnv): ConfigMap {
   return Object.fromEntries(Object.entries(site.secrets).map(([key, name]) => [key, { value: env[name] as string, secret: true }]));
 }
 
+/**
+ * NODE_PATH for the stacks' plugins. The dynamic-provider plugin resolves @pulumi/pulumi, and
+ * its host this package, from its working directory: an inline workspace's folder may be
+ * anywhere (--state-dir), so they are pointed at the node_modules this runner loaded them from.
+ */
+function nodePath(): string {
+  const dirs = [path.resolve(require.resolve("@pulumi/pulumi/package.json"), "../../..")];
+  const ours = path.resolve(__dirname, "../../..");
+  if (path.basename(ours) === "node_modules") dirs.push(ours);
+  if (process.env.NODE_PATH) dirs.push(process.env.NODE_PATH);
+  return [...new Set(dirs)].join(path.delimiter);
+}
+
+/** One CLI for the run: each workspace would otherwise run `pulumi version` to find and check it. */
+let cli: Promise<PulumiCommand> | undefined;
+
 async function stackOf(site: ResolvedSite, o: SiteRunOptions): Promise<Stack> {
-  const { LocalWorkspace } = await import("@pulumi/pulumi/automation");
-  const envVars = { PULUMI_BACKEND_URL: o.backend };
+  const { LocalWorkspace, PulumiCommand } = await import("@pulumi/pulumi/automation");
+  cli ??= PulumiCommand.get();
+  const pulumiCommand = await cli;
+  const envVars = { PULUMI_BACKEND_URL: o.backend, NODE_PATH: nodePath() };
   if (site.programKind === "directory") {
-    return LocalWorkspace.createOrSelectStack({ stackName: site.stack, workDir: site.program }, { envVars });
+    return LocalWorkspace.createOrSelectStack({ stackName: site.stack, workDir: site.program }, { envVars, pulumiCommand });
   }
   const workDir = path.join(o.stateDir, "stacks", stackFileName(site.stack));
   await mkdir(workDir, { recursive: true });
   return LocalWorkspace.createOrSelectStack(
     { stackName: site.stack, projectName: o.project, program: await inlineProgram(site) },
-    { workDir, envVars, projectSettings: { name: o.project, runtime: "nodejs", backend: { url: o.backend } } },
+    { workDir, envVars, pulumiCommand, projectSettings: { name: o.project, runtime: "nodejs", backend: { url: o.backend } } },
   );
 }
 
