@@ -6,6 +6,7 @@
  */
 import { cpus } from "node:os";
 import { cliFigure } from "./cli";
+import { fleetFigure } from "./fleet";
 import { memoryFigure } from "./memory";
 import { perCallFigure } from "./per-call";
 import { providerSizeFigure } from "./provider-size";
@@ -45,6 +46,9 @@ async function main(): Promise<void> {
   } else {
     await step("5", "the real CLI, 50 sites vs 50 no-op resources", () => cliFigure({ repeats: 3 }));
   }
+  await step("6", "the fleet runner, sites at concurrency 8 vs one at a time", () =>
+    fleetFigure(quick ? { sites: 16, singles: 2 } : { sites: 100, singles: 5 }),
+  );
   console.log(
     `\nNode ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${quick ? "--quick" : "full"} run, ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
   );
