@@ -117,6 +117,8 @@ export interface JobOptions {
 
 const OPERATIONS: readonly Operation[] = ["preview", "up", "refresh", "destroy"];
 const DEFAULT_FLEET_FILE = "/etc/billing-fleet/fleet.yaml";
+/** Each pod's scratch folder (an emptyDir): inline workspaces, per-site logs, the last report. */
+const STATE_DIR = "/var/run/billing-fleet";
 const RUNNER_CONCURRENCY = 4;
 
 /** Everything the manifests are made of, checked. */
@@ -294,7 +296,15 @@ const memory = (mi: number) => (mi % 1024 === 0 ? `${mi / 1024}Gi` : `${mi}Mi`);
 function indexedJob(fleet: Fleet, opts: JobOptions, plan: JobPlan): Manifest {
   const perPod = opts.concurrency ?? fleet.concurrency ?? RUNNER_CONCURRENCY;
   const labels = { "billing-fleet/operation": opts.operation };
-  const args = [opts.operation, plan.fleetFile, ...(opts.concurrency !== undefined ? ["--concurrency", String(opts.concurrency)] : [])];
+  // The fleet file's folder is a read-only ConfigMap mount: workspaces and logs go to a scratch volume.
+  const args = [
+    opts.operation,
+    plan.fleetFile,
+    "--state-dir",
+    STATE_DIR,
+    "--plain",
+    ...(opts.concurrency !== undefined ? ["--concurrency", String(opts.concurrency)] : []),
+  ];
   return {
     apiVersion: "batch/v1",
     kind: "Job",
@@ -339,11 +349,17 @@ function indexedJob(fleet: Fleet, opts: JobOptions, plan: JobPlan): Manifest {
                 // No CPU limit: throttling only slows a deployment; the request already reserves its share.
                 limits: { memory: memory(1024 * perPod) },
               },
-              volumeMounts: [{ name: "fleet", mountPath: path.posix.dirname(plan.fleetFile), readOnly: true }],
+              volumeMounts: [
+                { name: "fleet", mountPath: path.posix.dirname(plan.fleetFile), readOnly: true },
+                { name: "state", mountPath: STATE_DIR },
+              ],
               securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] } },
             },
           ],
-          volumes: [{ name: "fleet", configMap: { name: plan.configMapName } }],
+          volumes: [
+            { name: "fleet", configMap: { name: plan.configMapName } },
+            { name: "state", emptyDir: {} },
+          ],
         },
       },
     },

@@ -81,7 +81,8 @@ export async function runFleet(fleet: Fleet, o: FleetRunOptions): Promise<FleetR
       title: `${site.name} (${o.operation})`,
       task: async (_: unknown, task: { output: string; title: string }) => {
         const r = await run(site, (detail) => {
-          task.output = detail;
+          // Plain lines interleave the sites: each says whose it is.
+          task.output = display === "lines" ? `${site.name}: ${detail}` : detail;
         });
         results.set(site.stack, r);
         task.title = `${site.name}: ${resultText(r)} in ${(r.durationMs / 1000).toFixed(1)} s`;

@@ -159,13 +159,30 @@ describe("renderJob: an Indexed Job and its fleet ConfigMap", () => {
     const pod = job.spec.template.spec;
     expect(pod.restartPolicy).toBe("Never");
     const c = pod.containers[0];
-    expect([...c.command, ...c.args]).toEqual(["billing-fleet", "up", "/etc/billing-fleet/fleet.yaml", "--concurrency", "2"]);
+    expect([...c.command, ...c.args]).toEqual([
+      "billing-fleet",
+      "up",
+      "/etc/billing-fleet/fleet.yaml",
+      "--state-dir",
+      "/var/run/billing-fleet",
+      "--plain",
+      "--concurrency",
+      "2",
+    ]);
+    // The parsed command line is one the runner accepts (the state folder off the read-only mount).
+    expect(c.args).toContain("--state-dir");
     expect(c.env).toContainEqual({ name: "JOB_COMPLETIONS", value: "3" });
     expect(c.env).toContainEqual({ name: "PULUMI_BACKEND_URL", value: "s3://billing-pulumi-state?region=eu-west-1" });
     // Sized by the stacks a pod runs at once (here 2).
     expect(c.resources).toEqual({ requests: { cpu: "500m", memory: "1Gi" }, limits: { memory: "2Gi" } });
-    expect(c.volumeMounts).toEqual([{ name: "fleet", mountPath: "/etc/billing-fleet", readOnly: true }]);
-    expect(pod.volumes).toEqual([{ name: "fleet", configMap: { name: cm.metadata.name } }]);
+    expect(c.volumeMounts).toEqual([
+      { name: "fleet", mountPath: "/etc/billing-fleet", readOnly: true },
+      { name: "state", mountPath: "/var/run/billing-fleet" },
+    ]);
+    expect(pod.volumes).toEqual([
+      { name: "fleet", configMap: { name: cm.metadata.name } },
+      { name: "state", emptyDir: {} },
+    ]);
     expect(cm.immutable).toBe(true);
     expect(Object.keys(cm.data)).toEqual(["fleet.yaml"]);
     expect(cm.metadata.name).toMatch(/^billing-fleet-up-fleet-[0-9a-f]{10}$/);
