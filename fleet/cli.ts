@@ -99,13 +99,21 @@ export async function main(
       throw new UsageError(`unknown command "${command}": one of ${[...OPERATIONS, "render"].join(", ")}`);
     }
     if (rest.length !== 1) throw new UsageError(`billing-fleet ${command} takes one fleet file`);
+    // Flags first: a bad one is a usage error before the fleet file is even read.
+    const concurrency = int(values.concurrency, "concurrency");
+    let shard: ReturnType<typeof shardOf>;
+    try {
+      shard = shardOf(values.shard);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
     const fleet = await loadFleet(rest[0] as string);
     const toStdout = values.json === "-";
     const display = toStdout ? "none" : values.plain || !io.isTTY ? "lines" : "live";
     const report = await runFleet(fleet, {
       operation: command as Operation,
-      concurrency: int(values.concurrency, "concurrency"),
-      shard: shardOf(values.shard),
+      concurrency,
+      shard,
       resume: values.resume,
       backend: values.backend,
       stateDir: values["state-dir"],
