@@ -110,7 +110,18 @@ export async function main(
     const fleet = await loadFleet(rest[0] as string);
     const toStdout = values.json === "-";
     const display = toStdout ? "none" : values.plain || !io.isTTY ? "lines" : "live";
+    // SIGTERM (a pod evicted, a CI job cancelled) and Ctrl-C stop the run gracefully: the CLI of each running
+    // stack gets SIGINT and records what it applied; sites not started are reported as not run.
+    const stop = new AbortController();
+    const onSignal = (sig: NodeJS.Signals) => {
+      if (stop.signal.aborted) return;
+      io.stderr.write(`billing-fleet: ${sig}: stopping the running stacks gracefully; sites not started will not run\n`);
+      stop.abort();
+    };
+    process.on("SIGTERM", onSignal);
+    process.on("SIGINT", onSignal);
     const report = await runFleet(fleet, {
+      signal: stop.signal,
       operation: command as Operation,
       concurrency,
       shard,
@@ -120,6 +131,8 @@ export async function main(
       policyPacks: values["policy-pack"]?.map((p) => path.resolve(p)),
       display,
     });
+    process.off("SIGTERM", onSignal);
+    process.off("SIGINT", onSignal);
     const table = await summaryTable(report, { color: !!io.isTTY && !process.env.NO_COLOR, width: process.stdout.columns });
     (toStdout ? io.stderr : io.stdout).write(`\n${table}`);
     const json = `${JSON.stringify(report, null, 2)}\n`;

@@ -17,6 +17,11 @@ export interface SiteRunOptions {
   readonly policyPacks?: readonly string[];
   /** The environment secrets are read from (default process.env). */
   readonly env?: NodeJS.ProcessEnv;
+  /**
+   * Aborts the running operations: the CLI gets SIGINT, lets the resource operations in flight
+   * finish and records them in state (so the next run neither repeats nor loses them).
+   */
+  readonly signal?: AbortSignal;
   /** Called with a one-line detail as the stack makes progress. */
   readonly onProgress?: (detail: string) => void;
 }
@@ -97,23 +102,25 @@ export async function runSite(site: ResolvedSite, o: SiteRunOptions): Promise<Si
       ...secretConfig(site, o.env ?? process.env),
     });
     const policyPacks = o.policyPacks ? [...o.policyPacks] : undefined;
+    const signal = o.signal;
+    if (signal?.aborted) throw new Error("not run: the fleet run was interrupted before this site started");
     let changes: Record<string, number> = {};
     let preview: SiteReport["preview"];
     switch (o.operation) {
       case "preview": {
-        const r = await stack.preview({ onEvent, onOutput, policyPacks });
+        const r = await stack.preview({ onEvent, onOutput, policyPacks, signal });
         changes = { ...r.changeSummary };
         preview = log.preview(changes);
         break;
       }
       case "up":
-        changes = { ...(await stack.up({ onEvent, onOutput, policyPacks })).summary.resourceChanges };
+        changes = { ...(await stack.up({ onEvent, onOutput, policyPacks, signal })).summary.resourceChanges };
         break;
       case "refresh":
-        changes = { ...(await stack.refresh({ onEvent, onOutput })).summary.resourceChanges };
+        changes = { ...(await stack.refresh({ onEvent, onOutput, signal })).summary.resourceChanges };
         break;
       case "destroy":
-        changes = { ...(await stack.destroy({ onEvent, onOutput })).summary.resourceChanges };
+        changes = { ...(await stack.destroy({ onEvent, onOutput, signal })).summary.resourceChanges };
         break;
     }
     return {
@@ -133,7 +140,10 @@ export async function runSite(site: ResolvedSite, o: SiteRunOptions): Promise<Si
       changes: {},
       changed: 0,
       durationMs: Math.round(performance.now() - started),
-      error: log.firstError() ?? firstLine(message),
+      error:
+        o.signal?.aborted && !message.startsWith("not run")
+          ? `interrupted: ${log.firstError() ?? "the CLI was asked to stop; what it applied is in the stack's state"}`
+          : (log.firstError() ?? firstLine(message)),
       ...(o.operation === "preview" ? { preview: log.preview(undefined) } : {}),
     };
   } finally {

@@ -22,6 +22,8 @@ export interface FleetRunOptions {
   /** "live": a task list redrawn in place (a TTY); "lines": a line per event (CI logs); "none": quiet. Default: live on a TTY. */
   readonly display?: "live" | "lines" | "none";
   readonly env?: NodeJS.ProcessEnv;
+  /** Stops the run: sites not started are reported as not run, running ones stop gracefully (see SiteRunOptions.signal). */
+  readonly signal?: AbortSignal;
 }
 
 export const DEFAULT_CONCURRENCY = 4;
@@ -71,7 +73,16 @@ export async function runFleet(fleet: Fleet, o: FleetRunOptions): Promise<FleetR
   }
   const todo = mine.filter((s) => !done.has(s.stack));
   const run = (site: ResolvedSite, onProgress?: (detail: string) => void) =>
-    runSite(site, { operation: o.operation, project: fleet.project, backend, stateDir, policyPacks: o.policyPacks, env, onProgress });
+    runSite(site, {
+      operation: o.operation,
+      project: fleet.project,
+      backend,
+      stateDir,
+      policyPacks: o.policyPacks,
+      env,
+      signal: o.signal,
+      onProgress,
+    });
 
   const display = o.display ?? (process.stdout.isTTY ? "live" : "lines");
   // listr2 bounds the concurrency and draws the progress; "silent" keeps that one path when quiet.
