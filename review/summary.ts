@@ -1,0 +1,253 @@
+import type { PolicyViolation, PreviewJson } from "../fleet/report";
+import { cell, cellCode, code, table, text, UNKNOWN_TEXT, urnParts } from "./markdown";
+import { type MigrationReview, migrationReviews, OPTION_DEFAULTS, type Placement, type Ref } from "./migrations";
+import { type FleetInput, type FleetSite, parseInput, type ReviewInput, readInput, type StackInput } from "./read";
+import { changeCounts, changedSteps, compare, countsText, type Note, notesOf, TYPES, typeOfStep, violationsOf } from "./steps";
+import { type EndpointReview, type SiteWebhooks, webhookReviews } from "./webhooks";
+
+const heading = (level: number, title: string) => `${"#".repeat(Math.min(level, 6))} ${title}`;
+
+function refText(ref: Ref, what: "product" | "price point", inCell: boolean): string {
+  if ("handle" in ref) return inCell ? cellCode(ref.handle) : code(ref.handle);
+  if ("id" in ref) return `${what} ${text(ref.id)}`;
+  return UNKNOWN_TEXT;
+}
+
+function placementText(p: Placement | undefined, inCell = true): string {
+  if (!p) return "not previewed";
+  const product = refText(p.product, "product", inCell);
+  if (p.pricePoint === undefined) return product;
+  if (p.pricePoint === "default") return `${product}, default price point`;
+  return `${product}, ${"id" in p.pricePoint ? `price point ${text(p.pricePoint.id)}` : `price point ${refText(p.pricePoint, "price point", inCell)}`}`;
+}
+
+function violationLine(v: PolicyViolation, withResource: boolean): string {
+  const where = withResource && v.urn ? ` on ${code(urnParts(v.urn).name)}` : "";
+  return `- Policy **${text(v.enforcementLevel)}** ${code(`${v.policyPackName}/${v.policyName}`)}${where}: ${text(v.message.trim())}`;
+}
+
+function migrationsSection(migrations: readonly MigrationReview[], level: number): string[] {
+  if (migrations.length === 0) return [];
+  const withSite = migrations.some((m) => m.site !== undefined);
+  const rows = migrations.map((m) => [
+    `${cell(m.subscription)}${m.state ? ` (${cell(m.state)})` : ""}`,
+    ...(withSite ? [m.site !== undefined ? cellCode(m.site) : "default"] : []),
+    cell(m.op),
+    m.from ? `${placementText(m.from)}${m.from.recorded ? " (as recorded)" : ""}` : "not previewed",
+    m.to ? placementText(m.to) : " ",
+    cell(m.charge),
+    cell(m.proratedAdjustment),
+    cell(m.creditApplied),
+    cell(m.paymentDue),
+    m.options.length ? m.options.map(cell).join(", ") : "defaults",
+  ]);
+  const header = [
+    "Subscription",
+    ...(withSite ? ["Site"] : []),
+    "Step",
+    "From",
+    "To",
+    "Charge",
+    "Prorated adjustment",
+    "Credit applied",
+    "Payment due",
+    "Options",
+  ];
+  const align = header.map(
+    (h) => (["Charge", "Prorated adjustment", "Credit applied", "Payment due"].includes(h) ? "r" : "l") as "l" | "r",
+  );
+  const lines = [heading(level, `Subscription migrations (${migrations.length})`), "", ...table(header, rows, align), ""];
+  const unpreviewed = migrations.some((m) => [m.charge, m.proratedAdjustment, m.creditApplied, m.paymentDue].includes("not previewed"));
+  lines.push(
+    `Options not listed take the service's defaults: ${OPTION_DEFAULTS.map(([k, v]) => `${k} ${v}`).join(", ")}.` +
+      (unpreviewed ? ` "not previewed": the service's migration preview could not be read (see the warnings).` : ""),
+    "",
+  );
+  for (const m of migrations) {
+    if (m.warnings.length === 0 && m.violations.length === 0) continue;
+    lines.push(`**Subscription ${text(m.subscription)}** (${code(m.name)})`, "");
+    for (const w of m.warnings) lines.push(`- Warning: ${text(w)}`);
+    for (const v of m.violations) lines.push(violationLine(v, false));
+    lines.push("");
+  }
+  return lines;
+}
+
+function urlText(e: EndpointReview): string {
+  return e.previousUrl !== undefined ? `${cellCode(e.previousUrl)} → ${cellCode(e.url)}` : cellCode(e.url);
+}
+
+const events = (keys: readonly string[]) => (keys.length ? keys.map((k) => (k === UNKNOWN_TEXT ? k : cellCode(k))).join(", ") : " ");
+
+function webhooksSection(sites: readonly SiteWebhooks[], level: number): string[] {
+  if (sites.length === 0) return [];
+  const lines = [heading(level, "Webhooks"), ""];
+  for (const s of sites) {
+    lines.push(heading(level + 1, s.site === undefined ? "Default site (top-level `billing:*` config)" : `Site ${code(s.site)}`), "");
+    for (const w of s.settings) {
+      const changes = w.changes.map((c) =>
+        c.from !== undefined ? `${text(c.key)} ${text(c.from)} → ${text(c.to ?? "")}` : `${text(c.key)} ${text(c.to ?? "")}`,
+      );
+      const what = w.onDelete ? `: ${text(w.onDelete)}` : changes.length ? `: ${changes.join(", ")}` : "";
+      lines.push(`- WebhookSettings ${code(w.name)} (${text(w.op)})${what}`);
+    }
+    if (s.settings.length) lines.push("");
+    if (s.endpoints.length) {
+      const rows = s.endpoints.map((e) => [
+        cellCode(e.name),
+        e.op === "delete" ? "delete (unsubscribes it from every event; the service keeps it listed)" : cell(e.op),
+        urlText(e),
+        events(e.added),
+        events(e.removed),
+      ]);
+      lines.push(...table(["Endpoint", "Step", "URL", "Events added", "Events removed"], rows), "");
+    }
+  }
+  return lines;
+}
+
+function othersSection(preview: PreviewJson, level: number): string[] {
+  const known = new Set<string>([TYPES.migration, TYPES.settings, TYPES.endpoint]);
+  const others = changedSteps(preview).filter((s) => !known.has(typeOfStep(s)));
+  if (others.length === 0) return [];
+  const rows = others.map((s) => [cellCode(urnParts(s.urn).name), cellCode(typeOfStep(s)), cell(s.op)]);
+  return [heading(level, "Other changes"), "", ...table(["Resource", "Type", "Step"], rows), ""];
+}
+
+function noteLine(n: Note): string {
+  const where = n.urn ? `${code(urnParts(n.urn).name)} (${text(urnParts(n.urn).type)}): ` : "";
+  return `- ${where}${text(n.message)}`;
+}
+
+/** Where a preview's policy results stand: in a digest they are not (the CLI leaves them out of it). */
+function policyLine(input: StackInput, violations: number): string | undefined {
+  if (input.source === "document") {
+    return (
+      "_Policy packs: `pulumi preview --json` leaves their results out of its document; to see them here, " +
+      "give billing-review the event stream instead (`PULUMI_ENABLE_STREAMING_JSON_PREVIEW=true pulumi preview --json`)._"
+    );
+  }
+  if (!input.policyPacks?.length) return undefined;
+  const packs = input.policyPacks.map((p) => `${code(p.name)} ${text(p.version)}`).join(", ");
+  return violations ? `Policy packs run: ${packs}.` : `Policy packs run: ${packs}; no violations.`;
+}
+
+/** The body of one stack's review: migrations, webhooks by site, other changes, then what went wrong. */
+function stackBody(input: StackInput, level: number): string[] {
+  const { preview } = input;
+  const steps = changedSteps(preview);
+  const notes = notesOf(preview.diagnostics ?? []);
+  const violations = violationsOf(preview.policyViolations ?? []);
+  const used = new Set<Note | PolicyViolation>();
+  const migrations = migrationReviews(steps, notes, violations, used);
+  const errors = notes.filter((n) => n.severity === "error");
+  const lines: string[] = [];
+
+  const counts = changeCounts(preview);
+  if ((preview.steps ?? []).length === 0 && !counts) {
+    lines.push(
+      "**Nothing was planned**: the preview stopped before the engine ran (its error is on the CLI's stderr, which this input does not hold).",
+      "",
+    );
+  } else {
+    lines.push(counts ? `Changes: ${text(countsText(counts))}.` : "Changes: not summed up by the engine (the preview stopped early).", "");
+  }
+  if (input.complete === false) {
+    lines.push("**The preview did not finish**: the event stream ends before the engine's summary, so this review may miss steps.", "");
+  } else if (errors.length) {
+    lines.push(`**The preview failed**: ${errors.length} error${errors.length === 1 ? "" : "s"}, listed under Errors.`, "");
+  }
+
+  lines.push(...migrationsSection(migrations, level));
+  lines.push(...webhooksSection(webhookReviews(steps), level));
+  lines.push(...othersSection(preview, level));
+
+  const otherViolations = violations.filter((v) => !used.has(v));
+  if (otherViolations.length) {
+    lines.push(heading(level, "Policy violations"), "", ...otherViolations.map((v) => violationLine(v, true)), "");
+  }
+  const warnings = notes.filter((n) => n.severity === "warning" && !used.has(n));
+  if (warnings.length) lines.push(heading(level, "Warnings"), "", ...warnings.map(noteLine), "");
+  if (errors.length) lines.push(heading(level, "Errors"), "", ...errors.map(noteLine), "");
+  const policy = policyLine(input, violations.length);
+  if (policy) lines.push(policy, "");
+  return lines;
+}
+
+/** The stack and project of a preview, from its urns (every step's urn names both). */
+function stackOf(preview: PreviewJson): { stack: string; project: string } | undefined {
+  const urn = preview.steps?.[0]?.urn ?? preview.diagnostics?.find((d) => d.urn)?.urn;
+  if (!urn) return undefined;
+  const { stack, project } = urnParts(urn);
+  return stack ? { stack, project } : undefined;
+}
+
+function stackSummary(input: StackInput): string[] {
+  const at = stackOf(input.preview);
+  const title = at ? `Billing review: stack ${code(at.stack)} (project ${code(at.project)})` : "Billing review: preview";
+  return [heading(2, title), "", ...stackBody(input, 3)];
+}
+
+function siteRow(s: FleetSite): string[] {
+  const counts = (s.preview && changeCounts(s.preview)) ?? (Object.keys(s.changes).length ? s.changes : undefined);
+  return [cellCode(s.name), cellCode(s.stack), cell(s.result), counts ? cell(countsText(counts)) : "not known"];
+}
+
+function fleetSummary(fleet: FleetInput): string[] {
+  const sites = [...fleet.sites].sort((a, b) => compare(a.name, b.name));
+  const failed = sites.filter((s) => s.result === "failed").length;
+  const lines = [
+    heading(
+      2,
+      `Billing review: fleet ${text(fleet.operation)} (${sites.length} site${sites.length === 1 ? "" : "s"}${failed ? `, ${failed} failed` : ""})`,
+    ),
+    "",
+  ];
+  const from = [
+    fleet.fleetFile ? `Fleet file ${code(fleet.fleetFile)}` : "",
+    fleet.shard ? `shard ${fleet.shard.index + 1} of ${fleet.shard.count}` : "",
+  ]
+    .filter(Boolean)
+    .join(", ");
+  if (from) lines.push(`${from}.`, "");
+  lines.push(...table(["Site", "Stack", "Result", "Changes"], sites.map(siteRow)), "");
+  for (const s of sites) {
+    lines.push(heading(3, `Site ${code(s.name)} (stack ${code(s.stack)})`), "");
+    if (s.error) lines.push(`**${text(s.result)}**: ${text(s.error)}`, "");
+    if (!s.preview) {
+      lines.push(
+        fleet.operation === "preview" ? "No preview was recorded for this site." : "A report of this operation holds no preview.",
+        "",
+      );
+      continue;
+    }
+    lines.push(...stackBody({ kind: "preview", source: "report", preview: s.preview }, 4));
+  }
+  return lines;
+}
+
+/** The review's input as given: text (the JSON or event stream), a value read already, or a parsed {@link ReviewInput}. */
+function inputOf(input: string | ReviewInput | object): ReviewInput {
+  if (typeof input === "string") return readInput(input);
+  const kind = (input as { kind?: unknown }).kind;
+  if ((kind === "preview" && "source" in input) || (kind === "fleet" && "fleet" in input)) return input as ReviewInput;
+  return parseInput(input);
+}
+
+/**
+ * The Markdown summary of a preview for a pull request: the change counts;
+ * each subscription migration with its from → to products, the charge the
+ * service previews, options, warnings and policy violations; webhook settings
+ * and endpoint changes by site; other changes; warnings and errors last. A
+ * fleet report gives a table of its sites and a section per site. The same
+ * input always gives the same text (everything is sorted), ending with a newline.
+ *
+ * @param input The text `pulumi preview --json` printed (or its event stream, or a fleet report), a value
+ * parsed from it, or what {@link readInput} returned. Throws ReviewInputError when it cannot be summarized.
+ */
+export function reviewSummary(input: string | ReviewInput | object): string {
+  const read = inputOf(input);
+  const lines = read.kind === "fleet" ? fleetSummary(read.fleet) : stackSummary(read);
+  while (lines.length && lines[lines.length - 1] === "") lines.pop();
+  return `${lines.join("\n")}\n`;
+}
