@@ -55,7 +55,7 @@ export function cellCode(value: string): string {
  */
 export function truncate(markdown: string, max: number): string {
   if (markdown.length <= max) return markdown;
-  const notice = (cut: number) => `\n_… ${cut} more characters cut here (--max-chars ${max}); the whole summary is in the job's log._\n`;
+  const notice = (cut: number) => `\n_… ${cut} more characters cut here (--max-chars ${max})._\n`;
   const room = Math.max(0, max - notice(markdown.length).length);
   const end = markdown.lastIndexOf("\n", room);
   const kept = markdown.slice(0, end < 0 ? 0 : end + 1);
