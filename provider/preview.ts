@@ -19,7 +19,8 @@ export function previewSubscriptionMigration(
     const { programClient } = await import("./program-client");
     const { BillingError } = await import("../sdk/errors");
     const { SiteConfigError } = await import("./runtime/config");
-    const { site, subscriptionId, ...target } = a;
+    // maxChargeInCents is the provider's check of this very preview, not part of the migration asked about.
+    const { site, subscriptionId, maxChargeInCents: _, ...target } = a;
     const to = target.productHandle ?? `product ${target.productId}`;
     let preview: MigrationPreview;
     try {

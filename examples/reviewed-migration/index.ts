@@ -10,6 +10,8 @@ const target = {
   productHandle: config.require("productHandle"),
   pricePointHandle: config.get("pricePointHandle"),
   preservePeriod: config.getBoolean("preservePeriod"),
+  // The charge this change was reviewed at: a larger one is refused before anything is sent.
+  maxChargeInCents: config.getNumber("maxChargeInCents"),
 };
 
 if (pulumi.runtime.isDryRun()) {

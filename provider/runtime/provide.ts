@@ -117,6 +117,10 @@ export function provide<K extends string, In extends z.ZodObject, Out extends z.
     return out as PreviewedInputs<D>;
   };
 
+  const replacingKeys = kind.replaceOn === "all" ? accepted : (kind.replaceOn as readonly string[]);
+  const replacingChange = (olds: { [key: string]: unknown }, news: { [key: string]: unknown }) =>
+    replacingKeys.some((k) => normal(k, olds[k]) !== normal(k, news[k]));
+
   return {
     async check(provider, olds, news) {
       const raw = declared(news);
@@ -129,8 +133,10 @@ export function provide<K extends string, In extends z.ZodObject, Out extends z.
         failures.push(...failuresOf(problemsOf(new z.ZodError(known), undefined, acceptedByPath)));
       }
       if (!failures.some((f) => f.property === "site")) failures.push(...siteCheck(provider, raw.site));
+      // A first deploy, or a replacement: either is a new resource at the service, to verify (and preview) anew.
       const firstDeploy = Object.keys(userInputs(olds)).length === 0;
-      if (failures.length === 0 && parsed.success && !isUnknown(raw) && firstDeploy && ops.verify) {
+      const replacing = !firstDeploy && replacingChange(declared(olds), raw);
+      if (failures.length === 0 && parsed.success && !isUnknown(raw) && (firstDeploy || replacing) && ops.verify) {
         const verified = await ops.verify(context(provider, news.__provider), parsed.data);
         failures.push(...verified.failures);
         // Not a declared input: diff, create and update read declared keys only, so it never causes a change.

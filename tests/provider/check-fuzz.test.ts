@@ -1089,29 +1089,36 @@ describe(`providers' check() under fuzz (FUZZ_SEED=${SEED})`, () => {
   });
 
   it(`SubscriptionMigration: ${RUNS - FIRST_DEPLOY_RUNS} inputs on an update (olds given)`, async () => {
-    // Recorded state of an earlier deploy: not a first deploy, so check reads nothing.
-    const olds: fc.Arbitrary<Props> = fc
-      .tuple(validMigration, fc.boolean())
-      .map(([args, p]) => ({ args, productId: 1, productHandle: "basic", ...(p ? { __provider: PROVIDER_TEXT } : {}) }));
+    const sameInputs = (n: Props): Props => ({ ...n });
+    // The inputs of an earlier deploy, the same but for maxChargeInCents (the one input that does not replace):
+    // not a new migration, so check reads nothing. (A replacement reads, as a first deploy does: see the unit tests.)
+    const olds: fc.Arbitrary<(news: Props) => Props> = fc
+      .tuple(fc.boolean(), fc.option(fc.nat(), { nil: undefined }))
+      .map(([p, max]) => (news) => ({
+        ...news,
+        maxChargeInCents: max,
+        preview: { chargeInCents: 1 },
+        ...(p ? { __provider: PROVIDER_TEXT } : {}),
+      }));
     const before = sim.requests.length;
     await assertProperty(
       "SubscriptionMigration (update)",
       fc.asyncProperty(inputs(validMigration, MIGRATION_INPUTS), olds, async (news, old) => {
-        await verify(kinds.subscriptionMigration.check, provider, MIGRATION_INPUTS, old, news, expectMigration(news, false));
+        await verify(kinds.subscriptionMigration.check, provider, MIGRATION_INPUTS, old(news), news, expectMigration(news, false));
       }),
       RUNS - FIRST_DEPLOY_RUNS,
       [
-        [{ subscriptionId: -1, productHandle: "pro" }, { args: { subscriptionId: 1 } }],
-        [{ subscriptionId: 1001, productId: 2, productHandle: "pro" }, { args: { subscriptionId: 1 } }],
-        [{ subscriptionId: 1001 }, { args: { subscriptionId: 1 } }],
+        [{ subscriptionId: -1, productHandle: "pro" }, sameInputs],
+        [{ subscriptionId: 1001, productId: 2, productHandle: "pro" }, sameInputs],
+        [{ subscriptionId: 1001 }, sameInputs],
         [
           { subscriptionId: UNKNOWN, productHandle: UNKNOWN, pricePointHandle: UNKNOWN, includeTrial: UNKNOWN, site: UNKNOWN },
-          { args: {}, x: 1 },
+          (n: Props) => ({ ...n, x: 1 }),
         ],
-        [{ subscriptionId: 1001, productHandle: "", includeCoupons: "no", colour: "red" }, { args: { subscriptionId: 1 } }],
+        [{ subscriptionId: 1001, productHandle: "", includeCoupons: "no", colour: "red" }, sameInputs],
         // No product at all, and a bad option: both must be reported, not only the option.
-        [{ subscriptionId: 1001, includeTrial: 1 }, { args: { subscriptionId: 1 } }],
-        [{ subscriptionId: 1001, productId: 2, productHandle: "pro", pricePointId: 0 }, { args: { subscriptionId: 1 } }],
+        [{ subscriptionId: 1001, includeTrial: 1 }, sameInputs],
+        [{ subscriptionId: 1001, productId: 2, productHandle: "pro", pricePointId: 0 }, sameInputs],
       ],
     );
     expect(sim.requests.length).toBe(before);

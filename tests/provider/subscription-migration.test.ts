@@ -114,9 +114,14 @@ describe("SubscriptionMigration provider", () => {
       preview: { subscriptionState: "active", productId: 1, productHandle: "basic", pricePointId: now.pricePointId ?? null, ...charge },
     });
     expect(mutations(sim)).toHaveLength(0);
-    // Not on a later deploy: the record is there, nothing is read.
-    const later = await p.check!({ subscriptionId: id, productHandle: "pro" }, news);
+    // Not on a later deploy of the same migration: the record is there, nothing is read.
+    const reads = sim.requests.length;
+    const later = await p.check!({ ...news, maxChargeInCents: 5, preview: { chargeInCents: 1 } }, news);
     expect(later.inputs).toEqual(news);
+    expect(sim.requests.length).toBe(reads);
+    // A replacement is a new migration: verified and previewed anew (so policies see its charge).
+    const replacing = await p.check!({ subscriptionId: id, productHandle: "launch", preview: { chargeInCents: 1 } }, news);
+    expect(replacing.inputs).toEqual(inputs);
     // Nor is `preview` an input a program may set.
     const set = await p.check!({}, { ...news, preview: { chargeInCents: 0 } });
     expect(set.failures?.map((f) => f.property)).toEqual(["preview"]);
