@@ -7,10 +7,10 @@ import type { FleetReport, PolicyViolation, PreviewDiagnostic, PreviewJson, Prev
  * Reads what a review summarizes: the JSON `pulumi preview --json` prints, the
  * same preview as a stream of engine events (PULUMI_ENABLE_STREAMING_JSON_PREVIEW:
  * the one JSON form with policy results), or a fleet report (`billing-fleet
- * preview --json`). The schemas refuse only
- * what would make a summary wrong (a step without an op or urn, a site
- * without a name); real payloads carry nulls (Go's `detailedDiff` has no
- * omitempty) and omit empty fields, and both are read as absent.
+ * preview --json`). The schemas refuse only what would make a summary wrong
+ * (a step without an op or urn, a site without a name); real payloads carry
+ * nulls (Go's `detailedDiff` has no omitempty) and omit empty fields, and
+ * both are read as absent.
  */
 
 /** A site of a fleet report as a review reads it; `result` is kept as written, so a newer runner's result still shows. */
@@ -219,6 +219,7 @@ function notJson(text: string, source: string, err: unknown): ReviewInputError {
  * the document of `pulumi preview --json`. Throws {@link ReviewInputError} for anything else.
  */
 export function parseInput(json: unknown, source = "the input"): ReviewInput {
+  if (isEvent(json)) return readEvents([JSON.stringify(json)], source);
   if (typeof json !== "object" || json === null || Array.isArray(json)) {
     throw new ReviewInputError(`${source} is JSON but not an object: expected the document of \`pulumi preview --json\` or a fleet report`);
   }

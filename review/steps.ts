@@ -9,7 +9,7 @@ export const TYPES = {
   replay: "pulumi-nodejs:dynamic/billing:WebhookReplay",
 } as const;
 
-/** A step's type: as given, else from its urn (a digest step carries it in its states only). */
+/** A step's type: as read (a digest has it in the step's states), else from its urn. */
 export const typeOfStep = (s: PreviewStep): string => s.type ?? urnParts(s.urn).type;
 
 // The engine's own bookkeeping: the stack and its providers are no change a reviewer reviews.

@@ -1,4 +1,4 @@
-import type { PolicyViolation, PreviewJson } from "../fleet/report";
+import type { PolicyViolation, PreviewJson, PreviewStep } from "../fleet/report";
 import { cell, cellCode, code, table, text, UNKNOWN_TEXT, urnParts } from "./markdown";
 import { type MigrationReview, migrationReviews, OPTION_DEFAULTS, type Placement, type Ref } from "./migrations";
 import { type FleetInput, type FleetSite, parseInput, type ReviewInput, readInput, type StackInput } from "./read";
@@ -7,18 +7,19 @@ import { type EndpointReview, type SiteWebhooks, webhookReviews } from "./webhoo
 
 const heading = (level: number, title: string) => `${"#".repeat(Math.min(level, 6))} ${title}`;
 
-function refText(ref: Ref, what: "product" | "price point", inCell: boolean): string {
-  if ("handle" in ref) return inCell ? cellCode(ref.handle) : code(ref.handle);
+/** A product or price point in a table cell: a handle as code, an id said as what it is, or unknown. */
+function refText(ref: Ref, what: "product" | "price point"): string {
+  if ("handle" in ref) return cellCode(ref.handle);
   if ("id" in ref) return `${what} ${text(ref.id)}`;
   return UNKNOWN_TEXT;
 }
 
-function placementText(p: Placement | undefined, inCell = true): string {
-  if (!p) return "not previewed";
-  const product = refText(p.product, "product", inCell);
+function placementText(p: Placement): string {
+  const product = refText(p.product, "product");
   if (p.pricePoint === undefined) return product;
   if (p.pricePoint === "default") return `${product}, default price point`;
-  return `${product}, ${"id" in p.pricePoint ? `price point ${text(p.pricePoint.id)}` : `price point ${refText(p.pricePoint, "price point", inCell)}`}`;
+  const pp = p.pricePoint;
+  return `${product}, price point ${"handle" in pp ? cellCode(pp.handle) : "id" in pp ? text(pp.id) : UNKNOWN_TEXT}`;
 }
 
 function violationLine(v: PolicyViolation, withResource: boolean): string {
@@ -73,11 +74,14 @@ function migrationsSection(migrations: readonly MigrationReview[], level: number
   return lines;
 }
 
+/** A value for a table cell as code, but "unknown until up", which is no value. */
+const known = (v: string) => (v === UNKNOWN_TEXT ? v : cellCode(v));
+
 function urlText(e: EndpointReview): string {
-  return e.previousUrl !== undefined ? `${cellCode(e.previousUrl)} → ${cellCode(e.url)}` : cellCode(e.url);
+  return e.previousUrl !== undefined ? `${known(e.previousUrl)} → ${known(e.url)}` : known(e.url);
 }
 
-const events = (keys: readonly string[]) => (keys.length ? keys.map((k) => (k === UNKNOWN_TEXT ? k : cellCode(k))).join(", ") : " ");
+const events = (keys: readonly string[]) => (keys.length ? keys.map(known).join(", ") : " ");
 
 function webhooksSection(sites: readonly SiteWebhooks[], level: number): string[] {
   if (sites.length === 0) return [];
@@ -106,9 +110,9 @@ function webhooksSection(sites: readonly SiteWebhooks[], level: number): string[
   return lines;
 }
 
-function othersSection(preview: PreviewJson, level: number): string[] {
-  const known = new Set<string>([TYPES.migration, TYPES.settings, TYPES.endpoint]);
-  const others = changedSteps(preview).filter((s) => !known.has(typeOfStep(s)));
+function othersSection(steps: readonly PreviewStep[], level: number): string[] {
+  const reviewed = new Set<string>([TYPES.migration, TYPES.settings, TYPES.endpoint]);
+  const others = steps.filter((s) => !reviewed.has(typeOfStep(s)));
   if (others.length === 0) return [];
   const rows = others.map((s) => [cellCode(urnParts(s.urn).name), cellCode(typeOfStep(s)), cell(s.op)]);
   return [heading(level, "Other changes"), "", ...table(["Resource", "Type", "Step"], rows), ""];
@@ -160,7 +164,7 @@ function stackBody(input: StackInput, level: number): string[] {
 
   lines.push(...migrationsSection(migrations, level));
   lines.push(...webhooksSection(webhookReviews(steps), level));
-  lines.push(...othersSection(preview, level));
+  lines.push(...othersSection(steps, level));
 
   const otherViolations = violations.filter((v) => !used.has(v));
   if (otherViolations.length) {

@@ -9,6 +9,7 @@ export interface SettingChange {
   readonly to?: string;
 }
 
+/** One WebhookSettings step: the inputs it changes, or on delete what that does at the service. */
 export interface SettingsReview {
   readonly urn: string;
   readonly name: string;
@@ -18,6 +19,7 @@ export interface SettingsReview {
   readonly onDelete?: string;
 }
 
+/** One WebhookEndpoint step: its url, and the event keys it gains and loses. */
 export interface EndpointReview {
   readonly urn: string;
   readonly name: string;

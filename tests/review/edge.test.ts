@@ -82,7 +82,7 @@ const CASES: readonly Case[] = [
     ]),
     has: [
       "| unknown until up | create | not previewed | unknown until up, default price point | not previewed | not previewed | not previewed | not previewed | defaults |",
-      "| `e` | create | `unknown until up` | unknown until up |   |",
+      "| `e` | create | unknown until up | unknown until up |   |",
       "| `f` | update | `https://a.example/h` | unknown until up | unknown until up |",
     ],
     hasNot: [UNKNOWN],
