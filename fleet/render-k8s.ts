@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { Fleet } from "./fleet-file";
 import {
-  backendOf,
+  backendWithSecrets,
   COMMON_LABELS,
   check,
   checkDnsLabel,
@@ -9,7 +9,6 @@ import {
   checkInt,
   checkLabels,
   checkSecretEnv,
-  checkSecretKeyRef,
   kubeName,
   type Manifest,
   programInRepo,
@@ -179,21 +178,7 @@ function planJob(fleet: Fleet, opts: JobOptions): JobPlan {
   const name = opts.name ?? kubeName(`${fleet.project}-${opts.operation}`);
   checkDnsLabel(name, "name");
   if (opts.concurrency !== undefined) checkInt(opts.concurrency, "concurrency", 1, 64, " (stacks at once in each pod)");
-  const backend = backendOf(fleet, opts.backend);
-  if (opts.passphraseSecret !== undefined) checkSecretKeyRef(opts.passphraseSecret, "passphraseSecret");
-  if (opts.accessTokenSecret !== undefined) checkSecretKeyRef(opts.accessTokenSecret, "accessTokenSecret");
-  check(
-    backend.kind === "cloud" || opts.passphraseSecret !== undefined,
-    "passphraseSecret",
-    `the Secret key holding PULUMI_CONFIG_PASSPHRASE: stacks on ${backend.url} encrypt their secrets with it`,
-    opts.passphraseSecret,
-  );
-  check(
-    backend.kind === "object-store" || opts.accessTokenSecret !== undefined,
-    "accessTokenSecret",
-    `the Secret key holding PULUMI_ACCESS_TOKEN, for ${backend.url}`,
-    opts.accessTokenSecret,
-  );
+  const backend = backendWithSecrets(fleet, opts);
   const fleetSecrets = secretEnvRefs(fleet, opts.credentialsSecret, opts.secretKeys);
   checkSecretEnv(opts.extraSecretEnv, "extraSecretEnv");
   for (const [i, secret] of (opts.envFromSecrets ?? []).entries()) checkDnsSubdomain(secret, `envFromSecrets[${i}]`);

@@ -1,6 +1,6 @@
 import type { Fleet, ResolvedSite } from "./fleet-file";
 import {
-  backendOf,
+  backendWithSecrets,
   COMMON_LABELS,
   check,
   checkDnsLabel,
@@ -141,23 +141,9 @@ function planPko(fleet: Fleet, opts: PkoOptions): PkoPlan {
   check(typeof opts.repoRoot === "string" && opts.repoRoot !== "", "repoRoot", "the local checkout of projectRepo", opts.repoRoot);
   checkDnsSubdomain(opts.serviceAccountName, "serviceAccountName");
   if (opts.namespace !== undefined) checkDnsLabel(opts.namespace, "namespace");
-  const backend = backendOf(fleet, opts.backend);
+  const backend = backendWithSecrets(fleet, opts);
   if (opts.organization !== undefined)
     check(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(opts.organization), "organization", "a Pulumi organization name", opts.organization);
-  if (opts.passphraseSecret !== undefined) checkSecretKeyRef(opts.passphraseSecret, "passphraseSecret");
-  if (opts.accessTokenSecret !== undefined) checkSecretKeyRef(opts.accessTokenSecret, "accessTokenSecret");
-  check(
-    backend.kind === "cloud" || opts.passphraseSecret !== undefined,
-    "passphraseSecret",
-    `the Secret key holding PULUMI_CONFIG_PASSPHRASE: stacks on ${backend.url} encrypt their secrets with it`,
-    opts.passphraseSecret,
-  );
-  check(
-    backend.kind === "object-store" || opts.accessTokenSecret !== undefined,
-    "accessTokenSecret",
-    `the Secret key holding PULUMI_ACCESS_TOKEN, for ${backend.url}`,
-    opts.accessTokenSecret,
-  );
   const secretRefs = secretEnvRefs(fleet, opts.credentialsSecret, opts.secretKeys);
   checkSecretEnv(opts.extraSecretEnv, "extraSecretEnv");
   if (opts.gitAccessTokenSecret !== undefined) checkSecretKeyRef(opts.gitAccessTokenSecret, "gitAccessTokenSecret");

@@ -273,3 +273,29 @@ function readsBackPlain(text: string): boolean {
     return false;
   }
 }
+
+/**
+ * The backend, with the Secret keys its stacks need checked: a passphrase for an object store
+ * (stacks encrypt their secrets with it), an access token for Pulumi Cloud.
+ */
+export function backendWithSecrets(
+  fleet: Fleet,
+  opts: { readonly backend?: string; readonly passphraseSecret?: SecretKeyRef; readonly accessTokenSecret?: SecretKeyRef },
+): { readonly url: string; readonly kind: BackendKind } {
+  const backend = backendOf(fleet, opts.backend);
+  if (opts.passphraseSecret !== undefined) checkSecretKeyRef(opts.passphraseSecret, "passphraseSecret");
+  if (opts.accessTokenSecret !== undefined) checkSecretKeyRef(opts.accessTokenSecret, "accessTokenSecret");
+  check(
+    backend.kind === "cloud" || opts.passphraseSecret !== undefined,
+    "passphraseSecret",
+    `the Secret key holding PULUMI_CONFIG_PASSPHRASE: stacks on ${backend.url} encrypt their secrets with it`,
+    opts.passphraseSecret,
+  );
+  check(
+    backend.kind === "object-store" || opts.accessTokenSecret !== undefined,
+    "accessTokenSecret",
+    `the Secret key holding PULUMI_ACCESS_TOKEN, for ${backend.url}`,
+    opts.accessTokenSecret,
+  );
+  return backend;
+}
