@@ -73,14 +73,24 @@ const CASES: readonly Case[] = [
     absent: ["Policy **"],
   },
   {
+    fixture: "migration-over-max-charge.json",
+    lines: [
+      "Changes: 1 to create.",
+      "**The preview failed**: 1 error, listed under Errors.",
+      "### Errors",
+      "- `subscription-1001` (pulumi-nodejs:dynamic/billing:SubscriptionMigration): pulumi-nodejs:dynamic/billing:SubscriptionMigration resource 'subscription-1001': property maxChargeInCents value {500} has a problem: the service previews a charge of 1000 cents (10.00) for subscription 1001, above maxChargeInCents 500 (5.00); to accept it, set maxChargeInCents: 1000",
+    ],
+    absent: ["### Subscription migrations"],
+  },
+  {
     fixture: "migration-replace.json",
     lines: [
       "Changes: 1 to replace, 1 unchanged.",
-      "| 1001 (active) | replace | `growth` | `scale`, default price point | 15.00 | -10.00 | 10.00 | 5.00 | preservePeriod: true |",
+      "| 1001 (active) | replace | `growth` | `scale`, default price point | 15.00 | -10.00 | 10.00 | 5.00 | preservePeriod: true, maxChargeInCents: 50.00 |",
     ],
   },
   {
-    // The diff refuses the change: no step for the migration, the error names it; the provider's stack trace is left out.
+    // The check refuses the change: no step for the migration, the error names it and its property.
     fixture: "migration-same-product.json",
     lines: [
       "Changes: 1 unchanged.",
@@ -88,7 +98,7 @@ const CASES: readonly Case[] = [
       "### Warnings",
       "- no charge preview for the migration of subscription 1001 to growth: POST /subscriptions/1001/migrations/preview.json failed with 422: The subscription is already on product 'growth'. A migration must move it to a different product; to change only the price point, change the price point instead.",
       "### Errors",
-      "- `subscription-1001` (pulumi-nodejs:dynamic/billing:SubscriptionMigration): subscription 1001 is already on product 'growth' (id 12): the service refuses a migration to the product a subscription already has. Target a different product; to move to another price point of the same product, that is a price point change, a different operation than a product migration; if nothing should change, remove this SubscriptionMigration.",
+      "- `subscription-1001` (pulumi-nodejs:dynamic/billing:SubscriptionMigration): pulumi-nodejs:dynamic/billing:SubscriptionMigration resource 'subscription-1001': property productHandle value {growth} has a problem: subscription 1001 is already on product 'growth' (id 12): the service refuses a migration to the product a subscription already has. Target a different product; to move to another price point of the same product, that is a price point change, a different operation than a product migration; if nothing should change, remove this SubscriptionMigration.",
     ],
     absent: ["### Subscription migrations", "at Object.refuse", "processTicksAndRejections"],
   },
