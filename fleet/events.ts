@@ -20,8 +20,8 @@ export class EventLog {
         op: step.op,
         urn: step.urn,
         type: step.type,
-        ...(step.old ? { oldState: { inputs: step.old.inputs, outputs: step.old.outputs } } : {}),
-        ...(step.new ? { newState: { inputs: step.new.inputs, outputs: step.new.outputs } } : {}),
+        ...(step.old ? { oldState: { inputs: withoutProvider(step.old.inputs), outputs: withoutProvider(step.old.outputs) } } : {}),
+        ...(step.new ? { newState: { inputs: withoutProvider(step.new.inputs), outputs: withoutProvider(step.new.outputs) } } : {}),
         ...(step.diffs ? { diffReasons: step.diffs } : {}),
         ...(step.keys ? { replaceReasons: step.keys } : {}),
         // As `pulumi preview --json` spells it: `kind`, where engine events say `diffKind`.
@@ -35,8 +35,10 @@ export class EventLog {
       });
     }
     const d = e.diagnosticEvent;
-    // The engine repeats a resource's error as a plain summary line; ephemeral ones are progress noise.
-    if (d && !d.ephemeral) this.#diagnostics.push({ ...(d.urn ? { urn: d.urn } : {}), message: d.message.trim(), severity: d.severity });
+    // Ephemeral diagnostics are progress noise; debug ones (which can quote the serialized provider) are for the log
+    // file. The SDK types leave "debug" out, but the engine sends it.
+    if (d && !d.ephemeral && (d.severity as string) !== "debug")
+      this.#diagnostics.push({ ...(d.urn ? { urn: d.urn } : {}), message: d.message.trim(), severity: d.severity });
     const p = e.policyEvent;
     if (p) {
       this.#violations.push({
@@ -69,7 +71,15 @@ export class EventLog {
   }
 }
 
-export const nameOf = (urn: string): string => urn.slice(urn.lastIndexOf("::") + 2);
+/** A resource's name from its urn (`urn:pulumi:stack::project::type::name`; the name itself may hold `::`). */
+export const nameOf = (urn: string): string => urn.split("::").slice(3).join("::") || urn;
+
+/** A dynamic resource's serialized provider is kilobytes of code, in every step: a report has no use for it. */
+function withoutProvider(props: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!props || !("__provider" in props)) return props;
+  const { __provider: _, ...rest } = props;
+  return rest;
+}
 
 /** The first line that says something (the CLI prefixes and blank lines removed). */
 export function firstLine(text: string): string {

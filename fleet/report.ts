@@ -51,7 +51,11 @@ export interface SiteReport {
   readonly durationMs: number;
   /** The first line of the failure, for the summary table. */
   readonly error?: string;
-  /** On `preview`: the steps, diagnostics and policy violations, as `pulumi preview --json` gives them. */
+  /**
+   * On `preview`: the steps and diagnostics as `pulumi preview --json` gives them (without `__provider`
+   * and debug diagnostics), and the policy violations, which that document leaves out and the engine's
+   * event stream carries.
+   */
   readonly preview?: PreviewJson;
 }
 

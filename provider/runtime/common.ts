@@ -16,10 +16,10 @@ export interface CheckFailure {
   readonly reason: string;
 }
 
-/** Inputs without the engine's own `__provider` key. */
 /** The checked-inputs key under which check() records what the service said at preview (see Verified). */
 export const PREVIEW_KEY = "preview";
 
+/** Inputs without the engine's own `__provider` key. */
 export function userInputs(props: Record<string, unknown>): Record<string, unknown> {
   const { __provider: _, ...rest } = props;
   return rest;
