@@ -1,0 +1,93 @@
+import path from "node:path";
+import type * as grpc from "@grpc/grpc-js";
+import { main } from "@pulumi/pulumi/provider";
+import { providerConfig } from "./config";
+import type { BillingProvider } from "./provider";
+
+/**
+ * Serves the provider with the SDK's `main()`, through a request wrapper that adapts two methods of
+ * the SDK's provider server (@pulumi/pulumi 3.259.0, provider/server.js), whose class is not exported:
+ *
+ * - `configure` answers without reading the request, so a provider never sees its configuration. The
+ *   wrapper hands the request's configuration to {@link BillingProvider.configure}, and answers as the
+ *   dynamic-provider host does (no secrets or resource references in requests: the runtime gets the
+ *   same plain values in both; the engine keeps outputs of secret inputs secret itself).
+ * - `read` calls `req.getProperties().toJavaScript()`, and `pulumi import` sends a Read with no
+ *   properties: the server throws and the import fails (DEFECT of the pinned SDK). The wrapper gives
+ *   such a request empty properties, which the provider takes as an import.
+ *
+ * The wrapper is installed by patching `addService` of the grpc-js the SDK uses, for the provider
+ * service only, before `main()` builds its server.
+ */
+export function serve(provider: BillingProvider, args: string[]): Promise<void> {
+  guardRequests(provider);
+  return main(provider, args);
+}
+
+type Callback = (err: Error | null, value?: unknown) => void;
+type Handler = (call: { request: Request }, callback: Callback) => unknown;
+type Implementation = Record<string, Handler>;
+/** The parts of the ConfigureRequest and ReadRequest messages read here. */
+interface Request {
+  getVariablesMap(): { forEach(f: (value: string, key: string) => void): void };
+  getArgs(): { toJavaScript(): Record<string, unknown> } | undefined;
+  getProperties(): unknown;
+  setProperties(s: unknown): void;
+}
+
+const PATCHED = Symbol.for("pulumi-subscription-billing/plugin/guard");
+
+/** Installs the wrapper for this provider (once per process). */
+export function guardRequests(provider: BillingProvider): void {
+  // The SDK's own copies: its grpc-js (whose addService it calls), its generated messages.
+  const from = { paths: [path.dirname(require.resolve("@pulumi/pulumi/package.json"))] };
+  const grpcJs: typeof grpc = require(require.resolve("@grpc/grpc-js", from));
+  const service: unknown = require("@pulumi/pulumi/proto/provider_grpc_pb").ResourceProviderService;
+  const messages = require("@pulumi/pulumi/proto/provider_pb") as { ConfigureResponse: new () => ConfigureResponse };
+  const { Struct } = require(require.resolve("google-protobuf/google/protobuf/struct_pb", from)) as { Struct: new () => unknown };
+  const proto = grpcJs.Server.prototype as unknown as Record<symbol, boolean> & { addService: (s: unknown, i: unknown) => void };
+  if (proto[PATCHED]) return;
+  proto[PATCHED] = true;
+  const addService = proto.addService;
+  proto.addService = function (this: unknown, s: unknown, implementation: unknown) {
+    const impl = s === service ? guarded(implementation as Implementation, provider, messages.ConfigureResponse, Struct) : implementation;
+    return addService.call(this, s, impl);
+  };
+}
+
+interface ConfigureResponse {
+  setAcceptsecrets(v: boolean): void;
+  setAcceptresources(v: boolean): void;
+}
+
+/** The server's methods, with configure and read adapted (see {@link serve}); the others are the server's own. */
+export function guarded(
+  impl: Implementation,
+  provider: Pick<BillingProvider, "configure">,
+  Response: new () => ConfigureResponse,
+  Struct: new () => unknown,
+): Implementation {
+  // grpc-js binds each method to the object given: the server's own methods see `this` with its fields.
+  const wrapped = Object.create(impl) as Implementation;
+  wrapped.configure = (call, callback) => {
+    try {
+      const variables: [string, string][] = [];
+      call.request.getVariablesMap().forEach((value, key) => {
+        variables.push([key, value]);
+      });
+      provider.configure(providerConfig(variables, call.request.getArgs()?.toJavaScript()));
+    } catch (err) {
+      callback(err as Error);
+      return;
+    }
+    const resp = new Response();
+    resp.setAcceptsecrets(false);
+    resp.setAcceptresources(false);
+    callback(null, resp);
+  };
+  wrapped.read = (call, callback) => {
+    if (!call.request.getProperties()) call.request.setProperties(new Struct());
+    return impl.read.call(wrapped, call, callback);
+  };
+  return wrapped;
+}
