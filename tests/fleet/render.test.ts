@@ -23,7 +23,8 @@ import { inShard, shardOf } from "../../fleet/shard";
 
 const REPO = path.resolve(__dirname, "../..");
 const FLEET_FILE = path.join(REPO, "fleets/prod.yaml");
-const CRD_FILE = path.resolve(REPO, "../shared/k8s/pulumi.com_stacks.yaml");
+// Vendored (unmodified, see its README): a clean clone has no ../shared.
+const CRD_FILE = path.resolve(REPO, "tests/fixtures/k8s/pulumi.com_stacks.yaml");
 
 /** A fleet whose values test the edges: an object value, YAML 1.1 booleans and octals as text, odd site names, fleet- and site-level secrets. */
 const FLEET_YAML = `
