@@ -98,6 +98,20 @@ describe("the plugin's provider", () => {
     noKey(imported);
   });
 
+  it("import: <site>/<id> reads the endpoint with that billing:sites entry's credentials and records the site", async () => {
+    sim = await startSimulator({ apiKey: KEY });
+    const p = new BillingProvider("0.1.0");
+    p.configure(providerConfig([], { sites: { ...SECRET, value: JSON.stringify({ eu: { baseUrl: sim.url, apiKey: KEY } }) } }));
+    const made = sim.addEndpoint({ url: HOOK, events: ["payment_failure"] });
+    const imported = await p.read(`eu/${made.id}`, ENDPOINT, {});
+    expect(imported).toEqual({
+      id: String(made.id),
+      props: { endpointId: made.id, url: HOOK, events: ["payment_failure"], status: "enabled", site: "eu" },
+      inputs: { url: HOOK, events: ["payment_failure"], site: "eu" },
+    });
+    noKey(imported);
+  });
+
   it("import: an id the site does not have, or that is not an id, fails naming it", async () => {
     const p = await setup();
     await expect(p.read("42", ENDPOINT, {})).rejects.toThrow(
