@@ -1,0 +1,188 @@
+// Command gen writes the Node.js, Python and Go SDKs of the billing provider plugin from its
+// package schema, with Pulumi's own code generators (github.com/pulumi/pulumi/pkg/v3/codegen,
+// pinned in go.mod): the CLI's `pulumi package gen-sdk` cannot run here (it needs the language
+// hosts' plugin support), and .NET and Java generators are not part of pkg/v3.
+//
+// Usage: go run ./sdk-gen/gen -schema sdk-gen/schema.json -out sdk-gen [-lang nodejs,python,go]
+//
+// Each language's folder is emptied and written anew (what the generator no longer emits
+// disappears), and gets a `.schema-sha256` holding the sha256 of the schema file it was
+// generated from, which the staleness test compares with the checked-in schema.json.
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/blang/semver"
+	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/python"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
+)
+
+// tool is the name the generators write into every file's "do not edit" banner.
+const tool = "billing-sdk-gen"
+
+// shaFile records which schema a language folder was generated from.
+const shaFile = ".schema-sha256"
+
+func main() {
+	schemaPath := flag.String("schema", "sdk-gen/schema.json", "the package schema (JSON)")
+	outRoot := flag.String("out", "sdk-gen", "where the <lang> folders go")
+	langs := flag.String("lang", "nodejs,python,go", "comma-separated languages to generate")
+	flag.Parse()
+	if err := run(*schemaPath, *outRoot, strings.Split(*langs, ",")); err != nil {
+		fmt.Fprintln(os.Stderr, "sdk-gen:", err)
+		os.Exit(1)
+	}
+}
+
+func run(schemaPath, outRoot string, langs []string) error {
+	raw, err := os.ReadFile(schemaPath)
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256(raw)
+	digest := hex.EncodeToString(sum[:])
+
+	for _, lang := range langs {
+		lang = strings.TrimSpace(lang)
+		// A package bound afresh per language: the generators record their own options in it.
+		pkg, err := bind(raw)
+		if err != nil {
+			return err
+		}
+		files, err := generate(lang, pkg)
+		if err != nil {
+			return fmt.Errorf("%s: %w", lang, err)
+		}
+		dir := filepath.Join(outRoot, lang)
+		if err := os.RemoveAll(dir); err != nil {
+			return err
+		}
+		names := make([]string, 0, len(files))
+		for name := range files {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			if err := write(filepath.Join(dir, filepath.FromSlash(name)), files[name]); err != nil {
+				return err
+			}
+		}
+		if err := write(filepath.Join(dir, shaFile), []byte(digest+"\n")); err != nil {
+			return err
+		}
+		fmt.Printf("%s: %d files in %s\n", lang, len(files)+1, dir)
+	}
+	return nil
+}
+
+// bind reads the schema and binds it, validating it against the package metaschema. Each
+// language's options get respectSchemaVersion (unless the schema says otherwise): the SDKs then
+// carry the schema's version (package.json, setup.py, the Go resource options) and ask the engine
+// for that plugin version, rather than the placeholders a publishing pipeline would fill in.
+func bind(raw []byte) (*schema.Package, error) {
+	var spec schema.PackageSpec
+	if err := json.Unmarshal(raw, &spec); err != nil {
+		return nil, fmt.Errorf("schema: %w", err)
+	}
+	if spec.Language == nil {
+		spec.Language = map[string]schema.RawMessage{}
+	}
+	for _, lang := range []string{"nodejs", "python", "go"} {
+		opts := map[string]any{}
+		if b, ok := spec.Language[lang]; ok && len(b) > 0 {
+			if err := json.Unmarshal(b, &opts); err != nil {
+				return nil, fmt.Errorf("schema: language.%s: %w", lang, err)
+			}
+		}
+		if _, set := opts["respectSchemaVersion"]; !set {
+			opts["respectSchemaVersion"] = true
+		}
+		b, err := json.Marshal(opts)
+		if err != nil {
+			return nil, err
+		}
+		spec.Language[lang] = b
+	}
+	pkg, diags, err := schema.BindSpec(spec, noLoader{}, schema.ValidationOptions{})
+	if err != nil {
+		return nil, err
+	}
+	if diags.HasErrors() {
+		return nil, fmt.Errorf("schema: %s", diags.Error())
+	}
+	return pkg, nil
+}
+
+func generate(lang string, pkg *schema.Package) (map[string][]byte, error) {
+	switch lang {
+	case "nodejs":
+		return nodejs.GeneratePackage(tool, pkg, nil, nil, false, noLoader{})
+	case "python":
+		return python.GeneratePackage(tool, pkg, nil, noLoader{})
+	case "go":
+		files, err := gogen.GeneratePackage(tool, pkg, nil)
+		if err != nil {
+			return nil, err
+		}
+		// Without supportPack the Go generator writes no go.mod. A module at the import base path
+		// lets a program use the SDK from this repository (`replace <importBasePath> => <this folder>`).
+		info, _ := pkg.Language["go"].(gogen.GoPackageInfo)
+		if info.ImportBasePath == "" {
+			return nil, errors.New("language.go.importBasePath is not set in the schema")
+		}
+		base := info.ImportBasePath[strings.LastIndex(info.ImportBasePath, "/")+1:]
+		files[base+"/go.mod"] = []byte(fmt.Sprintf(
+			"module %s\n\ngo 1.25\n\nrequire (\n\tgithub.com/blang/semver v3.5.1+incompatible\n\tgithub.com/pulumi/pulumi/sdk/v3 %s\n)\n",
+			info.ImportBasePath, pulumiSDKVersion))
+		return files, nil
+	default:
+		return nil, fmt.Errorf("no generator for %q (nodejs, python, go; .NET and Java generators are not in pkg/v3)", lang)
+	}
+}
+
+// pulumiSDKVersion is the Go SDK the generated Go package requires: the codegen's own release.
+const pulumiSDKVersion = "v3.259.0"
+
+func write(path string, b []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, b, 0o644)
+}
+
+// noLoader answers every request for another package with an error: the billing schema
+// references no other package, so a request for one is a mistake in the schema.
+type noLoader struct{}
+
+func (noLoader) fail(name string) error {
+	return fmt.Errorf("the billing schema references package %q: no other package can be loaded by this generator", name)
+}
+
+func (l noLoader) LoadPackage(pkg string, _ *semver.Version) (*schema.Package, error) {
+	return nil, l.fail(pkg)
+}
+
+func (l noLoader) LoadPackageV2(_ context.Context, d *schema.PackageDescriptor) (*schema.Package, error) {
+	return nil, l.fail(d.Name)
+}
+
+func (l noLoader) LoadPackageReference(pkg string, _ *semver.Version) (schema.PackageReference, error) {
+	return nil, l.fail(pkg)
+}
+
+func (l noLoader) LoadPackageReferenceV2(_ context.Context, d *schema.PackageDescriptor) (schema.PackageReference, error) {
+	return nil, l.fail(d.Name)
+}
