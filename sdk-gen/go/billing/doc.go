@@ -1,0 +1,2 @@
+// Webhook settings, webhook endpoints, subscription migrations and webhook replay of a subscription-billing service.
+package billing
