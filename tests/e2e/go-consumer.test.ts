@@ -3,6 +3,7 @@ import { execFile } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { createWorkspace, ensurePulumi, type Workspace } from "../../scripts/lib/pulumi-cli";
+import { pack } from "../../scripts/plugin-pack";
 import { type Simulator, startSimulator } from "../../simulator";
 import { mutations, ROOT } from "./support";
 
@@ -17,7 +18,6 @@ const API_KEY = "sk_e2e_go_5d20b7";
 const HOOK_URL = "https://hooks.example.com/billing/go";
 const CONSUMER = path.join(ROOT, "tests/e2e/go-consumer");
 const BIN = path.join(ROOT, ".cache/go-consumer/go-consumer");
-const PLUGIN_DIR = path.join(ROOT, ".cache/plugin");
 
 interface Step {
   result: string;
@@ -50,21 +50,21 @@ function exec(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.Proc
 
 const goBinary = () => process.env.GO ?? (existsSync("/usr/local/go/bin/go") ? "/usr/local/go/bin/go" : "go");
 
-/** The newest plugin tarball `npm run plugin:pack` left in .cache/plugin, packing it when there is none. */
-async function pluginTarball(): Promise<string> {
-  const newest = () =>
-    existsSync(PLUGIN_DIR)
-      ? readdirSync(PLUGIN_DIR)
-          .filter((f) => /\.(tgz|tar\.gz)$/.test(f))
-          .map((f) => path.join(PLUGIN_DIR, f))
-          .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0]
-      : undefined;
-  const found = newest();
-  if (found) return found;
-  await exec("npm", ["run", "plugin:pack"], { cwd: ROOT, env: process.env });
-  const packed = newest();
-  if (!packed) throw new Error(`npm run plugin:pack left no tarball in ${PLUGIN_DIR}`);
-  return packed;
+/** Newest modification time of any file under `dir`. */
+function newest(dir: string): number {
+  let t = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+/** The plugin tarball of the current build: the one `npm run plugin:pack` left, unless the build is newer. */
+function pluginTarball(version: string): string {
+  const tarball = path.join(ROOT, `.cache/plugin/pulumi-resource-billing-v${version}.tar.gz`);
+  if (existsSync(tarball) && statSync(tarball).mtimeMs > newest(path.join(ROOT, "dist"))) return tarball;
+  return pack();
 }
 
 describe("the generated Go SDK through the Go Automation API (inline program), with the real CLI and the plugin", () => {
@@ -77,7 +77,13 @@ describe("the generated Go SDK through the Go Automation API (inline program), w
     const bin = await ensurePulumi();
     ws = await createWorkspace(bin);
     const version = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
-    await ws.pulumi(["plugin", "install", "resource", "billing", version, "--file", await pluginTarball()], { cwd: ws.dir });
+    // The engine prefers a pulumi-resource-billing on PATH to an installed plugin: keep such folders off PATH,
+    // so that what runs is the tarball's (as tests/e2e/plugin.test.ts does).
+    ws.env.PATH = (ws.env.PATH ?? "")
+      .split(path.delimiter)
+      .filter((dir) => !existsSync(path.join(dir, "pulumi-resource-billing")))
+      .join(path.delimiter);
+    await ws.pulumi(["plugin", "install", "resource", "billing", version, "--file", pluginTarball(version)], { cwd: ws.dir });
     // Built into .cache (ignored), -trimpath like the CLI: with a warm module and build cache this takes seconds.
     const goEnv = { ...process.env, GOFLAGS: "-mod=mod -buildvcs=false", GOWORK: "off" };
     await exec(goBinary(), ["build", "-trimpath", "-o", BIN, "."], { cwd: CONSUMER, env: goEnv });
