@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { cp, mkdir } from "node:fs/promises";
+import { cp, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { packageSchema } from "../../plugin/schema";
 import { KINDS } from "../../provider/kinds";
@@ -16,6 +16,27 @@ const KEY = "sk_e2e_plugin_7c41d9";
 const DUNNING = "https://dunning.acme.example/billing";
 const ADOPTED = "https://crm.acme.example/billing-hooks";
 const VERSION: string = require("../../package.json").version;
+
+/** The plugin tarball, packed once for both suites. */
+let tarball: string | undefined;
+const packed = () => {
+  tarball ??= pack();
+  return tarball;
+};
+
+/** A stack whose CLI runs the installed plugin: folders holding a pulumi-resource-billing are kept off PATH. */
+async function pluginStack(dir: string, stack: string): Promise<ExampleStack> {
+  const c = await installedConsumer();
+  const s = await ExampleStack.create(c, dir, stack);
+  // The engine prefers a pulumi-resource-billing on PATH (e.g. node_modules/.bin after an npm install of this repo)
+  // to an installed plugin: keep such folders off PATH, so that what runs is the tarball's.
+  s.ws.env.PATH = (s.ws.env.PATH ?? "")
+    .split(path.delimiter)
+    .filter((d) => !existsSync(path.join(d, "pulumi-resource-billing")))
+    .join(path.delimiter);
+  await s.ws.pulumi(["plugin", "install", "resource", "billing", VERSION, "--file", packed()], { cwd: s.cwd });
+  return s;
+}
 
 /** A schema without its empty lists and objects. */
 function compact(v: unknown): unknown {
@@ -50,19 +71,11 @@ describe("the provider plugin with the real CLI (examples/plugin-typescript)", (
 
   before(async () => {
     const c = await installedConsumer();
-    const tarball = pack();
     await mkdir(c.example("plugin-typescript"), { recursive: true });
     for (const f of ["Pulumi.yaml", "index.ts"])
       await cp(path.join(ROOT, "examples/plugin-typescript", f), path.join(c.example("plugin-typescript"), f));
     sim = await startSimulator({ apiKey: KEY });
-    s = await ExampleStack.create(c, "plugin-typescript", "plugin");
-    // The engine prefers a pulumi-resource-billing on PATH (e.g. node_modules/.bin after an npm install of this repo)
-    // to an installed plugin: keep such folders off PATH, so that what runs is the tarball's.
-    s.ws.env.PATH = (s.ws.env.PATH ?? "")
-      .split(path.delimiter)
-      .filter((dir) => !existsSync(path.join(dir, "pulumi-resource-billing")))
-      .join(path.delimiter);
-    await cli(["plugin", "install", "resource", "billing", VERSION, "--file", tarball]);
+    s = await pluginStack("plugin-typescript", "plugin");
     await s.config("billing:baseUrl", sim.url);
     await s.config("billing:apiKey", KEY, true);
     await setEndpoints({ dunning: { url: DUNNING, events: ["subscription_state_change", "payment_failure"] } });
@@ -164,5 +177,55 @@ describe("the provider plugin with the real CLI (examples/plugin-typescript)", (
     assert.equal(sent().filter((r) => r.startsWith("PUT /endpoints/")).length, 2);
     const state = JSON.parse(await s.exportState()) as { deployment: { resources?: unknown[] } };
     assert.equal(state.deployment.resources?.length ?? 0, 0);
+  });
+});
+
+describe("the generated Node.js SDK (sdk-gen/nodejs) with the plugin", () => {
+  let sim: Simulator;
+  let s: ExampleStack;
+
+  before(async function () {
+    if (!existsSync(path.join(ROOT, "sdk-gen/nodejs/index.ts"))) this.skip();
+    const c = await installedConsumer();
+    // The SDK's sources beside a program that imports them (ts-node compiles both), as a generated SDK is vendored.
+    await cp(path.join(ROOT, "sdk-gen/nodejs"), path.join(c.dir, "billing-sdk"), { recursive: true });
+    const dir = c.example("plugin-sdk");
+    await mkdir(dir, { recursive: true });
+    await cp(path.join(ROOT, "examples/plugin-typescript/Pulumi.yaml"), path.join(dir, "Pulumi.yaml"));
+    await writeFile(
+      path.join(dir, "index.ts"),
+      [
+        'import * as billing from "../billing-sdk";',
+        `const hooks = new billing.WebhookEndpoint("hooks", { url: "${DUNNING}", events: ["payment_failure"] });`,
+        "export const endpointId = hooks.endpointId;",
+        "export const events = hooks.events;",
+        "",
+      ].join("\n"),
+    );
+    sim = await startSimulator({ apiKey: KEY });
+    s = await pluginStack("plugin-sdk", "sdk");
+    await s.config("billing:baseUrl", sim.url);
+    await s.config("billing:apiKey", KEY, true);
+  });
+
+  after(async () => {
+    if (s) {
+      const printed = s.outputs.join("\n");
+      await s.dispose();
+      assert.ok(!printed.includes(KEY), "the API key appeared in the CLI's output");
+    }
+    await sim?.close();
+  });
+
+  it("up creates the endpoint, a second up changes nothing, destroy unsubscribes it", async () => {
+    await s.run(["up", "--yes", "--skip-preview"]);
+    const [held] = sim.endpoints();
+    assert.deepEqual(await s.stackOutputs(), { endpointId: held.id, events: ["payment_failure"] });
+    sim.reset();
+    const again = await s.run(["up", "--yes", "--skip-preview"]);
+    assert.doesNotMatch(again.stdout, /created|updated|replaced|deleted/);
+    assert.deepEqual(mutations(sim.requests), []);
+    await s.run(["destroy", "--yes", "--skip-preview"]);
+    assert.deepEqual(sim.endpoints()[0].events, []);
   });
 });
