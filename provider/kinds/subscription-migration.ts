@@ -329,7 +329,9 @@ export const subscriptionMigration: KindModule<typeof kind, State> = {
      * maxChargeInCents replaces, so the new inputs differ from the recorded ones at most there.
      */
     async update(ctx, id, s, inputs) {
-      const args = { ...s.args, maxChargeInCents: inputs.maxChargeInCents };
+      // No key rather than an undefined one: the engine's protobuf Struct refuses undefined values.
+      const { maxChargeInCents: _, ...recorded } = s.args;
+      const args = inputs.maxChargeInCents === undefined ? recorded : { ...recorded, maxChargeInCents: inputs.maxChargeInCents };
       const client = ctx.client(args.site);
       const request = await bodyOf(args);
       if (!s.pending) {
