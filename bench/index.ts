@@ -9,6 +9,7 @@ import { cliFigure } from "./cli";
 import { fleetFigure } from "./fleet";
 import { memoryFigure } from "./memory";
 import { perCallFigure } from "./per-call";
+import { pluginFigure } from "./plugin";
 import { providerSizeFigure } from "./provider-size";
 import { replayFigure } from "./replay";
 import { type Row, table } from "./stats";
@@ -49,6 +50,7 @@ async function main(): Promise<void> {
   await step("6", "the fleet runner, sites at concurrency 8 vs one at a time", () =>
     fleetFigure(quick ? { sites: 16, singles: 2 } : { sites: 100, singles: 5 }),
   );
+  await step("7", "pulumi preview through the provider plugin vs the dynamic providers", () => pluginFigure({ repeats: quick ? 1 : 3 }));
   console.log(
     `\nNode ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${quick ? "--quick" : "full"} run, ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
   );
