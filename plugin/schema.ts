@@ -97,6 +97,11 @@ class TypeBuilder {
   }
 }
 
+const nullable = (s: JsonSchema | undefined): boolean =>
+  !!s &&
+  ((Array.isArray(s.type) && (s.type as string[]).includes("null")) ||
+    (Array.isArray(s.anyOf) && (s.anyOf as JsonSchema[]).some((b) => b.type === "null")));
+
 const upper = (k: string) => k.charAt(0).toUpperCase() + k.slice(1);
 
 /** The package schema for these kinds, at this version. Deterministic: the same kinds give the same text. */
@@ -124,7 +129,8 @@ export function packageSchema(kinds: readonly Kind[], version: string): Record<s
       inputProperties,
       requiredInputs: ((inputs.required as string[] | undefined) ?? []).slice(),
       properties,
-      required: ((outputs.required as string[] | undefined) ?? []).slice(),
+      // A value that can be null is not "required": the SDKs would type it as never null.
+      required: ((outputs.required as string[] | undefined) ?? []).filter((name) => !nullable(outputProps[name])),
     };
   }
   return {

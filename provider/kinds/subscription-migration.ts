@@ -38,9 +38,9 @@ const kind = declareKind({
   outputs: z.object({
     subscriptionState: z.string().describe("The subscription's state after the migration."),
     previousState: z.string().nullable().describe("Its state just before the migration was sent (null when it was not read)."),
-    productId: z.number().describe("The product the subscription is on."),
+    productId: z.number().int().describe("The product the subscription is on."),
     productHandle: z.string().nullable().describe("That product's handle."),
-    pricePointId: z.number().nullable().describe("The price point now in effect: the product's default when none was named."),
+    pricePointId: z.number().int().nullable().describe("The price point now in effect: the product's default when none was named."),
     currentPeriodEndsAt: z.string().nullable().describe("End of the current billing period (ISO-8601)."),
     nextAssessmentAt: z.string().nullable().describe("Next assessment (ISO-8601)."),
     migratedAt: z.string().describe("When the migration was applied (ISO-8601)."),

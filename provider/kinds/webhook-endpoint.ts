@@ -26,7 +26,7 @@ const kind = declareKind({
     site: siteInput,
   }),
   outputs: z.object({
-    endpointId: z.number().describe("The service's id of the endpoint."),
+    endpointId: z.number().int().describe("The service's id of the endpoint."),
     url: z.string().describe("The url as the service stores it."),
     events: z.array(z.string()).describe("The events it is subscribed to, sorted (a key this package does not know yet is kept)."),
     status: z.string().nullable().describe('The service\'s status of the endpoint ("enabled"), null when it does not report one.'),

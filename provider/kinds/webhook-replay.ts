@@ -50,8 +50,8 @@ const kind = declareKind({
       ),
     ),
   outputs: z.object({
-    queuedCount: z.number().describe("Distinct ids the service is known to have accepted into its delivery queue."),
-    batchCount: z.number().describe("Requests sent (at most 1000 ids each)."),
+    queuedCount: z.number().int().describe("Distinct ids the service is known to have accepted into its delivery queue."),
+    batchCount: z.number().int().describe("Requests sent (at most 1000 ids each)."),
     replayedAt: z.string().nullable().describe("When the replay completed; null while part of it is still to be sent."),
     notQueuedIds: z.array(z.union([z.number(), z.string()])).describe("Ids a failed run did not queue; the next `up` sends exactly these."),
     unknownIds: z

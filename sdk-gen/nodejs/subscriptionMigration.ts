@@ -39,7 +39,7 @@ export class SubscriptionMigration extends pulumi.CustomResource {
     /**
      * End of the current billing period (ISO-8601).
      */
-    declare public /*out*/ readonly currentPeriodEndsAt: pulumi.Output<string>;
+    declare public /*out*/ readonly currentPeriodEndsAt: pulumi.Output<string | undefined>;
     /**
      * When the migration was applied (ISO-8601).
      */
@@ -47,19 +47,19 @@ export class SubscriptionMigration extends pulumi.CustomResource {
     /**
      * Next assessment (ISO-8601).
      */
-    declare public /*out*/ readonly nextAssessmentAt: pulumi.Output<string>;
+    declare public /*out*/ readonly nextAssessmentAt: pulumi.Output<string | undefined>;
     /**
      * Its state just before the migration was sent (null when it was not read).
      */
-    declare public /*out*/ readonly previousState: pulumi.Output<string>;
+    declare public /*out*/ readonly previousState: pulumi.Output<string | undefined>;
     /**
      * The price point now in effect: the product's default when none was named.
      */
-    declare public readonly pricePointId: pulumi.Output<number>;
+    declare public readonly pricePointId: pulumi.Output<number | undefined>;
     /**
      * That product's handle.
      */
-    declare public readonly productHandle: pulumi.Output<string>;
+    declare public readonly productHandle: pulumi.Output<string | undefined>;
     /**
      * The product the subscription is on.
      */

@@ -51,7 +51,7 @@ export class WebhookEndpoint extends pulumi.CustomResource {
     /**
      * The service's status of the endpoint ("enabled"), null when it does not report one.
      */
-    declare public /*out*/ readonly status: pulumi.Output<string>;
+    declare public /*out*/ readonly status: pulumi.Output<string | undefined>;
     /**
      * The url as the service stores it.
      */

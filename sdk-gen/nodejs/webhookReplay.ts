@@ -53,7 +53,7 @@ export class WebhookReplay extends pulumi.CustomResource {
     /**
      * When the replay completed; null while part of it is still to be sent.
      */
-    declare public /*out*/ readonly replayedAt: pulumi.Output<string>;
+    declare public /*out*/ readonly replayedAt: pulumi.Output<string | undefined>;
     /**
      * Ids whose batch may or may not have been queued (its answer was lost). The next `up` re-sends those batches with their original uniqueness tokens, so nothing is delivered twice.
      */

@@ -44,13 +44,18 @@ function shapeOfJson(s: JsonSchema): Shape {
   return t ?? "any";
 }
 
+const canBeNull = (s: JsonSchema): boolean =>
+  (Array.isArray(s.type) && (s.type as string[]).includes("null")) ||
+  (Array.isArray(s.anyOf) && (s.anyOf as JsonSchema[]).some((b) => b.type === "null"));
+
 function declared(kind: Kind, io: "input" | "output"): Props {
   const json = z.toJSONSchema(io === "input" ? kind.inputs : kind.outputs, { io, unrepresentable: "any" }) as JsonSchema;
   const required = new Set((json.required as string[] | undefined) ?? []);
   return Object.fromEntries(
     Object.entries((json.properties ?? {}) as Record<string, JsonSchema>).map(([name, s]) => [
       name,
-      { optional: !required.has(name), type: shapeOfJson(s) },
+      // A value that can be null is optional in the SDKs (the schema leaves it out of `required`).
+      { optional: !required.has(name) || canBeNull(s), type: shapeOfJson(s) },
     ]),
   );
 }

@@ -19,19 +19,19 @@ type SubscriptionMigration struct {
 	pulumi.CustomResourceState
 
 	// End of the current billing period (ISO-8601).
-	CurrentPeriodEndsAt pulumi.StringOutput `pulumi:"currentPeriodEndsAt"`
+	CurrentPeriodEndsAt pulumi.StringPtrOutput `pulumi:"currentPeriodEndsAt"`
 	// When the migration was applied (ISO-8601).
 	MigratedAt pulumi.StringOutput `pulumi:"migratedAt"`
 	// Next assessment (ISO-8601).
-	NextAssessmentAt pulumi.StringOutput `pulumi:"nextAssessmentAt"`
+	NextAssessmentAt pulumi.StringPtrOutput `pulumi:"nextAssessmentAt"`
 	// Its state just before the migration was sent (null when it was not read).
-	PreviousState pulumi.StringOutput `pulumi:"previousState"`
+	PreviousState pulumi.StringPtrOutput `pulumi:"previousState"`
 	// The price point now in effect: the product's default when none was named.
-	PricePointId pulumi.Float64Output `pulumi:"pricePointId"`
+	PricePointId pulumi.IntPtrOutput `pulumi:"pricePointId"`
 	// That product's handle.
-	ProductHandle pulumi.StringOutput `pulumi:"productHandle"`
+	ProductHandle pulumi.StringPtrOutput `pulumi:"productHandle"`
 	// The product the subscription is on.
-	ProductId pulumi.Float64Output `pulumi:"productId"`
+	ProductId pulumi.IntOutput `pulumi:"productId"`
 	// The subscription's state after the migration.
 	SubscriptionState pulumi.StringOutput `pulumi:"subscriptionState"`
 	// Advice the service's rules call for, e.g. the recommended path for trial_ended subscriptions.
@@ -169,8 +169,8 @@ func (o SubscriptionMigrationOutput) ToSubscriptionMigrationOutputWithContext(ct
 }
 
 // End of the current billing period (ISO-8601).
-func (o SubscriptionMigrationOutput) CurrentPeriodEndsAt() pulumi.StringOutput {
-	return o.ApplyT(func(v *SubscriptionMigration) pulumi.StringOutput { return v.CurrentPeriodEndsAt }).(pulumi.StringOutput)
+func (o SubscriptionMigrationOutput) CurrentPeriodEndsAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SubscriptionMigration) pulumi.StringPtrOutput { return v.CurrentPeriodEndsAt }).(pulumi.StringPtrOutput)
 }
 
 // When the migration was applied (ISO-8601).
@@ -179,28 +179,28 @@ func (o SubscriptionMigrationOutput) MigratedAt() pulumi.StringOutput {
 }
 
 // Next assessment (ISO-8601).
-func (o SubscriptionMigrationOutput) NextAssessmentAt() pulumi.StringOutput {
-	return o.ApplyT(func(v *SubscriptionMigration) pulumi.StringOutput { return v.NextAssessmentAt }).(pulumi.StringOutput)
+func (o SubscriptionMigrationOutput) NextAssessmentAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SubscriptionMigration) pulumi.StringPtrOutput { return v.NextAssessmentAt }).(pulumi.StringPtrOutput)
 }
 
 // Its state just before the migration was sent (null when it was not read).
-func (o SubscriptionMigrationOutput) PreviousState() pulumi.StringOutput {
-	return o.ApplyT(func(v *SubscriptionMigration) pulumi.StringOutput { return v.PreviousState }).(pulumi.StringOutput)
+func (o SubscriptionMigrationOutput) PreviousState() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SubscriptionMigration) pulumi.StringPtrOutput { return v.PreviousState }).(pulumi.StringPtrOutput)
 }
 
 // The price point now in effect: the product's default when none was named.
-func (o SubscriptionMigrationOutput) PricePointId() pulumi.Float64Output {
-	return o.ApplyT(func(v *SubscriptionMigration) pulumi.Float64Output { return v.PricePointId }).(pulumi.Float64Output)
+func (o SubscriptionMigrationOutput) PricePointId() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *SubscriptionMigration) pulumi.IntPtrOutput { return v.PricePointId }).(pulumi.IntPtrOutput)
 }
 
 // That product's handle.
-func (o SubscriptionMigrationOutput) ProductHandle() pulumi.StringOutput {
-	return o.ApplyT(func(v *SubscriptionMigration) pulumi.StringOutput { return v.ProductHandle }).(pulumi.StringOutput)
+func (o SubscriptionMigrationOutput) ProductHandle() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SubscriptionMigration) pulumi.StringPtrOutput { return v.ProductHandle }).(pulumi.StringPtrOutput)
 }
 
 // The product the subscription is on.
-func (o SubscriptionMigrationOutput) ProductId() pulumi.Float64Output {
-	return o.ApplyT(func(v *SubscriptionMigration) pulumi.Float64Output { return v.ProductId }).(pulumi.Float64Output)
+func (o SubscriptionMigrationOutput) ProductId() pulumi.IntOutput {
+	return o.ApplyT(func(v *SubscriptionMigration) pulumi.IntOutput { return v.ProductId }).(pulumi.IntOutput)
 }
 
 // The subscription's state after the migration.

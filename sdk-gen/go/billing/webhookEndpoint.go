@@ -19,13 +19,13 @@ type WebhookEndpoint struct {
 	pulumi.CustomResourceState
 
 	// The service's id of the endpoint.
-	EndpointId pulumi.Float64Output `pulumi:"endpointId"`
+	EndpointId pulumi.IntOutput `pulumi:"endpointId"`
 	// The events it is subscribed to, sorted (a key this package does not know yet is kept).
 	Events pulumi.StringArrayOutput `pulumi:"events"`
 	// The site, when one was named.
 	Site pulumi.StringPtrOutput `pulumi:"site"`
 	// The service's status of the endpoint ("enabled"), null when it does not report one.
-	Status pulumi.StringOutput `pulumi:"status"`
+	Status pulumi.StringPtrOutput `pulumi:"status"`
 	// The url as the service stores it.
 	Url pulumi.StringOutput `pulumi:"url"`
 }
@@ -132,8 +132,8 @@ func (o WebhookEndpointOutput) ToWebhookEndpointOutputWithContext(ctx context.Co
 }
 
 // The service's id of the endpoint.
-func (o WebhookEndpointOutput) EndpointId() pulumi.Float64Output {
-	return o.ApplyT(func(v *WebhookEndpoint) pulumi.Float64Output { return v.EndpointId }).(pulumi.Float64Output)
+func (o WebhookEndpointOutput) EndpointId() pulumi.IntOutput {
+	return o.ApplyT(func(v *WebhookEndpoint) pulumi.IntOutput { return v.EndpointId }).(pulumi.IntOutput)
 }
 
 // The events it is subscribed to, sorted (a key this package does not know yet is kept).
@@ -147,8 +147,8 @@ func (o WebhookEndpointOutput) Site() pulumi.StringPtrOutput {
 }
 
 // The service's status of the endpoint ("enabled"), null when it does not report one.
-func (o WebhookEndpointOutput) Status() pulumi.StringOutput {
-	return o.ApplyT(func(v *WebhookEndpoint) pulumi.StringOutput { return v.Status }).(pulumi.StringOutput)
+func (o WebhookEndpointOutput) Status() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *WebhookEndpoint) pulumi.StringPtrOutput { return v.Status }).(pulumi.StringPtrOutput)
 }
 
 // The url as the service stores it.

@@ -18,13 +18,13 @@ type WebhookReplay struct {
 	pulumi.CustomResourceState
 
 	// Requests sent (at most 1000 ids each).
-	BatchCount pulumi.Float64Output `pulumi:"batchCount"`
+	BatchCount pulumi.IntOutput `pulumi:"batchCount"`
 	// Ids a failed run did not queue; the next `up` sends exactly these.
 	NotQueuedIds pulumi.ArrayOutput `pulumi:"notQueuedIds"`
 	// Distinct ids the service is known to have accepted into its delivery queue.
-	QueuedCount pulumi.Float64Output `pulumi:"queuedCount"`
+	QueuedCount pulumi.IntOutput `pulumi:"queuedCount"`
 	// When the replay completed; null while part of it is still to be sent.
-	ReplayedAt pulumi.StringOutput `pulumi:"replayedAt"`
+	ReplayedAt pulumi.StringPtrOutput `pulumi:"replayedAt"`
 	// Ids whose batch may or may not have been queued (its answer was lost). The next `up` re-sends those batches with their original uniqueness tokens, so nothing is delivered twice.
 	UnknownIds pulumi.ArrayOutput `pulumi:"unknownIds"`
 }
@@ -129,8 +129,8 @@ func (o WebhookReplayOutput) ToWebhookReplayOutputWithContext(ctx context.Contex
 }
 
 // Requests sent (at most 1000 ids each).
-func (o WebhookReplayOutput) BatchCount() pulumi.Float64Output {
-	return o.ApplyT(func(v *WebhookReplay) pulumi.Float64Output { return v.BatchCount }).(pulumi.Float64Output)
+func (o WebhookReplayOutput) BatchCount() pulumi.IntOutput {
+	return o.ApplyT(func(v *WebhookReplay) pulumi.IntOutput { return v.BatchCount }).(pulumi.IntOutput)
 }
 
 // Ids a failed run did not queue; the next `up` sends exactly these.
@@ -139,13 +139,13 @@ func (o WebhookReplayOutput) NotQueuedIds() pulumi.ArrayOutput {
 }
 
 // Distinct ids the service is known to have accepted into its delivery queue.
-func (o WebhookReplayOutput) QueuedCount() pulumi.Float64Output {
-	return o.ApplyT(func(v *WebhookReplay) pulumi.Float64Output { return v.QueuedCount }).(pulumi.Float64Output)
+func (o WebhookReplayOutput) QueuedCount() pulumi.IntOutput {
+	return o.ApplyT(func(v *WebhookReplay) pulumi.IntOutput { return v.QueuedCount }).(pulumi.IntOutput)
 }
 
 // When the replay completed; null while part of it is still to be sent.
-func (o WebhookReplayOutput) ReplayedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v *WebhookReplay) pulumi.StringOutput { return v.ReplayedAt }).(pulumi.StringOutput)
+func (o WebhookReplayOutput) ReplayedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *WebhookReplay) pulumi.StringPtrOutput { return v.ReplayedAt }).(pulumi.StringPtrOutput)
 }
 
 // Ids whose batch may or may not have been queued (its answer was lost). The next `up` re-sends those batches with their original uniqueness tokens, so nothing is delivered twice.

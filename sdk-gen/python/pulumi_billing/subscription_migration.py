@@ -337,7 +337,7 @@ class SubscriptionMigration(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="currentPeriodEndsAt")
-    def current_period_ends_at(self) -> pulumi.Output[_builtins.str]:
+    def current_period_ends_at(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         End of the current billing period (ISO-8601).
         """
@@ -353,7 +353,7 @@ class SubscriptionMigration(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="nextAssessmentAt")
-    def next_assessment_at(self) -> pulumi.Output[_builtins.str]:
+    def next_assessment_at(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         Next assessment (ISO-8601).
         """
@@ -361,7 +361,7 @@ class SubscriptionMigration(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="previousState")
-    def previous_state(self) -> pulumi.Output[_builtins.str]:
+    def previous_state(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         Its state just before the migration was sent (null when it was not read).
         """
@@ -369,7 +369,7 @@ class SubscriptionMigration(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="pricePointId")
-    def price_point_id(self) -> pulumi.Output[_builtins.float]:
+    def price_point_id(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
         The price point now in effect: the product's default when none was named.
         """
@@ -377,7 +377,7 @@ class SubscriptionMigration(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="productHandle")
-    def product_handle(self) -> pulumi.Output[_builtins.str]:
+    def product_handle(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         That product's handle.
         """
@@ -385,7 +385,7 @@ class SubscriptionMigration(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="productId")
-    def product_id(self) -> pulumi.Output[_builtins.float]:
+    def product_id(self) -> pulumi.Output[_builtins.int]:
         """
         The product the subscription is on.
         """

@@ -170,7 +170,7 @@ class WebhookEndpoint(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="endpointId")
-    def endpoint_id(self) -> pulumi.Output[_builtins.float]:
+    def endpoint_id(self) -> pulumi.Output[_builtins.int]:
         """
         The service's id of the endpoint.
         """
@@ -194,7 +194,7 @@ class WebhookEndpoint(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def status(self) -> pulumi.Output[_builtins.str]:
+    def status(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         The service's status of the endpoint ("enabled"), null when it does not report one.
         """

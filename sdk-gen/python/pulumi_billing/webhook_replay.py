@@ -192,7 +192,7 @@ class WebhookReplay(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="batchCount")
-    def batch_count(self) -> pulumi.Output[_builtins.float]:
+    def batch_count(self) -> pulumi.Output[_builtins.int]:
         """
         Requests sent (at most 1000 ids each).
         """
@@ -208,7 +208,7 @@ class WebhookReplay(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="queuedCount")
-    def queued_count(self) -> pulumi.Output[_builtins.float]:
+    def queued_count(self) -> pulumi.Output[_builtins.int]:
         """
         Distinct ids the service is known to have accepted into its delivery queue.
         """
@@ -216,7 +216,7 @@ class WebhookReplay(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="replayedAt")
-    def replayed_at(self) -> pulumi.Output[_builtins.str]:
+    def replayed_at(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         When the replay completed; null while part of it is still to be sent.
         """
