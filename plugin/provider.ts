@@ -51,8 +51,8 @@ export function kindKeyOf(urn: string): ProviderKind {
  * the kind's runtime (`provider/runtime`), the very functions the dynamic providers' shells call,
  * with this object as the provider (its configuration is keyed by it, in the runtime's memory).
  * What differs from the dynamic host is adapted here, not in the runtime: configuration arrives
- * through {@link BillingProvider.configure} (see serve.ts), results are made Struct-safe, a partial
- * failure carries no `__provider`, and a read without state is `pulumi import` (import.ts).
+ * through {@link BillingProvider.configure} (see serve.ts), results are made Struct-safe, and a
+ * read without state is `pulumi import` (import.ts).
  */
 export class BillingProvider implements plugin.Provider {
   /** The plugin's version: the package's. */
@@ -108,8 +108,7 @@ export class BillingProvider implements plugin.Provider {
 
 /**
  * A create or update, its result Struct-safe. A partial failure (the runtime's error with `id` and
- * `properties`, kept in state by the engine) gets its properties Struct-safe too and without
- * `__provider`, which the runtime adds for the dynamic host and is undefined here.
+ * `properties`, kept in state by the engine) gets its properties Struct-safe too.
  */
 async function settled<T>(op: () => Promise<T>): Promise<T> {
   try {
@@ -117,8 +116,7 @@ async function settled<T>(op: () => Promise<T>): Promise<T> {
   } catch (err) {
     const failed = err as { properties?: Record<string, unknown> } | null;
     if (failed && typeof failed === "object" && failed.properties && typeof failed.properties === "object") {
-      const { __provider: _, ...recorded } = failed.properties;
-      failed.properties = plain(recorded);
+      failed.properties = plain(failed.properties);
     }
     throw err;
   }

@@ -1,8 +1,7 @@
 /**
  * Values on their way back to the SDK's provider server, which turns them into protobuf Structs:
- * `Struct.fromJavaScript` throws on `undefined` (an optional output the runtime left unset, or the
- * `__provider: undefined` a partial failure adds in a plugin, where there is no serialized provider),
- * and a throw there leaves the engine's call unanswered. A JSON round trip drops them, as the
+ * `Struct.fromJavaScript` throws on `undefined` (an optional output the runtime left unset), and a
+ * throw there leaves the engine's call unanswered. A JSON round trip drops them, as the
  * dynamic-provider host's own serialization does.
  */
 export function plain<T>(value: T): T {

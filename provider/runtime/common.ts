@@ -28,11 +28,13 @@ export function userInputs(props: Record<string, unknown>): Record<string, unkno
 /**
  * An error the Node dynamic-provider host turns into a partial failure: the
  * resource is kept in state with `id` and `properties`, and the next `up`
- * calls update. The host does not add `__provider` on this path, so the
- * properties carry it, or the next operation could not load the provider.
+ * calls update. The dynamic host does not add `__provider` on this path, so the
+ * properties carry it, or the next operation could not load the provider. A
+ * provider plugin has no serialized provider (`provider` undefined): none is added.
  */
 export function partialFailure(message: string, id: string, properties: Record<string, unknown>, provider: unknown): Error {
-  return Object.assign(new Error(message), { id, properties: { ...properties, __provider: provider }, reasons: [message] });
+  const recorded = provider === undefined ? { ...properties } : { ...properties, __provider: provider };
+  return Object.assign(new Error(message), { id, properties: recorded, reasons: [message] });
 }
 
 /** A failure for each input the resource does not have, saying which it accepts. */
