@@ -17,6 +17,7 @@
 # package.json (devDependencies/dependencies "@pulumi/pulumi", exact version), $PULUMI_VERSION.
 #
 # Output: .cache/pulumi/v<version>/bin/{pulumi,pulumi-language-nodejs,pulumi-resource-pulumi-nodejs}
+# (and bin/legacy/pulumi-language-nodejs when the host is the legacy one: see scripts/language-host)
 # The last line on stdout is the absolute bin directory; all progress goes to stderr.
 # Environment: GO (go binary), ENSURE_PULUMI_JOBS (go build -p, default: nproc capped at 2).
 set -euo pipefail
@@ -33,7 +34,7 @@ while [ $# -gt 0 ]; do
     --no-language-host) NO_LH=1 ;;
     --pulumi-version) [ $# -ge 2 ] || die "--pulumi-version needs a value"; VERSION_ARG="$2"; shift ;;
     --pulumi-version=*) VERSION_ARG="${1#*=}" ;;
-    -h|--help) sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 0 ;;
+    -h|--help) sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 0 ;;
     *) die "unknown argument: $1 (see --help)" ;;
   esac
   shift
@@ -92,6 +93,8 @@ version_of() { # prints what `<pulumi> version` prints (last stdout line), or no
 bin_ok() { # bin_ok <dir>: the three executables are there and pulumi reports the right version
   [ -x "$1/pulumi" ] && [ -x "$1/pulumi-resource-pulumi-nodejs" ] || return 1
   [ -x "$1/pulumi-language-nodejs" ] || { [ "$NO_LH" = 1 ] && [ -e "$1/.no-language-host" ]; } || return 1
+  # A legacy host runs behind scripts/language-host (earlier builds lacked it: rebuild those).
+  [ ! -e "$1/.language-host-version" ] || [ -x "$1/legacy/pulumi-language-nodejs" ] || return 1
   [ "$(version_of "$1/pulumi")" = "v$VERSION" ]
 }
 
@@ -248,13 +251,18 @@ build pulumi "$PKG/cmd/pulumi"
 if [ -n "$LH_VER" ]; then build pulumi-language-nodejs "$LH"
 elif [ -n "$LH_LEGACY" ]; then
   # A wrapper of its own: the legacy host needs sdk/v3 at its release, not at v$VERSION.
-  mkdir -p "$VDIR/src-lh"
+  mkdir -p "$VDIR/src-lh" "$TMP_BIN/legacy"
   ( cd "$VDIR/src-lh" && rm -f go.mod go.sum \
     && printf 'module ensurepulumi.local/languagehost\n\ngo 1.25\n' > go.mod \
     && "$GO" mod edit -require="$SDK@v$LH_LEGACY_VERSION" go.mod \
     && while read -r r; do [ -n "$r" ] && "$GO" mod edit -replace="$r" go.mod; done \
          <<< "$(nonlocal_replaces "$GOMODCACHE/cache/download/$SDK/@v/v$LH_LEGACY_VERSION.mod")" \
-    && LDFLAGS="-s -w -X $VERVAR=v$LH_LEGACY_VERSION" build pulumi-language-nodejs "$SDK/nodejs/cmd/pulumi-language-nodejs" )
+    && LDFLAGS="-s -w -X $VERVAR=v$LH_LEGACY_VERSION" build legacy/pulumi-language-nodejs "$SDK/nodejs/cmd/pulumi-language-nodejs" )
+  # In front of it, a host that forwards every call and answers the one the legacy host lacks,
+  # GenerateProgram (`pulumi import` prints code with it), with the nodejs program generator at
+  # v$VERSION: a package of the CLI's wrapper module, so it builds from the modules just fetched.
+  rm -rf "$SRC/languagehost" && cp -R "$REPO_ROOT/scripts/language-host" "$SRC/languagehost"
+  build pulumi-language-nodejs ./languagehost
   echo "v$LH_LEGACY_VERSION" > "$TMP_BIN/.language-host-version"
 else : > "$TMP_BIN/.no-language-host"; fi
 

@@ -143,18 +143,17 @@ describe("the provider plugin with the real CLI (examples/plugin-typescript)", (
   it("pulumi import adopts an endpoint made elsewhere, sending nothing; declared, it has no diff", async () => {
     const made = sim.addEndpoint({ url: ADOPTED, events: ["payment_success", "customer_update"] });
     sim.reset();
-    // Not protected, so that destroy can clean up; no code generation: the nodejs language host built here (a
-    // legacy release, see scripts/ensure-pulumi.sh) has no GenerateProgram.
-    const res = await s.run([
-      "import",
-      "billing:index:WebhookEndpoint",
-      "adopted",
-      String(made.id),
-      "--yes",
-      "--protect=false",
-      "--generate-code=false",
-    ]);
+    // Not protected, so that destroy can clean up.
+    const res = await s.run(["import", "billing:index:WebhookEndpoint", "adopted", String(made.id), "--yes", "--protect=false"]);
     assert.match(res.stdout, /= +billing:index:WebhookEndpoint +adopted +imported/);
+    // The code to copy into the program, printed by the language host's GenerateProgram (scripts/language-host
+    // where the host is the legacy one): the generated Node.js SDK's package, the endpoint's inputs as read.
+    const code = res.stdout.slice(res.stdout.indexOf("Please copy the following code"));
+    assert.match(code, /import \* as billing from "@pulumi-subscription-billing\/billing";/);
+    assert.match(
+      code,
+      /new billing\.WebhookEndpoint\("adopted", \{\s+events: \[\s+"customer_update",\s+"payment_success",\s+\],\s+url: "https:\/\/crm\.acme\.example\/billing-hooks",\s+\}\);/,
+    );
     assert.deepEqual(sent(), []);
     await setEndpoints({
       dunning: { url: DUNNING, events: ["subscription_state_change", "payment_failure"] },
