@@ -5,7 +5,8 @@ import * as migration from "./migration";
 import { type BillingClientOptions, type Connection, resolveConnection } from "./options";
 import { listPricePoints, readProduct, resolvePricePoint } from "./products";
 import { replayWebhooks } from "./replay";
-import type { Endpoint, MigrationPreview, PricePoint, Product, ReplayResult, Subscription, Webhook } from "./results";
+import type { Endpoint, MigrationPreview, PricePoint, Product, ReplayResult, Site, Subscription, Webhook } from "./results";
+import { readSite } from "./site";
 import { Transport } from "./transport";
 import { listWebhooks, setWebhooksEnabled } from "./webhooks";
 import type { WebhookId } from "./wire";
@@ -61,6 +62,14 @@ export class BillingClient {
 
   readSubscription(subscriptionId: number): Promise<Subscription> {
     return migration.readSubscription(this.#transport, subscriptionId);
+  }
+
+  /**
+   * The site these credentials reach: a read that proves the site and its credentials without
+   * changing anything (it does not show whether webhooks are enabled: nothing does).
+   */
+  readSite(): Promise<Site> {
+    return readSite(this.#transport);
   }
 
   /** A product by id or handle, with its default price point. */

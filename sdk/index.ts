@@ -26,7 +26,7 @@ export {
 export { isOnTarget, migrationBodyOf, type PreviewOptions } from "./migration";
 export type { BillingClientOptions, BillingEnvironment, RetryEvent } from "./options";
 export type { Outcome } from "./outcome";
-export type { Endpoint, MigrationPreview, PricePoint, Product, ReplayResult, Subscription, Webhook } from "./results";
+export type { Endpoint, MigrationPreview, PricePoint, Product, ReplayResult, Site, Subscription, Webhook } from "./results";
 export { keysOf, problemsOf } from "./validation";
 export type { WebhookId } from "./wire";
 export * as wire from "./wire";

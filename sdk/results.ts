@@ -57,6 +57,15 @@ export interface Webhook {
   readonly lastSentUrl: string | undefined;
 }
 
+/** The site a client's credentials reach (`GET /site.json`). */
+export interface Site {
+  readonly id: number | undefined;
+  readonly name: string | undefined;
+  readonly subdomain: string | undefined;
+  /** A test site, not a production one. */
+  readonly test: boolean | undefined;
+}
+
 /** A product, with what resolves a migration's price point. */
 export interface Product {
   readonly id: number;

@@ -5,6 +5,7 @@ export * from "./errors";
 export * from "./migration";
 export * from "./product";
 export * from "./replay";
+export * from "./site";
 export * from "./subscription";
 export * from "./webhook";
 export * from "./webhook-settings";

@@ -49,6 +49,7 @@ describe("the SDK's requests and the simulator's answers validate against the co
     await billing.replayWebhooks([5005, 5006]);
 
     // Reads and previews.
+    await billing.readSite();
     await billing.readSubscription(1002);
     await settle(billing.readSubscription(99_999)); // 404
     await billing.previewMigration(1001, { productHandle: "pro" });
@@ -102,6 +103,7 @@ describe("the SDK's requests and the simulator's answers validate against the co
       "replayWebhooks 200",
       "replayWebhooks 429",
       "replayWebhooks 409",
+      "readSite 200",
       "readSubscription 200",
       "readSubscription 404",
       "previewSubscriptionProductMigration 200",

@@ -8,6 +8,7 @@ import {
   type MigrationPreview,
   type PricePoint,
   type Product,
+  type Site,
   type Subscription,
   type Webhook,
 } from "../../sdk";
@@ -61,7 +62,6 @@ const seen = () => server.requests.map((r) => `${r.method} ${r.url}`);
 
 const RESPONSES = VENDOR_INDEX.filter((e) => e.kind === "response");
 const SUCCESS_FIXTURES = RESPONSES.filter((e) => (e.status ?? 0) < 400)
-  .filter((e) => e.path !== "/site.json") // the SDK never reads the site (and the example is a schema placeholder)
   .filter((e) => !(e.method === "POST" && e.path === "/products/{product_id}/price_points.json")) // the SDK never creates price points
   .filter((e) => e.file !== "webhooks-list.200.successful.legacy-template.txt") // a template, not JSON: its literal values are served in "a list of successful webhooks" below
   .map((e) => e.file);
@@ -588,6 +588,23 @@ describe("setWebhooksEnabled on the published settings answer", () => {
 });
 
 // ---------------------------------------------------------------------------------------------------
+// The site: readSite (GET /site.json), which proves a site and its credentials (an import reads it).
+// ---------------------------------------------------------------------------------------------------
+
+const SITES: Record<string, Site> = {
+  // The published example is a schema placeholder (id 0, "string"): read as published, not refused.
+  "site-read.200.json": { id: 0, name: "string", subdomain: "string", test: true },
+};
+
+describe("readSite on the published Site Response", () => {
+  it.each(Object.entries(SITES))("%s", async (file, site) => {
+    server.serve([route("GET", "/site.json", fixture(file))]);
+    expect(await billing.readSite()).toStrictEqual(site);
+    expect(seen()).toStrictEqual(["GET /site.json"]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------
 // Webhook endpoints: listEndpoints (GET /endpoints.json), createEndpoint (POST /endpoints.json),
 // updateEndpoint (PUT /endpoints/{id}.json). Events come out sorted and distinct (sdk/results.ts).
 // ---------------------------------------------------------------------------------------------------
@@ -881,6 +898,7 @@ describe("coverage of tests/fixtures/vendor/index.json", () => {
       ...Object.keys(WEBHOOK_LISTS),
       ...Object.keys(REPLAYS),
       ...Object.keys(SETTINGS),
+      ...Object.keys(SITES),
       ...Object.keys(ENDPOINT_LISTS),
       ...Object.keys(ENDPOINT_RESPONSES),
     ];
