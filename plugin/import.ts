@@ -1,6 +1,7 @@
 import type * as plugin from "@pulumi/pulumi/provider";
 import { KINDS, type ProviderKind } from "../provider/kinds";
 import { kinds } from "../provider/runtime";
+import { clientFor, siteCheck, siteLabel } from "../provider/runtime/config";
 import { plain } from "./values";
 
 /**
@@ -12,14 +13,12 @@ import { plain } from "./values";
  */
 export async function importRead(provider: object, key: ProviderKind, id: string): Promise<plugin.ReadResult> {
   if (key === "webhookEndpoint") return importEndpoint(provider, id);
+  if (key === "webhookSettings") return importSettings(provider, id);
   throw new Error(NOT_IMPORTABLE[key]);
 }
 
-/** Why the other kinds cannot be imported, and what to do instead. */
-const NOT_IMPORTABLE: Record<Exclude<ProviderKind, "webhookEndpoint">, string> = {
-  webhookSettings:
-    "WebhookSettings cannot be imported: the service has no GET of the webhook setting (PUT only), so its value cannot be read into a state. " +
-    "Declare the resource instead: `pulumi up` sends the PUT, which is idempotent and creates nothing at the service, so there is nothing to adopt.",
+/** Why the one-shot kinds cannot be imported. */
+const NOT_IMPORTABLE: Record<Exclude<ProviderKind, "webhookEndpoint" | "webhookSettings">, string> = {
   subscriptionMigration:
     "SubscriptionMigration cannot be imported: it records a migration this stack performed (a one-shot event), and the service keeps no migration object to adopt.",
   webhookReplay:
@@ -51,4 +50,33 @@ async function importEndpoint(provider: object, importId: string): Promise<plugi
   }
   const state = KINDS.webhookEndpoint.operations.state.parse(read.props);
   return plain({ id, props: read.props, inputs: KINDS.webhookEndpoint.operations.recordedInputs(state) });
+}
+
+/** `enabled` / `disabled` (the configured site), or `<site>/enabled` for an entry of billing:sites. */
+const SETTINGS_ID = /^(?:(.+)\/)?(enabled|disabled)$/;
+
+/**
+ * WebhookSettings by site. The service has no GET of the setting (and /site.json does not show it),
+ * so the id states the value the operator believes is set, and the state records it as stated, not
+ * confirmed (`appliedAt` null): the next up sends the PUT once, which is idempotent, and from then on
+ * the value is one this stack applied. What the import does check is the site: a read of /site.json
+ * that changes nothing proves it is configured and answers with its credentials.
+ */
+async function importSettings(provider: object, importId: string): Promise<plugin.ReadResult> {
+  const m = SETTINGS_ID.exec(importId);
+  if (!m) {
+    const site = importId.replace(/\/+$/, "") || "<site>";
+    throw new Error(
+      `WebhookSettings import id "${importId}" does not say the value: the service cannot report whether webhooks are on, so give the one you expect, ` +
+        `"enabled" or "disabled" for the configured site, or "${site}/enabled" or "${site}/disabled" for an entry of billing:sites; ` +
+        "the next up sends the PUT once to confirm it",
+    );
+  }
+  const [, site, value] = m;
+  const bad = siteCheck(provider, site);
+  if (bad.length > 0) throw new Error(`WebhookSettings import id "${importId}": site: ${bad.map((f) => f.reason).join("; ")}`);
+  await clientFor(provider, site).readSite();
+  const webhooksEnabled = value === "enabled";
+  const state = { webhooksEnabled, disableOnDelete: false, ...(site !== undefined ? { site } : {}), appliedAt: null };
+  return plain({ id: siteLabel(provider, site), props: state, inputs: { webhooksEnabled, ...(site !== undefined ? { site } : {}) } });
 }

@@ -8,7 +8,8 @@ import * as pulumi from "@pulumi/pulumi";
 //   pulumi config set --path 'example:endpoints.dunning.url' https://dunning.acme.example/billing
 //   pulumi config set --path 'example:endpoints.dunning.events[0]' payment_failure
 // An endpoint made elsewhere is adopted with `pulumi import billing:index:WebhookEndpoint <name> <id>`,
-// then declared here under that name.
+// then declared here under that name; the settings with `pulumi import billing:index:WebhookSettings
+// webhooks enabled` (the value you expect: the service cannot report it, and the next up confirms it).
 
 /** Inputs of billing:index:WebhookEndpoint (see `pulumi package get-schema billing`). */
 interface WebhookEndpointArgs {
@@ -32,7 +33,8 @@ class WebhookEndpoint extends pulumi.CustomResource {
 /** Webhook delivery on or off for one site. */
 class WebhookSettings extends pulumi.CustomResource {
   declare readonly webhooksEnabled: pulumi.Output<boolean>;
-  declare readonly appliedAt: pulumi.Output<string>;
+  /** null after `pulumi import` until an up has confirmed the value (the service cannot report it). */
+  declare readonly appliedAt: pulumi.Output<string | null>;
   constructor(
     name: string,
     args: { webhooksEnabled: pulumi.Input<boolean>; site?: pulumi.Input<string> },

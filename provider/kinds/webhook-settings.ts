@@ -19,7 +19,12 @@ const kind = declareKind({
     webhooksEnabled: z.boolean().describe("The value the service confirmed. There is no GET for it, so refresh cannot detect drift."),
     disableOnDelete: z.boolean().describe("Whether delete turns webhooks off."),
     site: z.string().optional().describe("The site, when one was named."),
-    appliedAt: z.string().describe("When the PUT was last applied (ISO-8601)."),
+    appliedAt: z
+      .string()
+      .nullable()
+      .describe(
+        "When this stack last applied the PUT (ISO-8601). null after `pulumi import`: the service cannot report the setting, so the next up sends the PUT once to confirm the declared value.",
+      ),
   }),
   replaceOn: ["site"],
   refresh: false,
@@ -35,6 +40,8 @@ export const webhookSettings: KindModule<typeof kind, State> = {
     // disableOnDelete was recorded only when given by versions before 0.2; omitted is false.
     state: kind.outputs.extend({ disableOnDelete: z.boolean().default(false) }),
     recordedInputs: ({ webhooksEnabled, site, disableOnDelete }) => ({ webhooksEnabled, site, disableOnDelete }),
+    // Imported (plugin/import.ts): the value was stated, never confirmed; the next up confirms it.
+    unfinished: (s) => s.appliedAt === null,
 
     async create(ctx, inputs) {
       return { id: ctx.siteLabel(inputs.site), state: await apply(ctx, inputs) };
@@ -42,7 +49,7 @@ export const webhookSettings: KindModule<typeof kind, State> = {
 
     async update(ctx, _id, state, inputs) {
       // Only disableOnDelete changed: nothing to send, keep when it was applied.
-      if (state.webhooksEnabled === inputs.webhooksEnabled && state.site === inputs.site) {
+      if (state.appliedAt !== null && state.webhooksEnabled === inputs.webhooksEnabled && state.site === inputs.site) {
         return { ...state, disableOnDelete: inputs.disableOnDelete };
       }
       return apply(ctx, inputs);

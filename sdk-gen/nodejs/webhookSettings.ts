@@ -37,9 +37,9 @@ export class WebhookSettings extends pulumi.CustomResource {
     }
 
     /**
-     * When the PUT was last applied (ISO-8601).
+     * When this stack last applied the PUT (ISO-8601). null after `pulumi import`: the service cannot report the setting, so the next up sends the PUT once to confirm the declared value.
      */
-    declare public /*out*/ readonly appliedAt: pulumi.Output<string>;
+    declare public /*out*/ readonly appliedAt: pulumi.Output<string | undefined>;
     /**
      * Whether delete turns webhooks off.
      */

@@ -177,6 +177,23 @@ describe("the provider plugin with the real CLI (examples/plugin-typescript)", (
     const state = JSON.parse(await s.exportState()) as { deployment: { resources?: unknown[] } };
     assert.equal(state.deployment.resources?.length ?? 0, 0);
   });
+
+  it("pulumi import adopts the webhook settings by site and stated value; the next up confirms it with one PUT, then nothing", async () => {
+    await setEndpoints({});
+    sim.reset();
+    const res = await s.run(["import", "billing:index:WebhookSettings", "webhooks", "enabled", "--yes", "--protect=false"]);
+    assert.match(res.stdout, /= +billing:index:WebhookSettings +webhooks +imported/);
+    assert.match(res.stdout, /new billing\.WebhookSettings\("webhooks", \{\s*webhooksEnabled: true,?\s*\}\);/);
+    // The service has no GET of the setting: the import (its preview, then itself) read only the site, to prove it
+    // and its credentials.
+    assert.deepEqual([...new Set(sim.requests.map((r) => `${r.method} ${r.path}`))], ["GET /site.json"]);
+    // Stated, not confirmed: the declared value is sent once, and then the stack is settled.
+    assert.deepEqual(await planned(), { steps: ["update webhooks"], changes: ["update"] });
+    await s.run(["up", "--yes", "--skip-preview"]);
+    assert.deepEqual(sent(), ["PUT /webhooks/settings.json"]);
+    assert.deepEqual(await planned(), { steps: [], changes: [] });
+    await s.run(["destroy", "--yes", "--skip-preview"]);
+  });
 });
 
 describe("the generated Node.js SDK (sdk-gen/nodejs) with the plugin", () => {

@@ -119,7 +119,57 @@ describe("the plugin's provider", () => {
     );
     await expect(p.read("hooks", ENDPOINT, {})).rejects.toThrow(/import id "hooks" is not an endpoint id.*<site>\/<id>/);
     await expect(p.read("mars/1", ENDPOINT, {})).rejects.toThrow(/site "mars" is not an entry of the stack config billing:sites/);
-    await expect(p.read("default", SETTINGS, {})).rejects.toThrow(/WebhookSettings cannot be imported: the service has no GET/);
+  });
+
+  it("import WebhookSettings: the id states the value (no GET exists), the site is read, the next up confirms it with one PUT", async () => {
+    const p = await setup();
+    const imported = await p.read("enabled", SETTINGS, {});
+    expect(imported).toEqual({
+      id: new URL(sim.url).host, // the id create gives the configured site
+      props: { webhooksEnabled: true, disableOnDelete: false, appliedAt: null },
+      inputs: { webhooksEnabled: true },
+    });
+    expect(sim.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /site.json"]);
+
+    // Declared as imported: the value was stated, not confirmed, so an update is planned, and it sends the PUT once.
+    const checked = await p.check(SETTINGS, imported.inputs, { webhooksEnabled: true });
+    expect(await p.diff(imported.id!, SETTINGS, imported.props, checked.inputs)).toMatchObject({ changes: true, replaces: [] });
+    const updated = await p.update(imported.id!, SETTINGS, imported.props, checked.inputs);
+    expect(mutations()).toEqual(["PUT /webhooks/settings.json"]);
+    expect(Date.parse(updated.outs.appliedAt)).not.toBeNaN();
+    expect(await p.diff(imported.id!, SETTINGS, updated.outs, checked.inputs)).toMatchObject({ changes: false });
+    noKey(imported, updated);
+  });
+
+  it("import WebhookSettings: <site>/disabled records that billing:sites entry", async () => {
+    sim = await startSimulator({ apiKey: KEY });
+    const p = new BillingProvider("0.1.0");
+    p.configure(providerConfig([], { sites: { ...SECRET, value: JSON.stringify({ eu: { baseUrl: sim.url, apiKey: KEY } }) } }));
+    expect(await p.read("eu/disabled", SETTINGS, {})).toEqual({
+      id: "eu",
+      props: { webhooksEnabled: false, disableOnDelete: false, site: "eu", appliedAt: null },
+      inputs: { webhooksEnabled: false, site: "eu" },
+    });
+  });
+
+  it.each([
+    ["eu-store", /import id "eu-store" does not say the value.*"eu-store\/enabled" or "eu-store\/disabled"/],
+    ["on", /"enabled" or "disabled" for the configured site/],
+    ["mars/enabled", /import id "mars\/enabled": site: .*"mars" is not an entry of the stack config billing:sites/],
+  ])("import WebhookSettings %s fails before any request, naming what is accepted", async (id, message) => {
+    const p = await setup();
+    await expect(p.read(id, SETTINGS, {})).rejects.toThrow(message);
+    expect(sim.requests).toEqual([]);
+  });
+
+  it("import WebhookSettings with credentials the site refuses fails at import, adopting nothing, the key in no message", async () => {
+    sim = await startSimulator({ apiKey: KEY });
+    const p = new BillingProvider("0.1.0");
+    p.configure(providerConfig([], { baseUrl: sim.url, apiKey: { ...SECRET, value: "sk_live_WRONG_7272" } }));
+    const err = await p.read("enabled", SETTINGS, {}).catch((e: Error) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(String((err as Error).message)).toMatch(/401/);
+    expect(JSON.stringify({ m: (err as Error).message, s: (err as Error).stack })).not.toMatch(/sk_live_WRONG_7272|PLUGIN_SECRET/);
   });
 
   it("WebhookSettings: create sends the PUT and keys the site; delete leaves the site as it is", async () => {

@@ -18,8 +18,8 @@ import (
 type WebhookSettings struct {
 	pulumi.CustomResourceState
 
-	// When the PUT was last applied (ISO-8601).
-	AppliedAt pulumi.StringOutput `pulumi:"appliedAt"`
+	// When this stack last applied the PUT (ISO-8601). null after `pulumi import`: the service cannot report the setting, so the next up sends the PUT once to confirm the declared value.
+	AppliedAt pulumi.StringPtrOutput `pulumi:"appliedAt"`
 	// Whether delete turns webhooks off.
 	DisableOnDelete pulumi.BoolOutput `pulumi:"disableOnDelete"`
 	// The site, when one was named.
@@ -129,9 +129,9 @@ func (o WebhookSettingsOutput) ToWebhookSettingsOutputWithContext(ctx context.Co
 	return o
 }
 
-// When the PUT was last applied (ISO-8601).
-func (o WebhookSettingsOutput) AppliedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v *WebhookSettings) pulumi.StringOutput { return v.AppliedAt }).(pulumi.StringOutput)
+// When this stack last applied the PUT (ISO-8601). null after `pulumi import`: the service cannot report the setting, so the next up sends the PUT once to confirm the declared value.
+func (o WebhookSettingsOutput) AppliedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *WebhookSettings) pulumi.StringPtrOutput { return v.AppliedAt }).(pulumi.StringPtrOutput)
 }
 
 // Whether delete turns webhooks off.

@@ -171,9 +171,9 @@ class WebhookSettings(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="appliedAt")
-    def applied_at(self) -> pulumi.Output[_builtins.str]:
+    def applied_at(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        When the PUT was last applied (ISO-8601).
+        When this stack last applied the PUT (ISO-8601). null after `pulumi import`: the service cannot report the setting, so the next up sends the PUT once to confirm the declared value.
         """
         return pulumi.get(self, "applied_at")
 
