@@ -16,11 +16,15 @@ export const valueText = (v: unknown): string => {
 };
 
 /** A positive safe integer id, with a message that says what is accepted. */
-export const positiveId = z.unknown().transform((v, ctx) => {
-  if (typeof v === "number" && Number.isSafeInteger(v) && v > 0) return v;
-  ctx.addIssue({ code: "custom", message: `must be a positive integer id, got ${valueText(v)}` });
-  return z.NEVER;
-});
+export const positiveId = z
+  .unknown()
+  .transform((v, ctx) => {
+    if (typeof v === "number" && Number.isSafeInteger(v) && v > 0) return v;
+    ctx.addIssue({ code: "custom", message: `must be a positive integer id, got ${valueText(v)}` });
+    return z.NEVER;
+  })
+  // What it accepts, for JSON Schema (docs, the plugin's schema): the transform hides it from zod's own conversion.
+  .meta({ type: "integer", minimum: 1 });
 
 const handle = z
   .string({ error: (i) => `must be a non-empty handle string, got ${valueText(i.input)}` })
@@ -116,10 +120,10 @@ const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date as YYYY-
 export const webhookFilterInput = z
   .object(
     {
-      status: webhookStatus.optional(),
-      sinceDate: isoDate.optional(),
-      untilDate: isoDate.optional(),
-      subscriptionId: positiveId.optional(),
+      status: webhookStatus.optional().describe("Webhooks in this delivery status."),
+      sinceDate: isoDate.optional().describe("Webhooks created on or after this date (YYYY-MM-DD)."),
+      untilDate: isoDate.optional().describe("Webhooks created on or before this date (YYYY-MM-DD)."),
+      subscriptionId: positiveId.optional().describe("Only this subscription's webhooks."),
     },
     { error: "must be an object" },
   )

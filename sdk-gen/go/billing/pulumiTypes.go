@@ -14,10 +14,14 @@ import (
 var _ = internal.GetEnvOrDefault
 
 type WebhookReplaySelector struct {
-	SinceDate      *string     `pulumi:"sinceDate"`
-	Status         string      `pulumi:"status"`
-	SubscriptionId interface{} `pulumi:"subscriptionId"`
-	UntilDate      *string     `pulumi:"untilDate"`
+	// Webhooks created on or after this date (YYYY-MM-DD).
+	SinceDate *string `pulumi:"sinceDate"`
+	// Webhooks in this delivery status.
+	Status string `pulumi:"status"`
+	// Only this subscription's webhooks.
+	SubscriptionId *int `pulumi:"subscriptionId"`
+	// Webhooks created on or before this date (YYYY-MM-DD).
+	UntilDate *string `pulumi:"untilDate"`
 }
 
 // WebhookReplaySelectorInput is an input type that accepts WebhookReplaySelectorArgs and WebhookReplaySelectorOutput values.
@@ -32,10 +36,14 @@ type WebhookReplaySelectorInput interface {
 }
 
 type WebhookReplaySelectorArgs struct {
-	SinceDate      pulumi.StringPtrInput `pulumi:"sinceDate"`
-	Status         pulumi.StringInput    `pulumi:"status"`
-	SubscriptionId pulumi.Input          `pulumi:"subscriptionId"`
-	UntilDate      pulumi.StringPtrInput `pulumi:"untilDate"`
+	// Webhooks created on or after this date (YYYY-MM-DD).
+	SinceDate pulumi.StringPtrInput `pulumi:"sinceDate"`
+	// Webhooks in this delivery status.
+	Status pulumi.StringInput `pulumi:"status"`
+	// Only this subscription's webhooks.
+	SubscriptionId pulumi.IntPtrInput `pulumi:"subscriptionId"`
+	// Webhooks created on or before this date (YYYY-MM-DD).
+	UntilDate pulumi.StringPtrInput `pulumi:"untilDate"`
 }
 
 func (WebhookReplaySelectorArgs) ElementType() reflect.Type {
@@ -115,18 +123,22 @@ func (o WebhookReplaySelectorOutput) ToWebhookReplaySelectorPtrOutputWithContext
 	}).(WebhookReplaySelectorPtrOutput)
 }
 
+// Webhooks created on or after this date (YYYY-MM-DD).
 func (o WebhookReplaySelectorOutput) SinceDate() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v WebhookReplaySelector) *string { return v.SinceDate }).(pulumi.StringPtrOutput)
 }
 
+// Webhooks in this delivery status.
 func (o WebhookReplaySelectorOutput) Status() pulumi.StringOutput {
 	return o.ApplyT(func(v WebhookReplaySelector) string { return v.Status }).(pulumi.StringOutput)
 }
 
-func (o WebhookReplaySelectorOutput) SubscriptionId() pulumi.AnyOutput {
-	return o.ApplyT(func(v WebhookReplaySelector) interface{} { return v.SubscriptionId }).(pulumi.AnyOutput)
+// Only this subscription's webhooks.
+func (o WebhookReplaySelectorOutput) SubscriptionId() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v WebhookReplaySelector) *int { return v.SubscriptionId }).(pulumi.IntPtrOutput)
 }
 
+// Webhooks created on or before this date (YYYY-MM-DD).
 func (o WebhookReplaySelectorOutput) UntilDate() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v WebhookReplaySelector) *string { return v.UntilDate }).(pulumi.StringPtrOutput)
 }
@@ -155,6 +167,7 @@ func (o WebhookReplaySelectorPtrOutput) Elem() WebhookReplaySelectorOutput {
 	}).(WebhookReplaySelectorOutput)
 }
 
+// Webhooks created on or after this date (YYYY-MM-DD).
 func (o WebhookReplaySelectorPtrOutput) SinceDate() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *WebhookReplaySelector) *string {
 		if v == nil {
@@ -164,6 +177,7 @@ func (o WebhookReplaySelectorPtrOutput) SinceDate() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// Webhooks in this delivery status.
 func (o WebhookReplaySelectorPtrOutput) Status() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *WebhookReplaySelector) *string {
 		if v == nil {
@@ -173,15 +187,17 @@ func (o WebhookReplaySelectorPtrOutput) Status() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o WebhookReplaySelectorPtrOutput) SubscriptionId() pulumi.AnyOutput {
-	return o.ApplyT(func(v *WebhookReplaySelector) interface{} {
+// Only this subscription's webhooks.
+func (o WebhookReplaySelectorPtrOutput) SubscriptionId() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *WebhookReplaySelector) *int {
 		if v == nil {
 			return nil
 		}
 		return v.SubscriptionId
-	}).(pulumi.AnyOutput)
+	}).(pulumi.IntPtrOutput)
 }
 
+// Webhooks created on or before this date (YYYY-MM-DD).
 func (o WebhookReplaySelectorPtrOutput) UntilDate() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *WebhookReplaySelector) *string {
 		if v == nil {

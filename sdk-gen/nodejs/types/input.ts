@@ -6,8 +6,20 @@ import * as inputs from "../types/input";
 import * as outputs from "../types/output";
 
 export interface WebhookReplaySelectorArgs {
+    /**
+     * Webhooks created on or after this date (YYYY-MM-DD).
+     */
     sinceDate?: pulumi.Input<string | undefined>;
+    /**
+     * Webhooks in this delivery status.
+     */
     status: pulumi.Input<string>;
-    subscriptionId?: any | undefined;
+    /**
+     * Only this subscription's webhooks.
+     */
+    subscriptionId?: pulumi.Input<number | undefined>;
+    /**
+     * Webhooks created on or before this date (YYYY-MM-DD).
+     */
     untilDate?: pulumi.Input<string | undefined>;
 }

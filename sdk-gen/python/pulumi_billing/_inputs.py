@@ -21,17 +21,35 @@ __all__ = [
 
 class WebhookReplaySelectorArgsDict(TypedDict):
     status: pulumi.Input[_builtins.str]
+    """
+    Webhooks in this delivery status.
+    """
     since_date: NotRequired[pulumi.Input[Optional[_builtins.str]]]
-    subscription_id: NotRequired[Any]
+    """
+    Webhooks created on or after this date (YYYY-MM-DD).
+    """
+    subscription_id: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Only this subscription's webhooks.
+    """
     until_date: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Webhooks created on or before this date (YYYY-MM-DD).
+    """
 
 @pulumi.input_type
 class WebhookReplaySelectorArgs:
     def __init__(__self__, *,
                  status: pulumi.Input[_builtins.str],
                  since_date: pulumi.Input[Optional[_builtins.str]] = None,
-                 subscription_id: Optional[Any] = None,
+                 subscription_id: pulumi.Input[Optional[_builtins.int]] = None,
                  until_date: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        :param pulumi.Input[_builtins.str] status: Webhooks in this delivery status.
+        :param pulumi.Input[_builtins.str] since_date: Webhooks created on or after this date (YYYY-MM-DD).
+        :param pulumi.Input[_builtins.int] subscription_id: Only this subscription's webhooks.
+        :param pulumi.Input[_builtins.str] until_date: Webhooks created on or before this date (YYYY-MM-DD).
+        """
         pulumi.set(__self__, "status", status)
         if since_date is not None:
             pulumi.set(__self__, "since_date", since_date)
@@ -43,6 +61,9 @@ class WebhookReplaySelectorArgs:
     @_builtins.property
     @pulumi.getter
     def status(self) -> pulumi.Input[_builtins.str]:
+        """
+        Webhooks in this delivery status.
+        """
         return pulumi.get(self, "status")
 
     @status.setter
@@ -52,6 +73,9 @@ class WebhookReplaySelectorArgs:
     @_builtins.property
     @pulumi.getter(name="sinceDate")
     def since_date(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Webhooks created on or after this date (YYYY-MM-DD).
+        """
         return pulumi.get(self, "since_date")
 
     @since_date.setter
@@ -60,16 +84,22 @@ class WebhookReplaySelectorArgs:
 
     @_builtins.property
     @pulumi.getter(name="subscriptionId")
-    def subscription_id(self) -> Optional[Any]:
+    def subscription_id(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Only this subscription's webhooks.
+        """
         return pulumi.get(self, "subscription_id")
 
     @subscription_id.setter
-    def subscription_id(self, value: Optional[Any]):
+    def subscription_id(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "subscription_id", value)
 
     @_builtins.property
     @pulumi.getter(name="untilDate")
     def until_date(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Webhooks created on or before this date (YYYY-MM-DD).
+        """
         return pulumi.get(self, "until_date")
 
     @until_date.setter
