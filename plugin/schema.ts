@@ -149,12 +149,19 @@ export function packageSchema(kinds: readonly Kind[], version: string): Record<s
     },
     types: b.types,
     resources,
+    // respectSchemaVersion: SDKs generated from this schema (by sdk-gen, or by anyone from `pulumi package
+    // get-schema`) carry its version and ask the engine for that plugin version, not a publishing pipeline's placeholder.
     language: {
-      nodejs: { packageName: "@pulumi-subscription-billing/billing", dependencies: { "@pulumi/pulumi": "^3.139.0" } },
-      python: { packageName: "pulumi_billing", requires: { pulumi: ">=3.139.0,<4.0.0" } },
+      nodejs: {
+        packageName: "@pulumi-subscription-billing/billing",
+        dependencies: { "@pulumi/pulumi": "^3.139.0" },
+        respectSchemaVersion: true,
+      },
+      python: { packageName: "pulumi_billing", requires: { pulumi: ">=3.139.0,<4.0.0" }, respectSchemaVersion: true },
       go: {
         importBasePath: "github.com/pulumi-subscription-billing/pulumi-subscription-billing/sdk-gen/go/billing",
         generateResourceContainerTypes: false,
+        respectSchemaVersion: true,
       },
     },
   };

@@ -88,33 +88,12 @@ func run(schemaPath, outRoot string, langs []string) error {
 	return nil
 }
 
-// bind reads the schema and binds it, validating it against the package metaschema. Each
-// language's options get respectSchemaVersion (unless the schema says otherwise): the SDKs then
-// carry the schema's version (package.json, setup.py, the Go resource options) and ask the engine
-// for that plugin version, rather than the placeholders a publishing pipeline would fill in.
+// bind reads the schema and binds it, validating it against the package metaschema. The schema's
+// language options (plugin/schema.ts) say respectSchemaVersion, so the SDKs carry its version.
 func bind(raw []byte) (*schema.Package, error) {
 	var spec schema.PackageSpec
 	if err := json.Unmarshal(raw, &spec); err != nil {
 		return nil, fmt.Errorf("schema: %w", err)
-	}
-	if spec.Language == nil {
-		spec.Language = map[string]schema.RawMessage{}
-	}
-	for _, lang := range []string{"nodejs", "python", "go"} {
-		opts := map[string]any{}
-		if b, ok := spec.Language[lang]; ok && len(b) > 0 {
-			if err := json.Unmarshal(b, &opts); err != nil {
-				return nil, fmt.Errorf("schema: language.%s: %w", lang, err)
-			}
-		}
-		if _, set := opts["respectSchemaVersion"]; !set {
-			opts["respectSchemaVersion"] = true
-		}
-		b, err := json.Marshal(opts)
-		if err != nil {
-			return nil, err
-		}
-		spec.Language[lang] = b
 	}
 	pkg, diags, err := schema.BindSpec(spec, noLoader{}, schema.ValidationOptions{})
 	if err != nil {
