@@ -16,7 +16,11 @@ const kind = declareKind({
       .describe("Turn webhooks off when this resource is deleted; otherwise delete leaves the site as it is."),
   }),
   outputs: z.object({
-    webhooksEnabled: z.boolean().describe("The value the service confirmed. There is no GET for it, so refresh cannot detect drift."),
+    webhooksEnabled: z
+      .boolean()
+      .describe(
+        "The value the service confirmed (after `pulumi import`, until the next up: the value the import id stated). There is no GET for it, so refresh cannot detect drift.",
+      ),
     disableOnDelete: z.boolean().describe("Whether delete turns webhooks off."),
     site: z.string().optional().describe("The site, when one was named."),
     appliedAt: z

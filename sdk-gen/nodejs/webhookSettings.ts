@@ -49,7 +49,7 @@ export class WebhookSettings extends pulumi.CustomResource {
      */
     declare public readonly site: pulumi.Output<string | undefined>;
     /**
-     * The value the service confirmed. There is no GET for it, so refresh cannot detect drift.
+     * The value the service confirmed (after `pulumi import`, until the next up: the value the import id stated). There is no GET for it, so refresh cannot detect drift.
      */
     declare public readonly webhooksEnabled: pulumi.Output<boolean>;
 

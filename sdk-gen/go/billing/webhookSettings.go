@@ -24,7 +24,7 @@ type WebhookSettings struct {
 	DisableOnDelete pulumi.BoolOutput `pulumi:"disableOnDelete"`
 	// The site, when one was named.
 	Site pulumi.StringPtrOutput `pulumi:"site"`
-	// The value the service confirmed. There is no GET for it, so refresh cannot detect drift.
+	// The value the service confirmed (after `pulumi import`, until the next up: the value the import id stated). There is no GET for it, so refresh cannot detect drift.
 	WebhooksEnabled pulumi.BoolOutput `pulumi:"webhooksEnabled"`
 }
 
@@ -144,7 +144,7 @@ func (o WebhookSettingsOutput) Site() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *WebhookSettings) pulumi.StringPtrOutput { return v.Site }).(pulumi.StringPtrOutput)
 }
 
-// The value the service confirmed. There is no GET for it, so refresh cannot detect drift.
+// The value the service confirmed (after `pulumi import`, until the next up: the value the import id stated). There is no GET for it, so refresh cannot detect drift.
 func (o WebhookSettingsOutput) WebhooksEnabled() pulumi.BoolOutput {
 	return o.ApplyT(func(v *WebhookSettings) pulumi.BoolOutput { return v.WebhooksEnabled }).(pulumi.BoolOutput)
 }

@@ -197,7 +197,7 @@ class WebhookSettings(pulumi.CustomResource):
     @pulumi.getter(name="webhooksEnabled")
     def webhooks_enabled(self) -> pulumi.Output[_builtins.bool]:
         """
-        The value the service confirmed. There is no GET for it, so refresh cannot detect drift.
+        The value the service confirmed (after `pulumi import`, until the next up: the value the import id stated). There is no GET for it, so refresh cannot detect drift.
         """
         return pulumi.get(self, "webhooks_enabled")
 
