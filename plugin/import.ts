@@ -1,7 +1,7 @@
 import type * as plugin from "@pulumi/pulumi/provider";
 import { KINDS, type ProviderKind } from "../provider/kinds";
 import { kinds } from "../provider/runtime";
-import { clientFor, siteCheck, siteLabel } from "../provider/runtime/config";
+import { clientFor, SiteConfigError, siteLabel } from "../provider/runtime/config";
 import { plain } from "./values";
 
 /**
@@ -73,10 +73,18 @@ async function importSettings(provider: object, importId: string): Promise<plugi
     );
   }
   const [, site, value] = m;
-  const bad = siteCheck(provider, site);
-  if (bad.length > 0) throw new Error(`WebhookSettings import id "${importId}": site: ${bad.map((f) => f.reason).join("; ")}`);
-  await clientFor(provider, site).readSite();
+  await clientOf(provider, site, importId).readSite();
   const webhooksEnabled = value === "enabled";
   const state = { webhooksEnabled, disableOnDelete: false, ...(site !== undefined ? { site } : {}), appliedAt: null };
   return plain({ id: siteLabel(provider, site), props: state, inputs: { webhooksEnabled, ...(site !== undefined ? { site } : {}) } });
+}
+
+/** The site's client; a site the configuration does not have fails naming the import id. */
+function clientOf(provider: object, site: string | undefined, importId: string) {
+  try {
+    return clientFor(provider, site);
+  } catch (err) {
+    if (err instanceof SiteConfigError) throw new Error(`WebhookSettings import id "${importId}": site: ${err.message}`);
+    throw err;
+  }
 }

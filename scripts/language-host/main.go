@@ -27,6 +27,7 @@ import (
 	"github.com/pulumi/pulumi/pkg/v3/codegen/pcl"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 	"github.com/pulumi/pulumi/pkg/v3/resource/plugin"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
@@ -36,7 +37,8 @@ import (
 
 const generateProgram = "/pulumirpc.LanguageRuntime/GenerateProgram"
 
-// Pulumi's own limit for plugin messages (rpcutil.MaxRPCMessageSize): schemas and programs are large.
+// Pulumi's own limit for plugin messages (rpcutil's, unexported there; its GrpcChannelOptions
+// applies it to the client side): schemas and programs are large.
 const maxMessage = 1024 * 1024 * 400
 
 func main() {
@@ -78,8 +80,7 @@ func run() error {
 	}
 
 	conn, err := grpc.NewClient("127.0.0.1:"+port,
-		grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxMessage), grpc.MaxCallSendMsgSize(maxMessage)))
+		grpc.WithTransportCredentials(insecure.NewCredentials()), rpcutil.GrpcChannelOptions())
 	if err != nil {
 		return err
 	}
