@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { Fleet, ResolvedSite } from "./fleet-file";
 import {
   backendWithSecrets,
@@ -12,6 +13,7 @@ import {
   kubeName,
   type Manifest,
   programInRepo,
+  RenderOptionsError,
   type SecretKeyRef,
   type SecretName,
   secretEnvRefs,
@@ -182,12 +184,16 @@ function planPko(fleet: Fleet, opts: PkoOptions): PkoPlan {
   const names = new Map<string, string>();
   const taken = new Map<string, string>();
   for (const site of fleet.sites) {
-    check(
-      site.programKind === "directory",
-      `repoRoot (site "${site.name}")`,
-      "sites whose program is a Pulumi project directory: the operator cannot run a module's inline program",
-      site.program,
-    );
+    if (site.programKind !== "directory") {
+      // The operator clones the repository and runs `pulumi up` in a project folder: it has no
+      // way to call a module's exported function, which is what an inline program is.
+      const shown = path.relative(path.resolve(opts.repoRoot), site.program) || site.program;
+      throw new RenderOptionsError(
+        `site "${site.name}": its program ${shown} is a module file (an inline program), and the Pulumi Kubernetes Operator ` +
+          "runs only a Pulumi project directory (a folder holding Pulumi.yaml) from your repository. Give the site a project " +
+          "directory as its program (program: ./site-project), or run this fleet on Kubernetes with `billing-fleet render k8s`",
+      );
+    }
     repoDirs.set(site.name, programInRepo(site, opts.repoRoot, "repoRoot"));
     const name = kubeName(`${opts.namePrefix ? `${opts.namePrefix}-` : ""}${site.name}`, STACK_NAME_MAX);
     const other = taken.get(name);

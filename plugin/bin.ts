@@ -7,11 +7,11 @@
 import { BillingProvider } from "./provider";
 import { serve } from "./serve";
 
-const major = Number(process.versions.node.split(".")[0]);
-if (major < 22) {
-  // The package requires Node 22 (engines); say so rather than fail later in a dependency.
+const [major, minor] = process.versions.node.split(".").map(Number) as [number, number];
+if (major < 22 || (major === 22 && minor < 18)) {
+  // The package requires Node 22.18 (engines); say so rather than fail later in a dependency.
   console.error(
-    `pulumi-resource-billing needs Node.js 22 or later; ${process.execPath} is ${process.version}. Put a Node 22 first on PATH.`,
+    `pulumi-resource-billing needs Node.js 22.18 or later; ${process.execPath} is ${process.version}. Put a newer Node first on PATH (or set BILLING_PLUGIN_NODE).`,
   );
   process.exit(1);
 }

@@ -27,7 +27,7 @@ const STAGE = path.join(OUT, "stage");
 
 /** The launcher the CLI executes. POSIX sh: the plugin runs where the CLI runs (Linux, macOS). */
 const LAUNCHER = `#!/bin/sh
-# pulumi-resource-billing: the billing provider plugin. Node.js 22+ runs the plugin of the
+# pulumi-resource-billing: the billing provider plugin. Node.js 22.18+ runs the plugin of the
 # pulumi-subscription-billing package installed beside this file; set BILLING_PLUGIN_NODE to
 # choose the node binary (default: node on PATH).
 here=$(dirname "$0")

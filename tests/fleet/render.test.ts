@@ -562,7 +562,8 @@ describe("bad options: a clear error naming the option, before anything is rende
       name: "a module program",
       over: {},
       fleet: FLEET_YAML.replace("program: ../examples/reviewed-migration", "program: ../examples/demo/index.ts"),
-      error: /^repoRoot \(site "eu_Store.Main.*"\): sites whose program is a Pulumi project directory/,
+      error:
+        /^site "eu_Store.Main.*": its program (\.\.\/)*examples\/demo\/index\.ts is a module file \(an inline program\), and the Pulumi Kubernetes Operator runs only a Pulumi project directory \(a folder holding Pulumi\.yaml\) from your repository\. Give the site a project directory as its program \(program: \.\/site-project\), or run this fleet on Kubernetes with `billing-fleet render k8s`$/,
     },
     { name: "prefix too long", over: { namePrefix: "p".repeat(21) }, error: /^namePrefix: at most 20/ },
     { name: "Pulumi Cloud without token", over: { backend: "https://api.pulumi.com" }, error: /^accessTokenSecret: / },
