@@ -1,6 +1,8 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
+import { describeFinding, findCredentials, isCredentialKey } from "./credentials";
+import { policyConfigProblem, policyPackConfigSchema } from "./policy-config";
 
 /**
  * The fleet file: every site's stack, its config and its program. It is
@@ -11,14 +13,20 @@ import { z } from "zod";
 /** A config value as the fleet file gives it: text, a number or flag, or an object/array (stored as JSON, read with requireObject). */
 const configValue = z.union([z.string(), z.number(), z.boolean(), z.record(z.string(), z.unknown()), z.array(z.unknown())]);
 
-/** Key names that hold a credential: refused as plain config, wherever they appear (also inside an object value). */
-const CREDENTIAL = /(apikey|api_key|accesstoken|access_token|password|passphrase|secret|token)$/i;
-
 const configKey = z
   .string()
   .regex(/^[A-Za-z0-9_.-]+:[A-Za-z0-9_.\-[\]"]+$/, 'a config key is "namespace:key", e.g. "billing:baseUrl" or "webhooks:enabled"');
 
-const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "the name of an environment variable, e.g. US_STORE_BILLING_API_KEY");
+/**
+ * Upper case only: a lower-case "name" here is most often the credential itself pasted in, and the
+ * message that a variable is not set would then print it.
+ */
+const envName = z
+  .string()
+  .regex(
+    /^[A-Z_][A-Z0-9_]*$/,
+    "the name of an environment variable in capitals, e.g. US_STORE_BILLING_API_KEY (if you pasted the credential itself here, take it out of the file and rotate it)",
+  );
 
 const config = z.record(configKey, configValue);
 const secrets = z.record(configKey, envName);
@@ -36,6 +44,7 @@ export const siteSchema = z
     program: program.optional().describe("This site's program; default: the fleet's `program`."),
     config: config.default({}).describe("Plain config of this site's stack, over the fleet's `config`."),
     secrets: secrets.default({}).describe("Secret config: key → the environment variable holding its value at run time."),
+    policyPackConfig: policyPackConfigSchema.optional(),
   })
   .strict();
 
@@ -51,6 +60,7 @@ export const fleetSchema = z
     concurrency: z.number().int().min(1).max(64).optional().describe("Stacks at once (default 4; --concurrency wins)."),
     config: config.default({}).describe("Plain config every site's stack gets."),
     secrets: secrets.default({}).describe("Secret config every site's stack gets: key → environment variable."),
+    policyPackConfig: policyPackConfigSchema.optional(),
     sites: z.array(siteSchema).min(1, "a fleet has at least one site"),
   })
   .strict()
@@ -75,31 +85,50 @@ export const fleetSchema = z
         ctx.addIssue({ code: "custom", path: ["sites", i, "program"], message: "no program: give the site a `program` or the fleet one" });
       }
     });
-    const plain = (where: (string | number)[], cfg: Record<string, unknown>) => {
+    // Every config value, whatever its key is called: a credential may sit in a key, an object, or a JSON or YAML string.
+    const plain = (where: (string | number)[], whose: string, prefix: string, cfg: Record<string, unknown>) => {
       for (const [key, value] of Object.entries(cfg)) {
-        for (const found of credentialPaths(key, value)) {
+        for (const found of findCredentials(key, value)) {
           ctx.addIssue({
             code: "custom",
             path: [...where, key],
-            message: `${found} holds a credential: the fleet file never does; name the environment variable that holds it under \`secrets\` (e.g. secrets: { "${key}": "MY_SITE_API_KEY" })`,
+            params: { line: true },
+            message: `${whose}: config ${key} holds a credential${describeFinding(found)}: a fleet file is committed, so it never holds one. Take the value out of the file (and rotate it if it was committed), then give the whole key as secret config from an environment variable: secrets: { ${key}: ${envNameFor(prefix, key)} }`,
           });
         }
       }
     };
-    plain(["config"], fleet.config);
-    for (const [i, site] of fleet.sites.entries()) plain(["sites", i, "config"], site.config);
+    if (fleet.backend && backendCredential(fleet.backend)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["backend"],
+        message: `the URL holds a credential (${backendCredential(fleet.backend)}): leave \`backend\` out and set PULUMI_BACKEND_URL in the environment (or --backend)`,
+      });
+    }
+    plain(["config"], "the fleet's config", "", fleet.config);
+    for (const [i, site] of fleet.sites.entries()) plain(["sites", i, "config"], `sites[${i}] (${site.name})`, site.name, site.config);
   });
 
-/** Where a credential-named key sits in a config value (its path as text), if anywhere. */
-function credentialPaths(key: string, value: unknown): string[] {
-  const out: string[] = [];
-  const walk = (at: string, name: string, v: unknown) => {
-    if (CREDENTIAL.test(name) && v !== "" && v !== null && typeof v !== "object") out.push(at);
-    if (v && typeof v === "object") for (const [k, inner] of Object.entries(v)) walk(`${at}.${k}`, k, inner);
-  };
-  walk(key, key.slice(key.indexOf(":") + 1), value);
-  return out;
+/** What in a backend URL is a credential (a password, a credential-named query parameter), if anything; never the value. */
+function backendCredential(url: string): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return undefined;
+  }
+  if (u.password) return "a password after the user name";
+  const named = [...u.searchParams.keys()].find((k) => isCredentialKey(k));
+  return named ? `the query parameter ${named}` : undefined;
 }
+
+/** An environment variable's name to suggest for a secret config key: us-store, billing:apiKey → US_STORE_BILLING_API_KEY. */
+const envNameFor = (site: string, key: string): string =>
+  `${site}_${key}`
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .replace(/[^A-Za-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .toUpperCase();
 
 export type FleetFile = z.output<typeof fleetSchema>;
 export type FleetSite = z.output<typeof siteSchema>;
@@ -114,6 +143,8 @@ export interface ResolvedSite {
   readonly config: Readonly<Record<string, string>>;
   /** Secret config key → environment variable. */
   readonly secrets: Readonly<Record<string, string>>;
+  /** The site's own policy pack config files (absolute), in the order of the packs; see policy-config.ts. */
+  readonly policyPackConfig?: readonly string[];
 }
 
 export interface Fleet {
@@ -122,6 +153,8 @@ export interface Fleet {
   readonly project: string;
   readonly backend: string | undefined;
   readonly concurrency: number | undefined;
+  /** The fleet's policy pack config files (absolute), for sites that name none. */
+  readonly policyPackConfig?: readonly string[];
   readonly sites: readonly ResolvedSite[];
 }
 
@@ -143,7 +176,10 @@ export async function parseFleet(text: string, file: string): Promise<Fleet> {
   }
   const r = fleetSchema.safeParse(raw);
   if (!r.success) {
-    const lines = r.error.issues.map((i) => `  ${i.path.length ? i.path.join(".") : "(top)"}: ${i.message}`);
+    // A credential's line names the site and key in its own words (params.line); the others are named by their path.
+    const lines = r.error.issues.map((i) =>
+      i.code === "custom" && i.params?.line ? `  ${i.message}` : `  ${i.path.length ? i.path.join(".") : "(top)"}: ${i.message}`,
+    );
     throw new FleetFileError(`${file} is not a usable fleet file:\n${lines.join("\n")}`);
   }
   const fleet = r.data;
@@ -158,8 +194,19 @@ export async function parseFleet(text: string, file: string): Promise<Fleet> {
     }
     return kinds.get(p) as "directory" | "module";
   };
+  // Checked now, so a missing file fails the fleet file, not every site's preview.
+  const policyConfigs = async (files: readonly string[] | undefined, where: string) => {
+    const out = files?.map((f) => path.resolve(dir, f));
+    for (const f of out ?? []) {
+      const problem = await policyConfigProblem(f);
+      if (problem) throw new FleetFileError(`${file}: ${where} policyPackConfig: ${problem}`);
+    }
+    return out;
+  };
+  const fleetPolicyConfig = await policyConfigs(fleet.policyPackConfig, "the fleet's");
   const sites: ResolvedSite[] = [];
   for (const [i, site] of fleet.sites.entries()) {
+    const policyPackConfig = await policyConfigs(site.policyPackConfig, `sites[${i}] (${site.name})`);
     const program = path.resolve(dir, site.program ?? (fleet.program as string));
     sites.push({
       name: site.name,
@@ -168,9 +215,17 @@ export async function parseFleet(text: string, file: string): Promise<Fleet> {
       programKind: await kindOf(program, site.program ? `sites.${i}.program` : "program"),
       config: Object.fromEntries(Object.entries({ ...fleet.config, ...site.config }).map(([k, v]) => [k, asText(v)])),
       secrets: { ...fleet.secrets, ...site.secrets },
+      ...(policyPackConfig ? { policyPackConfig } : {}),
     });
   }
-  return { file: path.resolve(file), project: fleet.project, backend: fleet.backend, concurrency: fleet.concurrency, sites };
+  return {
+    file: path.resolve(file),
+    project: fleet.project,
+    backend: fleet.backend,
+    concurrency: fleet.concurrency,
+    ...(fleetPolicyConfig ? { policyPackConfig: fleetPolicyConfig } : {}),
+    sites,
+  };
 }
 
 export async function loadFleet(file: string): Promise<Fleet> {

@@ -4,6 +4,7 @@ import type { ConfigMap, PulumiCommand, Stack } from "@pulumi/pulumi/automation"
 import { EventLog, firstLine } from "./events";
 import type { ResolvedSite } from "./fleet-file";
 import { inlineProgram } from "./program";
+import { Redactor } from "./redact";
 import type { Operation, SiteReport } from "./report";
 
 /** Where and how a site's stack runs; the same for every site of one run. */
@@ -15,6 +16,8 @@ export interface SiteRunOptions {
   readonly stateDir: string;
   /** Policy packs to run on preview and up (`pulumi preview --policy-pack`). */
   readonly policyPacks?: readonly string[];
+  /** Their config files, the n-th for the n-th pack (`--policy-pack-config`); this site's, see policy-config.ts. */
+  readonly policyPackConfigs?: readonly string[];
   /** The environment secrets are read from (default process.env). */
   readonly env?: NodeJS.ProcessEnv;
   /**
@@ -75,23 +78,40 @@ async function stackOf(site: ResolvedSite, o: SiteRunOptions): Promise<Stack> {
   );
 }
 
+/** The policy violations of the run, on `up` as on `preview` (whose document holds them too). */
+const violations = (log: EventLog): Pick<SiteReport, "policyViolations"> =>
+  log.violations.length ? { policyViolations: [...log.violations] } : {};
+
 const changedOf = (changes: Record<string, number>): number =>
   Object.entries(changes).reduce((n, [op, count]) => (op === "same" ? n : n + count), 0);
 
 /** Runs one site's operation; never throws: a failure is the report's `error`, its whole output the site's log. */
 export async function runSite(site: ResolvedSite, o: SiteRunOptions): Promise<SiteReport> {
   const started = performance.now();
+  const env = o.env ?? process.env;
+  // Everything this site writes or reports passes through it: see redact.ts.
+  const redact = new Redactor(Object.values(site.secrets).flatMap((name) => (env[name] ? [env[name]] : [])));
   const log = new EventLog();
   const logFile = path.join(o.stateDir, "logs", `${stackFileName(site.stack)}.log`);
   await mkdir(path.dirname(logFile), { recursive: true });
   await writeFile(logFile, `# billing-fleet ${o.operation} ${site.stack} ${new Date().toISOString()}\n`);
   let pending = Promise.resolve();
+  // Whole lines only: a secret split across two chunks of output would escape the redactor.
+  let partial = "";
+  const write = (text: string) => {
+    pending = pending.then(() => appendFile(logFile, redact.text(text))).catch(() => undefined);
+  };
   const onOutput = (text: string) => {
-    pending = pending.then(() => appendFile(logFile, text)).catch(() => undefined);
+    const end = (partial + text).lastIndexOf("\n");
+    if (end < 0) partial += text;
+    else {
+      write((partial + text).slice(0, end + 1));
+      partial = (partial + text).slice(end + 1);
+    }
   };
   const onEvent: typeof log.onEvent = (e) => {
     log.onEvent(e);
-    if (e.resourcePreEvent) o.onProgress?.(log.last);
+    if (e.resourcePreEvent) o.onProgress?.(redact.text(log.last));
   };
   const base = { name: site.name, stack: site.stack };
   try {
@@ -99,22 +119,23 @@ export async function runSite(site: ResolvedSite, o: SiteRunOptions): Promise<Si
     const stack = await stackOf(site, o);
     await stack.setAllConfig({
       ...Object.fromEntries(Object.entries(site.config).map(([k, value]) => [k, { value }])),
-      ...secretConfig(site, o.env ?? process.env),
+      ...secretConfig(site, env),
     });
     const policyPacks = o.policyPacks ? [...o.policyPacks] : undefined;
+    const policyPackConfigs = o.policyPackConfigs?.length ? [...o.policyPackConfigs] : undefined;
     const signal = o.signal;
     if (signal?.aborted) throw new Error("not run: the fleet run was interrupted before this site started");
     let changes: Record<string, number> = {};
     let preview: SiteReport["preview"];
     switch (o.operation) {
       case "preview": {
-        const r = await stack.preview({ onEvent, onOutput, policyPacks, signal });
+        const r = await stack.preview({ onEvent, onOutput, policyPacks, policyPackConfigs, signal });
         changes = { ...r.changeSummary };
         preview = log.preview(changes);
         break;
       }
       case "up":
-        changes = { ...(await stack.up({ onEvent, onOutput, policyPacks, signal })).summary.resourceChanges };
+        changes = { ...(await stack.up({ onEvent, onOutput, policyPacks, policyPackConfigs, signal })).summary.resourceChanges };
         break;
       case "refresh":
         changes = { ...(await stack.refresh({ onEvent, onOutput, signal })).summary.resourceChanges };
@@ -123,18 +144,19 @@ export async function runSite(site: ResolvedSite, o: SiteRunOptions): Promise<Si
         changes = { ...(await stack.destroy({ onEvent, onOutput, signal })).summary.resourceChanges };
         break;
     }
-    return {
+    return redact.value<SiteReport>({
       ...base,
       result: "succeeded",
       changes,
       changed: changedOf(changes),
       durationMs: Math.round(performance.now() - started),
       preview,
-    };
+      ...violations(log),
+    });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     onOutput(`\n${message}\n`);
-    return {
+    return redact.value<SiteReport>({
       ...base,
       result: "failed",
       changes: {},
@@ -145,8 +167,10 @@ export async function runSite(site: ResolvedSite, o: SiteRunOptions): Promise<Si
           ? `interrupted: ${log.firstError() ?? "the CLI was asked to stop; what it applied is in the stack's state"}`
           : (log.firstError() ?? firstLine(message)),
       ...(o.operation === "preview" ? { preview: log.preview(undefined) } : {}),
-    };
+      ...violations(log),
+    });
   } finally {
+    if (partial) write(partial);
     await pending;
   }
 }

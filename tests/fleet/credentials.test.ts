@@ -1,0 +1,139 @@
+import { describe, expect, it } from "vitest";
+import { describeFinding, findCredentials, isCredentialKey } from "../../fleet/credentials";
+import { REDACTED, Redactor } from "../../fleet/redact";
+
+const SIG = "4dabf18193072939515e22adb298388d";
+const KEY = "sk_live_9f8e7d6c5b4a";
+
+describe("credential-named keys", () => {
+  it.each([
+    "apiKey",
+    "api-key",
+    "API_KEY",
+    "billing:apiKey",
+    "accessToken",
+    "access_token",
+    "password",
+    "db.password",
+    "secret",
+    "clientSecret",
+    "token",
+    "refreshToken",
+    "privateKey",
+    "private_key",
+    "passphrase",
+    "credentials",
+    "api key",
+  ])("%s names a credential", (key) => {
+    expect(isCredentialKey(key)).toBe(true);
+  });
+
+  it.each(["baseUrl", "subdomain", "tokenUrl", "secretName", "secrets", "rotate the token", "environment", "keyId", "timeoutMs"])(
+    "%s does not",
+    (key) => {
+      expect(isCredentialKey(key)).toBe(false);
+    },
+  );
+});
+
+describe("findCredentials", () => {
+  const sitesJson = JSON.stringify({ us: { baseUrl: "https://x", apiKey: KEY } });
+  it.each<[string, string, unknown, string]>([
+    ["a plain key", "billing:apiKey", KEY, ""],
+    ["a number", "x:password", 123456, ""],
+    ["a nested object", "billing:sites", { us: { baseUrl: "https://x", accessToken: KEY } }, " at .us.accessToken"],
+    ["a JSON string", "billing:sites", sitesJson, " at .us.apiKey (a JSON string)"],
+    ["a YAML string", "billing:sites", `us:\n  baseUrl: https://x\n  apiKey: ${KEY}\n`, " at .us.apiKey (a YAML string)"],
+    ["YAML flow style", "foo:bar", `{ us: { password: ${KEY} } }`, " at .us.password (a YAML string)"],
+    ["a JSON string inside YAML", "foo:bar", `sites: '${sitesJson}'\n`, " at .sites.us.apiKey (a JSON string inside a YAML string)"],
+    ["JSON encoded twice", "foo:bar", JSON.stringify(sitesJson), " at .us.apiKey (a JSON string inside a JSON string)"],
+    ["an array of objects", "foo:bar", [{ name: "a" }, { name: "b", clientSecret: KEY }], " at [1].clientSecret"],
+    ["a list of credentials", "foo:bar", { tokens: 1, apiKey: [KEY] }, " at .apiKey[0]"],
+    ["a key with a space", "foo:bar", { "api key": KEY }, ' at ["api key"]'],
+    ["text that parses as JSON under a credential's key", "x:token", '{"a":1}', ""],
+  ])("%s is found", (_, key, value, where) => {
+    const found = findCredentials(key, value);
+    expect(found.map(describeFinding)).toEqual([where]);
+    expect(JSON.stringify(found)).not.toContain(KEY);
+  });
+
+  it.each<[string, string, unknown]>([
+    ["billing:sites as JSON without credentials", "billing:sites", JSON.stringify({ us: { baseUrl: "https://x", environment: "eu" } })],
+    ["text that mentions a token", "site:note", "the token is read from US_STORE_BILLING_API_KEY at run time"],
+    ["a sentence with a colon", "site:note", "rotate the token: monthly"],
+    ["a URL", "billing:baseUrl", "https://acme.example:8443/billing"],
+    ["a flag under a credential's name", "site:requireToken", true],
+    ["an empty credential", "billing:apiKey", ""],
+    ["the README's receiver", "site:receiver", { url: "https://hooks.acme.example/billing", events: ["payment_failure"] }],
+    ["a number", "billing:timeoutMs", 5000],
+    ["text that is not JSON", "site:x", "{ not json"],
+  ])("%s passes", (_, key, value) => {
+    expect(findCredentials(key, value)).toEqual([]);
+  });
+});
+
+describe("the redactor", () => {
+  const r = new Redactor([KEY, JSON.stringify({ eu: { baseUrl: "https://eu", apiKey: "sk_eu_inner_42" } })]);
+
+  it("blanks the engine's secret markers, ciphertexts and credential-named keys, deep and in JSON strings", () => {
+    const inputs = {
+      __provider: "x",
+      "billing:apiKey": { [SIG]: "1b47061264138c4ac30d75fd1eb44270", value: "sk_x" },
+      "billing:sites": JSON.stringify({ us: { baseUrl: "https://us", apiKey: "sk_us_3" } }),
+      nested: [{ accessToken: "tok_1", name: "a" }],
+      encrypted: { [SIG]: "1b47061264138c4ac30d75fd1eb44270", ciphertext: "v1:abc" },
+      yaml: "us:\n  password: hunter2hunter2\n",
+      marked: "[secret]",
+      plain: "https://hooks.acme.example",
+      count: 3,
+      flag: false,
+    };
+    const out = r.value(inputs);
+    expect(out).toEqual({
+      __provider: "x",
+      "billing:apiKey": REDACTED,
+      "billing:sites": JSON.stringify({ us: { baseUrl: "https://us", apiKey: REDACTED } }),
+      nested: [{ accessToken: REDACTED, name: "a" }],
+      encrypted: REDACTED,
+      yaml: `us:\n  password: "${REDACTED}"`,
+      marked: REDACTED,
+      plain: "https://hooks.acme.example",
+      count: 3,
+      flag: false,
+    });
+    // The original is left alone.
+    expect(inputs.nested[0].accessToken).toBe("tok_1");
+  });
+
+  it("leaves a JSON string without credentials byte for byte", () => {
+    const text = '{ "us": {"baseUrl": "https://us"} }';
+    expect(r.value({ s: text })).toEqual({ s: text });
+  });
+
+  it("blanks the secret config's literal values in text, also the credentials inside a secret that holds JSON", () => {
+    const log = `error: PUT /x: 401 for key ${KEY} and sk_eu_inner_42\n  + apiKey    : "sk_other"\n"accessToken":"t0k3n" PULUMI_CONFIG_PASSPHRASE=pass1234`;
+    const out = r.text(log);
+    for (const leak of [KEY, "sk_eu_inner_42", "sk_other", "t0k3n", "pass1234"]) expect(out).not.toContain(leak);
+    expect(out).toContain('+ apiKey    : "[secret]"');
+    expect(out).toContain('"accessToken":"[secret]"');
+    expect(out).toContain("PULUMI_CONFIG_PASSPHRASE=[secret]");
+  });
+
+  it("leaves ordinary text alone", () => {
+    for (const text of [
+      "secret config billing:apiKey needs the environment variable US_KEY, which is not set",
+      "webhooks: PUT /webhooks/settings.json: connect ECONNREFUSED 127.0.0.1:43351 (ECONNREFUSED)",
+      "create billing:index:WebhookSettings webhooks",
+      "see https://acme.example:8443/billing",
+    ]) {
+      expect(r.text(text)).toBe(text);
+    }
+  });
+
+  it("blanks literals inside structured values' text, and short literals are not searched for", () => {
+    expect(r.value({ diagnostics: [{ message: `the key ${KEY} was refused` }] })).toEqual({
+      diagnostics: [{ message: `the key ${REDACTED} was refused` }],
+    });
+    expect(new Redactor(["abc"]).text("abc abc")).toBe("abc abc");
+  });
+});
