@@ -1,14 +1,18 @@
 #!/usr/bin/env node
 /**
- * billing-simulator --port N [--host H] [--seed demo] [--api-key K] [--access-token T] [--latency MS] [--max-concurrent N]
- *                   [--over-capacity queue|429] [--report-price-point]
+ * billing-simulator --port N [--host H] [--seed demo] [--data FILE] [--api-key K] [--access-token T] [--latency MS]
+ *                   [--max-concurrent N] [--over-capacity queue|429] [--report-price-point]
  * Runs until SIGINT/SIGTERM.
+ *
+ * With --data the site lives in FILE across restarts. An existing FILE wins
+ * over --seed: the seed is what a first start holds, the file what the site
+ * has become since, and a restart must not undo that.
  */
 import { DEMO_SITE, type SimulatorOptions, startSimulator } from "./index";
 
 const USAGE =
-  "usage: billing-simulator [--port N] [--host H] [--seed demo] [--api-key K] [--access-token T] [--latency MS] [--max-concurrent N]" +
-  " [--over-capacity queue|429] [--report-price-point]";
+  "usage: billing-simulator [--port N] [--host H] [--seed demo] [--data FILE] [--api-key K] [--access-token T] [--latency MS]" +
+  " [--max-concurrent N] [--over-capacity queue|429] [--report-price-point]";
 
 function parseArgs(argv: string[]): SimulatorOptions {
   const o: SimulatorOptions = {};
@@ -37,6 +41,9 @@ function parseArgs(argv: string[]): SimulatorOptions {
         o.seed = "demo";
         break;
       }
+      case "--data":
+        o.dataFile = value();
+        break;
       case "--api-key":
         o.apiKey = value();
         break;
@@ -82,10 +89,23 @@ async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   const sim = await startSimulator(options);
   console.log(`billing-simulator listening on ${sim.url}`);
+  if (options.dataFile !== undefined)
+    console.log(
+      sim.restored
+        ? `site restored from ${options.dataFile}${options.seed ? " (the file wins over --seed)" : ""}; changes are kept there`
+        : `site kept in ${options.dataFile} (created now${options.seed ? " from the seed" : ""}); changes are kept there`,
+    );
   // Only the demo's well-known key is printed: a key given on the command line is the caller's to keep.
   if (options.seed === "demo" && options.apiKey === undefined)
-    console.log(`demo site seeded; API key: ${DEMO_SITE.apiKey} (Basic auth, password "x")`);
-  const stop = () => void sim.close().then(() => process.exit(0));
+    console.log(`${sim.restored ? "demo" : "demo site seeded;"} API key: ${DEMO_SITE.apiKey} (Basic auth, password "x")`);
+  const stop = () =>
+    void sim.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        console.error(`billing-simulator: ${err instanceof Error ? err.message : String(err)}`);
+        process.exit(1);
+      },
+    );
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
 }

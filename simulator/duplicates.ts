@@ -47,6 +47,21 @@ export class DuplicateGuard {
     return this.#applied.has(token) ? "applied" : undefined;
   }
 
+  /**
+   * The applied tokens still within their window, oldest first, for a data
+   * file. Tokens of requests still running are left out: a restart ends those
+   * requests unanswered, and a client's retry must then be able to apply.
+   */
+  snapshot(): { token: string; appliedAt: number }[] {
+    this.#expire();
+    return [...this.#applied].map(([token, appliedAt]) => ({ token, appliedAt }));
+  }
+
+  /** Fills an empty guard from a data file; expired tokens fall away on the next look. */
+  restore(tokens: readonly { token: string; appliedAt: number }[]): void {
+    for (const t of [...tokens].sort((a, b) => a.appliedAt - b.appliedAt)) this.#applied.set(t.token, t.appliedAt);
+  }
+
   #expire(): void {
     const cutoff = this.#now() - DUPLICATE_WINDOW_MS;
     for (const [token, at] of this.#applied) {

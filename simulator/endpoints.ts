@@ -53,6 +53,17 @@ export class Endpoints {
   list(): EndpointRecord[] {
     return [...this.#byId.values()].sort((a, b) => a.id - b.id).map((e) => structuredClone(e));
   }
+
+  /** The next id handed out: kept in a data file, so an id removed in the web UI is never handed out again. */
+  get nextId(): number {
+    return this.#next;
+  }
+
+  /** Fills an empty set from a data file (already checked by its schema). */
+  restore(endpoints: readonly EndpointRecord[], nextId: number): void {
+    for (const e of endpoints) this.add(e);
+    this.#next = Math.max(this.#next, nextId);
+  }
 }
 
 function checkedUrl(url: unknown, who: string): string {

@@ -1,6 +1,8 @@
 /** A local, real-HTTP simulator of one site of the billing service, for tests, demos and benchmarks. */
 
 export type { OverCapacity } from "./capacity";
+export { DataFileError } from "./data-file";
+export { DATA_VERSION } from "./data-shape";
 export { DUPLICATE_WINDOW_MS, type TokenStatus } from "./duplicates";
 export type { FaultMatch, FaultSpec } from "./faults";
 // Every record and input type of the simulator's seeding calls (records.ts's functions are internal).

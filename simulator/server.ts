@@ -5,6 +5,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { type Answer, errorList, serverFailure, usageViolation } from "./answers";
 import { Capacity, Gauge, type OverCapacity } from "./capacity";
 import { authorized, credentialsOf } from "./credentials";
+import { dataFileText, readDataFile, writeDataFile } from "./data-file";
 import { DuplicateGuard, type TokenStatus } from "./duplicates";
 import { parseJson } from "./exact-json";
 import { type FaultSpec, FaultTable } from "./faults";
@@ -51,6 +52,20 @@ export interface SimulatorOptions {
    */
   reportPricePoint?: boolean;
   seed?: "demo";
+  /**
+   * Keep the site in this JSON file, so that a restarted simulator still knows
+   * it. A file that exists is where the site starts from, and it wins over
+   * `seed` (the seed is a first start's content; the file is what the site
+   * became since). A file that does not exist is created from the seed (or an
+   * empty site). Every change is written before its answer is sent, atomically.
+   * A file that cannot be read or parsed is an error naming it (`DataFileError`);
+   * the simulator never starts over it. Kept: products, subscriptions and their
+   * migrations, 3-D Secure links, webhooks, the replay log and queue, webhook
+   * endpoints, whether webhooks are enabled, applied uniqueness tokens with
+   * their times, the next ids. Not kept: credentials, options, faults, requests
+   * in flight, and `requests`/`inFlight`/peaks. Default: in memory only.
+   */
+  dataFile?: string;
   /** Seed of the PRNG behind `rate` faults. Default 1. */
   faultSeed?: number;
   /** Keep parsed request bodies in `requests`. Default true; turn off for million-id benchmarks. */
@@ -77,6 +92,8 @@ export interface RequestLogEntry {
 
 export interface Simulator {
   readonly url: string;
+  /** True when the site was read from an existing `dataFile` (the seed was then not applied). */
+  readonly restored: boolean;
   close(): Promise<void>;
   addProduct(p: ProductInput): ProductRecord;
   addSubscription(s: SubscriptionInput): SubscriptionRecord;
@@ -143,6 +160,28 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const clients = new Gauge();
   const closing = new AbortController();
   const credentials = credentialsOf(apiKey, options.accessToken);
+  // Read before the port is taken: a file that cannot be used stops the start, and nothing is listening.
+  const dataFile = options.dataFile;
+  if (dataFile === "") throw new Error("dataFile must be a file's path, got an empty string");
+  const stored = dataFile === undefined ? undefined : readDataFile(dataFile);
+  let written: string | undefined;
+  let loading = true;
+  /** Writes the site if it changed since the last write; a no-op without a data file and while the site is set up. */
+  const save = () => {
+    if (dataFile === undefined || loading) return;
+    const text = dataFileText({ ...site.snapshot(), uniquenessTokens: guard.snapshot() });
+    if (text === written) return;
+    writeDataFile(dataFile, text);
+    written = text;
+  };
+  /** A change made through the object (not a request) is in the file when the call returns. */
+  const saving =
+    <A extends unknown[], R>(f: (...args: A) => R) =>
+    (...args: A): R => {
+      const r = f(...args);
+      save();
+      return r;
+    };
   let url = "";
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -227,7 +266,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
       const processingMs = fault?.kind === "processing" ? fault.ms : undefined;
       const running = processingMs === undefined ? undefined : () => sleep(processingMs, undefined, { signal: closing.signal });
-      const answer = await answerFor(req, method, entry.path, entry.query, body, running);
+      let answer: Answer;
+      try {
+        answer = await answerFor(req, method, entry.path, entry.query, body, running);
+      } finally {
+        // Whatever the request changed is on disk before any answer (or an injected fault after handling) goes out.
+        save();
+      }
       const after = fault?.applyAfterHandling ? fault : undefined;
       if (after?.kind === "delay") await sleep(after.ms, undefined, { signal: closing.signal });
       if (after && after.kind !== "delay") return inject(after);
@@ -272,34 +317,45 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   let closed: Promise<void> | undefined;
   const sim: Simulator = {
     url,
+    restored: stored !== undefined,
     close: () => {
-      closed ??= new Promise<void>((done) => {
+      closed ??= new Promise<void>((done, fail) => {
         closing.abort();
-        server.close(() => done());
+        server.close(() => {
+          // Catches what changed in place since the last write (e.g. `replayQueue.length = 0`).
+          try {
+            save();
+            done();
+          } catch (err) {
+            fail(err);
+          }
+        });
         server.closeAllConnections();
       });
       return closed;
     },
-    addProduct: (p) => site.addProduct(p),
-    addSubscription: (s) => site.addSubscription(s),
-    addWebhook: ((w: WebhookInput) => site.webhooks.add(w)) as Simulator["addWebhook"],
+    addProduct: saving((p) => site.addProduct(p)),
+    addSubscription: saving((s) => site.addSubscription(s)),
+    addWebhook: saving((w: WebhookInput) => site.webhooks.add(w)) as Simulator["addWebhook"],
     getSubscription: (id) => site.getSubscription(id),
-    addEndpoint: (e) => site.endpoints.add(e),
+    addEndpoint: saving((e) => site.endpoints.add(e)),
     endpoints: () => site.endpoints.list(),
-    updateEndpoint: (id, change) => site.endpoints.change(id, change),
-    removeEndpoint: (id) => site.endpoints.remove(id),
+    updateEndpoint: saving((id, change) => site.endpoints.change(id, change)),
+    removeEndpoint: saving((id) => site.endpoints.remove(id)),
     migrationsApplied: (id) => site.migrationsApplied(id),
     get webhooksEnabled() {
       return site.webhooksEnabled;
     },
     set webhooksEnabled(v: boolean) {
       site.webhooksEnabled = v;
+      save();
     },
     get replayQueue() {
       return site.webhooks.replayQueue;
     },
     set replayQueue(ids: number[]) {
       site.webhooks.replayQueue = ids;
+      save();
     },
     get replayLog() {
       return site.webhooks.replayLog;
@@ -325,7 +381,19 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       log.length = 0;
     },
   };
-  if (options.seed === "demo") seedDemo(sim);
+  if (stored !== undefined) {
+    site.restore(stored);
+    guard.restore(stored.uniquenessTokens);
+  } else if (options.seed === "demo") seedDemo(sim);
+  loading = false;
+  try {
+    // A new file holds the seed from the start; an existing one is rewritten only when something changes.
+    if (stored === undefined) save();
+    else written = dataFileText({ ...site.snapshot(), uniquenessTokens: guard.snapshot() });
+  } catch (err) {
+    await sim.close().catch(() => {});
+    throw err;
+  }
   return sim;
 }
 

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { SiteData } from "./data-shape";
 import { Endpoints } from "./endpoints";
 import {
   addMonths,
@@ -305,6 +306,54 @@ export class Site {
     }
     this.#migrationsApplied.set(s.id, this.migrationsApplied(s.id) + 1);
     return t;
+  }
+
+  /** What a data file keeps of the site (the duplicate guard's tokens are the server's, not the site's). */
+  snapshot(): Omit<SiteData, "uniquenessTokens"> {
+    const log = this.webhooks.snapshot();
+    return {
+      webhooksEnabled: this.webhooksEnabled,
+      nextIds: {
+        product: this.#next.product,
+        pricePoint: this.#next.pricePoint,
+        subscription: this.#next.subscription,
+        webhook: log.nextId,
+        endpoint: this.endpoints.nextId,
+      },
+      products: [...this.#products.values()].map((p) => structuredClone(p)),
+      subscriptions: [...this.#subscriptions.values()].map((s) => structuredClone(s)),
+      migrationsApplied: [...this.#migrationsApplied].map(([subscriptionId, count]) => ({ subscriptionId, count })),
+      authentications: [...this.#authentications].map(([token, a]) => ({ token, ...structuredClone(a) })),
+      webhooks: log.webhooks,
+      replayLog: log.replayLog,
+      replayQueue: log.replayQueue,
+      endpoints: this.endpoints.list(),
+    };
+  }
+
+  /**
+   * Fills an empty site from a data file (already checked by its schema, which
+   * also checks what refers to what). The next ids never go below one past the
+   * largest id held, so an id is never handed out twice.
+   */
+  restore(d: Omit<SiteData, "uniquenessTokens">): void {
+    if (this.#products.size > 0 || this.#subscriptions.size > 0) throw new Error("simulator bookkeeping: restore into a used site");
+    this.webhooksEnabled = d.webhooksEnabled;
+    for (const p of d.products) {
+      this.#products.set(p.id, structuredClone(p));
+      for (const pp of p.pricePoints) this.#pricePointIds.add(pp.id);
+    }
+    for (const s of d.subscriptions) this.#subscriptions.set(s.id, structuredClone(s));
+    for (const m of d.migrationsApplied) this.#migrationsApplied.set(m.subscriptionId, m.count);
+    for (const { token, ...a } of d.authentications) this.#authentications.set(token, structuredClone(a));
+    const highest = (ids: Iterable<number>) => Math.max(0, ...ids) + 1;
+    this.#next = {
+      product: Math.max(d.nextIds.product, highest(this.#products.keys())),
+      pricePoint: Math.max(d.nextIds.pricePoint, highest(this.#pricePointIds)),
+      subscription: Math.max(d.nextIds.subscription, highest(this.#subscriptions.keys())),
+    };
+    this.webhooks.restore({ webhooks: d.webhooks, replayLog: d.replayLog, replayQueue: d.replayQueue, nextId: d.nextIds.webhook });
+    this.endpoints.restore(d.endpoints, d.nextIds.endpoint);
   }
 
   #productByHandle(handle: string): ProductRecord | undefined {

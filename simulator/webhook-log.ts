@@ -10,6 +10,9 @@ export interface StoredWebhook {
   createdAt: string;
 }
 
+/** A webhook as a data file holds it: the id as exact decimal text. */
+export type WebhookData = Omit<StoredWebhook, "idText"> & { id: string };
+
 export interface WebhookQuery {
   status?: WebhookStatus;
   sinceDate?: string;
@@ -88,6 +91,27 @@ export class WebhookLog {
   get replayLog(): readonly string[] {
     for (let i = this.#replayedText.length; i < this.#replayed.length; i++) this.#replayedText.push(String(this.#replayed[i]));
     return this.#replayedText;
+  }
+
+  /** What a data file keeps of the log: every webhook (ids as text), the replay log and queue, the next id. */
+  snapshot(): { webhooks: WebhookData[]; replayLog: string[]; replayQueue: number[]; nextId: number } {
+    return {
+      webhooks: [...this.#byId.values()].map(({ idText, ...rest }) => ({ id: idText, ...rest })),
+      replayLog: [...this.replayLog],
+      replayQueue: [...this.replayQueue],
+      nextId: this.#next,
+    };
+  }
+
+  /** Fills an empty log from a data file (already checked by its schema). */
+  restore(d: { webhooks: readonly WebhookData[]; replayLog: readonly string[]; replayQueue: readonly number[]; nextId: number }): void {
+    for (const w of d.webhooks) this.add(w);
+    for (const text of d.replayLog) {
+      const n = Number(text);
+      this.#replayed.push(Number.isSafeInteger(n) ? n : text);
+    }
+    this.replayQueue = [...d.replayQueue];
+    this.#next = Math.max(this.#next, d.nextId);
   }
 
   #claim(given: number | string | undefined): string {
