@@ -2,6 +2,7 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { FleetFileError, loadFleet } from "./fleet-file";
+import { PolicyConfigError, policyConfigProblem } from "./policy-config";
 import type { Operation } from "./report";
 import { runFleet } from "./runner";
 import { shardOf } from "./shard";
@@ -18,6 +19,9 @@ export const USAGE = `Usage:
     --backend URL        the stacks' backend (default: the fleet file's, PULUMI_BACKEND_URL, else file:// in the state folder)
     --state-dir DIR      inline workspaces, per-site logs, last reports (default: .billing-fleet beside the fleet file)
     --policy-pack DIR    run a policy pack on preview and up (repeatable)
+    --policy-pack-config FILE
+                         the JSON config of a policy pack: the n-th for the n-th --policy-pack, as the Pulumi CLI
+                         pairs them (repeatable); over the fleet file's policyPackConfig, under a site's own
     --plain              one line per event instead of the live display (the default when not a terminal)
   billing-fleet render k8s FLEET_FILE --image IMAGE --completions N --repo-root DIR --image-repo-root DIR [options]
     --operation OP  --parallelism N  --namespace NS  --name NAME  --concurrency N  --backend URL
@@ -66,6 +70,7 @@ export async function main(
         backend: { type: "string" },
         "state-dir": { type: "string" },
         "policy-pack": { type: "string", multiple: true },
+        "policy-pack-config": { type: "string", multiple: true },
         plain: { type: "boolean" },
         help: { type: "boolean", short: "h" },
         output: { type: "string" },
@@ -107,6 +112,11 @@ export async function main(
     } catch (err) {
       throw new UsageError((err as Error).message);
     }
+    const policyPackConfigs = values["policy-pack-config"]?.map((p) => path.resolve(p));
+    for (const file of policyPackConfigs ?? []) {
+      const problem = await policyConfigProblem(file);
+      if (problem) throw new UsageError(`--policy-pack-config: ${problem}`);
+    }
     const fleet = await loadFleet(rest[0] as string);
     const toStdout = values.json === "-";
     const display = toStdout ? "none" : values.plain || !io.isTTY ? "lines" : "live";
@@ -129,6 +139,7 @@ export async function main(
       backend: values.backend,
       stateDir: values["state-dir"],
       policyPacks: values["policy-pack"]?.map((p) => path.resolve(p)),
+      policyPackConfigs,
       display,
     });
     process.off("SIGTERM", onSignal);
@@ -140,7 +151,12 @@ export async function main(
     else if (values.json) await writeFile(values.json, json);
     return report.sites.some((s) => s.result === "failed") ? 1 : 0;
   } catch (err) {
-    if (err instanceof UsageError || err instanceof FleetFileError || (err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+    if (
+      err instanceof UsageError ||
+      err instanceof FleetFileError ||
+      err instanceof PolicyConfigError ||
+      (err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")
+    ) {
       io.stderr.write(`billing-fleet: ${(err as Error).message}\n(see billing-fleet --help)\n`);
       return 2;
     }

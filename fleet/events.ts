@@ -60,15 +60,44 @@ export class EventLog {
     };
   }
 
-  /** The first thing that went wrong, as one line: a resource's error, else a policy's, else the engine's. */
+  /** The policy violations so far (mandatory ones stop the operation; advisory ones are reported only). */
+  get violations(): readonly PolicyViolation[] {
+    return this.#violations;
+  }
+
+  /**
+   * The first thing that went wrong, as one line: a mandatory policy's violation (the engine's own error is
+   * then only "preview failed"), else a resource's error, else the engine's.
+   */
   firstError(): string | undefined {
+    const stopped = this.#violations.filter((v) => v.enforcementLevel === "mandatory");
+    if (stopped.length) return policyError(stopped);
     const errors = this.#diagnostics.filter((d) => d.severity === "error");
     const resource = errors.find((d) => d.urn) ?? errors[0];
     if (resource) return firstLine(resource.urn ? `${nameOf(resource.urn)}: ${resource.message}` : resource.message);
-    const policy = this.#violations.find((v) => v.enforcementLevel === "mandatory");
-    if (policy) return firstLine(`${policy.urn ? `${nameOf(policy.urn)}: ` : ""}[${policy.policyName}] ${policy.message}`);
     return undefined;
   }
+}
+
+/**
+ * A site stopped by policy, as one line: the policy, its pack and its message (which names the resource), e.g.
+ * "policy webhooks-stay-enabled-in-production (pack pulumi-subscription-billing): WebhookSettings 'webhooks' turns …".
+ */
+export function policyError(mandatory: readonly PolicyViolation[]): string {
+  const [v, ...more] = mandatory;
+  const where = v.urn && !v.message.includes(`'${nameOf(v.urn)}'`) ? `${nameOf(v.urn)}: ` : "";
+  const rest = more.length ? ` (and ${more.length} more mandatory violation${more.length === 1 ? "" : "s"})` : "";
+  return `policy ${v.policyName} (pack ${v.policyPackName}): ${where}${violationText(v.message)}${rest}`;
+}
+
+/** A violation's own message: the engine sends the policy's description, then the message, a line each. */
+export function violationText(message: string): string {
+  const lines = message
+    .trim()
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
+  return (lines.length > 1 ? lines.slice(1) : lines).join(" ").slice(0, 400);
 }
 
 /** A resource's name from its urn (`urn:pulumi:stack::project::type::name`; the name itself may hold `::`). */

@@ -69,10 +69,13 @@ export async function loadProgram(file: string): Promise<PulumiFn> {
     }
   }
   let mod: Record<string, unknown>;
+  const restore = quietModuleDetection();
   try {
     mod = await nativeImport(pathToFileURL(file).href);
   } catch (err) {
     throw new ProgramLoadError(explain(err, file));
+  } finally {
+    restore();
   }
   const fn = programOf(mod);
   if (!fn) {
@@ -88,6 +91,29 @@ export async function loadProgram(file: string): Promise<PulumiFn> {
     );
   }
   return fn;
+}
+
+let quieting = 0;
+let emitWarning: typeof process.emitWarning | undefined;
+
+/**
+ * While programs load, Node's advice to add "type": "module" to the project's package.json is left out:
+ * a program in ES module syntax in a CommonJS project is what the README shows, it loads as it is, and
+ * the advice would change how the project's other .js files load. Every other warning is kept.
+ */
+function quietModuleDetection(): () => void {
+  if (quieting++ === 0) {
+    const original = process.emitWarning;
+    emitWarning = original;
+    process.emitWarning = function (this: unknown, warning: string | Error, ...rest: unknown[]) {
+      const code = typeof rest[0] === "object" && rest[0] ? (rest[0] as { code?: unknown }).code : rest[1];
+      if (code === "MODULE_TYPELESS_PACKAGE_JSON") return;
+      return (original as (...a: unknown[]) => void).call(this, warning, ...rest);
+    } as typeof process.emitWarning;
+  }
+  return () => {
+    if (--quieting === 0 && emitWarning) process.emitWarning = emitWarning;
+  };
 }
 
 /** The function a module exports as its program: `program`, the default export, or either of a CommonJS `module.exports`. */

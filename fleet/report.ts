@@ -57,6 +57,8 @@ export interface SiteReport {
    * event stream carries.
    */
   readonly preview?: PreviewJson;
+  /** On `preview` and `up`: the policy violations (a mandatory one stops the site; `error` then names it). */
+  readonly policyViolations?: readonly PolicyViolation[];
 }
 
 export interface FleetReport {

@@ -1,6 +1,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Fleet, ResolvedSite } from "./fleet-file";
+import { policyConfigsBySite } from "./policy-config";
 import type { FleetReport, Operation, SiteReport } from "./report";
 import { runSite } from "./run-site";
 import { inShard, type Shard } from "./shard";
@@ -19,6 +20,11 @@ export interface FleetRunOptions {
   /** Inline workspaces, logs and the last report (default: `.billing-fleet` beside the fleet file). */
   readonly stateDir?: string;
   readonly policyPacks?: readonly string[];
+  /**
+   * Config files of the policy packs, the n-th for the n-th pack (`--policy-pack-config`): over the fleet file's
+   * `policyPackConfig`, under a site's own. Throws PolicyConfigError, before any site runs, when they don't pair.
+   */
+  readonly policyPackConfigs?: readonly string[];
   /** "live": a task list redrawn in place (a TTY); "lines": a line per event (CI logs); "none": quiet. Default: live on a TTY. */
   readonly display?: "live" | "lines" | "none";
   readonly env?: NodeJS.ProcessEnv;
@@ -61,6 +67,12 @@ export async function runFleet(fleet: Fleet, o: FleetRunOptions): Promise<FleetR
       `the stacks on ${backend} keep their secrets with a passphrase: set PULUMI_CONFIG_PASSPHRASE (or PULUMI_CONFIG_PASSPHRASE_FILE) before running the fleet`,
     );
   }
+  const policyConfigs = policyConfigsBySite(fleet.sites, {
+    operation: o.operation,
+    policyPacks: o.policyPacks,
+    cli: o.policyPackConfigs,
+    fleet: fleet.policyPackConfig,
+  });
   const concurrency = o.concurrency ?? fleet.concurrency ?? DEFAULT_CONCURRENCY;
   const startedAt = new Date().toISOString();
   const mine = fleet.sites.filter((s) => inShard(s.stack, o.shard));
@@ -79,6 +91,7 @@ export async function runFleet(fleet: Fleet, o: FleetRunOptions): Promise<FleetR
       backend,
       stateDir,
       policyPacks: o.policyPacks,
+      policyPackConfigs: policyConfigs.get(site.stack),
       env,
       signal: o.signal,
       onProgress,

@@ -1,9 +1,13 @@
 import type { FleetReport, SiteReport } from "./report";
 
+/** Whether a mandatory policy stopped the site (its `error` then names the policy). */
+export const stoppedByPolicy = (r: Pick<SiteReport, "result" | "policyViolations">): boolean =>
+  r.result === "failed" && !!r.policyViolations?.some((v) => v.enforcementLevel === "mandatory");
+
 /** How a site's result reads in the display and the table. */
 export function resultText(r: SiteReport): string {
   if (r.result === "skipped") return "skipped (succeeded last time)";
-  if (r.result === "failed") return "failed";
+  if (r.result === "failed") return stoppedByPolicy(r) ? "stopped by policy" : "failed";
   return r.changed === 0 ? "no changes" : `${r.changed} changed`;
 }
 

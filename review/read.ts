@@ -14,7 +14,9 @@ import type { FleetReport, PolicyViolation, PreviewDiagnostic, PreviewJson, Prev
  */
 
 /** A site of a fleet report as a review reads it; `result` is kept as written, so a newer runner's result still shows. */
-export type FleetSite = Pick<SiteReport, "name" | "stack" | "changes" | "error" | "preview"> & { readonly result: string };
+export type FleetSite = Pick<SiteReport, "name" | "stack" | "changes" | "error" | "preview" | "policyViolations"> & {
+  readonly result: string;
+};
 
 /** A fleet report as a review reads it. */
 export type FleetInput = Pick<FleetReport, "kind" | "fleetFile" | "shard"> & {
@@ -151,6 +153,7 @@ const site = z
     changes: z.record(z.string(), z.number()).nullish(),
     error: z.string().nullish(),
     preview: preview.nullish(),
+    policyViolations: list(violation),
   })
   .transform(
     (s): FleetSite => ({
@@ -160,6 +163,7 @@ const site = z
       changes: s.changes ?? {},
       ...(s.error ? { error: s.error } : {}),
       ...(s.preview ? { preview: s.preview } : {}),
+      ...(s.policyViolations?.length ? { policyViolations: s.policyViolations } : {}),
     }),
   );
 

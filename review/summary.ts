@@ -1,3 +1,4 @@
+import { violationText } from "../fleet/events";
 import type { PolicyViolation, PreviewJson, PreviewStep } from "../fleet/report";
 import { cell, cellCode, code, table, text, UNKNOWN_TEXT, urnParts } from "./markdown";
 import { type MigrationReview, migrationReviews, OPTION_DEFAULTS, type Placement, type Ref } from "./migrations";
@@ -192,9 +193,31 @@ function stackSummary(input: StackInput): string[] {
   return [heading(2, title), "", ...stackBody(input, 3)];
 }
 
+/** A site's policy violations: the report's own (on up and preview), else its preview's (a report of an older runner). */
+const siteViolations = (s: FleetSite): PolicyViolation[] =>
+  violationsOf(s.policyViolations?.length ? s.policyViolations : (s.preview?.policyViolations ?? []));
+
+/** The mandatory violations that stopped a failed site (none for a site that did not fail). */
+const stoppedBy = (s: FleetSite): PolicyViolation[] =>
+  s.result === "failed" ? siteViolations(s).filter((v) => v.enforcementLevel === "mandatory") : [];
+
 function siteRow(s: FleetSite): string[] {
   const counts = (s.preview && changeCounts(s.preview)) ?? (Object.keys(s.changes).length ? s.changes : undefined);
-  return [cellCode(s.name), cellCode(s.stack), cell(s.result), counts ? cell(countsText(counts)) : "not known"];
+  const stopped = stoppedBy(s);
+  const result = stopped.length ? `stopped by policy ${stopped.map((v) => cellCode(v.policyName)).join(", ")}` : cell(s.result);
+  return [cellCode(s.name), cellCode(s.stack), result, counts ? cell(countsText(counts)) : "not known"];
+}
+
+/** Why a site failed: the policies that stopped it (pack, policy and message), else the report's error. */
+function failureLines(s: FleetSite): string[] {
+  const stopped = stoppedBy(s);
+  if (stopped.length === 0) return s.error ? [`**${text(s.result)}**: ${text(s.error)}`, ""] : [];
+  return [
+    `**Stopped by policy**${stopped.length > 1 ? ` (${stopped.length} mandatory violations)` : ""}:`,
+    "",
+    ...stopped.map((v) => `- ${code(`${v.policyPackName}/${v.policyName}`)}: ${text(violationText(v.message))}`),
+    "",
+  ];
 }
 
 function fleetSummary(fleet: FleetInput): string[] {
@@ -217,12 +240,14 @@ function fleetSummary(fleet: FleetInput): string[] {
   lines.push(...table(["Site", "Stack", "Result", "Changes"], sites.map(siteRow)), "");
   for (const s of sites) {
     lines.push(heading(3, `Site ${code(s.name)} (stack ${code(s.stack)})`), "");
-    if (s.error) lines.push(`**${text(s.result)}**: ${text(s.error)}`, "");
+    lines.push(...failureLines(s));
     if (!s.preview) {
       lines.push(
         fleet.operation === "preview" ? "No preview was recorded for this site." : "A report of this operation holds no preview.",
         "",
       );
+      const violations = siteViolations(s);
+      if (violations.length) lines.push(heading(4, "Policy violations"), "", ...violations.map((v) => violationLine(v, true)), "");
       continue;
     }
     lines.push(...stackBody({ kind: "preview", source: "report", preview: s.preview }, 4));

@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { cp, mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -62,11 +62,14 @@ type Outcome = { ok: true; sameConfig: boolean } | { ok: false; name: string; me
 
 let dir: string;
 let results: Record<string, Outcome>;
+let stderr: string;
 
-function load(files: string[], nodeArgs: string[] = [], node = process.execPath): Record<string, Outcome> {
-  const out = execFileSync(node, [...nodeArgs, path.join(dir, "runner.cjs"), LOADER, ...files], { cwd: dir, encoding: "utf8" });
-  return JSON.parse(out);
+function run(files: string[], nodeArgs: string[] = [], node = process.execPath): { results: Record<string, Outcome>; stderr: string } {
+  const r = spawnSync(node, [...nodeArgs, path.join(dir, "runner.cjs"), LOADER, ...files], { cwd: dir, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`the loader exited ${r.status}: ${r.stderr}`);
+  return { results: JSON.parse(r.stdout), stderr: r.stderr };
 }
+const load = (files: string[], nodeArgs: string[] = [], node = process.execPath) => run(files, nodeArgs, node).results;
 
 const failure = (file: string): string => {
   const r = results[file];
@@ -90,7 +93,7 @@ beforeAll(async () => {
     if (name === "site.ts") await cp(path.join(ROOT, "examples/fleet/site.ts"), path.join(dir, name));
     else await writeFile(path.join(dir, name), text);
   }
-  results = load(Object.keys(FILES).filter((f) => !f.includes("@pulumi") && f !== "helpers.ts"));
+  ({ results, stderr } = run(Object.keys(FILES).filter((f) => !f.includes("@pulumi") && f !== "helpers.ts")));
 }, 60_000);
 
 afterAll(async () => {
@@ -101,6 +104,10 @@ describe("loading a fleet's module program with Node's own type stripping", () =
   it("loads the README's site.ts (ES module syntax, no \"type\": \"module\"), with no ts-node or TypeScript installed", () => {
     expect(results["site.ts"]).toMatchObject({ ok: true });
     expect(existsSync(path.join(dir, "node_modules/typescript"))).toBe(false);
+  });
+
+  it("leaves out Node's advice to add \"type\": \"module\" to the project (the program loads as it is)", () => {
+    expect(stderr).not.toMatch(/MODULE_TYPELESS_PACKAGE_JSON|"type": "module"/);
   });
 
   it("gives the program the runner's own @pulumi/pulumi", () => {
