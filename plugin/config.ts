@@ -1,4 +1,5 @@
-import { UNKNOWN } from "../provider/runtime/common";
+import { notice, UNKNOWN } from "../provider/runtime/common";
+import { CREDENTIAL_KEYS, plainCredentialWarning } from "../provider/runtime/plain-credentials";
 import { PACKAGE } from "./schema";
 import { unwrapSecret } from "./values";
 
@@ -29,3 +30,37 @@ export function providerConfig(
 
 /** `billing:config:apiKey`, `billing:apiKey` and `apiKey` all name `apiKey`. */
 const bareKey = (key: string): string => key.replace(new RegExp(`^${PACKAGE}:(config:)?`), "");
+
+/**
+ * The credential keys of a Configure request's `args` that are not secret. The engine sends the
+ * default provider's configuration there with each value of a `--secret` key marked secret
+ * (pkg/resource/deploy/target.go GetPackageConfig, and Configure marshals with KeepSecrets), so an
+ * unmarked credential is one the stack's config file holds in plain text.
+ */
+export function plainCredentials(args: Readonly<Record<string, unknown>> | undefined): string[] {
+  return CREDENTIAL_KEYS.filter((key) => {
+    const v = args?.[bareKey(key)];
+    return v !== undefined && v !== null && v !== "" && v !== UNKNOWN && unwrapSecret(v) === v;
+  });
+}
+
+/** Keys already warned about by this plugin process (one preview or up): once per key, not per provider. */
+const warned = new Set<string>();
+
+/**
+ * Warns about each credential set without `--secret` (see {@link plainCredentials}), once per process.
+ * Only for the default provider when the engine names it: an explicit provider's inputs come from the
+ * program, not from the stack's config file.
+ */
+export function warnPlainCredentials(
+  args: Readonly<Record<string, unknown>> | undefined,
+  providerName: string | undefined,
+  warn: (message: string) => void = (m) => notice(`warning: ${m}`),
+): void {
+  if (providerName && !providerName.startsWith("default")) return;
+  for (const key of plainCredentials(args)) {
+    if (warned.has(key)) continue;
+    warned.add(key);
+    warn(plainCredentialWarning(key));
+  }
+}

@@ -64,14 +64,7 @@ const SETTINGS_ID = /^(?:(.+)\/)?(enabled|disabled)$/;
  */
 async function importSettings(provider: object, importId: string): Promise<plugin.ReadResult> {
   const m = SETTINGS_ID.exec(importId);
-  if (!m) {
-    const site = importId.replace(/\/+$/, "") || "<site>";
-    throw new Error(
-      `WebhookSettings import id "${importId}" does not say the value: the service cannot report whether webhooks are on, so give the one you expect, ` +
-        `"enabled" or "disabled" for the configured site, or "${site}/enabled" or "${site}/disabled" for an entry of billing:sites; ` +
-        "the next up sends the PUT once to confirm it",
-    );
-  }
+  if (!m) throw new Error(settingsIdProblem(importId));
   const [, site, value] = m;
   await clientOf(provider, site, importId).readSite();
   const webhooksEnabled = value === "enabled";
@@ -79,12 +72,42 @@ async function importSettings(provider: object, importId: string): Promise<plugi
   return plain({ id: siteLabel(provider, site), props: state, inputs: { webhooksEnabled, ...(site !== undefined ? { site } : {}) } });
 }
 
+/** Words a user may write for a state: read as that attempt, never as a site's name. */
+const STATE_WORDS = /^(on|off|true|false|yes|no|1|0|enabled?|disabled?)$/i;
+
+/**
+ * Why an import id of WebhookSettings is not one: only a slash makes a site (`<site>/enabled`), so a
+ * word without one is answered as the state it tries to say ("on" is not a state), not as a site.
+ */
+export function settingsIdProblem(importId: string): string {
+  const why =
+    "the service cannot report whether webhooks are on, so the id states the value you expect; the next up sends the PUT once to confirm it";
+  const slash = importId.lastIndexOf("/");
+  if (slash < 0) {
+    const known = STATE_WORDS.test(importId) || importId === "";
+    return (
+      `WebhookSettings import id "${importId}": ${JSON.stringify(importId)} is not a state: use enabled or disabled ` +
+      `(or <site>/enabled for an entry of billing:sites${known ? "" : `, e.g. "${importId}/enabled" if ${JSON.stringify(importId)} is one`}); ${why}`
+    );
+  }
+  const site = importId.slice(0, slash);
+  const value = importId.slice(slash + 1);
+  if (site === "") {
+    return `WebhookSettings import id "${importId}" names no site before the slash: use enabled or disabled for the configured site, or <site>/enabled for an entry of billing:sites; ${why}`;
+  }
+  return (
+    `WebhookSettings import id "${importId}": ${JSON.stringify(value)} is not a state: use "${site}/enabled" or ` +
+    `"${site}/disabled" for site "${site}" of billing:sites; ${why}`
+  );
+}
+
 /** The site's client; a site the configuration does not have fails naming the import id. */
 function clientOf(provider: object, site: string | undefined, importId: string) {
   try {
     return clientFor(provider, site);
   } catch (err) {
-    if (err instanceof SiteConfigError) throw new Error(`WebhookSettings import id "${importId}": site: ${err.message}`);
+    // The message names the site when there is one, or says what to configure when there is none.
+    if (err instanceof SiteConfigError) throw new Error(`WebhookSettings import id "${importId}": ${err.message}`);
     throw err;
   }
 }

@@ -1,7 +1,7 @@
 import path from "node:path";
 import type * as grpc from "@grpc/grpc-js";
 import { main } from "@pulumi/pulumi/provider";
-import { providerConfig } from "./config";
+import { providerConfig, warnPlainCredentials } from "./config";
 import type { BillingProvider } from "./provider";
 
 /**
@@ -31,6 +31,8 @@ type Implementation = Record<string, Handler>;
 interface Request {
   getVariablesMap(): { forEach(f: (value: string, key: string) => void): void };
   getArgs(): { toJavaScript(): Record<string, unknown> } | undefined;
+  /** The provider's name (`default`, `default_0_1_0` for default providers); only when the engine configures with URNs. */
+  getName?(): string;
   getProperties(): unknown;
   setProperties(s: unknown): void;
 }
@@ -75,7 +77,9 @@ export function guarded(
       call.request.getVariablesMap().forEach((value, key) => {
         variables.push([key, value]);
       });
-      provider.configure(providerConfig(variables, call.request.getArgs()?.toJavaScript()));
+      const args = call.request.getArgs()?.toJavaScript();
+      provider.configure(providerConfig(variables, args));
+      warnPlainCredentials(args, call.request.getName?.() || undefined);
     } catch (err) {
       callback(err as Error);
       return;

@@ -2,4 +2,4 @@
 
 export type { MigrationPreview } from "../sdk";
 export * from "./kinds";
-export { previewSubscriptionMigration } from "./preview";
+export { previewSubscriptionMigration, type SubscriptionMigrationPreview } from "./preview";

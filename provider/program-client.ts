@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { BillingClient } from "../sdk";
+import { warnPlainCredentials } from "./credential-warning";
 import { clientOptionsFor, configure } from "./runtime/config";
 
 /** A stand-in key under which the program's own config is registered with the runtime. */
@@ -13,6 +14,7 @@ const clients = new Map<string, BillingClient>();
  * providers, read through the program's stack config.
  */
 export function programClient(site: string | undefined): BillingClient {
+  warnPlainCredentials();
   if (!configured) {
     configure(programScope, { config: { get: (key: string) => pulumi.runtime.getConfig(key) } });
     configured = true;

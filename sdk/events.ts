@@ -1,9 +1,10 @@
 import { WEBHOOK_EVENTS, type WebhookEvent } from "./wire";
 
-/** Where the accepted event keys are listed, for messages. */
-export const EVENT_KEYS_ARE_LISTED =
-  'the accepted keys are WEBHOOK_EVENTS, exported by this SDK (sdk/wire/endpoint.ts): the contract\'s "Webhook Subscription" enum ' +
-  "of POST /endpoints.json and PUT /endpoints/{endpoint_id}.json";
+/**
+ * The accepted event keys, for messages: listed in full, as a Pulumi user reads the message in the
+ * CLI's output, where a name in this package's source (WEBHOOK_EVENTS, a file path) means nothing.
+ */
+export const EVENT_KEYS_ARE_LISTED = `the accepted events are ${WEBHOOK_EVENTS.join(", ")}`;
 
 const KNOWN: ReadonlySet<string> = new Set(WEBHOOK_EVENTS);
 

@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { BillingClient } from "../../sdk/client";
+import { warnPlainCredentials } from "../credential-warning";
 import type { CheckFailure, Unknown } from "../runtime/common";
 
 /**
@@ -133,6 +134,7 @@ export type ResourceClass<D extends Kind> = new (
  * The base of a kind's resource class (`class X extends resourceClass(kind, provider) {}`): it
  * registers `billing:<type>` with the kind's provider, each declared output as an output
  * (undefined), then the inputs, after `prepare` (a check that needs the program, e.g. across resources).
+ * The first one of a run warns about credentials in the stack config without `--secret`.
  */
 export function resourceClass<D extends Kind>(
   kind: D,
@@ -141,6 +143,7 @@ export function resourceClass<D extends Kind>(
 ): ResourceClass<D> {
   const base = class extends pulumi.dynamic.Resource {
     constructor(name: string, args: ArgsOf<D>, opts?: pulumi.CustomResourceOptions) {
+      warnPlainCredentials();
       const props: pulumi.Inputs = {};
       for (const output of Object.keys(kind.outputs.shape)) props[output] = undefined;
       super(provider, name, Object.assign(props, prepare(name, args)), opts, "billing", kind.type);

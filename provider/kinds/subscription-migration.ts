@@ -98,7 +98,7 @@ function sameProductMessage(subscriptionId: unknown, product: { id?: unknown; ha
   );
 }
 
-function targetsProduct(t: { productId?: unknown; productHandle?: unknown }, product: { id?: unknown; handle?: unknown }): boolean {
+export function targetsProduct(t: { productId?: unknown; productHandle?: unknown }, product: { id?: unknown; handle?: unknown }): boolean {
   if (t.productId !== undefined) return t.productId === product.id;
   return t.productHandle !== undefined && t.productHandle === product.handle;
 }
@@ -260,8 +260,13 @@ export const subscriptionMigration: KindModule<typeof kind, State> = {
           return {
             failures: [
               {
-                property: "site",
-                reason: `the service refused the configured credentials (${err.status}); check billing:apiKey / billing:accessToken`,
+                // On "site" only when one was named: the CLI prints the property's value, and a top-level key is no input.
+                property: inputs.site === undefined ? "" : "site",
+                reason:
+                  `the service refused the configured credentials (${err.status}); check ` +
+                  (inputs.site === undefined
+                    ? "billing:apiKey / billing:accessToken (or BILLING_API_KEY / BILLING_ACCESS_TOKEN)"
+                    : `billing:sites["${inputs.site}"].apiKey / .accessToken`),
               },
             ],
           };

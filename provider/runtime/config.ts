@@ -140,13 +140,51 @@ export function clientOptionsFor(provider: object, site: string | undefined): Bi
     return options;
   } catch (err) {
     if (err instanceof BillingValidationError) {
-      const where = site === undefined ? "billing:" : `billing:sites["${site}"].`;
-      const what = err.problems.map((p) => `${where}${p.property}: ${p.message}`).join("; ");
-      const hint = site === undefined ? " (or the BILLING_* environment variables)" : "";
-      throw new SiteConfigError(`the billing credentials are not usable: ${what}${hint}`);
+      if (site !== undefined) {
+        const what = err.problems.map((p) => `billing:sites["${site}"].${p.property}: ${p.message}`).join("; ");
+        throw new SiteConfigError(`the billing credentials are not usable: ${what}`);
+      }
+      throw new SiteConfigError(topLevelProblem(provider, err.problems));
     }
     throw err;
   }
+}
+
+/** The keys a user sets for one site, as `pulumi config set` takes them: credentials with --secret. */
+const setCommand = (key: string, placeholder: string): string =>
+  `\`pulumi config set ${SECRET_KEYS.has(key) ? "--secret " : ""}billing:${key} ${placeholder}\``;
+const SECRET_KEYS: ReadonlySet<string> = new Set(["apiKey", "accessToken"]);
+const PLACEHOLDERS: Readonly<Record<string, string>> = {
+  subdomain: "<subdomain>",
+  apiKey: "<api-key>",
+  accessToken: "<token>",
+  connector: "<connector>",
+  environment: "us|eu|gateway",
+  baseUrl: "<url>",
+};
+
+/**
+ * Why the top-level settings (no `site`) give no client, in the user's terms: with nothing configured,
+ * the commands that configure a site; otherwise each key at fault, with the command that sets it.
+ */
+function topLevelProblem(provider: object, problems: readonly { property: string; message: string }[]): string {
+  const s = settingsFor(provider, undefined);
+  const nothingSet = KEYS.every((k) => s[k] === undefined) && configs.get(provider)?.sites === undefined;
+  const alternatives = "or give the resource a `site` named in billing:sites";
+  if (nothingSet) {
+    return (
+      "no billing site is configured for this stack: set one with " +
+      `${setCommand("subdomain", "<subdomain>")} and ${setCommand("apiKey", "<api-key>")} ` +
+      `(or the ${ENV.subdomain} and ${ENV.apiKey} environment variables), ${alternatives}`
+    );
+  }
+  const what = problems.map((p) => `billing:${p.property}: ${p.message}`).join("; ");
+  const keys = [...new Set(problems.map((p) => p.property))].filter((k) => k in PLACEHOLDERS);
+  const fixes = keys.map((k) => {
+    const env = ENV[k as (typeof KEYS)[number]];
+    return `${setCommand(k, PLACEHOLDERS[k])}${env ? ` (or ${env})` : ""}`;
+  });
+  return `the billing credentials are not usable: ${what}${fixes.length ? `. Set ${fixes.join(" and ")}` : ""}, ${alternatives}`;
 }
 
 /**
@@ -162,7 +200,9 @@ export function siteCheck(provider: object, site: unknown): CheckFailure[] {
     return [];
   } catch (err) {
     if (!(err instanceof SiteConfigError)) throw err;
-    return [{ property: "site", reason: err.message }];
+    // Without a site the problem is the stack's configuration, not an input: a failure on no property, which the
+    // CLI prints as the resource's problem (on "site" it printed `property site value {<nil>}`, a value never set).
+    return [{ property: site === undefined ? "" : "site", reason: err.message }];
   }
 }
 

@@ -153,9 +153,20 @@ describe("the plugin's provider", () => {
   });
 
   it.each([
-    ["eu-store", /import id "eu-store" does not say the value.*"eu-store\/enabled" or "eu-store\/disabled"/],
-    ["on", /"enabled" or "disabled" for the configured site/],
-    ["mars/enabled", /import id "mars\/enabled": site: .*"mars" is not an entry of the stack config billing:sites/],
+    [
+      "eu-store",
+      /import id "eu-store": "eu-store" is not a state: use enabled or disabled \(or <site>\/enabled for an entry of billing:sites, e\.g\. "eu-store\/enabled" if "eu-store" is one\)/,
+    ],
+    [
+      "on",
+      /^WebhookSettings import id "on": "on" is not a state: use enabled or disabled \(or <site>\/enabled for an entry of billing:sites\); the service cannot report/,
+    ],
+    ["off", /"off" is not a state: use enabled or disabled \(or <site>\/enabled for an entry of billing:sites\);/],
+    ["true", /"true" is not a state: use enabled or disabled \(or <site>\/enabled for an entry of billing:sites\);/],
+    ["Yes", /"Yes" is not a state: use enabled or disabled \(or <site>\/enabled/],
+    ["eu/on", /import id "eu\/on": "on" is not a state: use "eu\/enabled" or "eu\/disabled" for site "eu" of billing:sites/],
+    ["/enabled", /names no site before the slash: use enabled or disabled for the configured site, or <site>\/enabled/],
+    ["mars/enabled", /import id "mars\/enabled": site "mars" is not an entry of the stack config billing:sites/],
   ])("import WebhookSettings %s fails before any request, naming what is accepted", async (id, message) => {
     const p = await setup();
     await expect(p.read(id, SETTINGS, {})).rejects.toThrow(message);

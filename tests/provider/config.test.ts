@@ -69,7 +69,11 @@ describe("provider configuration: stack config, billing:sites, environment fallb
   });
 
   it.each([
-    [{}, undefined, /billing:apiKey: the us environment needs an apiKey.*BILLING_\*/],
+    [
+      {},
+      undefined,
+      /no billing site is configured.*`pulumi config set billing:subdomain <subdomain>`.*`pulumi config set --secret billing:apiKey <api-key>`.*BILLING_SUBDOMAIN and BILLING_API_KEY/,
+    ],
     [
       { "billing:subdomain": "acme", "billing:accessToken": "tok_X" },
       undefined,
@@ -84,29 +88,33 @@ describe("provider configuration: stack config, billing:sites, environment fallb
     [{ "billing:sites": "{not json" }, "us", /billing:sites must be a JSON object/],
     [{ "billing:sites": JSON.stringify({ us: { subdomain: "acme" } }) }, "us", /billing:sites\["us"\]\.apiKey/],
     [{ "billing:sites": JSON.stringify({ us: { subdomain: "acme", apiKey: KEY } }) }, "eu", /site "eu" is not an entry.*entries: us/],
-  ])("config %o with site %s is a CheckFailure on site at preview, naming what to set", async (config, site, reason) => {
-    for (const provider of [webhookSettingsProvider, subscriptionMigrationProvider, webhookReplayProvider]) {
-      const p = { ...provider };
-      await p.configure!(configureRequest(config));
-      const news =
-        provider === webhookSettingsProvider
-          ? { webhooksEnabled: true }
-          : provider === webhookReplayProvider
-            ? { ids: [1] }
-            : { subscriptionId: 1, productHandle: "pro" };
-      const { failures } = await p.check!({}, { ...news, ...(site ? { site } : {}) });
-      expect(failures?.find((f) => f.property === "site")?.reason, JSON.stringify(failures)).toMatch(reason);
-      expect(JSON.stringify(failures)).not.toContain(KEY);
-    }
-  });
+  ])(
+    "config %o with site %s is a CheckFailure at preview (on site when one is named), naming what to set",
+    async (config, site, reason) => {
+      for (const provider of [webhookSettingsProvider, subscriptionMigrationProvider, webhookReplayProvider]) {
+        const p = { ...provider };
+        await p.configure!(configureRequest(config));
+        const news =
+          provider === webhookSettingsProvider
+            ? { webhooksEnabled: true }
+            : provider === webhookReplayProvider
+              ? { ids: [1] }
+              : { subscriptionId: 1, productHandle: "pro" };
+        const { failures } = await p.check!({}, { ...news, ...(site ? { site } : {}) });
+        // Without a site, the stack's configuration is at fault, not an input: the CLI then prints the resource and the message alone.
+        expect(failures?.find((f) => f.property === (site ? "site" : ""))?.reason, JSON.stringify(failures)).toMatch(reason);
+        expect(JSON.stringify(failures)).not.toContain(KEY);
+      }
+    },
+  );
 
   it("a rejected credential is a CheckFailure at preview (401), without the key", async () => {
     const s = await sim();
     const p = { ...subscriptionMigrationProvider };
     await p.configure!(configureRequest({ "billing:baseUrl": s.url, "billing:apiKey": "sk_wrong_SECRET_0000" }));
     const { failures } = await p.check!({}, { subscriptionId: 1, productHandle: "pro" });
-    expect(failures?.[0]).toMatchObject({ property: "site" });
-    expect(failures?.[0].reason).toMatch(/refused the configured credentials \(401\)/);
+    expect(failures?.[0]).toMatchObject({ property: "" });
+    expect(failures?.[0].reason).toMatch(/refused the configured credentials \(401\); check billing:apiKey/);
     expect(JSON.stringify(failures)).not.toContain("sk_wrong_SECRET_0000");
   });
 });
