@@ -59,6 +59,13 @@ async function lastSucceeded(file: string): Promise<Set<string>> {
  */
 export async function runFleet(fleet: Fleet, o: FleetRunOptions): Promise<FleetReport> {
   const env = o.env ?? process.env;
+  // Before anything is created: configs that don't pair with the packs are a usage error.
+  const policyConfigs = policyConfigsBySite(fleet.sites, {
+    operation: o.operation,
+    policyPacks: o.policyPacks,
+    cli: o.policyPackConfigs,
+    fleet: fleet.policyPackConfig,
+  });
   const stateDir = stateDirOf(fleet, o);
   const backend = backendOf(fleet, o, stateDir);
   if (backend.startsWith("file://")) await mkdir(backend.slice("file://".length), { recursive: true });
@@ -67,12 +74,6 @@ export async function runFleet(fleet: Fleet, o: FleetRunOptions): Promise<FleetR
       `the stacks on ${backend} keep their secrets with a passphrase: set PULUMI_CONFIG_PASSPHRASE (or PULUMI_CONFIG_PASSPHRASE_FILE) before running the fleet`,
     );
   }
-  const policyConfigs = policyConfigsBySite(fleet.sites, {
-    operation: o.operation,
-    policyPacks: o.policyPacks,
-    cli: o.policyPackConfigs,
-    fleet: fleet.policyPackConfig,
-  });
   const concurrency = o.concurrency ?? fleet.concurrency ?? DEFAULT_CONCURRENCY;
   const startedAt = new Date().toISOString();
   const mine = fleet.sites.filter((s) => inShard(s.stack, o.shard));
@@ -118,6 +119,8 @@ export async function runFleet(fleet: Fleet, o: FleetRunOptions): Promise<FleetR
       exitOnError: false,
       renderer: display === "live" ? "default" : display === "lines" ? "simple" : "silent",
       collectErrors: false,
+      // Ctrl-C is the CLI's to handle (a graceful stop, then the report): listr2's own handler would exit 127 without either.
+      registerSignalListeners: false,
     },
   );
   await tasks.run().catch(() => undefined);

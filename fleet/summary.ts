@@ -24,23 +24,25 @@ export const changesText = (changes: Record<string, number>): string =>
 /** The summary table printed at the end of a run (cli-table3; plain borders when colour is off). */
 export async function summaryTable(report: FleetReport, opts: { color?: boolean; width?: number } = {}): Promise<string> {
   const { default: Table } = await import("cli-table3");
-  const errorWidth = Math.max(30, (opts.width ?? 120) - 70);
+  const head = ["site", "stack", "result", "changes", "duration", "first error"];
+  const rows = report.sites.map((r) => [
+    r.name,
+    r.stack,
+    resultText(r),
+    changesText(r.changes),
+    r.result === "skipped" ? "-" : seconds(r.durationMs),
+    r.error ?? "",
+  ]);
+  // The first error takes what the other columns (their text, a space each side) and the 7 borders leave of the width.
+  const others = head.slice(0, -1).reduce((sum, h, i) => sum + Math.max(h.length, ...rows.map((row) => row[i].length)) + 2, 0);
+  const errorWidth = Math.max(12, (opts.width ?? 120) - others - 7);
   const table = new Table({
-    head: ["site", "stack", "result", "changes", "duration", "first error"],
+    head,
     style: opts.color ? {} : { head: [], border: [] },
     wordWrap: true,
     colWidths: [null, null, null, null, null, errorWidth],
   });
-  for (const r of report.sites) {
-    table.push([
-      r.name,
-      r.stack,
-      resultText(r),
-      changesText(r.changes),
-      r.result === "skipped" ? "-" : seconds(r.durationMs),
-      r.error ?? "",
-    ]);
-  }
+  for (const row of rows) table.push(row);
   const failed = report.sites.filter((s) => s.result === "failed").length;
   const skipped = report.sites.filter((s) => s.result === "skipped").length;
   const ran = report.sites.length - skipped;

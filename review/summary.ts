@@ -215,7 +215,10 @@ function failureLines(s: FleetSite): string[] {
   return [
     `**Stopped by policy**${stopped.length > 1 ? ` (${stopped.length} mandatory violations)` : ""}:`,
     "",
-    ...stopped.map((v) => `- ${code(`${v.policyPackName}/${v.policyName}`)}: ${text(violationText(v.message))}`),
+    ...stopped.map(
+      (v) =>
+        `- ${code(`${v.policyPackName}/${v.policyName}`)}${v.urn ? ` on ${code(urnParts(v.urn).name)}` : ""}: ${text(violationText(v.message))}`,
+    ),
     "",
   ];
 }

@@ -101,12 +101,12 @@ afterAll(async () => {
 });
 
 describe("loading a fleet's module program with Node's own type stripping", () => {
-  it("loads the README's site.ts (ES module syntax, no \"type\": \"module\"), with no ts-node or TypeScript installed", () => {
+  it('loads the README\'s site.ts (ES module syntax, no "type": "module"), with no ts-node or TypeScript installed', () => {
     expect(results["site.ts"]).toMatchObject({ ok: true });
     expect(existsSync(path.join(dir, "node_modules/typescript"))).toBe(false);
   });
 
-  it("leaves out Node's advice to add \"type\": \"module\" to the project (the program loads as it is)", () => {
+  it('leaves out Node\'s advice to add "type": "module" to the project (the program loads as it is)', () => {
     expect(stderr).not.toMatch(/MODULE_TYPELESS_PACKAGE_JSON|"type": "module"/);
   });
 
