@@ -151,9 +151,12 @@ export function packageSchema(kinds: readonly Kind[], version: string): Record<s
     resources,
     // respectSchemaVersion: SDKs generated from this schema (by sdk-gen, or by anyone from `pulumi package
     // get-schema`) carry its version and ask the engine for that plugin version, not a publishing pipeline's placeholder.
+    // nodejs packageName is what the code `pulumi import` prints imports: the generated Node.js SDK ships inside this
+    // package as the subpath export `pulumi-subscription-billing/billing`, so that import works after
+    // `npm install pulumi-subscription-billing` (a scoped `@…/billing` package is published nowhere).
     language: {
       nodejs: {
-        packageName: "@pulumi-subscription-billing/billing",
+        packageName: "pulumi-subscription-billing/billing",
         dependencies: { "@pulumi/pulumi": "^3.139.0" },
         respectSchemaVersion: true,
       },
