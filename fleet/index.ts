@@ -4,6 +4,8 @@
  */
 export { main } from "./cli";
 export { type Fleet, FleetFileError, type FleetSite, fleetSchema, loadFleet, parseFleet, type ResolvedSite } from "./fleet-file";
+export { PolicyConfigError } from "./policy-config";
+export { loadProgram, ProgramLoadError } from "./program";
 export { RenderOptionsError, toYaml } from "./render";
 export { type JobOptions, renderJob } from "./render-k8s";
 export { type PkoOptions, renderPkoServiceAccount, renderPkoStacks } from "./render-pko";
