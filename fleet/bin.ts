@@ -1,5 +1,8 @@
 #!/usr/bin/env node
 import { main } from "./cli";
+import { pinSerializerTypeScript } from "./typescript-guard";
+
+pinSerializerTypeScript();
 
 main(process.argv.slice(2)).then(
   (code) => {

@@ -12,10 +12,7 @@ const PULUMI_VERSION: string = require("../../package.json").devDependencies["@p
  * this install proves that works (and measures what users get).
  */
 export function installPacked(dir: string, opts: { dependencies?: Record<string, string>; quiet?: boolean } = {}): void {
-  const packed = execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", dir], { cwd: ROOT, encoding: "utf8" })
-    .trim()
-    .split("\n")
-    .pop() as string;
+  const packed = packInto(dir);
   writeFileSync(
     path.join(dir, "package.json"),
     JSON.stringify(
@@ -32,4 +29,12 @@ export function installPacked(dir: string, opts: { dependencies?: Record<string,
     cwd: dir,
     stdio: opts.quiet ? "ignore" : "inherit",
   });
+}
+
+/** `npm pack` of this package (as built in dist/) into `dir`; returns the tarball's file name. */
+export function packInto(dir: string): string {
+  return execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", dir], { cwd: ROOT, encoding: "utf8" })
+    .trim()
+    .split("\n")
+    .pop() as string;
 }
