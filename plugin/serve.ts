@@ -2,6 +2,7 @@ import path from "node:path";
 import type * as grpc from "@grpc/grpc-js";
 import { main } from "@pulumi/pulumi/provider";
 import { providerConfig, warnPlainCredentials } from "./config";
+import { engineWarnings } from "./engine-log";
 import type { BillingProvider } from "./provider";
 
 /**
@@ -20,7 +21,7 @@ import type { BillingProvider } from "./provider";
  * service only, before `main()` builds its server.
  */
 export function serve(provider: BillingProvider, args: string[]): Promise<void> {
-  guardRequests(provider);
+  guardRequests(provider, engineWarnings(args));
   return main(provider, args);
 }
 
@@ -40,7 +41,7 @@ interface Request {
 const PATCHED = Symbol.for("pulumi-subscription-billing/plugin/guard");
 
 /** Installs the wrapper for this provider (once per process). */
-export function guardRequests(provider: BillingProvider): void {
+export function guardRequests(provider: BillingProvider, warn?: (message: string) => void): void {
   // The SDK's own copies: its grpc-js (whose addService it calls), its generated messages.
   const from = { paths: [path.dirname(require.resolve("@pulumi/pulumi/package.json"))] };
   const grpcJs: typeof grpc = require(require.resolve("@grpc/grpc-js", from));
@@ -52,7 +53,8 @@ export function guardRequests(provider: BillingProvider): void {
   proto[PATCHED] = true;
   const addService = proto.addService;
   proto.addService = function (this: unknown, s: unknown, implementation: unknown) {
-    const impl = s === service ? guarded(implementation as Implementation, provider, messages.ConfigureResponse, Struct) : implementation;
+    const impl =
+      s === service ? guarded(implementation as Implementation, provider, messages.ConfigureResponse, Struct, warn) : implementation;
     return addService.call(this, s, impl);
   };
 }
@@ -68,6 +70,8 @@ export function guarded(
   provider: Pick<BillingProvider, "configure">,
   Response: new () => ConfigureResponse,
   Struct: new () => unknown,
+  /** Where a credential set without --secret is reported: the engine's diagnostics when served (engine-log.ts). */
+  warn?: (message: string) => void,
 ): Implementation {
   // grpc-js binds each method to the object given: the server's own methods see `this` with its fields.
   const wrapped = Object.create(impl) as Implementation;
@@ -79,7 +83,7 @@ export function guarded(
       });
       const args = call.request.getArgs()?.toJavaScript();
       provider.configure(providerConfig(variables, args));
-      warnPlainCredentials(args, call.request.getName?.() || undefined);
+      warnPlainCredentials(args, call.request.getName?.() || undefined, warn);
     } catch (err) {
       callback(err as Error);
       return;

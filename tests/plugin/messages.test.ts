@@ -1,6 +1,7 @@
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { plainCredentials, providerConfig } from "../../plugin/config";
+import { engineAddressOf } from "../../plugin/engine-log";
 import { BillingProvider } from "../../plugin/provider";
 import { guarded } from "../../plugin/serve";
 import { captureOutput } from "../provider/support";
@@ -67,6 +68,12 @@ describe("a credential set without --secret, through the plugin's Configure", ()
     // The configuration itself is unchanged by the warning.
     expect(configured.map((c) => c["billing:apiKey"])).toEqual([KEY, KEY, KEY]);
   });
+});
+
+it("the warning goes to the engine at the address the engine passes first (its stderr is hidden for resource plugins)", () => {
+  expect(engineAddressOf(["127.0.0.1:4242"])).toBe("127.0.0.1:4242");
+  expect(engineAddressOf(["--logtostderr", "-v=9", "--tracing", "file:///t", "127.0.0.1:4242"])).toBe("127.0.0.1:4242");
+  expect(engineAddressOf([])).toBeUndefined();
 });
 
 describe("a missing top-level credential, through the plugin", () => {
