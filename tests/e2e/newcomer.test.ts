@@ -231,7 +231,7 @@ describe("a newcomer follows the README from a fresh project", function () {
       "policy.prod.json",
     ]);
     assert.equal(run.code, 1, run.stdout);
-    assert.equal(result(run.report, "us-store")?.result, "succeeded");
+    assert.equal(result(run.report, "us-store")?.result, "succeeded", `${run.stdout}\n${run.stderr}`);
     const eu = result(run.report, "eu-store");
     assert.equal(eu?.result, "failed");
     assert.match(eu?.error ?? "", /webhooks-stay-enabled-in-production/);

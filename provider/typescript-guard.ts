@@ -8,10 +8,12 @@ import path from "node:path";
  * else the 3.8.3 it vendors. TypeScript 7, the native port, ships no JavaScript compiler API, so
  * with it in a project's node_modules every dynamic resource of an inline program fails with
  * `error serializing property "__provider": Cannot read properties of undefined (reading 'Latest')`.
- * `@pulumi/pulumi`'s own peer range stops below 7, but `npm i -D typescript@latest
- * --legacy-peer-deps` (or `--force`) installs it anyway, and a fleet's TypeScript program must not
- * depend on which TypeScript the project has. So, in the runner's process only, the shim is pointed
- * at the parser `@pulumi/pulumi` vendors for exactly this use, when the project's has no API.
+ * `@pulumi/pulumi`'s policy-pack runner registers ts-node through the same shim, and fails the same
+ * way before a pack loads. `@pulumi/pulumi`'s own peer range stops below 7, but `npm i -D
+ * typescript@latest --legacy-peer-deps` (or `--force`) installs it anyway, and neither a fleet's
+ * TypeScript program nor the compiled policy pack depends on which TypeScript the project has. So, in
+ * the processes this package starts (`billing-fleet`, the pack's launcher), the shim is pointed at the
+ * TypeScript 3.8.3 `@pulumi/pulumi` vendors for exactly this fallback, when the project's has no API.
  *
  * Call it before the first resource is registered (the closure code loads the shim lazily, at the
  * first serialization); calling it again changes nothing.
@@ -38,6 +40,13 @@ export function pinSerializerTypeScript(from: string = __dirname): "project" | "
     return "vendored";
   }
   if (typeof ts?.createSourceFile === "function") return "project";
+  pinShim(shim, vendored);
+  pinTsNodeCompiler(path.join(pulumiDir, "tsutils.js"), vendored);
+  return "vendored";
+}
+
+/** The closure serializer's parser: the shim module, cached with the vendored compiler as its exports. */
+function pinShim(shim: string, vendored: string): void {
   const cached = require.cache[shim];
   const exports = require(vendored);
   if (cached) {
@@ -49,5 +58,21 @@ export function pinSerializerTypeScript(from: string = __dirname): "project" | "
     m.loaded = true;
     require.cache[shim] = m;
   }
-  return "vendored";
+}
+
+const PINNED = Symbol.for("pulumi-subscription-billing/typescript-guard");
+
+/**
+ * The policy-pack runner's ts-node: it asks `tsutils.typeScriptRequireStrings()` which compiler to
+ * register (the project's `typescript` when one loads), reading the function off the module at call
+ * time, so the answer is replaced on the cached module: the vendored compiler, the same ts-node.
+ */
+function pinTsNodeCompiler(tsutilsFile: string, vendored: string): void {
+  if (!existsSync(tsutilsFile)) return;
+  const tsutils = require(tsutilsFile) as {
+    typeScriptRequireStrings?: (() => { typescriptRequire: string; tsnodeRequire: string }) & { [PINNED]?: true };
+  };
+  const original = tsutils.typeScriptRequireStrings;
+  if (typeof original !== "function" || original[PINNED]) return;
+  tsutils.typeScriptRequireStrings = Object.assign(() => ({ ...original(), typescriptRequire: vendored }), { [PINNED]: true as const });
 }

@@ -8,8 +8,8 @@ import { describe, expect, it } from "vitest";
  * The guard runs in the runner's own CommonJS world (Node's require and its cache), so it is loaded
  * from the build, through Node's require, as the runner loads it (vitest's module graph is not Node's).
  */
-const req = createRequire(import.meta.url);
-const { pinSerializerTypeScript } = req("../../dist/fleet/typescript-guard.js") as typeof import("../../fleet/typescript-guard");
+const req = createRequire(__filename);
+const { pinSerializerTypeScript } = req("../../dist/provider/typescript-guard.js") as typeof import("../../provider/typescript-guard");
 const REAL_SHIM = readFileSync(req.resolve("@pulumi/pulumi/typescript-shim.js"), "utf8");
 
 /** A project folder with a @pulumi/pulumi that has the real shim and a stand-in vendored parser, and `typescript` as given. */
@@ -19,6 +19,11 @@ function project(typescript: "none" | "no-api" | "api"): { dir: string; shim: st
   mkdirSync(path.join(pulumi, "vendor/typescript@3.8.3"), { recursive: true });
   writeFileSync(path.join(pulumi, "package.json"), JSON.stringify({ name: "@pulumi/pulumi", version: "3.270.0" }));
   writeFileSync(path.join(pulumi, "typescript-shim.js"), REAL_SHIM);
+  // What the policy-pack runner asks before it registers ts-node (its shape in @pulumi/pulumi 3.259 to 3.270).
+  writeFileSync(
+    path.join(pulumi, "tsutils.js"),
+    'exports.typeScriptRequireStrings = () => ({ typescriptRequire: "typescript", tsnodeRequire: "ts-node" });',
+  );
   writeFileSync(
     path.join(pulumi, "vendor/typescript@3.8.3/typescript.js"),
     'module.exports = { from: "vendored", createSourceFile() {}, ScriptTarget: { Latest: 99 } };',
@@ -49,6 +54,12 @@ describe("pinSerializerTypeScript: the parser @pulumi/pulumi serializes dynamic 
     const ts = req(shim) as { from: string; ScriptTarget?: { Latest: number } };
     expect(ts.from).toBe(parser);
     expect(ts.ScriptTarget?.Latest).toBe(99);
+    const { typeScriptRequireStrings } = req(path.join(path.dirname(shim), "tsutils.js"));
+    expect(typeScriptRequireStrings()).toEqual({
+      typescriptRequire:
+        typescript === "no-api" ? path.join(path.dirname(shim), "vendor/typescript@3.8.3/typescript.js") : "typescript",
+      tsnodeRequire: "ts-node",
+    });
   });
 
   it("a shim already loaded with TypeScript 7 is pointed at the vendored parser, and a second call changes nothing", () => {
