@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-import { main } from "./cli";
 import { pinSerializerTypeScript } from "../provider/typescript-guard";
+import { main } from "./cli";
 
 pinSerializerTypeScript();
 

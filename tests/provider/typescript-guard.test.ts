@@ -56,8 +56,7 @@ describe("pinSerializerTypeScript: the parser @pulumi/pulumi serializes dynamic 
     expect(ts.ScriptTarget?.Latest).toBe(99);
     const { typeScriptRequireStrings } = req(path.join(path.dirname(shim), "tsutils.js"));
     expect(typeScriptRequireStrings()).toEqual({
-      typescriptRequire:
-        typescript === "no-api" ? path.join(path.dirname(shim), "vendor/typescript@3.8.3/typescript.js") : "typescript",
+      typescriptRequire: typescript === "no-api" ? path.join(path.dirname(shim), "vendor/typescript@3.8.3/typescript.js") : "typescript",
       tsnodeRequire: "ts-node",
     });
   });
