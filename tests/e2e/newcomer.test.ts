@@ -273,8 +273,7 @@ describe("a newcomer follows the README from a fresh project", function () {
         const p = path.join(d, e.name);
         if (e.isDirectory()) {
           if (e.name !== "node_modules") await walk(p);
-          // The simulators' --data files are the service's own storage, which knows its keys.
-        } else if (!e.name.endsWith(".data.json") && (await stat(p)).size < 32 << 20) files.push(p);
+        } else if ((await stat(p)).size < 32 << 20) files.push(p);
       }
     };
     await walk(dir);
@@ -282,6 +281,8 @@ describe("a newcomer follows the README from a fresh project", function () {
     // The default backend, the per-site logs and the last reports were written, and are searched.
     assert.ok(files.some((f) => f.includes(`${path.sep}.billing-fleet${path.sep}`) && f.includes(`${path.sep}logs${path.sep}`)));
     assert.ok(files.some((f) => f.includes(`${path.sep}.pulumi${path.sep}stacks${path.sep}`)));
+    // The simulators' data files too: they hold the sites' state, and no credential.
+    assert.ok(files.some((f) => f.endsWith("us-store.data.json")));
     const texts = [...outputs, ...(await Promise.all(files.map((f) => readFile(f, "utf8"))))];
     for (const key of [...Object.values(KEYS), ...KEYS_PLANTED]) {
       assert.equal(texts.filter((t) => t.includes(key)).length, 0, `a key was found (${key.slice(0, 6)}…)`);
