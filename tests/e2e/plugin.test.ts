@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { cp, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -38,6 +39,25 @@ async function pluginStack(dir: string, stack: string): Promise<ExampleStack> {
   return s;
 }
 
+/** What a preview (`pulumi preview --json`) plans: its change summary, and each step that changes a billing resource, as `op name`. */
+function planOf(previewJson: string): { steps: string[]; changes: string[] } {
+  const doc = JSON.parse(previewJson) as { steps?: { op: string; urn: string }[]; changeSummary?: Record<string, number> };
+  const steps = (doc.steps ?? [])
+    .filter((st) => st.op !== "same" && st.urn.includes("::billing:index:"))
+    .map((st) => `${st.op} ${st.urn.split("::").pop()}`);
+  return { steps, changes: Object.keys(doc.changeSummary ?? {}).filter((op) => op !== "same") };
+}
+
+/** The code `pulumi import` prints to paste into the program: from its first import to the end. */
+function printedCode(stdout: string): string {
+  const from = stdout.indexOf("Please copy the following code");
+  assert.ok(from >= 0, `pulumi import printed no code:\n${stdout}`);
+  const rest = stdout.slice(from);
+  const start = rest.search(/^import /m);
+  assert.ok(start >= 0, `the printed code has no import:\n${rest}`);
+  return rest.slice(start);
+}
+
 /** A schema without its empty lists and objects. */
 function compact(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(compact);
@@ -57,17 +77,7 @@ describe("the provider plugin with the real CLI (examples/plugin-typescript)", (
   const text = (r: { stdout: string; stderr: string }) => r.stdout + r.stderr;
   const cli = (args: string[]) => s.ws.pulumi(args, { cwd: s.cwd });
   const setEndpoints = (e: Record<string, { url: string; events: string[] }>) => s.config("example:endpoints", JSON.stringify(e));
-  /** What a preview plans: its change summary, and each step that changes a billing resource, as `op name`. */
-  const planned = async () => {
-    const doc = JSON.parse((await s.run(["preview", "--json"])).stdout) as {
-      steps?: { op: string; urn: string }[];
-      changeSummary?: Record<string, number>;
-    };
-    const steps = (doc.steps ?? [])
-      .filter((st) => st.op !== "same" && st.urn.includes("::billing:index:"))
-      .map((st) => `${st.op} ${st.urn.split("::").pop()}`);
-    return { steps, changes: Object.keys(doc.changeSummary ?? {}).filter((op) => op !== "same") };
-  };
+  const planned = async () => planOf((await s.run(["preview", "--json"])).stdout);
 
   before(async () => {
     const c = await installedConsumer();
@@ -147,9 +157,10 @@ describe("the provider plugin with the real CLI (examples/plugin-typescript)", (
     const res = await s.run(["import", "billing:index:WebhookEndpoint", "adopted", String(made.id), "--yes", "--protect=false"]);
     assert.match(res.stdout, /= +billing:index:WebhookEndpoint +adopted +imported/);
     // The code to copy into the program, printed by the language host's GenerateProgram (scripts/language-host
-    // where the host is the legacy one): the generated Node.js SDK's package, the endpoint's inputs as read.
-    const code = res.stdout.slice(res.stdout.indexOf("Please copy the following code"));
-    assert.match(code, /import \* as billing from "@pulumi-subscription-billing\/billing";/);
+    // where the host is the legacy one): the generated Node.js SDK as this package ships it, the endpoint's inputs
+    // as read. That it runs as printed: the suite below.
+    const code = printedCode(res.stdout);
+    assert.match(code, /^import \* as billing from "pulumi-subscription-billing\/billing";$/m);
     assert.match(
       code,
       /new billing\.WebhookEndpoint\("adopted", \{\s+events: \[\s+"customer_update",\s+"payment_success",\s+\],\s+url: "https:\/\/crm\.acme\.example\/billing-hooks",\s+\}\);/,
@@ -196,22 +207,79 @@ describe("the provider plugin with the real CLI (examples/plugin-typescript)", (
   });
 });
 
-describe("the generated Node.js SDK (sdk-gen/nodejs) with the plugin", () => {
+describe("the code pulumi import prints, pasted as the program of a fresh project that installed only the package's tarball", () => {
+  let sim: Simulator;
+  let s: ExampleStack;
+  let dir: string;
+  let consumerDir: string;
+
+  before(async () => {
+    const c = await installedConsumer();
+    consumerDir = c.dir;
+    dir = c.example("plugin-import");
+    await mkdir(dir, { recursive: true });
+    await writeFile(
+      path.join(dir, "Pulumi.yaml"),
+      "name: billing-plugin-import\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n",
+    );
+    // Nothing declared yet: the project a user adopts an endpoint into.
+    await writeFile(path.join(dir, "index.ts"), "export {};\n");
+    sim = await startSimulator({ apiKey: KEY });
+    s = await pluginStack("plugin-import", "adopt");
+    await s.config("billing:baseUrl", sim.url);
+    await s.config("billing:apiKey", KEY, true);
+  });
+
+  after(async () => {
+    if (s) {
+      const printed = s.outputs.join("\n");
+      await s.dispose();
+      assert.ok(!printed.includes(KEY), "the API key appeared in the CLI's output");
+    }
+    await sim?.close();
+  });
+
+  it("imports pulumi-subscription-billing/billing; as printed, the program type-checks and preview shows no changes, sending nothing", async () => {
+    const made = sim.addEndpoint({ url: ADOPTED, events: ["payment_success", "customer_update"] });
+    const res = await s.run(["import", "billing:index:WebhookEndpoint", "adopted", String(made.id), "--yes", "--protect=false"]);
+    const code = printedCode(res.stdout);
+    assert.match(code, /^import \* as billing from "pulumi-subscription-billing\/billing";$/m);
+    await writeFile(path.join(dir, "index.ts"), code);
+    sim.reset();
+    // Type-checked, as Pulumi runs a TypeScript program unless told otherwise (the other suites transpile only):
+    // with no tsconfig, ts-node resolves modules as nodenext, through the package's "exports".
+    const preview = await s.ws.pulumi(["preview", "--json", "--stack", s.stack], {
+      cwd: dir,
+      env: { PULUMI_NODEJS_TRANSPILE_ONLY: "false" },
+    });
+    s.outputs.push(preview.stdout, preview.stderr);
+    assert.deepEqual(planOf(preview.stdout), { steps: [], changes: [] });
+    assert.deepEqual(mutations(sim.requests), []);
+    // And with the tsconfig of older `pulumi new typescript` projects, whose "node" resolution ignores "exports".
+    const tsc = path.join(consumerDir, "node_modules/typescript/bin/tsc");
+    const flags = ["--noEmit", "--strict", "--target", "es2020", "--module", "commonjs", "--moduleResolution", "node"];
+    try {
+      execFileSync(process.execPath, [tsc, ...flags, "index.ts"], { cwd: dir, encoding: "utf8", stdio: "pipe" });
+    } catch (err) {
+      assert.fail(`tsc (moduleResolution node) failed on the printed code:\n${(err as { stdout?: string }).stdout ?? err}`);
+    }
+  });
+});
+
+describe("the generated Node.js SDK (pulumi-subscription-billing/billing) with the plugin", () => {
   let sim: Simulator;
   let s: ExampleStack;
 
-  before(async function () {
-    if (!existsSync(path.join(ROOT, "sdk-gen/nodejs/index.ts"))) this.skip();
+  before(async () => {
     const c = await installedConsumer();
-    // The SDK's sources beside a program that imports them (ts-node compiles both), as a generated SDK is vendored.
-    await cp(path.join(ROOT, "sdk-gen/nodejs"), path.join(c.dir, "billing-sdk"), { recursive: true });
+    // The SDK as the package ships it: compiled in dist/, imported by its subpath export.
     const dir = c.example("plugin-sdk");
     await mkdir(dir, { recursive: true });
     await cp(path.join(ROOT, "examples/plugin-typescript/Pulumi.yaml"), path.join(dir, "Pulumi.yaml"));
     await writeFile(
       path.join(dir, "index.ts"),
       [
-        'import * as billing from "../billing-sdk";',
+        'import * as billing from "pulumi-subscription-billing/billing";',
         `const hooks = new billing.WebhookEndpoint("hooks", { url: "${DUNNING}", events: ["payment_failure"] });`,
         "export const endpointId = hooks.endpointId;",
         "export const events = hooks.events;",
