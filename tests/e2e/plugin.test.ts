@@ -39,6 +39,25 @@ async function pluginStack(dir: string, stack: string): Promise<ExampleStack> {
   return s;
 }
 
+/** A plugin stack against a simulator of its own, with the site's credentials as stack config (the key secret). */
+async function simulatedPluginStack(dir: string, stack: string): Promise<{ s: ExampleStack; sim: Simulator }> {
+  const sim = await startSimulator({ apiKey: KEY });
+  const s = await pluginStack(dir, stack);
+  await s.config("billing:baseUrl", sim.url);
+  await s.config("billing:apiKey", KEY, true);
+  return { s, sim };
+}
+
+/** Removes the stack and stops its simulator; fails when the key appeared in anything the CLI printed. */
+async function disposeChecked(s: ExampleStack | undefined, sim: Simulator | undefined): Promise<void> {
+  if (s) {
+    const printed = s.outputs.join("\n");
+    await s.dispose();
+    assert.ok(!printed.includes(KEY), "the API key appeared in the CLI's output");
+  }
+  await sim?.close();
+}
+
 /** What a preview (`pulumi preview --json`) plans: its change summary, and each step that changes a billing resource, as `op name`. */
 function planOf(previewJson: string): { steps: string[]; changes: string[] } {
   const doc = JSON.parse(previewJson) as { steps?: { op: string; urn: string }[]; changeSummary?: Record<string, number> };
@@ -84,22 +103,11 @@ describe("the provider plugin with the real CLI (examples/plugin-typescript)", (
     await mkdir(c.example("plugin-typescript"), { recursive: true });
     for (const f of ["Pulumi.yaml", "index.ts"])
       await cp(path.join(ROOT, "examples/plugin-typescript", f), path.join(c.example("plugin-typescript"), f));
-    sim = await startSimulator({ apiKey: KEY });
-    s = await pluginStack("plugin-typescript", "plugin");
-    await s.config("billing:baseUrl", sim.url);
-    await s.config("billing:apiKey", KEY, true);
+    ({ s, sim } = await simulatedPluginStack("plugin-typescript", "plugin"));
     await setEndpoints({ dunning: { url: DUNNING, events: ["subscription_state_change", "payment_failure"] } });
   });
 
-  after(async () => {
-    if (s) {
-      // No credential in anything the CLI printed, nor in the stored state.
-      const printed = s.outputs.join("\n");
-      await s.dispose();
-      assert.ok(!printed.includes(KEY), "the API key appeared in the CLI's output");
-    }
-    await sim?.close();
-  });
+  after(() => disposeChecked(s, sim));
 
   it("pulumi package get-schema prints the schema generated from the kind declarations", async () => {
     const res = await cli(["package", "get-schema", "billing"]);
@@ -224,20 +232,10 @@ describe("the code pulumi import prints, pasted as the program of a fresh projec
     );
     // Nothing declared yet: the project a user adopts an endpoint into.
     await writeFile(path.join(dir, "index.ts"), "export {};\n");
-    sim = await startSimulator({ apiKey: KEY });
-    s = await pluginStack("plugin-import", "adopt");
-    await s.config("billing:baseUrl", sim.url);
-    await s.config("billing:apiKey", KEY, true);
+    ({ s, sim } = await simulatedPluginStack("plugin-import", "adopt"));
   });
 
-  after(async () => {
-    if (s) {
-      const printed = s.outputs.join("\n");
-      await s.dispose();
-      assert.ok(!printed.includes(KEY), "the API key appeared in the CLI's output");
-    }
-    await sim?.close();
-  });
+  after(() => disposeChecked(s, sim));
 
   it("imports pulumi-subscription-billing/billing; as printed, the program type-checks and preview shows no changes, sending nothing", async () => {
     const made = sim.addEndpoint({ url: ADOPTED, events: ["payment_success", "customer_update"] });
@@ -286,20 +284,10 @@ describe("the generated Node.js SDK (pulumi-subscription-billing/billing) with t
         "",
       ].join("\n"),
     );
-    sim = await startSimulator({ apiKey: KEY });
-    s = await pluginStack("plugin-sdk", "sdk");
-    await s.config("billing:baseUrl", sim.url);
-    await s.config("billing:apiKey", KEY, true);
+    ({ s, sim } = await simulatedPluginStack("plugin-sdk", "sdk"));
   });
 
-  after(async () => {
-    if (s) {
-      const printed = s.outputs.join("\n");
-      await s.dispose();
-      assert.ok(!printed.includes(KEY), "the API key appeared in the CLI's output");
-    }
-    await sim?.close();
-  });
+  after(() => disposeChecked(s, sim));
 
   it("up creates the endpoint, a second up changes nothing, destroy unsubscribes it", async () => {
     await s.run(["up", "--yes", "--skip-preview"]);
