@@ -70,6 +70,19 @@ const holdsNothing = (v: unknown): boolean => v === undefined || v === null || v
  */
 export function findCredentials(configKey: string, value: unknown): CredentialFinding[] {
   const out: CredentialFinding[] = [];
+  visitCredentials(configKey, value, (finding) => out.push(finding));
+  return out;
+}
+
+/**
+ * The one walk behind {@link findCredentials} (where, for messages) and the redactor (what, to blank):
+ * `visit` gets each credential's place and its plain value, which must never be printed.
+ */
+export function visitCredentials(
+  configKey: string,
+  value: unknown,
+  visit: (finding: CredentialFinding, credential: string | number) => void,
+): void {
   const walk = (v: unknown, at: string, forms: ("JSON" | "YAML")[], named: boolean, depth: number): void => {
     if (depth > MAX_DEPTH) return;
     if (v !== null && typeof v === "object") {
@@ -82,7 +95,7 @@ export function findCredentials(configKey: string, value: unknown): CredentialFi
     }
     if (named) {
       // Whatever a credential's key holds as text is the credential, even text that parses as JSON.
-      if (!holdsNothing(v)) out.push({ path: at, forms });
+      if (!holdsNothing(v)) visit({ path: at, forms }, typeof v === "number" ? v : String(v));
       return;
     }
     if (typeof v === "string") {
@@ -91,7 +104,6 @@ export function findCredentials(configKey: string, value: unknown): CredentialFi
     }
   };
   walk(value, "", [], isCredentialKey(configKey), 0);
-  return out;
 }
 
 /** "at .us.apiKey (a JSON string)", "at .x (a JSON string inside a YAML string)", or "" for the value itself. */

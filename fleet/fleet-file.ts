@@ -98,11 +98,12 @@ export const fleetSchema = z
         }
       }
     };
-    if (fleet.backend && backendCredential(fleet.backend)) {
+    const inBackend = fleet.backend ? backendCredential(fleet.backend) : undefined;
+    if (inBackend) {
       ctx.addIssue({
         code: "custom",
         path: ["backend"],
-        message: `the URL holds a credential (${backendCredential(fleet.backend)}): leave \`backend\` out and set PULUMI_BACKEND_URL in the environment (or --backend)`,
+        message: `the URL holds a credential (${inBackend}): leave \`backend\` out and set PULUMI_BACKEND_URL in the environment (or --backend)`,
       });
     }
     plain(["config"], "the fleet's config", "", fleet.config);

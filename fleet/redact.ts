@@ -1,5 +1,5 @@
 import { stringify as yamlStringify } from "yaml";
-import { isCredentialKey, structuredString } from "./credentials";
+import { isCredentialKey, structuredString, visitCredentials } from "./credentials";
 
 /**
  * What the runner writes (logs, reports, the record `--resume` reads, preview steps, progress) passes
@@ -82,18 +82,6 @@ const quoteLike = (value: string): string => (/^["']/.test(value) ? `${value[0]}
 /** The credential-named leaves of a value that holds JSON or YAML (none for plain text). */
 function credentialLeaves(s: string): string[] {
   const out: string[] = [];
-  const walk = (v: unknown, named: boolean, depth: number) => {
-    if (depth > 32) return;
-    if (typeof v === "string") {
-      if (named) out.push(v);
-      else {
-        const inner = structuredString(v);
-        if (inner) walk(inner.value, false, depth + 1);
-      }
-    } else if (typeof v === "number" && named) out.push(String(v));
-    else if (Array.isArray(v)) for (const x of v) walk(x, named, depth + 1);
-    else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) walk(x, isCredentialKey(k), depth + 1);
-  };
-  walk(s, false, 0);
+  visitCredentials("", s, (_, credential) => out.push(String(credential)));
   return out;
 }

@@ -1,6 +1,7 @@
 import { BillingClient, type BillingClientOptions, BillingValidationError, type RetryEvent } from "../../sdk";
 import { clientOptionsOf, resolveConnection } from "../../sdk/options";
 import { type CheckFailure, isUnknown, notice, siteFailure } from "./common";
+import { CREDENTIAL_KEYS } from "./plain-credentials";
 
 /**
  * Where credentials live: read at call time from stack config (`configure`)
@@ -153,7 +154,7 @@ export function clientOptionsFor(provider: object, site: string | undefined): Bi
 /** The keys a user sets for one site, as `pulumi config set` takes them: credentials with --secret. */
 const setCommand = (key: string, placeholder: string): string =>
   `\`pulumi config set ${SECRET_KEYS.has(key) ? "--secret " : ""}billing:${key} ${placeholder}\``;
-const SECRET_KEYS: ReadonlySet<string> = new Set(["apiKey", "accessToken"]);
+const SECRET_KEYS: ReadonlySet<string> = new Set(CREDENTIAL_KEYS.map((k) => k.slice("billing:".length)));
 const PLACEHOLDERS: Readonly<Record<string, string>> = {
   subdomain: "<subdomain>",
   apiKey: "<api-key>",
