@@ -90,6 +90,13 @@ export interface Operations<D extends Kind, St extends object> {
   recordedInputs(state: St): Partial<Record<keyof InputsOf<D>, unknown>>;
   /** Checks only the service can answer (e.g. the subscription's product), on a first deploy, when inputs are known. */
   verify?(ctx: Context, inputs: InputsOf<D>): Promise<Verified>;
+  /**
+   * Checks and annotations only the service can answer, on every check whose known inputs passed: a first deploy
+   * (`olds` undefined), a replacement or an update. Unlike `verify` it runs while other inputs are still unknown
+   * (the engine's placeholder stays in `inputs`), so adoption and catalog rules are judged at preview as soon as
+   * the values they need are known. Its `preview` is merged into the checked inputs' `preview` field.
+   */
+  preflight?(ctx: Context, inputs: PreviewedInputs<D>, olds: Partial<InputsOf<D>> | undefined): Promise<Verified>;
   /** True when the recorded work is unfinished (pending, partial): diff then calls update even with equal inputs. */
   unfinished?(state: St): boolean;
   /** Throws (with a message for the user) when the change must not be planned at all. */

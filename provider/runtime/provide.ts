@@ -136,12 +136,20 @@ export function provide<K extends string, In extends z.ZodObject, Out extends z.
       // A first deploy, or a replacement: either is a new resource at the service, to verify (and preview) anew.
       const firstDeploy = Object.keys(userInputs(olds)).length === 0;
       const replacing = !firstDeploy && replacingChange(declared(olds), raw);
+      let preview: Record<string, unknown> | undefined;
       if (failures.length === 0 && parsed.success && !isUnknown(raw) && (firstDeploy || replacing) && ops.verify) {
         const verified = await ops.verify(context(provider, news.__provider), parsed.data);
         failures.push(...verified.failures);
-        // Not a declared input: diff, create and update read declared keys only, so it never causes a change.
-        if (verified.preview) return { inputs: { ...news, [PREVIEW_KEY]: verified.preview }, failures };
+        preview = verified.preview && { ...verified.preview };
       }
+      if (failures.length === 0 && ops.preflight) {
+        const oldInputs = firstDeploy ? undefined : (previewed(olds) as Partial<InputsOf<D>>);
+        const checked = await ops.preflight(context(provider, news.__provider), previewed(news), oldInputs);
+        failures.push(...checked.failures);
+        if (checked.preview) preview = { ...preview, ...checked.preview };
+      }
+      // Not a declared input: diff, create and update read declared keys only, so it never causes a change.
+      if (preview) return { inputs: { ...news, [PREVIEW_KEY]: preview }, failures };
       return { inputs: news, failures };
     },
 
