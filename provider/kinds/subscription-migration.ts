@@ -3,10 +3,19 @@ import { z } from "zod";
 import { AuthenticationRequiredError, BillingApiError, BillingError, MigrationOutcomeUnknownError } from "../../sdk/errors";
 import { flag, type MigrationInput, migrationInput, migrationTargetRule, positiveId } from "../../sdk/inputs";
 import type { MigrationPreview, Subscription } from "../../sdk/results";
-import { type CheckFailure, isUnknown } from "../runtime/common";
+import { type CheckFailure, isUnknown, type Unknown } from "../runtime/common";
 import { shellProvider } from "../shell";
 import { accepting, siteInput } from "./inputs";
-import { type ArgsOf, type Context, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
+import {
+  type ArgsOf,
+  type Context,
+  declareKind,
+  type InputsOf,
+  type KindModule,
+  type PreviewedInputs,
+  resourceClass,
+  type Verified,
+} from "./kind";
 
 const id = accepting<number>({ type: "integer", minimum: 1 })(positiveId);
 const target = migrationInput.shape;
@@ -109,7 +118,10 @@ export function targetsProduct(t: { productId?: unknown; productHandle?: unknown
  * webhooks only (API answers repeat `state` there). A state the contract does
  * not list is not eligible.
  */
-function eligibility(inputs: Inputs, sub: Subscription): { failure?: CheckFailure; warning?: string } {
+function eligibility(
+  inputs: { productId?: unknown; productHandle?: unknown },
+  sub: Subscription,
+): { failure?: CheckFailure; warning?: string } {
   if (targetsProduct(inputs, sub.product)) {
     return {
       failure: {
@@ -233,6 +245,80 @@ function overMaximum(inputs: Inputs, charge: MigrationPreview | string): string 
   );
 }
 
+/** A known value, not the engine's placeholder for one known only at apply. */
+const known = <T>(v: T | Unknown): v is T => !isUnknown(v);
+
+/** Inputs as check() sees them at preview: each known, or the engine's unknown placeholder. */
+type Previewed = PreviewedInputs<typeof kind>;
+
+/** Whether inputs differ from the recorded ones where a difference is a new migration (a replacement). */
+function newMigration(olds: Partial<Inputs>, news: Previewed): boolean {
+  const keys = kind.replaceOn as readonly (keyof Inputs)[];
+  const text = (v: unknown) => JSON.stringify(v ?? null);
+  return keys.some((k) => text(olds[k]) !== text((news as Partial<Record<keyof Inputs, unknown>>)[k]));
+}
+
+/** Why the subscription could not be read, as a check failure; undefined for an error that is no user's to fix. */
+function readFailure(err: unknown, subscriptionId: number, site: string | undefined): CheckFailure | undefined {
+  if (err instanceof BillingApiError && err.status === 404) {
+    return {
+      property: "subscriptionId",
+      reason: `subscription ${subscriptionId} does not exist on this site: it must be the id of one of the site's subscriptions`,
+    };
+  }
+  if (err instanceof BillingApiError && (err.status === 401 || err.status === 403)) {
+    return {
+      // On "site" only when one was named: the CLI prints the property's value, and a top-level key is no input.
+      property: site === undefined ? "" : "site",
+      reason:
+        `the service refused the configured credentials (${err.status}); check ` +
+        (site === undefined
+          ? "billing:apiKey / billing:accessToken (or BILLING_API_KEY / BILLING_ACCESS_TOKEN)"
+          : `billing:sites["${site}"].apiKey / .accessToken`),
+    };
+  }
+  return undefined;
+}
+
+/**
+ * A new migration judged at preview: the subscription is read, so a same-product or ineligible migration
+ * fails there. It needs the subscription, the target product (productId or productHandle) and the site
+ * known; whatever else is unknown. The service's migration preview (the charge, and maxChargeInCents
+ * against it) also needs the price point and the options: without them the charge is left out of
+ * `preview` (it is read again just before the migration is sent).
+ */
+async function judge(ctx: Context, inputs: Previewed): Promise<Verified> {
+  const { subscriptionId, site } = inputs;
+  const product = inputs.productId !== undefined ? inputs.productId : inputs.productHandle;
+  if (!known(subscriptionId) || !known(site) || product === undefined || !known(product)) return { failures: [] };
+  let sub: Subscription;
+  try {
+    sub = await ctx.client(site).readSubscription(subscriptionId);
+  } catch (err) {
+    const failure = readFailure(err, subscriptionId, site);
+    if (failure) return { failures: [failure] };
+    throw err;
+  }
+  const verdict = eligibility(inputs, sub);
+  if (verdict.warning) ctx.notice(`warning: ${verdict.warning}`);
+  if (verdict.failure) return { failures: [verdict.failure] };
+  const now = {
+    subscriptionState: sub.state,
+    productId: sub.product.id,
+    productHandle: sub.product.handle ?? null,
+    pricePointId: sub.pricePointId ?? null,
+  };
+  const { maxChargeInCents, ...target } = inputs;
+  // The charge depends on the whole target (price point, options): only with all of it known.
+  if (isUnknown(target)) return { failures: [], preview: now };
+  const charge = await chargeOf(ctx, target as Inputs);
+  if (typeof charge === "string") ctx.notice(`warning: subscription ${subscriptionId}: ${charge}`);
+  const preview = { ...now, ...(typeof charge === "string" ? {} : charge) };
+  if (!known(maxChargeInCents)) return { failures: [], preview };
+  const over = overMaximum({ ...(target as Inputs), maxChargeInCents }, charge);
+  return { failures: over ? [{ property: "maxChargeInCents", reason: over }] : [], preview };
+}
+
 export const subscriptionMigration: KindModule<typeof kind, State> = {
   kind,
   operations: {
@@ -240,53 +326,19 @@ export const subscriptionMigration: KindModule<typeof kind, State> = {
     recordedInputs: (s) => s.args,
     unfinished: (s) => s.pending,
 
-    /** On a first deploy the subscription is read, so a same-product or ineligible migration fails at preview. */
-    async verify(ctx, inputs) {
-      let sub: Subscription;
-      try {
-        sub = await ctx.client(inputs.site).readSubscription(inputs.subscriptionId);
-      } catch (err) {
-        if (err instanceof BillingApiError && err.status === 404) {
-          return {
-            failures: [
-              {
-                property: "subscriptionId",
-                reason: `subscription ${inputs.subscriptionId} does not exist on this site: it must be the id of one of the site's subscriptions`,
-              },
-            ],
-          };
-        }
-        if (err instanceof BillingApiError && (err.status === 401 || err.status === 403)) {
-          return {
-            failures: [
-              {
-                // On "site" only when one was named: the CLI prints the property's value, and a top-level key is no input.
-                property: inputs.site === undefined ? "" : "site",
-                reason:
-                  `the service refused the configured credentials (${err.status}); check ` +
-                  (inputs.site === undefined
-                    ? "billing:apiKey / billing:accessToken (or BILLING_API_KEY / BILLING_ACCESS_TOKEN)"
-                    : `billing:sites["${inputs.site}"].apiKey / .accessToken`),
-              },
-            ],
-          };
-        }
-        throw err;
-      }
-      const verdict = eligibility(inputs, sub);
-      if (verdict.warning) ctx.notice(`warning: ${verdict.warning}`);
-      if (verdict.failure) return { failures: [verdict.failure] };
-      const charge = await chargeOf(ctx, inputs);
-      const preview = {
-        subscriptionState: sub.state,
-        productId: sub.product.id,
-        productHandle: sub.product.handle ?? null,
-        pricePointId: sub.pricePointId ?? null,
-        ...(typeof charge === "string" ? {} : charge),
-      };
-      if (typeof charge === "string") ctx.notice(`warning: subscription ${inputs.subscriptionId}: ${charge}`);
-      const over = overMaximum(inputs, charge);
-      return { failures: over ? [{ property: "maxChargeInCents", reason: over }] : [], preview };
+    /** On a first deploy (or a replacement) with every input known: see {@link judge}. */
+    verify: (ctx, inputs) => judge(ctx, inputs),
+
+    /**
+     * The same judgement while other inputs are still unknown (outputs of other resources, e.g. a new
+     * ProductPricePoint's id): the subscription's state and the same-product rule need only the subscription,
+     * the target product and the site, so they are judged whenever those are known. `verify` has judged
+     * inputs that are all known; an update that is no new migration reads nothing.
+     */
+    async preflight(ctx, inputs, olds) {
+      if (!isUnknown(inputs)) return { failures: [] };
+      if (olds !== undefined && !newMigration(olds, inputs)) return { failures: [] };
+      return judge(ctx, inputs);
     },
 
     /** A change whose target is the product recorded in state is refused here, before anything is sent. */

@@ -1,8 +1,9 @@
+import * as pulumi from "@pulumi/pulumi";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
-import { subscriptionMigrationProvider } from "../../provider";
+import { type SubscriptionMigrationArgs, subscriptionMigrationProvider } from "../../provider";
 import { BillingClient } from "../../sdk";
-import type { Simulator } from "../../simulator";
+import type { Simulator, SubscriptionState } from "../../simulator";
 import { captureOutput, configured, KEY, mutations, UNKNOWN } from "./support";
 
 const MIGRATIONS = /^\/subscriptions\/\d+\/migrations\.json$/;
@@ -12,7 +13,7 @@ describe("SubscriptionMigration provider", () => {
   let sim: Simulator;
   afterEach(async () => sim?.close());
 
-  async function setup(state: "active" | "trialing" | "trial_ended" | "canceled" = "active", extra = {}) {
+  async function setup(state: SubscriptionState = "active", extra = {}) {
     const c = await configured(subscriptionMigrationProvider);
     sim = c.sim;
     const id = sim.addSubscription({ productHandle: "basic", state, ...extra }).id;
@@ -83,6 +84,98 @@ describe("SubscriptionMigration provider", () => {
     const { failures } = await p.check!({}, { subscriptionId: id, productHandle: "pro" });
     expect(failures![0]).toMatchObject({ property: "subscriptionId" });
     expect(failures![0].reason).toMatch(/is canceled; only active or trialing/);
+  });
+
+  // A target built in the same program (a Product's or ProductPricePoint's output) is unknown at preview until
+  // created; the rules that need only the subscription and the target product are judged all the same.
+  it.each([
+    [
+      "a canceled subscription, the price point unknown",
+      "canceled",
+      { productHandle: "pro", pricePointId: UNKNOWN },
+      "subscriptionId",
+      /is canceled; only active or trialing/,
+    ],
+    ["a canceled subscription, an option unknown", "canceled", { productId: 2, preservePeriod: UNKNOWN }, "subscriptionId", /is canceled/],
+    [
+      "a past_due subscription, maxChargeInCents unknown",
+      "past_due",
+      { productId: 2, maxChargeInCents: UNKNOWN },
+      "subscriptionId",
+      /is past_due/,
+    ],
+    [
+      "the same product by handle, the price point unknown",
+      "active",
+      { productHandle: "basic", pricePointHandle: UNKNOWN },
+      "productHandle",
+      /already on product 'basic'/,
+    ],
+    [
+      "the same product by id, every option unknown",
+      "active",
+      { productId: 1, includeTrial: UNKNOWN, includeCoupons: UNKNOWN, pricePointId: UNKNOWN },
+      "productId",
+      /already on product 'basic'/,
+    ],
+  ] as const)("first deploy, other inputs unknown: %s fails at check", async (_, state, target, property, reason) => {
+    const { p, id } = await setup(state);
+    const { failures } = await p.check!({}, { subscriptionId: id, ...target });
+    expect(failures).toHaveLength(1);
+    expect(failures![0].property).toBe(property);
+    expect(failures![0].reason).toMatch(reason);
+    expect(mutations(sim)).toHaveLength(0);
+  });
+
+  it("other inputs unknown: an eligible migration passes with the subscription as `preview` and no charge (the target is not whole yet)", async () => {
+    const { p, id } = await setup();
+    const news = { subscriptionId: id, productId: 2, pricePointId: UNKNOWN, preservePeriod: true };
+    const { inputs, failures } = await p.check!({}, news);
+    expect(failures).toEqual([]);
+    const { preview, ...rest } = inputs as { preview: Record<string, unknown> };
+    expect(rest).toEqual(news);
+    expect(preview).toMatchObject({ subscriptionState: "active", productId: 1, productHandle: "basic" });
+    expect(preview).not.toHaveProperty("chargeInCents");
+    // Only the subscription is read: the service's migration preview needs the whole target.
+    expect(sim.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /subscriptions/${id}.json`]);
+  });
+
+  it("other inputs unknown: a replacement is judged too; an update that is no new migration reads nothing", async () => {
+    const { p, id } = await setup("canceled");
+    const replacing = await p.check!(
+      { subscriptionId: id, productHandle: "launch" },
+      { subscriptionId: id, productHandle: "pro", pricePointId: UNKNOWN },
+    );
+    expect(replacing.failures?.map((f) => f.property)).toEqual(["subscriptionId"]);
+    const reads = sim.requests.length;
+    const update = await p.check!(
+      { subscriptionId: id, productHandle: "pro", maxChargeInCents: 5 },
+      { subscriptionId: id, productHandle: "pro", maxChargeInCents: UNKNOWN },
+    );
+    expect(update.failures).toEqual([]);
+    expect(sim.requests.length).toBe(reads);
+  });
+
+  it("the subscription, the target product or the site unknown: nothing can be judged, nothing is read", async () => {
+    const { p, id } = await setup("canceled", {});
+    for (const news of [
+      { subscriptionId: UNKNOWN, productHandle: "basic", pricePointId: UNKNOWN },
+      { subscriptionId: id, productId: UNKNOWN, preservePeriod: true },
+      { subscriptionId: id, productHandle: "pro", includeTrial: UNKNOWN, site: UNKNOWN },
+    ]) {
+      expect((await p.check!({}, news)).failures).toEqual([]);
+    }
+    expect(sim.requests).toHaveLength(0);
+  });
+
+  it("targets given as numbers, as the catalog kinds' outputs (productId, pricePointId) are, pass check", async () => {
+    const { p, id } = await setup();
+    const { failures, inputs } = await p.check!({}, { subscriptionId: id, productId: 2, pricePointId: 202, preservePeriod: true });
+    expect(failures).toEqual([]);
+    expect(inputs?.preview).toMatchObject({ subscriptionState: "active", productId: 1 });
+    // And the resource's args take those outputs as they are (a type check: Output<number> where a number goes).
+    const args: SubscriptionMigrationArgs = { subscriptionId: id, productId: pulumi.output(2), pricePointId: pulumi.output(202) };
+    expect(Object.keys(args)).toEqual(["subscriptionId", "productId", "pricePointId"]);
   });
 
   it("trial_ended passes with a warning naming the recommended path", async () => {
