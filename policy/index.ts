@@ -3,12 +3,14 @@
  * starts nothing). The pack this package ships is `pack.ts`, run by the
  * `policy/pack` launcher: see the README's "Policy pack".
  */
-export type { ChargeSettings, MigrationPreview, ProductionSettings } from "./policies";
+export type { ChargeSettings, MigrationPreview, PricingChangePreview, PricingSettings, ProductionSettings } from "./policies";
 export {
   migrationChargeAcknowledged,
   migrationStatesPreservePeriod,
   migrationSubscriptionEligible,
+  PRICING_FIELDS,
   policies,
+  pricingChangeAcknowledgedInProduction,
   webhookEndpointHttps,
   webhooksStayEnabledInProduction,
 } from "./policies";

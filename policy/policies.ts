@@ -171,6 +171,125 @@ export const webhooksStayEnabledInProduction: ResourceValidationPolicy = {
   ),
 };
 
+/**
+ * The pricing fields of a Product (its default price point's) and of a ProductPricePoint: a change to
+ * any of them changes what new subscriptions pay. The same list, in the same order, as the provider's
+ * (provider/kinds/catalog.ts; a test pins them equal): the pack loads without the provider's modules.
+ */
+export const PRICING_FIELDS = [
+  "priceInCents",
+  "interval",
+  "intervalUnit",
+  "trialPriceInCents",
+  "trialInterval",
+  "trialIntervalUnit",
+  "trialType",
+  "initialChargeInCents",
+  "initialChargeAfterTrial",
+  "expirationInterval",
+  "expirationIntervalUnit",
+] as const;
+
+/**
+ * What a Product's or ProductPricePoint's check() adds to its checked inputs (`preview.pricingChange`)
+ * when the declared pricing differs from what is recorded (or, adopting, from what the service holds):
+ * the fields that change, each one's value before (`from`, null when it had none) and after (`to`).
+ * A resource policy sees only the new inputs, so this is how it knows the old pricing.
+ */
+export interface PricingChangePreview {
+  readonly fields?: readonly string[];
+  readonly from: Readonly<Record<string, unknown>>;
+  readonly to: Readonly<Record<string, unknown>>;
+  /** How the service applies it, in words (the provider's). */
+  readonly effect?: string;
+}
+
+const MONEY_FIELDS: ReadonlySet<string> = new Set(["priceInCents", "trialPriceInCents", "initialChargeInCents"]);
+
+/** A pricing value in a message: amounts with their decimals, absent values as "none". */
+function pricingValue(field: string, value: unknown): string {
+  if (value === undefined || value === null) return "none";
+  if (value === NOT_KNOWN) return "not known yet";
+  if (MONEY_FIELDS.has(field) && typeof value === "number") return cents(value);
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+/** The pricing fields `change` changes: those whose from and to differ, else (values left out) the fields it names. */
+function changedPricing(change: unknown): { field: string; from: unknown; to: unknown }[] {
+  const from = read(change, "from");
+  const to = read(change, "to");
+  const listed = read(change, "fields");
+  const named = new Set(Array.isArray(listed) ? listed.filter((f): f is string => typeof f === "string") : []);
+  const out: { field: string; from: unknown; to: unknown }[] = [];
+  for (const field of PRICING_FIELDS) {
+    const before = read(from, field);
+    const after = read(to, field);
+    const differs = JSON.stringify(before ?? null) !== JSON.stringify(after ?? null);
+    if (differs || (named.has(field) && before === undefined && after === undefined)) out.push({ field, from: before, to: after });
+  }
+  return out;
+}
+
+/** How the service applies a pricing change, per kind: a reviewer should read it in the violation itself. */
+const PRICING_EFFECT: Readonly<Record<string, string>> = {
+  [TYPES.product]:
+    "The service applies it as a new default price point of the product: new signups get the new pricing, existing subscriptions keep theirs.",
+  [TYPES.productPricePoint]:
+    "It replaces the price point: the old one's handle is freed, the new one is created (and made the default if it is one), " +
+    "and the old one is archived; subscriptions on the old price point keep it.",
+};
+
+/** The settings of {@link pricingChangeAcknowledgedInProduction}. */
+export type PricingSettings = ProductionSettings;
+
+function pricingCheck(type: string) {
+  return forType(
+    type,
+    (raw): PricingSettings => ({ production: raw.production === true }),
+    (props, { production }, who) => {
+      if (!production) return [];
+      const change = read(read(props, "preview"), "pricingChange");
+      // No change recorded (a create, no pricing difference, or not known until up, when check runs again).
+      if (change === undefined || change === null || change === NOT_KNOWN) return [];
+      const acknowledged = read(props, "pricingChangeAcknowledged");
+      if (acknowledged === true || acknowledged === NOT_KNOWN) return [];
+      const fields = changedPricing(change);
+      if (fields.length === 0) return [];
+      const what = fields.map((f) => `${f.field} ${pricingValue(f.field, f.from)} → ${pricingValue(f.field, f.to)}`).join(", ");
+      const stated =
+        acknowledged === undefined
+          ? "add pricingChangeAcknowledged: true to its inputs"
+          : `set pricingChangeAcknowledged: true (it is ${JSON.stringify(acknowledged)})`;
+      return [
+        `${who} changes its pricing on a production stack: ${what}. ${PRICING_EFFECT[type]} ` +
+          `To make this change, ${stated} (it changes nothing at the service); once it is applied, set it back to false ` +
+          "so that the next pricing change is acknowledged on its own.",
+      ];
+    },
+  );
+}
+
+/**
+ * On a production stack a pricing change (price, interval, trial, initial charge or expiration of a
+ * Product or ProductPricePoint) is acknowledged in the program: `pricingChangeAcknowledged: true` on
+ * the resource, so that the pull request that changes what customers pay says so where it is reviewed.
+ */
+export const pricingChangeAcknowledgedInProduction: ResourceValidationPolicy = {
+  name: "pricing-change-acknowledged-in-production",
+  description: "On a production stack, a Product or ProductPricePoint whose pricing changes sets pricingChangeAcknowledged: true.",
+  enforcementLevel: "mandatory",
+  configSchema: {
+    properties: {
+      production: {
+        type: "boolean",
+        default: false,
+        description: "Whether this stack is production; the policy checks nothing otherwise.",
+      },
+    },
+  },
+  validateResource: [pricingCheck(TYPES.product), pricingCheck(TYPES.productPricePoint)],
+};
+
 /** Where webhooks go, shown without its path and query (they may hold a receiver's token). */
 function origin(url: string): string | undefined {
   try {
@@ -203,4 +322,5 @@ export const policies: readonly ResourceValidationPolicy[] = [
   migrationChargeAcknowledged,
   webhooksStayEnabledInProduction,
   webhookEndpointHttps,
+  pricingChangeAcknowledgedInProduction,
 ];

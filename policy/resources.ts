@@ -11,6 +11,9 @@ export const TYPES = {
   subscriptionMigration: billingType("SubscriptionMigration"),
   webhookSettings: billingType("WebhookSettings"),
   webhookEndpoint: billingType("WebhookEndpoint"),
+  productFamily: billingType("ProductFamily"),
+  product: billingType("Product"),
+  productPricePoint: billingType("ProductPricePoint"),
 } as const;
 
 /** A resource's name as the program gave it: the urn's last `::` segment (`urn:pulumi:stack::project::type::name`). */

@@ -2,19 +2,21 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import Ajv from "ajv";
 import { describe, expect, it } from "vitest";
-import { policies, TYPES } from "../../policy";
+import { PRICING_FIELDS, policies, TYPES } from "../../policy";
 import { KINDS } from "../../provider/kinds";
+import { PRICING_FIELDS as PROVIDER_PRICING_FIELDS } from "../../provider/kinds/catalog";
 
 const ROOT = path.resolve(__dirname, "../..");
 
 describe("the policy pack", () => {
-  it("has the five policies, each mandatory unless a stack's policy config says otherwise", () => {
+  it("has the six policies, each mandatory unless a stack's policy config says otherwise", () => {
     expect(policies.map((p) => [p.name, p.enforcementLevel])).toEqual([
       ["migration-states-preserve-period", "mandatory"],
       ["migration-subscription-eligible", "mandatory"],
       ["migration-charge-acknowledged", "mandatory"],
       ["webhooks-stay-enabled-in-production", "mandatory"],
       ["webhook-endpoint-https", "mandatory"],
+      ["pricing-change-acknowledged-in-production", "mandatory"],
     ]);
     for (const p of policies) expect(p.description.length).toBeGreaterThan(10);
   });
@@ -25,11 +27,19 @@ describe("the policy pack", () => {
       subscriptionMigration: `pulumi-nodejs:dynamic/billing:${KINDS.subscriptionMigration.kind.type}`,
       webhookSettings: `pulumi-nodejs:dynamic/billing:${KINDS.webhookSettings.kind.type}`,
       webhookEndpoint: `pulumi-nodejs:dynamic/billing:${KINDS.webhookEndpoint.kind.type}`,
+      productFamily: `pulumi-nodejs:dynamic/billing:${KINDS.productFamily.kind.type}`,
+      product: `pulumi-nodejs:dynamic/billing:${KINDS.product.kind.type}`,
+      productPricePoint: `pulumi-nodejs:dynamic/billing:${KINDS.productPricePoint.kind.type}`,
     });
     // A renamed input would silently turn a policy into a no-op: the inputs the policies read are pinned here.
     expect(declared("subscriptionMigration")).toEqual(expect.arrayContaining(["subscriptionId", "preservePeriod", "maxChargeInCents"]));
     expect(declared("webhookSettings")).toEqual(expect.arrayContaining(["webhooksEnabled", "disableOnDelete"]));
     expect(declared("webhookEndpoint")).toEqual(expect.arrayContaining(["url"]));
+    for (const key of ["product", "productPricePoint"] as const) {
+      expect(declared(key)).toEqual(expect.arrayContaining(["pricingChangeAcknowledged", ...PRICING_FIELDS]));
+    }
+    // The pack keeps its own copy of the pricing fields (it loads without the provider's modules): the same list.
+    expect(PRICING_FIELDS).toEqual(PROVIDER_PRICING_FIELDS);
   });
 
   it("config schemas: valid JSON Schema, the defaults the code applies, bad values refused", () => {
@@ -50,6 +60,11 @@ describe("the policy pack", () => {
     expect(production(filledProd)).toBe(true);
     expect(filledProd).toEqual({ production: false });
     expect(production({ production: "yes" })).toBe(false);
+    const pricing = ajv.compile(schemaOf("pricing-change-acknowledged-in-production"));
+    const filledPricing: Record<string, unknown> = {};
+    expect(pricing(filledPricing)).toBe(true);
+    expect(filledPricing).toEqual({ production: false });
+    expect(pricing({ production: 1 })).toBe(false);
   });
 
   it("ships a launcher the CLI can execute and a PulumiPolicy.yaml beside it", () => {

@@ -5,6 +5,7 @@ import {
   migrationChargeAcknowledged,
   migrationStatesPreservePeriod,
   migrationSubscriptionEligible,
+  pricingChangeAcknowledgedInProduction,
   TYPES,
   webhookEndpointHttps,
   webhooksStayEnabledInProduction,
@@ -24,6 +25,8 @@ const URN = {
   [TYPES.subscriptionMigration]: `urn:pulumi:prod::billing::${TYPES.subscriptionMigration}::subscription-1001`,
   [TYPES.webhookSettings]: `urn:pulumi:prod::billing::${TYPES.webhookSettings}::webhooks`,
   [TYPES.webhookEndpoint]: `urn:pulumi:prod::billing::${TYPES.webhookEndpoint}::hooks`,
+  [TYPES.product]: `urn:pulumi:prod::billing::${TYPES.product}::pro`,
+  [TYPES.productPricePoint]: `urn:pulumi:prod::billing::${TYPES.productPricePoint}::pro-annual`,
 };
 type BillingType = keyof typeof URN;
 
@@ -224,5 +227,131 @@ describe("webhook-endpoint-https", () => {
   it("never repeats the url's path or query (a receiver's token may be there)", async () => {
     const [message] = await violations(webhookEndpointHttps, TYPES.webhookEndpoint, { url: "http://h.example.com/t0k3n?key=s3cr3t" });
     expect(message).not.toMatch(/t0k3n|s3cr3t/);
+  });
+});
+
+describe("pricing-change-acknowledged-in-production", () => {
+  const PROD = { production: true };
+  /** A product as check() gives it when its pricing changes: `preview.pricingChange` with the fields' old and new values. */
+  const product = (from: Record<string, unknown>, to: Record<string, unknown>, props: Record<string, unknown> = {}) => ({
+    productFamily: "handle:saas",
+    handle: "pro",
+    name: "Pro",
+    priceInCents: 4900,
+    interval: 1,
+    intervalUnit: "month",
+    ...to,
+    preview: { pricingChange: { fields: Object.keys(to), from, to, effect: "the service creates a new default price point" } },
+    ...props,
+  });
+  const RAISE = [{ priceInCents: 4900 }, { priceInCents: 5900 }] as const;
+  const PRODUCT_WHO = "Product 'pro'";
+  const POINT_WHO = "ProductPricePoint 'pro-annual'";
+
+  describe("Product", () => {
+    table(pricingChangeAcknowledgedInProduction, TYPES.product, [
+      ["a price change on a stack not configured as production: not judged", product(...RAISE), []],
+      ["a price change, production: false", product(...RAISE), [], { production: false }],
+      [
+        "a price change in production, unacknowledged: the fields old → new, how the service applies it, and the input to add",
+        product(...RAISE),
+        [
+          new RegExp(
+            `^${PRODUCT_WHO} changes its pricing on a production stack: priceInCents 4900 cents \\(49\\.00\\) → 5900 cents \\(59\\.00\\)\\. ` +
+              "The service applies it as a new default price point of the product: new signups get the new pricing, existing subscriptions keep theirs\\. " +
+              "To make this change, add pricingChangeAcknowledged: true to its inputs \\(it changes nothing at the service\\); once it is applied, set it back to false",
+          ),
+        ],
+        PROD,
+      ],
+      ["acknowledged (true) complies", product(...RAISE, { pricingChangeAcknowledged: true }), [], PROD],
+      [
+        "acknowledged false: set it to true",
+        product(...RAISE, { pricingChangeAcknowledged: false }),
+        [/set pricingChangeAcknowledged: true \(it is false\)/],
+        PROD,
+      ],
+      [
+        "acknowledged with a non-boolean: set it to true",
+        product(...RAISE, { pricingChangeAcknowledged: "yes" }),
+        [/set pricingChangeAcknowledged: true \(it is "yes"\)/],
+        PROD,
+      ],
+      [
+        "the acknowledgement not known yet (an output) is not judged",
+        product(...RAISE, { pricingChangeAcknowledged: crossGuard.unknownBooleanValue }),
+        [],
+        PROD,
+      ],
+      [
+        "an interval, its unit and a new trial: each field old → new, absent ones as none",
+        product(
+          { interval: 1, trialInterval: null, trialIntervalUnit: null, trialPriceInCents: null },
+          { interval: 12, trialInterval: 14, trialIntervalUnit: "day", trialPriceInCents: 0 },
+        ),
+        [/: interval 1 → 12, trialPriceInCents none → 0 cents \(0\.00\), trialInterval none → 14, trialIntervalUnit none → day\. /],
+        PROD,
+      ],
+      [
+        "an initial charge and an expiration",
+        product(
+          { initialChargeInCents: 1000, expirationIntervalUnit: "month" },
+          { initialChargeInCents: 1500, expirationIntervalUnit: "never" },
+        ),
+        [/: initialChargeInCents 1000 cents \(10\.00\) → 1500 cents \(15\.00\), expirationIntervalUnit month → never\. /],
+        PROD,
+      ],
+      ["no pricingChange in preview (a create, or a change of name only) is not judged", { handle: "pro", priceInCents: 5900 }, [], PROD],
+      [
+        "a preview without pricingChange (an adoption) is not judged",
+        { handle: "pro", preview: { adopt: { id: 7, handle: "pro" } } },
+        [],
+        PROD,
+      ],
+      ["a preview not known yet is not judged", { handle: "pro", preview: crossGuard.unknownObjectValue }, [], PROD],
+      ["a pricingChange whose from and to are the same is no change", product({ priceInCents: 4900 }, { priceInCents: 4900 }), [], PROD],
+      [
+        "fields other than pricing in from/to are not reported",
+        product({ priceInCents: 4900, name: "Pro" }, { priceInCents: 5900, name: "Pro 2" }),
+        [/: priceInCents 4900 cents \(49\.00\) → 5900 cents \(59\.00\)\. The service/],
+        PROD,
+      ],
+    ]);
+  });
+
+  describe("ProductPricePoint", () => {
+    const point = (props: Record<string, unknown>) => ({
+      product: "handle:pro",
+      handle: "pro-annual",
+      name: "Annual",
+      priceInCents: 49000,
+      interval: 12,
+      intervalUnit: "month",
+      preview: { pricingChange: { fields: ["priceInCents"], from: { priceInCents: 47000 }, to: { priceInCents: 49000 } } },
+      ...props,
+    });
+    table(pricingChangeAcknowledgedInProduction, TYPES.productPricePoint, [
+      [
+        "a price change in production, unacknowledged: the replacement's steps in the message",
+        point({}),
+        [
+          new RegExp(
+            `^${POINT_WHO} changes its pricing on a production stack: priceInCents 47000 cents \\(470\\.00\\) → 49000 cents \\(490\\.00\\)\\. ` +
+              "It replaces the price point: the old one's handle is freed, the new one is created \\(and made the default if it is one\\), " +
+              "and the old one is archived; subscriptions on the old price point keep it\\. To make this change, add pricingChangeAcknowledged: true",
+          ),
+        ],
+        PROD,
+      ],
+      ["acknowledged complies", point({ pricingChangeAcknowledged: true }), [], PROD],
+      ["not production: not judged", point({}), []],
+    ]);
+  });
+
+  it("looks at Product and ProductPricePoint only", async () => {
+    const props = product(...RAISE);
+    for (const type of [TYPES.subscriptionMigration, TYPES.webhookSettings, TYPES.productFamily]) {
+      expect(await violations(pricingChangeAcknowledgedInProduction, type, props, PROD)).toEqual([]);
+    }
   });
 });
