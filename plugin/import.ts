@@ -2,6 +2,7 @@ import type * as plugin from "@pulumi/pulumi/provider";
 import { KINDS, type ProviderKind } from "../provider/kinds";
 import { kinds } from "../provider/runtime";
 import { clientFor, SiteConfigError, siteLabel } from "../provider/runtime/config";
+import { importFamily, importPricePoint, importProduct } from "./import-catalog";
 import { plain } from "./values";
 
 /**
@@ -14,11 +15,17 @@ import { plain } from "./values";
 export async function importRead(provider: object, key: ProviderKind, id: string): Promise<plugin.ReadResult> {
   if (key === "webhookEndpoint") return importEndpoint(provider, id);
   if (key === "webhookSettings") return importSettings(provider, id);
+  if (key === "productFamily") return importFamily(provider, id);
+  if (key === "product") return importProduct(provider, id);
+  if (key === "productPricePoint") return importPricePoint(provider, id);
   throw new Error(NOT_IMPORTABLE[key]);
 }
 
 /** Why the one-shot kinds cannot be imported. */
-const NOT_IMPORTABLE: Record<Exclude<ProviderKind, "webhookEndpoint" | "webhookSettings">, string> = {
+const NOT_IMPORTABLE: Record<
+  Exclude<ProviderKind, "webhookEndpoint" | "webhookSettings" | "productFamily" | "product" | "productPricePoint">,
+  string
+> = {
   subscriptionMigration:
     "SubscriptionMigration cannot be imported: it records a migration this stack performed (a one-shot event), and the service keeps no migration object to adopt.",
   webhookReplay:

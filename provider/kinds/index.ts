@@ -4,17 +4,31 @@
  * exports of each kind. Adding a kind is its module and its lines here.
  */
 import { registry } from "./kind";
+import { product } from "./product";
+import { productFamily } from "./product-family";
+import { productPricePoint } from "./product-price-point";
 import { subscriptionMigration } from "./subscription-migration";
 import { webhookEndpoint } from "./webhook-endpoint";
 import { webhookReplay } from "./webhook-replay";
 import { webhookSettings } from "./webhook-settings";
 
 /** Every resource kind's declaration (inputs, outputs, docs) and operations, by the key its provider stores. */
-export const KINDS = registry({ webhookSettings, webhookEndpoint, subscriptionMigration, webhookReplay });
+export const KINDS = registry({
+  webhookSettings,
+  webhookEndpoint,
+  subscriptionMigration,
+  webhookReplay,
+  productFamily,
+  product,
+  productPricePoint,
+});
 
 /** A kind's key, as the serialized provider stores it. */
 export type ProviderKind = keyof typeof KINDS;
 
+export { Product, type ProductArgs, productProvider } from "./product";
+export { ProductFamily, type ProductFamilyArgs, productFamilyProvider } from "./product-family";
+export { ProductPricePoint, type ProductPricePointArgs, productPricePointProvider } from "./product-price-point";
 export { SubscriptionMigration, type SubscriptionMigrationArgs, subscriptionMigrationProvider } from "./subscription-migration";
 export { WebhookEndpoint, type WebhookEndpointArgs, webhookEndpointProvider } from "./webhook-endpoint";
 export { WebhookReplay, type WebhookReplayArgs, type WebhookSelector, webhookReplayProvider } from "./webhook-replay";

@@ -1,0 +1,183 @@
+import { z } from "zod";
+import { catalogHandle, pricingShape, pricingRule as sdkPricingRule } from "../../sdk/catalog/inputs";
+import { BillingApiError } from "../../sdk/errors";
+import { flag, valueText } from "../../sdk/inputs";
+import type { Pricing } from "../../sdk/results";
+import { isUnknown } from "../runtime/common";
+import { accepting } from "./inputs";
+import type { Context } from "./kind";
+
+/**
+ * What the catalog kinds share: handles, references to a family or a product,
+ * the pricing fields (one list, read by Product and ProductPricePoint, the
+ * review and the policy pack), adoption, and money in messages.
+ */
+
+/** The pricing fields, in the order the docs and the review list them. */
+export const PRICING_FIELDS = [
+  "priceInCents",
+  "interval",
+  "intervalUnit",
+  "trialPriceInCents",
+  "trialInterval",
+  "trialIntervalUnit",
+  "trialType",
+  "initialChargeInCents",
+  "initialChargeAfterTrial",
+  "expirationInterval",
+  "expirationIntervalUnit",
+] as const;
+export type PricingField = (typeof PRICING_FIELDS)[number];
+
+const p = pricingShape;
+const described = {
+  priceInCents: "The price per interval, in cents (an integer ≥ 0).",
+  interval: "The billing interval's length (an integer ≥ 1), in `intervalUnit`s.",
+  intervalUnit: '"month" or "day".',
+  trialPriceInCents: "The trial's price in cents; required with a trial (`trialInterval`).",
+  trialInterval: "The trial's length, in `trialIntervalUnit`s; omit for no trial.",
+  trialIntervalUnit: '"month" or "day"; required with `trialInterval`.',
+  trialType: '"no_obligation" or "payment_expected".',
+  initialChargeInCents: "A one-time charge at signup, in cents.",
+  initialChargeAfterTrial: "Charge the initial charge when the trial ends rather than at signup.",
+  expirationInterval: "Subscriptions expire after this many `expirationIntervalUnit`s; omit for never.",
+  expirationIntervalUnit: '"month", "day" or "never"; required with `expirationInterval`.',
+} satisfies Record<PricingField, string>;
+
+/** The pricing inputs, each with its docs; the SDK's schemas check them (and its rules across fields, `pricingRule`). */
+export const pricingFields = Object.fromEntries(PRICING_FIELDS.map((k) => [k, p[k].describe(described[k])])) as {
+  [K in PricingField]: (typeof p)[K];
+};
+
+/** The SDK's rules across pricing fields (an interval needs its unit, a trial its price), for a kind's `superRefine`. */
+export const pricingRule = [sdkPricingRule, { when: () => true }] as const;
+
+export const handleField = (what: string) =>
+  accepting<string>({ type: "string", pattern: "^[a-z0-9][a-z0-9.:_-]*$", maxLength: 255 })(catalogHandle).describe(
+    `The ${what}'s handle: its identity across sites (ids differ per site). Lowercase letters, numbers, '.', ':', '-', '_', starting with a letter or number. Handles are unique within a site and stay taken after an archive.`,
+  );
+
+export const adoptField = flag
+  .optional()
+  .describe(
+    "Default true: a create first looks for an existing object with this handle and adopts it (then converges it to the declaration). false: an existing handle is a preview error.",
+  );
+
+/** A reference to a family or a product: its id (e.g. another resource's output), or `handle:<handle>`. */
+export const referenceField = (what: string) =>
+  accepting<number | string>({
+    oneOf: [
+      { type: "integer", minimum: 1 },
+      { type: "string", pattern: "^handle:" },
+    ],
+  })(
+    z.unknown().transform((v, ctx): number | string => {
+      if (typeof v === "number" && Number.isSafeInteger(v) && v > 0) return v;
+      if (typeof v === "string" && /^[1-9][0-9]{0,15}$/.test(v)) return Number(v);
+      if (typeof v === "string" && v.startsWith("handle:") && catalogHandle.safeParse(v.slice(7)).success) return v;
+      ctx.addIssue({
+        code: "custom",
+        message: `must be the ${what}'s id (a positive integer, e.g. another resource's output) or "handle:<handle>", got ${valueText(v)}`,
+      });
+      return z.NEVER;
+    }),
+  );
+
+/** The handle a `handle:x` reference names, or undefined for an id. */
+export const referencedHandle = (ref: number | string): string | undefined =>
+  typeof ref === "string" ? ref.slice("handle:".length) : undefined;
+
+/** Whether a reference names this object (by id or by handle). */
+export const refersTo = (ref: unknown, id: number | undefined, handle: string | undefined): boolean =>
+  (typeof ref === "number" && ref === id) || (typeof ref === "string" && handle !== undefined && ref === `handle:${handle}`);
+
+/** The service's pricing as a kind's outputs (null where it holds none). */
+export function pricingOutputs(pr: Pricing | undefined): Record<PricingField, number | string | boolean | null> {
+  return {
+    priceInCents: pr?.priceInCents ?? null,
+    interval: pr?.interval ?? null,
+    intervalUnit: pr?.intervalUnit ?? null,
+    trialPriceInCents: pr?.trialPriceInCents ?? null,
+    trialInterval: pr?.trialInterval ?? null,
+    trialIntervalUnit: pr?.trialIntervalUnit ?? null,
+    trialType: pr?.trialType ?? null,
+    initialChargeInCents: pr?.initialChargeInCents ?? null,
+    initialChargeAfterTrial: pr?.initialChargeAfterTrial ?? null,
+    expirationInterval: pr?.expirationInterval ?? null,
+    expirationIntervalUnit: pr?.expirationIntervalUnit ?? null,
+  };
+}
+
+/** The pricing outputs' zod shape. */
+export const pricingOutputShape = {
+  priceInCents: z.number().int().nullable().describe("The price in cents, as the service holds it."),
+  interval: z.number().int().nullable().describe("The interval's length, as the service holds it."),
+  intervalUnit: z.string().nullable().describe("The interval's unit, as the service holds it."),
+  trialPriceInCents: z.number().int().nullable().describe("The trial's price in cents (null: no trial)."),
+  trialInterval: z.number().int().nullable().describe("The trial's length (null: no trial)."),
+  trialIntervalUnit: z.string().nullable().describe("The trial's unit."),
+  trialType: z.string().nullable().describe("The trial's type."),
+  initialChargeInCents: z.number().int().nullable().describe("The initial charge in cents (null: none)."),
+  initialChargeAfterTrial: z.boolean().nullable().describe("Whether the initial charge waits for the trial's end."),
+  expirationInterval: z.number().int().nullable().describe("The expiration's length (null: never)."),
+  expirationIntervalUnit: z.string().nullable().describe("The expiration's unit."),
+};
+
+/**
+ * The declared pricing fields whose value differs from `held` (the service's view or
+ * earlier inputs). Only declared fields are compared: what a declaration leaves out is
+ * the service's choice, never drift.
+ */
+export function pricingChanges(
+  declared: Partial<Record<PricingField, unknown>>,
+  held: Partial<Record<PricingField, unknown>>,
+): PricingField[] {
+  return PRICING_FIELDS.filter((k) => {
+    const want = declared[k];
+    if (want === undefined || isUnknown(want)) return false;
+    return want !== (held[k] ?? undefined);
+  });
+}
+
+/** The subset of `v` that is pricing, for the SDK's calls. */
+export function pricingOf(v: Partial<Record<PricingField, unknown>>): Record<string, unknown> {
+  return Object.fromEntries(PRICING_FIELDS.filter((k) => v[k] !== undefined).map((k) => [k, v[k]]));
+}
+
+/** Cents as money: 4900 → "$49.00" (the currency is the site's; the symbol is only a reading aid). */
+export const money = (cents: unknown): string =>
+  typeof cents === "number" ? `$${(cents / 100).toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, ",")}` : String(cents);
+
+/** "per month", "every 12 months", "every 30 days". */
+export function period(interval: unknown, unit: unknown): string {
+  if (typeof interval !== "number" || typeof unit !== "string") return "";
+  return interval === 1 ? `per ${unit}` : `every ${interval} ${unit}s`;
+}
+
+/** A pricing field's value for a message: money for cents, else the value. */
+export const pricingText = (k: PricingField, v: unknown): string =>
+  v === undefined || v === null ? "(none)" : k.endsWith("InCents") ? money(v) : String(v);
+
+/** The changed pricing fields as `field: old → new`, for notices and the preview annotation. */
+export const describeChanges = (
+  fields: readonly PricingField[],
+  from: Partial<Record<PricingField, unknown>>,
+  to: Partial<Record<PricingField, unknown>>,
+) => fields.map((k) => `${k} ${pricingText(k, from[k])} → ${pricingText(k, to[k])}`).join(", ");
+
+/** A 404, the service's "not there". */
+export const isNotFound = (err: unknown): boolean => err instanceof BillingApiError && err.status === 404;
+
+/** The object with this handle, or undefined when the service has none (404). */
+export async function findByHandle<T>(read: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+/** The adoption notice: what was adopted, and at which site. */
+export const adoptedNotice = (ctx: Context, site: string | undefined, what: string, handle: string, id: number) =>
+  ctx.notice(`adopted ${what} \`${handle}\` (id ${id}) of site ${ctx.siteLabel(site)}`);
