@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
 import type { z } from "zod";
-import { DATA_FORMAT, DATA_VERSION, dataFile, type SiteData } from "./data-shape";
+import { DATA_FORMAT, DATA_VERSION, dataFile, type SiteData, siteData } from "./data-shape";
+import { dataFileV1, upgradeV1, V1 } from "./data-shape-v1";
 
 /**
  * A data file that cannot be read, parsed or written. Its message names the
@@ -40,14 +41,28 @@ export function readDataFile(file: string): SiteData | undefined {
   if (head.format !== DATA_FORMAT)
     throw new DataFileError(file, `is not a billing-simulator data file (it has no "format": "${DATA_FORMAT}"). ${KEEP}`);
   // Checked before the shape: a newer file's shape says nothing useful to an older simulator.
+  if (head.version === V1) return upgraded(file, raw);
   if (head.version !== DATA_VERSION)
     throw new DataFileError(
       file,
-      `has format version ${JSON.stringify(head.version) ?? "(none)"}; this billing-simulator reads version ${DATA_VERSION} only. ${KEEP}`,
+      `has format version ${JSON.stringify(head.version) ?? "(none)"}; this billing-simulator reads versions ${V1} to ${DATA_VERSION}. ${KEEP}`,
     );
   const parsed = dataFile.safeParse(raw);
   if (!parsed.success) throw new DataFileError(file, `does not hold a simulator's site: ${issues(parsed.error)}. ${KEEP}`);
   return parsed.data.site;
+}
+
+/**
+ * A version 1 file: read with its own shape, upgraded, and checked as a
+ * current site. The file itself is rewritten (as the current version) only
+ * when the site changes.
+ */
+function upgraded(file: string, raw: unknown): SiteData {
+  const old = dataFileV1.safeParse(raw);
+  if (!old.success) throw new DataFileError(file, `does not hold a simulator's site: ${issues(old.error)}. ${KEEP}`);
+  const current = siteData.safeParse(upgradeV1(old.data.site));
+  if (!current.success) throw new DataFileError(file, `does not hold a simulator's site: ${issues(current.error, "site")}. ${KEEP}`);
+  return current.data;
 }
 
 /** The file's text for a site: what `writeDataFile` writes, and what tells whether anything changed since. */
@@ -100,8 +115,8 @@ function reason(err: unknown): string {
 }
 
 /** The first few problems as "where: what", the file's own key names. */
-function issues(error: z.ZodError): string {
-  const listed = error.issues.slice(0, 5).map((i) => `${where(i.path)}: ${i.message}`);
+function issues(error: z.ZodError, under?: string): string {
+  const listed = error.issues.slice(0, 5).map((i) => `${where(under === undefined ? i.path : [under, ...i.path])}: ${i.message}`);
   const more = error.issues.length - listed.length;
   return listed.join("; ") + (more > 0 ? `; and ${more} more` : "");
 }

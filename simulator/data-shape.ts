@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { INT64_MAX, migrationRequest, SUBSCRIPTION_STATES, WEBHOOK_STATUSES } from "./wire";
+import { EXPIRATION_UNITS, INTERVAL_UNITS } from "./wire-catalog";
 
 /**
  * The shape of a `--data` file (`dataFile`): everything a client of the site
@@ -13,36 +14,81 @@ import { INT64_MAX, migrationRequest, SUBSCRIPTION_STATES, WEBHOOK_STATUSES } fr
  * by another; a file of another version is refused, never guessed at.
  */
 export const DATA_FORMAT = "billing-simulator-data";
-export const DATA_VERSION = 1;
+/**
+ * 2: product families; products with their family, description, codes,
+ * options, signup pages, version and archiving; price points with their full
+ * terms (interval and unit instead of `intervalMonths`), archiving and times.
+ * Files of version 1 are still read (data-shape-v1.ts upgrades them) and are
+ * written as version 2 at the first change.
+ */
+export const DATA_VERSION = 2;
 
-const id = z.int().positive();
-const timestamp = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "expected a timestamp (RFC 3339)");
+export const id = z.int().positive();
+export const timestamp = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "expected a timestamp (RFC 3339)");
 // Webhook ids are int64: kept as their exact decimal text, as the webhook log holds them.
-const webhookId = z
+export const webhookId = z
   .string()
   .regex(/^[1-9]\d*$/, "expected a positive integer as decimal text")
   .refine((s) => BigInt(s) <= INT64_MAX, "expected an id no larger than int64's maximum");
+
+const cents = z.int().nonnegative();
+const unit = z.enum(INTERVAL_UNITS);
 
 const pricePoint = z.strictObject({
   id,
   handle: z.string().min(1),
   name: z.string(),
   default: z.boolean(),
-  priceInCents: z.int().nonnegative(),
-  intervalMonths: z.int().positive(),
+  priceInCents: cents,
+  interval: z.int().positive(),
+  intervalUnit: unit,
+  trialPriceInCents: cents.nullable(),
+  trialInterval: z.int().positive().nullable(),
+  trialIntervalUnit: unit.nullable(),
+  trialType: z.string().nullable(),
+  initialChargeInCents: cents.nullable(),
+  initialChargeAfterTrial: z.boolean(),
+  expirationInterval: z.int().positive().nullable(),
+  expirationIntervalUnit: z.enum(EXPIRATION_UNITS).nullable(),
+  useSiteExchangeRate: z.boolean(),
+  archivedAt: timestamp.nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+
+const productFamily = z.strictObject({
+  id,
+  handle: z.string().min(1),
+  name: z.string(),
+  description: z.string().nullable(),
+  accountingCode: z.string().nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
 });
 
 const product = z.strictObject({
   id,
   handle: z.string().min(1).nullable(),
   name: z.string(),
-  priceInCents: z.int().nonnegative(),
+  description: z.string().nullable(),
+  familyId: id,
+  accountingCode: z.string().nullable(),
+  taxCode: z.string().nullable(),
+  requireCreditCard: z.boolean(),
+  requestCreditCard: z.boolean(),
+  requestBillingAddress: z.boolean(),
+  requireBillingAddress: z.boolean(),
+  requireShippingAddress: z.boolean(),
+  signupPages: z.array(z.strictObject({ id, url: z.string().min(1) })),
+  versionNumber: z.int().positive(),
+  archivedAt: timestamp.nullable(),
   pricePoints: z.array(pricePoint).min(1),
   createdAt: timestamp,
+  updatedAt: timestamp,
 });
 
 const state = z.enum(SUBSCRIPTION_STATES);
-const subscription = z.strictObject({
+export const subscription = z.strictObject({
   id,
   productId: id,
   pricePointId: id,
@@ -56,14 +102,14 @@ const subscription = z.strictObject({
 });
 
 /** A 3-D Secure link handed out: visiting it after a restart still applies (or reports) the migration. */
-const authentication = z.strictObject({
+export const authentication = z.strictObject({
   token: z.string().min(1),
   subscriptionId: id,
   migration: migrationRequest.shape.migration,
   done: z.boolean(),
 });
 
-const webhook = z.strictObject({
+export const webhook = z.strictObject({
   id: webhookId,
   status: z.enum(WEBHOOK_STATUSES),
   subscriptionId: id.optional(),
@@ -71,7 +117,7 @@ const webhook = z.strictObject({
   createdAt: timestamp,
 });
 
-const endpoint = z.strictObject({
+export const endpoint = z.strictObject({
   id,
   url: z.string().min(1),
   events: z.array(z.string().min(1)),
@@ -79,12 +125,21 @@ const endpoint = z.strictObject({
 });
 
 /** The next id each sequence hands out; never lower than one past the largest id held (checked on load). */
-const nextIds = z.strictObject({ product: id, pricePoint: id, subscription: id, webhook: id, endpoint: id });
+const nextIds = z.strictObject({
+  family: id,
+  product: id,
+  pricePoint: id,
+  signupPage: id,
+  subscription: id,
+  webhook: id,
+  endpoint: id,
+});
 
 export const siteData = z
   .strictObject({
     webhooksEnabled: z.boolean(),
     nextIds,
+    productFamilies: z.array(productFamily),
     products: z.array(product),
     subscriptions: z.array(subscription),
     /** How many migrations were applied per subscription (subscriptions without one are left out). */
@@ -101,6 +156,8 @@ export const siteData = z
   })
   .superRefine((site, ctx) => {
     const problem = (path: (string | number)[], message: string) => ctx.addIssue({ code: "custom", path, message });
+    distinct(site.productFamilies, (f) => f.id, ["productFamilies"], "product family id", problem);
+    distinct(site.productFamilies, (f) => f.handle, ["productFamilies"], "product family handle", problem);
     distinct(site.products, (p) => p.id, ["products"], "product id", problem);
     distinct(
       site.products.filter((p) => p.handle !== null),
@@ -124,6 +181,11 @@ export const siteData = z
     site.products.forEach((p, i) => {
       if (p.pricePoints.filter((pp) => pp.default).length !== 1)
         problem(["products", i, "pricePoints"], "expected exactly one default price point");
+      if (p.pricePoints.some((pp) => pp.default && pp.archivedAt !== null))
+        problem(["products", i, "pricePoints"], "the default price point cannot be archived");
+      distinct(p.pricePoints, (pp) => pp.handle, ["products", i, "pricePoints"], "price point handle", problem);
+      if (!site.productFamilies.some((f) => f.id === p.familyId))
+        problem(["products", i, "familyId"], `no product family has id ${p.familyId}`);
     });
     site.subscriptions.forEach((s, i) => {
       const p = site.products.find((x) => x.id === s.productId);
@@ -142,7 +204,7 @@ export const dataFile = z.strictObject({
 export type SiteData = z.infer<typeof siteData>;
 export type DataFile = z.infer<typeof dataFile>;
 
-function distinct<T>(
+export function distinct<T>(
   items: readonly T[],
   key: (t: T) => unknown,
   path: (string | number)[],

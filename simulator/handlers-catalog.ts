@@ -1,59 +1,170 @@
 import { type Answer, errorList, json } from "./answers";
 import { paging } from "./query";
-import { renderPricePoint, renderProduct } from "./render";
+import { renderFamily, renderProduct } from "./render-catalog";
 import { renderSite } from "./render-site";
 import type { RouteRequest } from "./routes";
-import { pricePointType, type Site, SiteError } from "./site";
-import { PRICE_POINT_TYPES, type PricePointType } from "./wire";
+import { type Site, SiteError } from "./site";
+import {
+  FAMILY_REQUIRED,
+  familyBody,
+  isObject,
+  problemsOf,
+  productCreateBody,
+  productUpdateBody,
+  Refusal,
+  sorted,
+  wrapped,
+} from "./wire-catalog";
 
-export function readProduct(site: Site, [id]: string[]): Answer {
-  return json(200, renderProduct(site.product(Number(id))));
-}
+/**
+ * Product families and products. Refusals come in the shape each operation
+ * publishes: families and products answer an error list (`{"errors":["Name:
+ * cannot be blank."]}`); price points (handlers-price-points.ts) an object of
+ * field lists, and a bulk create a map of indexed keys.
+ */
 
-export function readProductByHandle(site: Site, [handle]: string[]): Answer {
-  return json(200, renderProduct(site.productByHandle(decodeSegment(handle))));
+// ---- families -------------------------------------------------------------
+
+/** POST /product_families.json → 201. */
+export function createFamily(site: Site, _p: string[], req: RouteRequest): Answer {
+  return asList(() => {
+    const b = parse(familyBody, req.body, "product_family");
+    return json(201, { product_family: renderFamily(site.catalog.createFamily(b)) });
+  });
 }
 
 /**
- * The contract's `product_id` here is "the id or handle of the product. When
- * using the handle, it must be prefixed with `handle:`". Price points come in
- * the order they were made; `filter[type]` is a comma-separated list.
+ * GET /product_families.json: every family, oldest first, as a bare array.
+ * The contract gives this list no `page`/`per_page` (unlike the product
+ * lists), so none is applied: a client that pages it gets every family on
+ * every page. Its date filters are not modelled (ignored).
  */
-export function listPricePoints(site: Site, [ref]: string[], req: RouteRequest): Answer {
-  const segment = decodeSegment(ref);
-  const product = /^\d{1,15}$/.test(segment)
-    ? site.product(Number(segment))
-    : segment.startsWith("handle:")
-      ? site.productByHandle(segment.slice("handle:".length))
-      : notFound();
-  const pages = paging(req.query, 10);
-  if (typeof pages === "string") return errorList(422, pages);
-  let types: readonly PricePointType[] = PRICE_POINT_TYPES;
-  const filter = req.query["filter[type]"];
-  if (filter !== undefined) {
-    const asked = filter.split(",");
-    const unknown = asked.filter((t) => !(PRICE_POINT_TYPES as readonly string[]).includes(t));
-    if (unknown.length > 0)
-      return errorList(422, `filter[type] must be a comma-separated list of ${PRICE_POINT_TYPES.join(", ")}; got '${unknown.join(",")}'.`);
-    types = asked as PricePointType[];
+export function listFamilies(site: Site): Answer {
+  return json(
+    200,
+    site.catalog.families().map((f) => ({ product_family: renderFamily(f) })),
+  );
+}
+
+/** GET /product_families/{id}.json, `{id}` the id or `handle:<handle>`. */
+export function readFamily(site: Site, [ref]: string[]): Answer {
+  return json(200, { product_family: renderFamily(site.catalog.family(decodeSegment(ref, "Product family not found"))) });
+}
+
+// ---- products -------------------------------------------------------------
+
+/** POST /product_families/{id}/products.json → 201. An unknown family is a 404 whatever the body. */
+export function createProduct(site: Site, [ref]: string[], req: RouteRequest): Answer {
+  const family = site.catalog.family(decodeSegment(ref, "Product family not found"));
+  return asList(() => {
+    const b = parse(productCreateBody, req.body, "product");
+    const p = site.catalog.createProduct(family, b);
+    return json(201, { product: renderProduct(p, family) });
+  });
+}
+
+/**
+ * GET /product_families/{id}/products.json. An unknown family is answered
+ * with the published 404: a bare JSON string, not an error list.
+ */
+export function listFamilyProducts(site: Site, [ref]: string[], req: RouteRequest): Answer {
+  let familyId: number;
+  try {
+    familyId = site.catalog.family(decodeSegment(ref, "Product family not found")).id;
+  } catch (err) {
+    if (err instanceof SiteError && err.status === 404) throw SiteError.bare(404, FAMILY_REQUIRED);
+    throw err;
   }
-  const rows = product.pricePoints.filter((pp) => types.includes(pricePointType(pp)));
+  return listed(site, req, familyId);
+}
+
+/** GET /products.json: every family's products. */
+export function listProducts(site: Site, _p: string[], req: RouteRequest): Answer {
+  return listed(site, req, undefined);
+}
+
+/** Oldest first, 20 a page by default (the contract), archived ones only with `include_archived=true`. Date filters are not modelled. */
+function listed(site: Site, req: RouteRequest, familyId: number | undefined): Answer {
+  const pages = paging(req.query, 20);
+  if (typeof pages === "string") return errorList(422, pages);
+  const includeArchived = flag(req.query, "include_archived");
+  if (typeof includeArchived === "string") return errorList(422, includeArchived);
+  const rows = site.catalog.products({ familyId, includeArchived });
   const page = rows.slice((pages.page - 1) * pages.perPage, pages.page * pages.perPage);
-  return json(200, { price_points: page.map((pp) => renderPricePoint(product, pp)) });
+  return json(
+    200,
+    page.map((p) => ({ product: renderProduct(p, site.catalog.familyOf(p)) })),
+  );
+}
+
+export function readProduct(site: Site, [id]: string[]): Answer {
+  return productAnswer(site, site.catalog.product(Number(id)));
+}
+
+/** GET /products/handle/{handle}.json: archived products too (with `archived_at` set): they keep their handle. */
+export function readProductByHandle(site: Site, [handle]: string[]): Answer {
+  return productAnswer(site, site.catalog.productByHandle(decodeSegment(handle)));
+}
+
+/** PUT /products/{id}.json. An unknown product is a 404 whatever the body. */
+export function updateProduct(site: Site, [id]: string[], req: RouteRequest): Answer {
+  const p = site.catalog.product(Number(id));
+  return asList(() => productAnswer(site, site.catalog.updateProduct(p, parse(productUpdateBody, req.body, "product"))));
+}
+
+/** DELETE /products/{id}.json: archives. */
+export function archiveProduct(site: Site, [id]: string[]): Answer {
+  const p = site.catalog.product(Number(id));
+  return asList(() => productAnswer(site, site.catalog.archiveProduct(p)));
 }
 
 export function readSite(): Answer {
   return json(200, renderSite("simulator"));
 }
 
-function decodeSegment(s: string): string {
+// ---- shared ---------------------------------------------------------------
+
+export function productAnswer(site: Site, p: Parameters<typeof renderProduct>[0]): Answer {
+  return json(200, { product: renderProduct(p, site.catalog.familyOf(p)) });
+}
+
+/** The body's object under `key`, checked by `schema`; a Refusal naming what is wrong otherwise. */
+export function parse<T>(
+  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: import("zod").ZodError } },
+  body: unknown,
+  key: string,
+): T {
+  const inner = wrapped(body, key);
+  // The vendor's wording for a body without its object (subscription-delete-422.not-an-object).
+  if (!isObject(inner)) throw new Refusal({ [key]: [`${key} must be an Object`] });
+  const parsed = schema.safeParse(inner);
+  if (!parsed.success) throw new Refusal(problemsOf(parsed.error));
+  return parsed.data;
+}
+
+/** Runs `f`; a Refusal becomes a 422 error list (every field's messages, fields in alphabetical order). */
+export function asList(f: () => Answer): Answer {
   try {
-    return decodeURIComponent(s);
-  } catch {
-    return notFound();
+    return f();
+  } catch (err) {
+    if (!(err instanceof Refusal)) throw err;
+    return json(422, { errors: Object.values(sorted(err.problems)).flat() });
   }
 }
 
-function notFound(): never {
-  throw new SiteError(404, "Product not found");
+/** A boolean query parameter: absent is false; "true"/"1" and "false"/"0" as Rails casts them; anything else a message. */
+export function flag(query: Record<string, string>, name: string): boolean | string {
+  const v = query[name];
+  if (v === undefined || v === "false" || v === "0") return false;
+  if (v === "true" || v === "1") return true;
+  return `${name} must be true or false; got '${v}'.`;
+}
+
+/** A path segment as text; one that does not decode names nothing (404 with `what`). */
+export function decodeSegment(s: string, what = "Product not found"): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    throw new SiteError(404, what);
+  }
 }

@@ -1,6 +1,6 @@
-import type { PricePointRecord, ProductRecord, SubscriptionRecord } from "./records";
-import { defaultPricePoint, type MigrationTarget, pricePointType } from "./site";
-import type { PricePointType, SubscriptionState } from "./wire";
+import type { PricePointRecord, ProductFamilyRecord, ProductRecord, SubscriptionRecord } from "./records";
+import { type MigrationTarget, pricePointType } from "./site";
+import type { SubscriptionState } from "./wire";
 
 /**
  * Catalogue and subscriptions as the service writes them: modelled on the
@@ -15,135 +15,54 @@ export interface RenderOptions {
   reportPricePoint: boolean;
 }
 
-type Nullable<T> = T | null;
+/** The product family as the published subscription examples embed it (without its timestamps). */
+const familyBrief = (f: ProductFamilyRecord) => ({
+  id: f.id,
+  name: f.name,
+  handle: f.handle,
+  accounting_code: f.accountingCode,
+  description: f.description,
+});
 
-/** The examples' product family; the simulator's catalogue has one. */
-const PRODUCT_FAMILY = { id: 1, name: "Simulated Plans", handle: "plans", accounting_code: null, description: "" } as const;
-
-export interface WireProduct {
-  id: number;
-  name: string;
-  handle: Nullable<string>;
-  description: string;
-  accounting_code: Nullable<string>;
-  request_credit_card: boolean;
-  expiration_interval: Nullable<number>;
-  expiration_interval_unit: "never";
-  created_at: string;
-  updated_at: string;
-  price_in_cents: number;
-  interval: number;
-  interval_unit: "month";
-  initial_charge_in_cents: null;
-  trial_price_in_cents: null;
-  trial_interval: null;
-  trial_interval_unit: null;
-  archived_at: null;
-  require_credit_card: boolean;
-  return_params: string;
-  taxable: boolean;
-  update_return_url: string;
-  initial_charge_after_trial: boolean;
-  version_number: number;
-  update_return_params: string;
-  product_family: typeof PRODUCT_FAMILY;
-  public_signup_pages: never[];
-  product_price_point_name: string;
-  default_product_price_point_id?: number;
-}
-
-/** The product with one of its price points' terms, as embedded in a subscription. */
-function productWith(p: ProductRecord, pp: PricePointRecord): WireProduct {
+/**
+ * The product with one of its price points' terms, as embedded in a
+ * subscription: the keys of the published subscription examples. (The
+ * catalogue's own answers carry every key of the product schema: render-catalog.ts.)
+ */
+function productWith(p: ProductRecord, pp: PricePointRecord, family: ProductFamilyRecord) {
   return {
     id: p.id,
     name: p.name,
     handle: p.handle,
-    description: "",
-    accounting_code: null,
-    request_credit_card: true,
-    expiration_interval: null,
-    expiration_interval_unit: "never",
+    description: p.description,
+    accounting_code: p.accountingCode,
+    request_credit_card: p.requestCreditCard,
+    expiration_interval: pp.expirationInterval,
+    expiration_interval_unit: pp.expirationIntervalUnit ?? "never",
     created_at: p.createdAt,
-    updated_at: p.createdAt,
+    updated_at: p.updatedAt,
     price_in_cents: pp.priceInCents,
-    interval: pp.intervalMonths,
-    interval_unit: "month",
-    initial_charge_in_cents: null,
-    trial_price_in_cents: null,
-    trial_interval: null,
-    trial_interval_unit: null,
-    archived_at: null,
-    require_credit_card: true,
+    interval: pp.interval,
+    interval_unit: pp.intervalUnit,
+    initial_charge_in_cents: pp.initialChargeInCents,
+    trial_price_in_cents: pp.trialPriceInCents,
+    trial_interval: pp.trialInterval,
+    trial_interval_unit: pp.trialIntervalUnit,
+    archived_at: p.archivedAt,
+    require_credit_card: p.requireCreditCard,
     return_params: "",
-    taxable: false,
+    taxable: p.taxCode !== null && p.taxCode !== "",
     update_return_url: "",
-    initial_charge_after_trial: false,
-    version_number: 1,
+    initial_charge_after_trial: pp.initialChargeAfterTrial,
+    version_number: p.versionNumber,
     update_return_params: "",
-    product_family: PRODUCT_FAMILY,
-    public_signup_pages: [],
+    product_family: familyBrief(family),
+    public_signup_pages: p.signupPages.map((s) => ({ id: s.id, return_url: null, return_params: null, url: s.url })),
     product_price_point_name: pp.name,
   };
 }
 
-/** GET /products/{id}.json: the default price point's terms, and (per the contract) its id. */
-export function renderProduct(p: ProductRecord): { product: WireProduct } {
-  const pp = defaultPricePoint(p);
-  return { product: { ...productWith(p, pp), default_product_price_point_id: pp.id } };
-}
-
-export interface WirePricePoint {
-  id: number;
-  name: string;
-  handle: string;
-  price_in_cents: number;
-  interval: number;
-  interval_unit: "month";
-  trial_price_in_cents: null;
-  trial_interval: null;
-  trial_interval_unit: null;
-  introductory_offer: null;
-  initial_charge_in_cents: null;
-  initial_charge_after_trial: boolean;
-  expiration_interval: null;
-  expiration_interval_unit: null;
-  product_id: number;
-  archived_at: null;
-  created_at: string;
-  updated_at: string;
-  use_site_exchange_rate: boolean;
-  type: PricePointType;
-  tax_included: boolean;
-  subscription_id: null;
-}
-
-/** Price points have no trial here; `trial_type` (a plain string in the contract) is then left out rather than null. */
-export function renderPricePoint(p: ProductRecord, pp: PricePointRecord): WirePricePoint {
-  return {
-    id: pp.id,
-    name: pp.name,
-    handle: pp.handle,
-    price_in_cents: pp.priceInCents,
-    interval: pp.intervalMonths,
-    interval_unit: "month",
-    trial_price_in_cents: null,
-    trial_interval: null,
-    trial_interval_unit: null,
-    introductory_offer: null,
-    initial_charge_in_cents: null,
-    initial_charge_after_trial: false,
-    expiration_interval: null,
-    expiration_interval_unit: null,
-    product_id: p.id,
-    archived_at: null,
-    created_at: p.createdAt,
-    updated_at: p.createdAt,
-    use_site_exchange_rate: true,
-    type: pricePointType(pp),
-    tax_included: false,
-    subscription_id: null,
-  };
-}
+export type WireSubscriptionProduct = ReturnType<typeof productWith>;
 
 const NO_NEXT_ASSESSMENT: ReadonlySet<SubscriptionState> = new Set([
   "canceled",
@@ -162,7 +81,7 @@ const NEVER_ACTIVATED: ReadonlySet<SubscriptionState> = new Set([
 ]);
 const IN_OR_AFTER_TRIAL: ReadonlySet<SubscriptionState> = new Set(["trialing", "trial_ended"]);
 
-export function renderSubscription({ subscription: s, product, pricePoint: pp }: MigrationTarget, o: RenderOptions) {
+export function renderSubscription({ subscription: s, product, pricePoint: pp, family }: MigrationTarget, o: RenderOptions) {
   const customerId = 20_000_000 + s.id;
   const trial = IN_OR_AFTER_TRIAL.has(s.state);
   return {
@@ -199,7 +118,7 @@ export function renderSubscription({ subscription: s, product, pricePoint: pp }:
       receives_invoice_emails: false,
       net_terms: 0,
       customer: customer(s, customerId),
-      product: productWith(product, pp),
+      product: productWith(product, pp, family),
       credit_card: creditCard(s, customerId),
       payment_type: "credit_card",
       referral_code: null,

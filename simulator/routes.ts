@@ -1,11 +1,34 @@
 import { type Answer, errorList, json } from "./answers";
 import type { DuplicateGuard } from "./duplicates";
-import { listPricePoints, readProduct, readProductByHandle, readSite } from "./handlers-catalog";
+import {
+  archiveProduct,
+  createFamily,
+  createProduct,
+  listFamilies,
+  listFamilyProducts,
+  listProducts,
+  readFamily,
+  readProduct,
+  readProductByHandle,
+  readSite,
+  updateProduct,
+} from "./handlers-catalog";
 import { createEndpoint, listEndpoints, updateEndpoint } from "./handlers-endpoints";
+import {
+  archivePricePoint,
+  bulkCreatePricePoints,
+  createPricePoint,
+  listPricePoints,
+  promotePricePoint,
+  readPricePoint,
+  unarchivePricePoint,
+  updatePricePoint,
+} from "./handlers-price-points";
 import { authenticate, migrate, preview, readSubscription } from "./handlers-subscriptions";
 import { listWebhooks, replay, settings } from "./handlers-webhooks";
 import type { RenderOptions } from "./render";
-import { type Site, SiteError } from "./site";
+import type { Site } from "./site";
+import { SiteError } from "./site-error";
 import { DUPLICATE_SUBMISSION } from "./wire";
 
 /** A request as the routes see it: already authenticated (or public) and parsed. */
@@ -38,9 +61,22 @@ const ROUTES: Route[] = [
   { pattern: /^\/subscriptions\/(\d{1,15})\.json$/, methods: { GET: readSubscription } },
   { pattern: /^\/subscriptions\/(\d{1,15})\/migrations\.json$/, methods: { POST: migrate } },
   { pattern: /^\/subscriptions\/(\d{1,15})\/migrations\/preview\.json$/, methods: { POST: preview } },
-  { pattern: /^\/products\/(\d{1,15})\.json$/, methods: { GET: readProduct } },
+  // The catalogue. No update or delete of a family (the contract has none); products and price points are archived (DELETE).
+  { pattern: /^\/product_families\.json$/, methods: { POST: createFamily, GET: listFamilies } },
+  { pattern: /^\/product_families\/([^/]+)\.json$/, methods: { GET: readFamily } },
+  { pattern: /^\/product_families\/([^/]+)\/products\.json$/, methods: { POST: createProduct, GET: listFamilyProducts } },
+  { pattern: /^\/products\.json$/, methods: { GET: listProducts } },
+  { pattern: /^\/products\/(\d{1,15})\.json$/, methods: { GET: readProduct, PUT: updateProduct, DELETE: archiveProduct } },
   { pattern: /^\/products\/handle\/([^/]+)\.json$/, methods: { GET: readProductByHandle } },
-  { pattern: /^\/products\/([^/]+)\/price_points\.json$/, methods: { GET: listPricePoints } },
+  { pattern: /^\/products\/([^/]+)\/price_points\.json$/, methods: { GET: listPricePoints, POST: createPricePoint } },
+  // Before the price point's own path: "bulk" is not a price point.
+  { pattern: /^\/products\/([^/]+)\/price_points\/bulk\.json$/, methods: { POST: bulkCreatePricePoints } },
+  {
+    pattern: /^\/products\/([^/]+)\/price_points\/([^/]+)\.json$/,
+    methods: { GET: readPricePoint, PUT: updatePricePoint, DELETE: archivePricePoint },
+  },
+  { pattern: /^\/products\/([^/]+)\/price_points\/([^/]+)\/unarchive\.json$/, methods: { PATCH: unarchivePricePoint } },
+  { pattern: /^\/products\/([^/]+)\/price_points\/([^/]+)\/default\.json$/, methods: { PATCH: promotePricePoint } },
   { pattern: /^\/site\.json$/, methods: { GET: readSite } },
   { pattern: /^\/authentications\/([^/]+)$/, methods: { GET: authenticate }, public: true },
 ];

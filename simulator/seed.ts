@@ -39,7 +39,9 @@ interface DemoProduct {
   readonly handle: string | null;
   readonly name: string;
   readonly priceInCents: number;
-  readonly pricePoints: readonly Required<PricePointInput>[];
+  readonly pricePoints: readonly Required<
+    Pick<PricePointInput, "id" | "handle" | "name" | "default" | "priceInCents" | "intervalMonths">
+  >[];
 }
 
 interface DemoSubscription {

@@ -14,6 +14,8 @@ import type {
   EndpointChange,
   EndpointInput,
   EndpointRecord,
+  ProductFamilyInput,
+  ProductFamilyRecord,
   ProductInput,
   ProductRecord,
   SubscriptionInput,
@@ -59,7 +61,8 @@ export interface SimulatorOptions {
    * became since). A file that does not exist is created from the seed (or an
    * empty site). Every change is written before its answer is sent, atomically.
    * A file that cannot be read or parsed is an error naming it (`DataFileError`);
-   * the simulator never starts over it. Kept: products, subscriptions and their
+   * the simulator never starts over it. Kept: product families, products and
+   * their price points (archived ones too), subscriptions and their
    * migrations, 3-D Secure links, webhooks, the replay log and queue, webhook
    * endpoints, whether webhooks are enabled, applied uniqueness tokens with
    * their times, the next ids. Not kept: credentials, options, faults, requests
@@ -95,6 +98,18 @@ export interface Simulator {
   /** True when the site was read from an existing `dataFile` (the seed was then not applied). */
   readonly restored: boolean;
   close(): Promise<void>;
+  /**
+   * A product family made elsewhere (the web UI): a unique handle, taken as
+   * given; name the handle unless given; id the next free one unless given.
+   */
+  addProductFamily(f: ProductFamilyInput): ProductFamilyRecord;
+  /**
+   * A product made elsewhere (the web UI), in the family given by `familyId`
+   * or `familyHandle`, else in the site's default family ("plans", made on
+   * first use); `archived` for one archived there. Without a default price
+   * point among `pricePoints`, one named "Default" with the product's terms
+   * (handle `<handle>-default`) is made.
+   */
   addProduct(p: ProductInput): ProductRecord;
   addSubscription(s: SubscriptionInput): SubscriptionRecord;
   addWebhook(w: WebhookInput & { id?: number }): WebhookRecord;
@@ -334,7 +349,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       });
       return closed;
     },
-    addProduct: saving((p) => site.addProduct(p)),
+    addProductFamily: saving((f) => site.catalog.addFamily(f)),
+    addProduct: saving((p) => site.catalog.addProduct(p)),
     addSubscription: saving((s) => site.addSubscription(s)),
     addWebhook: saving((w: WebhookInput) => site.webhooks.add(w)) as Simulator["addWebhook"],
     getSubscription: (id) => site.getSubscription(id),

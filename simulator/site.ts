@@ -1,42 +1,28 @@
 import { randomBytes } from "node:crypto";
+import { Catalog, defaultPricePoint, productLabel } from "./catalog";
 import type { SiteData } from "./data-shape";
 import { Endpoints } from "./endpoints";
 import {
-  addMonths,
+  addInterval,
   isoSeconds,
   type PricePointRecord,
-  type ProductInput,
+  type ProductFamilyRecord,
   type ProductRecord,
   type SubscriptionInput,
   type SubscriptionRecord,
 } from "./records";
+import { SiteError } from "./site-error";
 import { WebhookLog } from "./webhook-log";
-import {
-  type AuthenticationRequired,
-  type ErrorList,
-  type Migration,
-  type PricePointType,
-  preservesPeriod,
-  type SubscriptionState,
-} from "./wire";
+import { type Migration, type PricePointType, preservesPeriod, type SubscriptionState } from "./wire";
 
-/** A rule the site refuses a request with: the answer's status and body. */
-export class SiteError extends Error {
-  readonly body: ErrorList | AuthenticationRequired;
-  constructor(
-    readonly status: number,
-    errorOrBody: string | AuthenticationRequired,
-  ) {
-    const body = typeof errorOrBody === "string" ? { errors: [errorOrBody] } : errorOrBody;
-    super(body.errors.join("; "));
-    this.body = body;
-  }
-}
+export { defaultPricePoint, productLabel } from "./catalog";
+export { SiteError } from "./site-error";
 
 export interface MigrationTarget {
   subscription: SubscriptionRecord;
   product: ProductRecord;
   pricePoint: PricePointRecord;
+  family: ProductFamilyRecord;
 }
 
 /** `Subscription Migration Preview` (the object under `migration`). */
@@ -49,9 +35,6 @@ export interface MigrationPreview {
 
 const MIGRATABLE: ReadonlySet<SubscriptionState> = new Set(["active", "trialing", "trial_ended"]);
 
-/** How messages name a product: by handle when it has one. */
-export const productLabel = (p: ProductRecord): string => (p.handle !== null ? `'${p.handle}'` : `${p.id} (no handle)`);
-
 export const pricePointType = (pp: PricePointRecord): PricePointType => (pp.default ? "default" : "catalog");
 
 /** One site of the service: its catalogue, subscriptions, webhooks, webhook endpoints and settings. */
@@ -59,76 +42,36 @@ export class Site {
   webhooksEnabled = false;
   readonly webhooks: WebhookLog;
   readonly endpoints = new Endpoints();
+  readonly catalog: Catalog;
 
   readonly #now: () => Date;
-  readonly #products = new Map<number, ProductRecord>();
   readonly #subscriptions = new Map<number, SubscriptionRecord>();
-  readonly #pricePointIds = new Set<number>();
   readonly #migrationsApplied = new Map<number, number>();
   readonly #authentications = new Map<string, { subscriptionId: number; migration: Migration; done: boolean }>();
   // Distinct id ranges per kind make a mixed-up id fail loudly in tests.
-  #next = { product: 1, pricePoint: 101, subscription: 1001 };
+  #next = { subscription: 1001 };
 
   constructor(now: () => Date) {
     this.#now = now;
     this.webhooks = new WebhookLog(() => this.nowIso());
+    this.catalog = new Catalog(() => this.nowIso());
   }
 
   nowIso(): string {
     return isoSeconds(this.#now());
   }
 
-  addProduct(p: ProductInput): ProductRecord {
-    const handle = p.handle ?? null;
-    if (handle === "") throw new Error("addProduct: handle must be non-empty or null");
-    if (handle !== null && this.#productByHandle(handle)) throw new Error(`addProduct: handle '${handle}' exists`);
-    const given = p.pricePoints ?? [];
-    if (new Set(given.map((pp) => pp.handle)).size !== given.length) throw new Error("addProduct: price point handles must be distinct");
-    if (given.filter((pp) => pp.default).length > 1) throw new Error("addProduct: at most one default price point");
-    const id = this.#claim("product", p.id, this.#products);
-    // Deterministic prices without asking: 1000, 2000, 3000… cents by position.
-    const priceInCents = p.priceInCents ?? 1000 * (this.#products.size + 1);
-    const pricePoints: PricePointRecord[] = given.map((pp) => ({
-      id: this.#claimPricePoint(pp.id),
-      handle: pp.handle,
-      name: pp.name ?? (pp.default ? "Default" : pp.handle),
-      default: pp.default === true,
-      priceInCents: pp.priceInCents ?? priceInCents,
-      intervalMonths: pp.intervalMonths ?? 1,
-    }));
-    if (!pricePoints.some((pp) => pp.default)) {
-      pricePoints.push({
-        id: this.#claimPricePoint(undefined),
-        handle: `${handle ?? `product-${id}`}-default`,
-        name: "Default",
-        default: true,
-        priceInCents,
-        intervalMonths: 1,
-      });
-    }
-    const record: ProductRecord = {
-      id,
-      handle,
-      name: p.name ?? handle ?? `Product ${id}`,
-      priceInCents,
-      pricePoints,
-      createdAt: this.nowIso(),
-    };
-    this.#products.set(id, record);
-    return structuredClone(record);
-  }
-
   addSubscription(s: SubscriptionInput): SubscriptionRecord {
     const product =
       s.productId !== undefined
-        ? this.#products.get(s.productId)
+        ? this.catalog.findProduct(s.productId)
         : s.productHandle !== undefined
-          ? this.#productByHandle(s.productHandle)
+          ? this.catalog.findProductByHandle(s.productHandle)
           : undefined;
     if (!product) throw new Error(`addSubscription: unknown product ${s.productId ?? s.productHandle ?? "(none given)"}`);
     const pp = s.pricePointId === undefined ? defaultPricePoint(product) : product.pricePoints.find((x) => x.id === s.pricePointId);
     if (!pp) throw new Error(`addSubscription: price point ${s.pricePointId} is not one of product ${productLabel(product)}`);
-    const id = this.#claim("subscription", s.id, this.#subscriptions);
+    const id = this.#claim(s.id);
     const createdAt = s.createdAt ?? this.nowIso();
     const record: SubscriptionRecord = {
       id,
@@ -139,7 +82,7 @@ export class Site {
       createdAt,
       updatedAt: createdAt,
       currentPeriodStartedAt: createdAt,
-      currentPeriodEndsAt: addMonths(createdAt, pp.intervalMonths),
+      currentPeriodEndsAt: addInterval(createdAt, pp),
     };
     this.#subscriptions.set(id, record);
     return structuredClone(record);
@@ -158,24 +101,12 @@ export class Site {
   view(id: number): MigrationTarget {
     const subscription = this.#subscriptions.get(id);
     if (!subscription) throw new SiteError(404, "Subscription not found");
-    const product = present(this.#products.get(subscription.productId), "a subscription's product");
+    const product = present(this.catalog.findProduct(subscription.productId), "a subscription's product");
     const pricePoint = present(
       product.pricePoints.find((pp) => pp.id === subscription.pricePointId),
       "a subscription's price point",
     );
-    return { subscription, product, pricePoint };
-  }
-
-  product(id: number): ProductRecord {
-    const p = this.#products.get(id);
-    if (!p) throw new SiteError(404, "Product not found");
-    return p;
-  }
-
-  productByHandle(handle: string): ProductRecord {
-    const p = this.#productByHandle(handle);
-    if (!p) throw new SiteError(404, "Product not found");
-    return p;
+    return { subscription, product, pricePoint, family: this.catalog.familyOf(product) };
   }
 
   /**
@@ -188,8 +119,8 @@ export class Site {
     if (m.product_id === undefined && m.product_handle === undefined) {
       throw new SiteError(422, "A product_id or product_handle is required to migrate a subscription.");
     }
-    const byId = m.product_id !== undefined ? this.#products.get(m.product_id) : undefined;
-    const byHandle = m.product_handle !== undefined ? this.#productByHandle(m.product_handle) : undefined;
+    const byId = m.product_id !== undefined ? this.catalog.findProduct(m.product_id) : undefined;
+    const byHandle = m.product_handle !== undefined ? this.catalog.findProductByHandle(m.product_handle) : undefined;
     if (m.product_id !== undefined && !byId) throw new SiteError(422, `Product not found: no product has id ${m.product_id}.`);
     if (m.product_handle !== undefined && !byHandle)
       throw new SiteError(422, `Product not found: no product has handle '${m.product_handle}'.`);
@@ -218,6 +149,12 @@ export class Site {
       }
       pricePoint = pp;
     }
+    // The contract is silent; archived means no new subscribers (the vendor: "this will restrict the option to
+    // choose the product for purchase"), and a subscription moved onto one would be exactly that.
+    if (product.archivedAt !== null)
+      throw new SiteError(422, `Product ${productLabel(product)} is archived: subscriptions cannot be moved onto it.`);
+    if (pricePoint.archivedAt !== null)
+      throw new SiteError(422, `Price point '${pricePoint.handle}' is archived: subscriptions cannot be moved onto it.`);
 
     if (product.id === current.id) {
       throw new SiteError(
@@ -232,7 +169,7 @@ export class Site {
         `Subscription ${subscription.id} is '${subscription.state}'; only active or trialing subscriptions can be migrated.`,
       );
     }
-    return { subscription, product, pricePoint };
+    return { subscription, product, pricePoint, family: this.catalog.familyOf(product) };
   }
 
   /**
@@ -302,7 +239,7 @@ export class Site {
     s.updatedAt = now;
     if (!preservesPeriod(m)) {
       s.currentPeriodStartedAt = now;
-      s.currentPeriodEndsAt = addMonths(now, t.pricePoint.intervalMonths);
+      s.currentPeriodEndsAt = addInterval(now, t.pricePoint);
     }
     this.#migrationsApplied.set(s.id, this.migrationsApplied(s.id) + 1);
     return t;
@@ -311,16 +248,17 @@ export class Site {
   /** What a data file keeps of the site (the duplicate guard's tokens are the server's, not the site's). */
   snapshot(): Omit<SiteData, "uniquenessTokens"> {
     const log = this.webhooks.snapshot();
+    const catalog = this.catalog.snapshot();
     return {
       webhooksEnabled: this.webhooksEnabled,
       nextIds: {
-        product: this.#next.product,
-        pricePoint: this.#next.pricePoint,
+        ...catalog.next,
         subscription: this.#next.subscription,
         webhook: log.nextId,
         endpoint: this.endpoints.nextId,
       },
-      products: [...this.#products.values()].map((p) => structuredClone(p)),
+      productFamilies: catalog.families,
+      products: catalog.products,
       subscriptions: [...this.#subscriptions.values()].map((s) => structuredClone(s)),
       migrationsApplied: [...this.#migrationsApplied].map(([subscriptionId, count]) => ({ subscriptionId, count })),
       authentications: [...this.#authentications].map(([token, a]) => ({ token, ...structuredClone(a) })),
@@ -337,54 +275,26 @@ export class Site {
    * largest id held, so an id is never handed out twice.
    */
   restore(d: Omit<SiteData, "uniquenessTokens">): void {
-    if (this.#products.size > 0 || this.#subscriptions.size > 0) throw new Error("simulator bookkeeping: restore into a used site");
+    if (!this.catalog.isEmpty || this.#subscriptions.size > 0) throw new Error("simulator bookkeeping: restore into a used site");
     this.webhooksEnabled = d.webhooksEnabled;
-    for (const p of d.products) {
-      this.#products.set(p.id, structuredClone(p));
-      for (const pp of p.pricePoints) this.#pricePointIds.add(pp.id);
-    }
+    const { subscription: _s, webhook: _w, endpoint: _e, ...next } = d.nextIds;
+    this.catalog.restore({ families: d.productFamilies, products: d.products, next });
     for (const s of d.subscriptions) this.#subscriptions.set(s.id, structuredClone(s));
     for (const m of d.migrationsApplied) this.#migrationsApplied.set(m.subscriptionId, m.count);
     for (const { token, ...a } of d.authentications) this.#authentications.set(token, structuredClone(a));
     const highest = (ids: Iterable<number>) => Math.max(0, ...ids) + 1;
-    this.#next = {
-      product: Math.max(d.nextIds.product, highest(this.#products.keys())),
-      pricePoint: Math.max(d.nextIds.pricePoint, highest(this.#pricePointIds)),
-      subscription: Math.max(d.nextIds.subscription, highest(this.#subscriptions.keys())),
-    };
+    this.#next = { subscription: Math.max(d.nextIds.subscription, highest(this.#subscriptions.keys())) };
     this.webhooks.restore({ webhooks: d.webhooks, replayLog: d.replayLog, replayQueue: d.replayQueue, nextId: d.nextIds.webhook });
     this.endpoints.restore(d.endpoints, d.nextIds.endpoint);
   }
 
-  #productByHandle(handle: string): ProductRecord | undefined {
-    for (const p of this.#products.values()) if (p.handle === handle) return p;
-    return undefined;
-  }
-
-  #claim(kind: "product" | "subscription", given: number | undefined, taken: Map<number, unknown>): number {
-    const id = given ?? this.#next[kind];
-    if (!Number.isSafeInteger(id) || id <= 0) throw new Error(`${kind} id must be a positive integer, got ${id}`);
-    if (taken.has(id)) throw new Error(`${kind} id ${id} exists`);
-    this.#next[kind] = Math.max(this.#next[kind], id + 1);
+  #claim(given: number | undefined): number {
+    const id = given ?? this.#next.subscription;
+    if (!Number.isSafeInteger(id) || id <= 0) throw new Error(`subscription id must be a positive integer, got ${id}`);
+    if (this.#subscriptions.has(id)) throw new Error(`subscription id ${id} exists`);
+    this.#next.subscription = Math.max(this.#next.subscription, id + 1);
     return id;
   }
-
-  #claimPricePoint(given: number | undefined): number {
-    const id = given ?? this.#next.pricePoint;
-    if (!Number.isSafeInteger(id) || id <= 0) throw new Error(`price point id must be a positive integer, got ${id}`);
-    if (this.#pricePointIds.has(id)) throw new Error(`price point id ${id} exists`);
-    this.#pricePointIds.add(id);
-    this.#next.pricePoint = Math.max(this.#next.pricePoint, id + 1);
-    return id;
-  }
-}
-
-export function defaultPricePoint(p: ProductRecord): PricePointRecord {
-  // addProduct gives every product exactly one default.
-  return present(
-    p.pricePoints.find((pp) => pp.default),
-    "a product's default price point",
-  );
 }
 
 /** A record the site's own bookkeeping guarantees (never the caller's input: that is a SiteError). */

@@ -30,7 +30,9 @@ describe("GET /products/{id}.json and /products/handle/{handle}.json", () => {
         archived_at: null,
         product_family: { handle: expect.any(String) },
       });
-      expect(res.body.product).not.toHaveProperty("product_price_point_id");
+      // The contract's product schema has both; the published promote example writes the default's id in both.
+      expect(res.body.product.product_price_point_id).toBe(201);
+      expect(res.body.product.product_price_point_handle).toBe("pro-monthly");
     },
   );
 

@@ -185,7 +185,7 @@ describe("a data file the simulator cannot use", () => {
     {
       name: "an unknown version",
       content: (g) => JSON.stringify({ ...g, version: DATA_VERSION + 1 }),
-      message: new RegExp(`has format version ${DATA_VERSION + 1}; this billing-simulator reads version ${DATA_VERSION} only`),
+      message: new RegExp(`has format version ${DATA_VERSION + 1}; this billing-simulator reads versions 1 to ${DATA_VERSION}`),
     },
   ])("$name: an error naming the file, and the file is left untouched", async ({ content, message }) => {
     const text = content(await valid());
