@@ -1,11 +1,23 @@
+import * as families from "./catalog/families";
+import * as pricePoints from "./catalog/price-points";
+import * as products from "./catalog/products";
 import * as endpoints from "./endpoints";
 import type { ReplayBatch } from "./errors";
-import type { EndpointInput, MigrationInput, WebhookFilter } from "./inputs";
+import type {
+  EndpointInput,
+  MigrationInput,
+  PricePointInput,
+  PricePointUpdateInput,
+  ProductFamilyInput,
+  ProductInput,
+  ProductUpdateInput,
+  WebhookFilter,
+} from "./inputs";
 import * as migration from "./migration";
 import { type BillingClientOptions, type Connection, resolveConnection } from "./options";
-import { listPricePoints, readProduct, resolvePricePoint } from "./products";
+import { type ListPricePointsOptions, listPricePoints, readProduct, resolvePricePoint } from "./products";
 import { replayWebhooks } from "./replay";
-import type { Endpoint, MigrationPreview, PricePoint, Product, ReplayResult, Site, Subscription, Webhook } from "./results";
+import type { Endpoint, MigrationPreview, PricePoint, Product, ProductFamily, ReplayResult, Site, Subscription, Webhook } from "./results";
 import { readSite } from "./site";
 import { Transport } from "./transport";
 import { listWebhooks, setWebhooksEnabled } from "./webhooks";
@@ -72,14 +84,108 @@ export class BillingClient {
     return readSite(this.#transport);
   }
 
-  /** A product by id or handle, with its default price point. */
+  /**
+   * A product by id or handle (a string of digits is an id), with its default price point and its
+   * catalog fields. Archived products are read too (`archivedAt` set). A 404 is a {@link BillingApiError}.
+   */
   readProduct(idOrHandle: number | string): Promise<Product> {
     return readProduct(this.#transport, idOrHandle);
   }
 
-  /** Every price point of a product. */
-  listPricePoints(productId: number): Promise<PricePoint[]> {
-    return listPricePoints(this.#transport, productId);
+  /** Every price point of a product, across pages; archived ones only with `includeArchived`. */
+  listPricePoints(productId: number, options: ListPricePointsOptions = {}): Promise<PricePoint[]> {
+    return listPricePoints(this.#transport, productId, options);
+  }
+
+  /** How catalog creates retry and resolve: the client's retry settings, and its settle time after a 409. */
+  #createOptions(uniquenessToken?: string) {
+    const c = this.#connection;
+    return { uniquenessToken, maxRetries: c.retry.maxRetries, retryBaseDelayMs: c.retry.baseDelayMs, settleMs: c.migrationSettleMs };
+  }
+
+  /**
+   * Creates a product family ({@link productFamilyInput}). Never creates two: an ambiguous failure
+   * is resolved by reading back by handle and by the request's `uniqueness_token`. On an outcome
+   * it cannot learn: {@link CatalogOutcomeUnknownError}, to be resumed with the same token.
+   */
+  createProductFamily(input: ProductFamilyInput, options: { uniquenessToken?: string } = {}): Promise<ProductFamily> {
+    return families.createProductFamily(this.#transport, input, this.#createOptions(options?.uniquenessToken));
+  }
+
+  /** A family by id, or by handle (any string; sent as `handle:x`, and `"handle:x"` is read as that too). */
+  readProductFamily(idOrHandle: number | string): Promise<ProductFamily> {
+    return families.readProductFamily(this.#transport, idOrHandle);
+  }
+
+  /** Every product family of the site. */
+  listProductFamilies(): Promise<ProductFamily[]> {
+    return families.listProductFamilies(this.#transport);
+  }
+
+  /**
+   * Creates a product in a family ({@link productInput}: its fields and its default price point's
+   * pricing), once, like {@link createProductFamily}.
+   */
+  createProduct(familyId: number, input: ProductInput, options: { uniquenessToken?: string } = {}): Promise<Product> {
+    return products.createProduct(this.#transport, familyId, input, this.#createOptions(options?.uniquenessToken));
+  }
+
+  /** Every product of the site, or of one family (`familyId`), across pages; archived ones only with `includeArchived`. */
+  listProducts(options: products.ListProductsOptions = {}): Promise<Product[]> {
+    return products.listProducts(this.#transport, options);
+  }
+
+  /**
+   * Changes the fields given, and only those ({@link productUpdateInput}). A pricing change makes
+   * the service create a new price point and make it the default; subscriptions keep theirs.
+   */
+  updateProduct(productId: number, input: ProductUpdateInput): Promise<Product> {
+    return products.updateProduct(this.#transport, productId, input);
+  }
+
+  /** Archives a product (the service never deletes one); returns it with `archivedAt` set. */
+  archiveProduct(productId: number): Promise<Product> {
+    return products.archiveProduct(this.#transport, productId);
+  }
+
+  /** Creates a price point of a product ({@link pricePointInput}), once, like {@link createProductFamily}. */
+  createPricePoint(productId: number, input: PricePointInput, options: { uniquenessToken?: string } = {}): Promise<PricePoint> {
+    return pricePoints.createPricePoint(this.#transport, productId, input, this.#createOptions(options?.uniquenessToken));
+  }
+
+  /**
+   * Creates many price points of a product, each once with its own token, at most `maxConcurrency`
+   * at a time; results in the inputs' order. All inputs are checked before anything is sent. When
+   * some fail: {@link PricePointsPartialFailureError} with what was created and each failure.
+   */
+  createPricePoints(productId: number, inputs: readonly PricePointInput[]): Promise<PricePoint[]> {
+    const { uniquenessToken: _, ...opts } = this.#createOptions();
+    return pricePoints.createPricePoints(this.#transport, productId, inputs, this.#connection.maxConcurrency, opts);
+  }
+
+  /** A price point by id. */
+  readPricePoint(productId: number, pricePointId: number): Promise<PricePoint> {
+    return pricePoints.readPricePoint(this.#transport, productId, pricePointId);
+  }
+
+  /** Changes a price point's handle and/or price (the only fields the service's update takes). */
+  updatePricePoint(productId: number, pricePointId: number, input: PricePointUpdateInput): Promise<PricePoint> {
+    return pricePoints.updatePricePoint(this.#transport, productId, pricePointId, input);
+  }
+
+  /** Archives a price point; the product's default cannot be (a 422). */
+  archivePricePoint(productId: number, pricePointId: number): Promise<PricePoint> {
+    return pricePoints.archivePricePoint(this.#transport, productId, pricePointId);
+  }
+
+  /** Unarchives a price point. */
+  unarchivePricePoint(productId: number, pricePointId: number): Promise<PricePoint> {
+    return pricePoints.unarchivePricePoint(this.#transport, productId, pricePointId);
+  }
+
+  /** Makes a price point its product's default (the old default becomes "catalog"); returns it as it now is. */
+  promotePricePoint(productId: number, pricePointId: number): Promise<PricePoint> {
+    return pricePoints.promotePricePoint(this.#transport, productId, pricePointId);
   }
 
   /**

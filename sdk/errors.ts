@@ -1,3 +1,4 @@
+import type { PricePoint } from "./results";
 import type { WebhookId } from "./wire";
 
 /**
@@ -224,5 +225,68 @@ export class EndpointOutcomeUnknownError extends BillingError {
     this.events = init.events;
     this.uniquenessToken = init.uniquenessToken;
     this.cause = init.cause;
+  }
+}
+
+/** What a catalog create makes. */
+export type CatalogKind = "product family" | "product" | "price point";
+
+/**
+ * A catalog create whose outcome could not be learnt: the POST failed in a way that may have
+ * applied it (5xx, reset, timeout, or a 409 duplicate-submission answer) and nothing with its
+ * handle could be read back within the retries, or the read-back itself failed. It may or may not
+ * have been created. Resume by reading back by handle first (`readProductFamily(handle)`,
+ * `readProduct(handle)`, `listPricePoints(productId, { includeArchived: true })`), then create
+ * again with the same `uniquenessToken`, never a new one.
+ */
+export class CatalogOutcomeUnknownError extends BillingError {
+  override name = "CatalogOutcomeUnknownError";
+  readonly kind: CatalogKind;
+  readonly handle: string;
+  readonly uniquenessToken: string;
+  /** Always true: the point of this error. */
+  readonly mayHaveApplied = true;
+  override readonly cause: BillingError;
+  constructor(init: { kind: CatalogKind; handle: string; uniquenessToken: string; cause: BillingError; why: string }) {
+    super(
+      `creating the ${init.kind} "${init.handle}" may or may not have been applied: ${init.why}; it may or may not have been created. ` +
+        `Resuming reads it back by handle first, then creates it with the same uniqueness_token (${init.uniquenessToken}), never a new one`,
+    );
+    this.kind = init.kind;
+    this.handle = init.handle;
+    this.uniquenessToken = init.uniquenessToken;
+    this.cause = init.cause;
+  }
+}
+
+/**
+ * `createPricePoints` where some creates failed. Every input is in `created` (by its index in the
+ * inputs) or in `failures`; a failure that is a {@link CatalogOutcomeUnknownError} may have been
+ * created, and carries the token to resume it with (`createPricePoint(productId, input, { uniquenessToken })`).
+ */
+export class PricePointsPartialFailureError extends BillingError {
+  override name = "PricePointsPartialFailureError";
+  readonly productId: number;
+  /** The price points created, each with the index of its input. */
+  readonly created: readonly { readonly index: number; readonly pricePoint: PricePoint }[];
+  readonly failures: readonly { readonly index: number; readonly handle: string; readonly error: BillingError }[];
+  /** Whether any failure left a create unknown (it may exist). */
+  readonly mayHaveApplied: boolean;
+  override readonly cause: BillingError;
+  constructor(
+    productId: number,
+    created: PricePointsPartialFailureError["created"],
+    failures: PricePointsPartialFailureError["failures"] & { 0: PricePointsPartialFailureError["failures"][number] },
+  ) {
+    const shown = failures.slice(0, 5).map((f) => `[${f.index}] "${f.handle}": ${f.error.message}`);
+    super(
+      `creating price points of product ${productId} partly failed: ${created.length} created, ${failures.length} failed` +
+        `: ${shown.join("; ")}${failures.length > 5 ? `; … ${failures.length - 5} more` : ""}`,
+    );
+    this.productId = productId;
+    this.created = created;
+    this.failures = failures;
+    this.mayHaveApplied = failures.some((f) => f.error instanceof CatalogOutcomeUnknownError);
+    this.cause = failures[0].error;
   }
 }

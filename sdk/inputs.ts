@@ -1,19 +1,16 @@
 import { z } from "zod";
 import { closestEventKey, EVENT_KEYS_ARE_LISTED, isWebhookEvent } from "./events";
+import { flag, valueText } from "./input-values";
 import { isInt64Text, isWireId, type WebhookEvent, type WebhookId, webhookStatus } from "./wire";
+
+export * from "./catalog/inputs";
+export { flag, valueText } from "./input-values";
 
 /**
  * Input schemas of the SDK's methods, in the camelCase users write. The Pulumi
  * providers validate their inputs with these same schemas in `check`, so a bad
  * value fails with one message whether it came through the SDK or a stack.
  */
-
-/** A short rendering of a value for a message (never the whole of a long string). */
-export const valueText = (v: unknown): string => {
-  if (typeof v === "string") return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
-  if (typeof v === "number" || typeof v === "boolean" || v === null) return String(v);
-  return Array.isArray(v) ? "an array" : typeof v;
-};
 
 /** A positive safe integer id, with a message that says what is accepted. */
 export const positiveId = z
@@ -30,9 +27,6 @@ const handle = z
   .string({ error: (i) => `must be a non-empty handle string, got ${valueText(i.input)}` })
   .min(1, "must be a non-empty handle string")
   .max(255, "must be at most 255 characters");
-
-/** true or false, with a message that says so. */
-export const flag = z.boolean({ error: (i) => `must be true or false, got ${valueText(i.input)}` });
 
 /**
  * The migration's cross-field rules: exactly one product, at most one price

@@ -1,3 +1,4 @@
+import { toPricePoint, toProduct } from "./catalog/to-results";
 import { BillingError, BillingValidationError } from "./errors";
 import { positiveId } from "./inputs";
 import type { PricePoint, Product, Subscription } from "./results";
@@ -19,34 +20,42 @@ export async function readProduct(t: Transport, idOrHandle: unknown): Promise<Pr
     path = `/products/${id.data}.json`;
   }
   const { product: p } = await t.call({ method: "GET", path, repeatable: true }, productResponse);
-  return {
-    id: p.id,
-    handle: p.handle ?? undefined,
-    name: p.name ?? undefined,
-    defaultPricePointId: p.default_product_price_point_id ?? p.product_price_point_id ?? undefined,
-    defaultPricePointHandle: p.product_price_point_handle ?? undefined,
-  };
+  return toProduct(p);
+}
+
+export interface ListPricePointsOptions {
+  /** Archived price points too (default false: the service leaves them out). */
+  readonly includeArchived?: boolean;
 }
 
 /** Every price point of a product, across pages. */
-export async function listPricePoints(t: Transport, productId: unknown): Promise<PricePoint[]> {
+export async function listPricePoints(t: Transport, productId: unknown, opts: ListPricePointsOptions = {}): Promise<PricePoint[]> {
   const id = positiveId.safeParse(productId);
   if (!id.success) throw new BillingValidationError("invalid product", problemsOf(id.error, "productId"));
   const out: PricePoint[] = [];
+  const seen = new Set<number>();
   for (let page = 1; ; page++) {
     const { price_points: rows } = await t.call(
       {
         method: "GET",
         path: `/products/${id.data}/price_points.json`,
         repeatable: true,
-        query: { page, per_page: MAX_PRICE_POINTS_PER_PAGE },
+        // include_archived: the service's parameter on its lists (the contract lists it for products only); sent only when asked.
+        query: { page, per_page: MAX_PRICE_POINTS_PER_PAGE, include_archived: opts.includeArchived ? "true" : undefined },
       },
       pricePointListResponse,
     );
+    let fresh = 0;
     // An entry without a real id (the vendor publishes one with id 0) could only make a migration record a wrong price point.
-    for (const r of rows)
-      if (r.id > 0) out.push({ id: r.id, handle: r.handle ?? undefined, name: r.name ?? undefined, type: r.type ?? undefined });
-    if (rows.length < MAX_PRICE_POINTS_PER_PAGE) return out;
+    for (const r of rows) {
+      if (r.id > 0 && !seen.has(r.id)) {
+        seen.add(r.id);
+        out.push(toPricePoint({ ...r, id: r.id }));
+        fresh++;
+      }
+    }
+    // A short page ends the list; so does a page with nothing new (a service that ignored `page`).
+    if (rows.length < MAX_PRICE_POINTS_PER_PAGE || fresh === 0) return out;
   }
 }
 

@@ -66,22 +66,74 @@ export interface Site {
   readonly test: boolean | undefined;
 }
 
-/** A product, with what resolves a migration's price point. */
+/** The units of a recurring or trial interval. */
+export type IntervalUnit = "day" | "month";
+
+/**
+ * A price point's or product's pricing as the service holds it (a product's is its default price
+ * point's). Units are the service's text: "day" or "month", and "never" for an expiration.
+ */
+export interface Pricing {
+  readonly priceInCents: number;
+  readonly interval: number;
+  readonly intervalUnit: string;
+  readonly trialPriceInCents: number | undefined;
+  readonly trialInterval: number | undefined;
+  readonly trialIntervalUnit: string | undefined;
+  readonly trialType: string | undefined;
+  readonly initialChargeInCents: number | undefined;
+  readonly initialChargeAfterTrial: boolean | undefined;
+  readonly expirationInterval: number | undefined;
+  readonly expirationIntervalUnit: string | undefined;
+}
+
+/** A product family: the container of products (it has no update and no delete). */
+export interface ProductFamily {
+  readonly id: number;
+  readonly handle: string | undefined;
+  readonly name: string | undefined;
+  readonly description: string | undefined;
+  readonly accountingCode: string | undefined;
+  readonly createdAt: string | undefined;
+}
+
+/**
+ * A product: what resolves a migration's price point, and its catalog fields. The fields after
+ * `defaultPricePointHandle` are optional in the type (older code builds products without them);
+ * the SDK always fills them, with undefined for what the answer does not say.
+ */
 export interface Product {
   readonly id: number;
   readonly handle: string | undefined;
   readonly name: string | undefined;
   readonly defaultPricePointId: number | undefined;
   readonly defaultPricePointHandle: string | undefined;
+  readonly description?: string | undefined;
+  readonly productFamilyId?: number | undefined;
+  readonly productFamilyHandle?: string | undefined;
+  readonly accountingCode?: string | undefined;
+  readonly taxCode?: string | undefined;
+  readonly requireCreditCard?: boolean | undefined;
+  readonly requestCreditCard?: boolean | undefined;
+  /** When it was archived; undefined while it is not. */
+  readonly archivedAt?: string | undefined;
+  /** Its default price point's pricing; undefined when the answer lacks the price, interval or unit. */
+  readonly pricing?: Pricing | undefined;
+  readonly versionNumber?: number | undefined;
 }
 
-/** One of a product's price points. */
+/** One of a product's price points. The fields after `type` are optional in the type, always filled by the SDK. */
 export interface PricePoint {
   readonly id: number;
   readonly handle: string | undefined;
   readonly name: string | undefined;
   /** "default", "catalog" or "custom". */
   readonly type: string | undefined;
+  readonly productId?: number | undefined;
+  /** When it was archived; undefined while it is not. */
+  readonly archivedAt?: string | undefined;
+  /** Undefined when the answer lacks the price, interval or unit. */
+  readonly pricing?: Pricing | undefined;
 }
 
 export function toSubscription(s: WireSubscription): Subscription {

@@ -8,7 +8,7 @@ import { nextWait, retryReason } from "./retry";
 
 /** One request as the operations describe it. */
 export interface ApiRequest {
-  readonly method: "GET" | "POST" | "PUT";
+  readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** Path below the base URL, e.g. `/webhooks/replay.json`. */
   readonly path: string;
   readonly query?: Readonly<Record<string, string | number | undefined>>;

@@ -221,7 +221,8 @@ const PRODUCTS: Record<string, { arg: number | string; path: string; product: Pr
 describe("readProduct on every published Product Response", () => {
   it.each(Object.entries(PRODUCTS))("%s", async (file, { arg, path, product }) => {
     server.serve([route("GET", path, fixture(file, 200))]);
-    expect(await billing.readProduct(arg)).toStrictEqual(product);
+    // The fields that resolve a migration's price point; the catalog fields are checked in catalog-vendor.test.ts.
+    expect(await billing.readProduct(arg)).toMatchObject(product);
     expect(seen()).toStrictEqual([`GET ${path}`]);
   });
 });
@@ -242,7 +243,10 @@ describe("listPricePoints on every published price point list", () => {
   it.each(Object.entries(PRICE_POINT_LISTS))("%s", async (file, { productId, result }) => {
     server.serve([route("GET", `/products/${productId}/price_points.json`, fixture(file, 200))]);
     if (Array.isArray(result)) {
-      expect(await billing.listPricePoints(productId)).toStrictEqual(result);
+      // Ids, handles, names and types; the pricing is checked in catalog-vendor.test.ts.
+      const points = await billing.listPricePoints(productId);
+      expect(points).toHaveLength(result.length);
+      expect(points).toMatchObject(result);
     } else {
       const err = await billing.listPricePoints(productId).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(BillingApiError);

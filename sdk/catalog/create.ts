@@ -1,0 +1,113 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { z } from "zod";
+import { BillingError, type CatalogKind, CatalogOutcomeUnknownError } from "../errors";
+import { backoffDelay, readBack } from "../retry";
+import { type ApiRequest, parseBody, type Transport } from "../transport";
+import { catalogFailure } from "./refusals";
+
+/** How a create is retried and resolved; the client's own settings. */
+export interface CreateOptions {
+  /** Reuse a token, e.g. to resume after {@link CatalogOutcomeUnknownError}. Default: a fresh UUID. */
+  readonly uniquenessToken?: string;
+  readonly maxRetries: number;
+  readonly retryBaseDelayMs: number;
+  /** How long to read back after a duplicate-submission answer before calling the outcome unknown. */
+  readonly settleMs: number;
+}
+
+/** What a read-back by handle saw: the object, or in words what stood in its place. */
+export type Sighting<T> = { readonly found: T } | { readonly seen: string };
+
+/** One catalog create: what it makes, its request (with its token), how its answer reads and how to find it by handle. */
+export interface CreateSpec<S extends z.ZodType, T> {
+  readonly kind: CatalogKind;
+  readonly handle: string;
+  readonly uniquenessToken: string;
+  readonly request: ApiRequest & { readonly method: "POST"; readonly repeatable: false };
+  readonly answer: S;
+  readonly result: (parsed: z.output<S>) => T;
+  /**
+   * Reads back by handle: the live object with this handle, or what was seen instead (nothing, an
+   * archived one, one elsewhere). Throws when the read fails.
+   */
+  readonly find: () => Promise<Sighting<T>>;
+}
+
+/**
+ * Creates once. The POST carries a `uniqueness_token` and is never repeated blindly: after an
+ * outcome that may have been applied (5xx, reset, timeout) the object is read back by its handle
+ * (handles are unique per kind, so a live object with it is the one created); only when there is
+ * none is the POST sent again, with the same token, within `maxRetries`. A 409 "duplicate
+ * submission" means a request with this token was applied or is still being processed: it is read
+ * back until it appears, for at most `settleMs`. An outcome that stays unknown is
+ * {@link CatalogOutcomeUnknownError}, never "nothing was created".
+ *
+ * An archived object with the handle is not the one created (archiving does not free a handle, so
+ * this create cannot have made it): it counts as not found, and the next attempt gets the
+ * service's own refusal.
+ */
+export async function createOnce<S extends z.ZodType, T>(t: Transport, spec: CreateSpec<S, T>, opts: CreateOptions): Promise<T> {
+  const req = spec.request;
+  const unknown = (cause: BillingError, why: string) =>
+    new CatalogOutcomeUnknownError({ kind: spec.kind, handle: spec.handle, uniquenessToken: spec.uniquenessToken, cause, why });
+  const sought = `no live ${spec.kind} with handle "${spec.handle}" is found`;
+  let ambiguous: BillingError | undefined;
+
+  for (let attempt = 0; ; attempt++) {
+    const x = await t.send(req);
+    const o = x.outcome;
+    if (o.kind === "success") {
+      let parsed: z.output<S>;
+      try {
+        parsed = parseBody(req, o.status, o.body, spec.answer);
+      } catch (err) {
+        // Created, but the answer does not say what: a read by handle does.
+        const r = await spec.find().catch((e: unknown) => ({ seen: `unreadable (${e instanceof Error ? e.message : String(e)})` }));
+        if ("found" in r) return r.found;
+        throw unknown(
+          err as BillingError,
+          `the service answered ${o.status} with a body this SDK does not understand, and ${sought} (${r.seen})`,
+        );
+      }
+      return spec.result(parsed);
+    }
+    if (o.kind === "duplicate") {
+      // Applied, or still being processed: read back until it appears, for at most settleMs.
+      const r = await readBack<T>(opts.settleMs, opts.retryBaseDelayMs, spec.find);
+      if ("found" in r) return r.found;
+      throw unknown(
+        catalogFailure(req, x),
+        `the service answered that a request with this uniqueness_token was already submitted (it may still be processing), ` +
+          `and after ${Math.round(opts.settleMs / 1000)} s of reading back ${sought} (last seen: ${r.last})`,
+      );
+    }
+    const failure = catalogFailure(req, x);
+    if (o.kind !== "ambiguous") {
+      if (!ambiguous) throw failure;
+      // An earlier attempt may have applied: a live object with the handle says it did.
+      const r = await spec.find().catch((e: unknown) => ({ seen: `unreadable (${e instanceof Error ? e.message : String(e)})` }));
+      if ("found" in r) return r.found;
+      // Refused, and nothing of this handle lives: no attempt created it (it would hold the handle).
+      if (o.kind === "refused") throw failure;
+      throw unknown(
+        failure,
+        `an attempt failed ambiguously (${ambiguous.message}), then the next one ${failure.message}, and ${sought} (${r.seen})`,
+      );
+    }
+    ambiguous = failure;
+    let r: Sighting<T>;
+    try {
+      r = await spec.find();
+    } catch (readErr) {
+      throw unknown(
+        readErr instanceof BillingError ? readErr : failure,
+        `the request failed (${failure.message}) and reading back by handle failed too (${readErr instanceof Error ? readErr.message : String(readErr)})`,
+      );
+    }
+    if ("found" in r) return r.found;
+    if (attempt >= opts.maxRetries) {
+      throw unknown(failure, `${attempt + 1} attempt(s) failed ambiguously (last: ${failure.message}) and ${sought} (${r.seen})`);
+    }
+    await sleep(backoffDelay(attempt, opts.retryBaseDelayMs));
+  }
+}

@@ -1,0 +1,134 @@
+import { randomUUID } from "node:crypto";
+import { BillingApiError } from "../errors";
+import { type ProductInput, type ProductUpdateInput, productInput, productUpdateInput } from "../inputs";
+import { readProduct } from "../products";
+import type { Product } from "../results";
+import type { Transport } from "../transport";
+import { MAX_PRODUCTS_PER_PAGE, productListResponse, productResponse } from "../wire";
+import { productCreateBody, productUpdateBody } from "./bodies";
+import { idOf, idProblems, parsed, tokenProblems } from "./checks";
+import { type CreateOptions, createOnce, type Sighting } from "./create";
+import { settledWrite } from "./settle";
+import { toProduct } from "./to-results";
+
+/** Products: create in a family, list, update, archive. `readProduct` is in `../products.ts`. */
+
+export interface ListProductsOptions {
+  /** Archived products too (default false: the service leaves them out). */
+  readonly includeArchived?: boolean;
+  /** Only this family's products (`GET /product_families/{id}/products.json`). */
+  readonly familyId?: number;
+}
+
+/** Every product of the site, or of one family, across pages. */
+export async function listProducts(t: Transport, opts: ListProductsOptions = {}): Promise<Product[]> {
+  const path =
+    opts.familyId === undefined
+      ? "/products.json"
+      : `/product_families/${idOf(opts.familyId, "familyId", "invalid product list")}/products.json`;
+  const out: Product[] = [];
+  const seen = new Set<number>();
+  for (let page = 1; ; page++) {
+    const rows = await t.call(
+      {
+        method: "GET",
+        path,
+        repeatable: true,
+        query: { page, per_page: MAX_PRODUCTS_PER_PAGE, include_archived: opts.includeArchived ? "true" : undefined },
+      },
+      productListResponse,
+    );
+    let fresh = 0;
+    for (const { product: p } of rows) {
+      // A placeholder entry (id 0, as the vendor publishes one) is left out rather than returned as product 0.
+      if (p.id > 0 && !seen.has(p.id)) {
+        seen.add(p.id);
+        out.push(toProduct({ ...p, id: p.id }));
+        fresh++;
+      }
+    }
+    // A short page ends the list; so does a page with nothing new (a service that ignored `page`).
+    if (rows.length < MAX_PRODUCTS_PER_PAGE || fresh === 0) return out;
+  }
+}
+
+/** A product by handle, for a create's read-back: a 404 is "not found", any other failure throws. */
+async function findProduct(t: Transport, handle: string, familyId: number): Promise<Sighting<Product>> {
+  let p: Product;
+  try {
+    p = await readProduct(t, handle);
+  } catch (err) {
+    if (err instanceof BillingApiError && err.status === 404) return { seen: "not found (404)" };
+    throw err;
+  }
+  if (p.archivedAt !== undefined) return { seen: `an archived product (id ${p.id}, archived ${p.archivedAt})` };
+  if (p.productFamilyId !== undefined && p.productFamilyId !== familyId)
+    return { seen: `product ${p.id} in another family (${p.productFamilyId})` };
+  return { found: p };
+}
+
+/** Creates a product in a family once (see {@link createOnce}): never two, whatever fails. */
+export async function createProduct(
+  t: Transport,
+  familyId: unknown,
+  input: ProductInput,
+  opts: Omit<CreateOptions, "uniquenessToken"> & { uniquenessToken?: unknown },
+): Promise<Product> {
+  const p = parsed(productInput, input, "invalid product", undefined, [
+    ...idProblems(familyId, "familyId"),
+    ...tokenProblems(opts.uniquenessToken),
+  ]);
+  const family = familyId as number;
+  const token = (opts.uniquenessToken as string | undefined) ?? randomUUID();
+  return createOnce(
+    t,
+    {
+      kind: "product",
+      handle: p.handle,
+      uniquenessToken: token,
+      request: {
+        method: "POST",
+        path: `/product_families/${family}/products.json`,
+        repeatable: false,
+        body: { product: productCreateBody(p), uniqueness_token: token },
+      },
+      answer: productResponse,
+      result: (r) => toProduct(r.product),
+      find: () => findProduct(t, p.handle, family),
+    },
+    { ...opts, uniquenessToken: token },
+  );
+}
+
+/**
+ * Changes the fields given, and only those. With a pricing change the service makes a new price
+ * point the product's default (existing subscriptions keep theirs): repeating the same PUT finds
+ * the pricing already in place and changes nothing more, so it is retried like a read.
+ */
+export async function updateProduct(t: Transport, productId: unknown, input: ProductUpdateInput): Promise<Product> {
+  const p = parsed(productUpdateInput, input, "invalid product update", undefined, idProblems(productId, "productId"));
+  return settledWrite(
+    t,
+    { method: "PUT", path: `/products/${productId}.json`, repeatable: true, body: { product: productUpdateBody(p) } },
+    productResponse,
+    (r) => toProduct(r.product),
+  );
+}
+
+/**
+ * Archives a product (`DELETE /products/{id}.json`: nothing is deleted). After an attempt that may
+ * have applied, a product read back as archived is the result.
+ */
+export async function archiveProduct(t: Transport, productId: unknown): Promise<Product> {
+  const id = idOf(productId, "productId", "invalid product");
+  return settledWrite(
+    t,
+    { method: "DELETE", path: `/products/${id}.json`, repeatable: true },
+    productResponse,
+    (r) => toProduct(r.product),
+    async () => {
+      const p = await readProduct(t, id);
+      return p.archivedAt !== undefined ? p : undefined;
+    },
+  );
+}
