@@ -14,8 +14,9 @@ export const UNKNOWN_TEXT = "unknown until up";
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
-// The characters that start inline markup anywhere in a line; `&` for entities, `|` for tables.
-const INLINE = /[\\`*_[\]<>|~&]/g;
+// The characters that start inline markup anywhere in a line; `&` for entities, `|` for tables, `$` for
+// GitHub's math ("$49.00 → $59.00" would otherwise render as a formula).
+const INLINE = /[\\`*_[\]<>|~&$]/g;
 
 /** Plain text made inert in Markdown, on one line. */
 export function text(value: string): string {

@@ -1,5 +1,5 @@
 import type { PolicyViolation, PreviewStep } from "../fleet/report";
-import { ENGINE_UNKNOWN, money, urnParts, valueText } from "./markdown";
+import { ENGINE_UNKNOWN, money, UNKNOWN_TEXT, urnParts, valueText } from "./markdown";
 import { compare, type Note, TYPES, typeOfStep } from "./steps";
 
 /** A product or price point as named: by handle, by id, or not known until `up`. */
@@ -12,7 +12,7 @@ export interface Placement {
   readonly pricePoint?: Ref | "default";
 }
 
-/** One SubscriptionMigration step, as a reviewer reads it. Amounts are text: "12.34", "not previewed", "n/a". */
+/** One SubscriptionMigration step, as a reviewer reads it. Amounts are text: "12.34", "not previewed", "unknown until up", "n/a". */
 export interface MigrationReview {
   readonly urn: string;
   readonly name: string;
@@ -62,12 +62,22 @@ function placementOf(from: Record<string, unknown> | undefined): Placement | und
   return { product, ...(pricePoint ? { pricePoint } : {}) };
 }
 
-/** The previewed amount, or why there is none: a migration that sends nothing (delete, update) charges nothing. */
-function amount(preview: Record<string, unknown> | undefined, key: (typeof MONEY)[number], sends: boolean): string {
+/**
+ * The previewed amount, or why there is none: a migration that sends nothing (delete, update) charges nothing;
+ * one whose target waits on another resource's output (`targetUnknown`) is previewed once that is known.
+ */
+function amount(preview: Record<string, unknown> | undefined, key: (typeof MONEY)[number], sends: boolean, targetUnknown: boolean): string {
   if (!sends) return "n/a";
   const v = preview?.[key];
-  return typeof v === "number" && Number.isFinite(v) ? money(v) : "not previewed";
+  if (typeof v === "number" && Number.isFinite(v)) return money(v);
+  return targetUnknown ? UNKNOWN_TEXT : "not previewed";
 }
+
+/** Whether an input the service's migration preview needs (all but maxChargeInCents and site) is not known until up. */
+const unknownTarget = (inputs: Record<string, unknown>) =>
+  Object.entries(inputs).some(
+    ([k, v]) => k !== "maxChargeInCents" && k !== "preview" && JSON.stringify(v ?? null).includes(ENGINE_UNKNOWN),
+  );
 
 /** Warnings meant for this migration: by urn, or (a provider's, which carry none) naming its subscription. */
 function warningsFor(step: PreviewStep, subscription: unknown, notes: readonly Note[], used: Set<Note | PolicyViolation>): string[] {
@@ -112,6 +122,7 @@ export function migrationReviews(
     const mine = violations.filter((v) => v.urn === step.urn);
     for (const v of mine) used.add(v);
     const state = preview?.subscriptionState;
+    const targetUnknown = unknownTarget(inputs);
     out.push({
       urn: step.urn,
       name: urnParts(step.urn).name,
@@ -121,10 +132,10 @@ export function migrationReviews(
       ...(typeof inputs.site === "string" ? { site: valueText(inputs.site) } : {}),
       ...(previewed ? { from: previewed } : recorded ? { from: { ...recorded, recorded: true } } : {}),
       ...(to ? { to: { product: to, pricePoint: pricePoint ?? "default" } } : {}),
-      charge: amount(preview, "chargeInCents", sends),
-      proratedAdjustment: amount(preview, "proratedAdjustmentInCents", sends),
-      creditApplied: amount(preview, "creditAppliedInCents", sends),
-      paymentDue: amount(preview, "paymentDueInCents", sends),
+      charge: amount(preview, "chargeInCents", sends, targetUnknown),
+      proratedAdjustment: amount(preview, "proratedAdjustmentInCents", sends, targetUnknown),
+      creditApplied: amount(preview, "creditAppliedInCents", sends, targetUnknown),
+      paymentDue: amount(preview, "paymentDueInCents", sends, targetUnknown),
       options,
       warnings: warningsFor(step, inputs.subscriptionId, notes, used),
       violations: mine,

@@ -1,5 +1,6 @@
 import { violationText } from "../fleet/events";
 import type { PolicyViolation, PreviewJson, PreviewStep } from "../fleet/report";
+import { CATALOG_NOUN, type CatalogReview, catalogKindOf, catalogReviews, type ProductRef } from "./catalog";
 import { cell, cellCode, code, table, text, UNKNOWN_TEXT, urnParts } from "./markdown";
 import { type MigrationReview, migrationReviews, OPTION_DEFAULTS, type Placement, type Ref } from "./migrations";
 import { type FleetInput, type FleetSite, parseInput, type ReviewInput, readInput, type StackInput } from "./read";
@@ -59,10 +60,15 @@ function migrationsSection(migrations: readonly MigrationReview[], level: number
     (h) => (["Charge", "Prorated adjustment", "Credit applied", "Payment due"].includes(h) ? "r" : "l") as "l" | "r",
   );
   const lines = [heading(level, `Subscription migrations (${migrations.length})`), "", ...table(header, rows, align), ""];
-  const unpreviewed = migrations.some((m) => [m.charge, m.proratedAdjustment, m.creditApplied, m.paymentDue].includes("not previewed"));
+  const amounts = (m: MigrationReview) => [m.charge, m.proratedAdjustment, m.creditApplied, m.paymentDue];
+  const unpreviewed = migrations.some((m) => amounts(m).includes("not previewed"));
+  const later = migrations.some((m) => amounts(m).includes(UNKNOWN_TEXT));
   lines.push(
     `Options not listed take the service's defaults: ${OPTION_DEFAULTS.map(([k, v]) => `${k} ${v}`).join(", ")}.` +
-      (unpreviewed ? ` "not previewed": the service's migration preview could not be read (see the warnings).` : ""),
+      (unpreviewed ? ` "not previewed": the service's migration preview could not be read (see the warnings).` : "") +
+      (later
+        ? ` Amounts "${UNKNOWN_TEXT}": the target waits on another resource's output (e.g. a new price point's id), so the service's migration preview is read, and judged, when \`pulumi up\` knows it, before anything is sent.`
+        : ""),
     "",
   );
   for (const m of migrations) {
@@ -111,9 +117,81 @@ function webhooksSection(sites: readonly SiteWebhooks[], level: number): string[
   return lines;
 }
 
+/** A handle or other declared value as inline code, but "unknown until up", which is no value. */
+const codeOrUnknown = (v: string) => (v === UNKNOWN_TEXT ? v : code(v));
+
+function productRefText(r: ProductRef): string {
+  if ("handle" in r) return `product ${code(r.handle)}`;
+  if ("id" in r) return `product ${text(r.id)}`;
+  return `a product ${UNKNOWN_TEXT}`;
+}
+
+/** One change as a line: `priceInCents: $49.00 → $59.00` (or the declared value, on create). */
+const changeText = (c: { key: string; from?: string; to?: string }) =>
+  c.from !== undefined ? `${text(c.key)}: ${text(c.from)} → ${text(c.to ?? "")}` : `${text(c.key)}: ${text(c.to ?? "")}`;
+
+const sentence = (s: string) => {
+  const t = text(s);
+  return `${t.charAt(0).toUpperCase()}${t.slice(1)}${/[.!?]$/.test(t) ? "" : "."}`;
+};
+
+/** One catalog object: a bullet naming it and what its step does, then its changes, steps, effects and findings. */
+function catalogLines(o: CatalogReview): string[] {
+  const of = o.product ? ` of ${productRefText(o.product)}` : "";
+  const resource = o.name === o.handle ? "" : ` (resource ${code(o.name)})`;
+  const title = `- ${CATALOG_NOUN[o.kind]} ${codeOrUnknown(o.handle)}${of}${resource}`;
+  const lines: string[] = [];
+  const sub = (line: string) => lines.push(`  - ${line}`);
+  switch (o.action) {
+    case "create": {
+      // The handle and a price point's product are in the title already.
+      const declared = o.changes.filter((c) => c.key !== "handle" && !(o.kind === "ProductPricePoint" && c.key === "product"));
+      lines.push(`${title}: **create**${declared.length ? `: ${declared.map(changeText).join(", ")}` : ""}`);
+      break;
+    }
+    case "adopt":
+      lines.push(`${title}: **adopt** (id ${text(o.adopted?.id ?? "")})`);
+      for (const c of o.changes) sub(changeText(c));
+      break;
+    case "update":
+      lines.push(`${title}: **update** in place`);
+      for (const c of o.changes) sub(changeText(c));
+      break;
+    case "replace":
+      lines.push(`${title}: **replace**, in this order:`);
+      o.steps.forEach((step, i) => {
+        lines.push(`  ${i + 1}. ${text(step)}`);
+      });
+      for (const c of o.changes) sub(changeText(c));
+      break;
+    default:
+      lines.push(`${title}: **${text(o.action)}**`);
+      for (const c of o.changes) sub(changeText(c));
+  }
+  for (const e of o.effects)
+    sub(o.pricingChanged && /^a new default price point/.test(e) ? `As the service applies it: ${text(e)}.` : sentence(e));
+  for (const w of o.warnings) sub(`Warning: ${text(w)}`);
+  for (const v of o.violations) sub(violationLine(v, false).slice(2));
+  return lines;
+}
+
+function catalogSection(objects: readonly CatalogReview[], level: number): string[] {
+  if (objects.length === 0) return [];
+  const lines = [heading(level, `Catalog (${objects.length})`), ""];
+  const sites = [...new Set(objects.map((o) => o.site))];
+  const bySite = sites.length > 1 || sites[0] !== undefined;
+  for (const site of sites) {
+    if (bySite)
+      lines.push(heading(level + 1, site === undefined ? "Default site (top-level `billing:*` config)" : `Site ${code(site)}`), "");
+    for (const o of objects.filter((x) => x.site === site)) lines.push(...catalogLines(o));
+    lines.push("");
+  }
+  return lines;
+}
+
 function othersSection(steps: readonly PreviewStep[], level: number): string[] {
   const reviewed = new Set<string>([TYPES.migration, TYPES.settings, TYPES.endpoint]);
-  const others = steps.filter((s) => !reviewed.has(typeOfStep(s)));
+  const others = steps.filter((s) => !reviewed.has(typeOfStep(s)) && !catalogKindOf(typeOfStep(s)));
   if (others.length === 0) return [];
   const rows = others.map((s) => [cellCode(urnParts(s.urn).name), cellCode(typeOfStep(s)), cell(s.op)]);
   return [heading(level, "Other changes"), "", ...table(["Resource", "Type", "Step"], rows), ""];
@@ -137,13 +215,14 @@ function policyLine(input: StackInput, violations: number): string | undefined {
   return violations ? `Policy packs run: ${packs}.` : `Policy packs run: ${packs}; no violations.`;
 }
 
-/** The body of one stack's review: migrations, webhooks by site, other changes, then what went wrong. */
+/** The body of one stack's review: the catalog, migrations, webhooks by site, other changes, then what went wrong. */
 function stackBody(input: StackInput, level: number): string[] {
   const { preview } = input;
   const steps = changedSteps(preview);
   const notes = notesOf(preview.diagnostics ?? []);
   const violations = violationsOf(preview.policyViolations ?? []);
   const used = new Set<Note | PolicyViolation>();
+  const catalog = catalogReviews(steps, notes, violations, preview.diagnostics ?? [], used);
   const migrations = migrationReviews(steps, notes, violations, used);
   const errors = notes.filter((n) => n.severity === "error");
   const lines: string[] = [];
@@ -163,6 +242,7 @@ function stackBody(input: StackInput, level: number): string[] {
     lines.push(`**The preview failed**: ${errors.length} error${errors.length === 1 ? "" : "s"}, listed under Errors.`, "");
   }
 
+  lines.push(...catalogSection(catalog, level));
   lines.push(...migrationsSection(migrations, level));
   lines.push(...webhooksSection(webhookReviews(steps), level));
   lines.push(...othersSection(steps, level));
@@ -268,6 +348,9 @@ function inputOf(input: string | ReviewInput | object): ReviewInput {
 
 /**
  * The Markdown summary of a preview for a pull request: the change counts;
+ * the catalog (each product family, product and price point: created, adopted,
+ * changed field by field with amounts old → new, replaced with its steps in
+ * order, archived, and a pricing change as the service applies it);
  * each subscription migration with its from → to products, the charge the
  * service previews, options, warnings and policy violations; webhook settings
  * and endpoint changes by site; other changes; warnings and errors last. A

@@ -81,7 +81,8 @@ const CASES: readonly Case[] = [
       ),
     ]),
     has: [
-      "| unknown until up | create | not previewed | unknown until up, default price point | not previewed | not previewed | not previewed | not previewed | defaults |",
+      // The target waits on outputs: its amounts are previewed at up, which the table says instead of "not previewed".
+      "| unknown until up | create | not previewed | unknown until up, default price point | unknown until up | unknown until up | unknown until up | unknown until up | defaults |",
       "| `e` | create | unknown until up | unknown until up |   |",
       "| `f` | update | `https://a.example/h` | unknown until up | unknown until up |",
     ],

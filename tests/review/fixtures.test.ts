@@ -25,7 +25,75 @@ interface Case {
   readonly absent?: readonly string[];
 }
 
+const CATALOG_CHANGE_LINES = [
+  "## Billing review: stack `production` (project `billing-environment-bootstrap`)",
+  "Changes: 2 to update, 1 to replace, 3 to delete, 2 unchanged.",
+  "### Catalog (6)",
+  "- Product family `old-family`: **remove**",
+  "  - Leaves the stack; the service keeps the family (it has no delete).",
+  "- Product `basic`: **update** in place",
+  "  - description: not set → The entry plan",
+  "  - requireCreditCard: not set → true",
+  "- Product `launch-pro`: **update** in place",
+  "  - name: Launch Pro → Launch Professional",
+  "  - priceInCents: \\$49.00 → \\$59.00",
+  "  - As the service applies it: a new default price point; existing subscriptions keep theirs.",
+  "  - Pricing change acknowledged (pricingChangeAcknowledged: true).",
+  "- Product `legacy`: **archive**",
+  "  - Archived: new signups can no longer choose it; its subscriptions keep it; its handle stays taken.",
+  "- Price point `launch-pro-annual` of product 123: **replace**, in this order:",
+  "  1. rename the old price point's handle (which frees it)",
+  "  2. create the new one",
+  "  3. promote it to the product's default",
+  "  4. archive the old one (subscriptions on it keep it)",
+  "  - priceInCents: \\$490.00 → \\$520.00",
+  "  - trialInterval: 14 days → 30 days",
+  "  - New signups get the new pricing (the new price point is the default); subscriptions on the old one keep theirs.",
+];
+
 const CASES: readonly Case[] = [
+  // Hand-built in the shape of the captured ones (catalog-fixtures.md says how), until capture.ts captures the catalog.
+  {
+    fixture: "catalog-bootstrap.json",
+    lines: [
+      "## Billing review: stack `staging` (project `billing-environment-bootstrap`)",
+      "Changes: 5 to create.",
+      "### Catalog (3)",
+      "- Product family `launch`: **create**: name: Launch",
+      "- Product `launch-pro`: **adopt** (id 123)",
+      "  - priceInCents: \\$39.00 → \\$49.00",
+      "  - Adopts the existing product (id 123) instead of creating one, then converges it to the declaration.",
+      "  - As the service applies it: a new default price point; existing subscriptions keep theirs.",
+      "- Price point `launch-pro-annual` of a product unknown until up: **create**: name: Annual, default: false, priceInCents: \\$490.00, interval: every 12 months, trialPriceInCents: \\$0.00, trialInterval: 14 days",
+      "### Subscription migrations (1)",
+      // The migration targets the new product's outputs: judged at preview (the subscription is active), its charge at up.
+      "| 1001 (active) | create | `starter` | unknown until up, price point unknown until up | unknown until up | unknown until up | unknown until up | unknown until up | preservePeriod: true |",
+      POLICY_NOT_IN_DOCUMENT,
+    ],
+    absent: ["### Other changes", "not previewed", "04da6b54"],
+  },
+  {
+    fixture: "catalog-change.json",
+    lines: [...CATALOG_CHANGE_LINES, "- Price point `launch-pro-promo` of product `launch-pro`: **archive**", POLICY_NOT_IN_DOCUMENT],
+    // The provider's notice of the pricing change (its stderr) is what the catalog section says already.
+    absent: ["### Other changes", "### Warnings", "the service will create a new default price point and make it the default"],
+  },
+  {
+    // The same preview as events, with the pack's mandatory violation on the unacknowledged price point, under it.
+    fixture: "catalog-change.events.jsonl",
+    lines: [
+      CATALOG_CHANGE_LINES[0],
+      CATALOG_CHANGE_LINES[1],
+      "**The preview failed**: 1 error, listed under Errors.",
+      ...CATALOG_CHANGE_LINES.slice(2),
+      "  - Policy **mandatory** `pulumi-subscription-billing/pricing-change-acknowledged-in-production`: On a production stack, a Product or ProductPricePoint whose pricing changes sets pricingChangeAcknowledged: true. ProductPricePoint 'launch-pro-annual' changes its pricing on a production stack: priceInCents 49000 cents (490.00) → 52000 cents (520.00), trialInterval 14 → 30. It replaces the price point: the old one's handle is freed, the new one is created (and made the default if it is one), and the old one is archived; subscriptions on the old price point keep it. To make this change, add pricingChangeAcknowledged: true to its inputs (it changes nothing at the service); once it is applied, set it back to false so that the next pricing change is acknowledged on its own.",
+      "- Price point `launch-pro-promo` of product `launch-pro`: **archive**",
+      "### Errors",
+      "- preview failed",
+      "Policy packs run: `pulumi-subscription-billing` 0.3.0.",
+    ],
+    absent: ["### Policy violations", POLICY_NOT_IN_DOCUMENT],
+  },
   {
     fixture: "migration-create.json",
     lines: [
@@ -199,14 +267,17 @@ describe("billing-review on real previews", () => {
     }
   });
 
-  it.each(["migration-create.json", "webhooks-update.json", "migration-same-product.json"])(
-    "%s: the same summary whatever the order of steps and diagnostics",
-    (name) => {
-      const doc = JSON.parse(fixture(name));
-      const reversed = { ...doc, steps: [...(doc.steps ?? [])].reverse(), diagnostics: [...(doc.diagnostics ?? [])].reverse() };
-      expect(reviewSummary(reversed)).toBe(summaryOf(name));
-    },
-  );
+  it.each([
+    "migration-create.json",
+    "webhooks-update.json",
+    "migration-same-product.json",
+    "catalog-change.json",
+    "catalog-bootstrap.json",
+  ])("%s: the same summary whatever the order of steps and diagnostics", (name) => {
+    const doc = JSON.parse(fixture(name));
+    const reversed = { ...doc, steps: [...(doc.steps ?? [])].reverse(), diagnostics: [...(doc.diagnostics ?? [])].reverse() };
+    expect(reviewSummary(reversed)).toBe(summaryOf(name));
+  });
 
   it("ends with exactly one newline and has no trailing spaces but in empty cells", () => {
     for (const { fixture: name } of CASES) {

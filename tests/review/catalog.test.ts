@@ -1,0 +1,361 @@
+import { describe, expect, it } from "vitest";
+import { catalogKindOf, dollars, reviewSummary } from "../../review";
+
+// The catalog section, on previews built by hand in the shapes real ones have (see edge.test.ts): each
+// case a preview and lines the summary must hold (each exactly) and text it must not.
+
+const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+const T = "pulumi-nodejs:dynamic/billing:";
+const urn = (type: string, name: string) => `urn:pulumi:prod::billing::${type}::${name}`;
+const STACK = { op: "same", urn: urn("pulumi:pulumi:Stack", "billing-prod"), detailedDiff: null };
+
+type Inputs = Record<string, unknown>;
+const step = (op: string, kind: string, name: string, news?: Inputs, olds?: Inputs, more: object = {}) => ({
+  op,
+  urn: urn(`${T}${kind}`, name),
+  ...(news ? { newState: { type: `${T}${kind}`, inputs: { __provider: "exports.handler = __f0;", ...news } } } : {}),
+  ...(olds ? { oldState: { type: `${T}${kind}`, inputs: { __provider: "exports.handler = __f0;", ...olds }, outputs: {} } } : {}),
+  detailedDiff: null,
+  ...more,
+});
+const preview = (steps: object[], more: object = {}) => ({ steps: [STACK, ...steps], ...more });
+
+const PRO = { productFamily: "handle:saas", handle: "pro", name: "Pro", priceInCents: 4900, interval: 1, intervalUnit: "month" };
+const ANNUAL = {
+  product: "handle:pro",
+  handle: "pro-annual",
+  name: "Annual",
+  priceInCents: 49000,
+  interval: 12,
+  intervalUnit: "month",
+  default: true,
+};
+const change = (from: Inputs, to: Inputs) => ({ pricingChange: { fields: Object.keys(to), from, to } });
+const PRICE_EFFECT = "  - As the service applies it: a new default price point; existing subscriptions keep theirs.";
+
+interface Case {
+  readonly name: string;
+  readonly input: object;
+  readonly has: readonly string[];
+  /** `has` must also come in this order. */
+  readonly ordered?: boolean;
+  readonly hasNot?: readonly string[];
+}
+
+const CASES: readonly Case[] = [
+  {
+    name: "creates: a family, a product, a price point of it; the declared values, amounts as money, intervals in words",
+    input: preview([
+      step("create", "ProductPricePoint", "pro-annual", { ...ANNUAL, trialPriceInCents: 0, trialInterval: 14, trialIntervalUnit: "day" }),
+      step("create", "Product", "pro", PRO),
+      step("create", "ProductFamily", "saas", { handle: "saas", name: "SaaS" }),
+    ]),
+    has: [
+      "### Catalog (3)",
+      "- Product family `saas`: **create**: name: SaaS",
+      "- Product `pro`: **create**: name: Pro, productFamily: saas, priceInCents: \\$49.00, interval: per month",
+      "- Price point `pro-annual` of product `pro`: **create**: name: Annual, default: true, priceInCents: \\$490.00, interval: every 12 months, trialPriceInCents: \\$0.00, trialInterval: 14 days",
+    ],
+    ordered: true,
+    hasNot: ["### Other changes", "As the service applies it"],
+  },
+  {
+    name: "adopted, as check() says in preview.adopt: the id, and the pricing converged as the service applies it",
+    input: preview([
+      step("create", "Product", "pro", {
+        ...PRO,
+        preview: { adopt: { id: 123, handle: "pro" }, ...change({ priceInCents: 3900 }, { priceInCents: 4900 }) },
+      }),
+    ]),
+    has: [
+      "- Product `pro`: **adopt** (id 123)",
+      "  - priceInCents: \\$39.00 → \\$49.00",
+      "  - Adopts the existing product (id 123) instead of creating one, then converges it to the declaration.",
+      PRICE_EFFECT,
+    ],
+    ordered: true,
+  },
+  {
+    name: "adopted with the same pricing: no change listed, no pricing effect",
+    input: preview([
+      step("create", "ProductFamily", "saas", { handle: "saas", name: "SaaS", preview: { adopt: { id: 7, handle: "saas" } } }),
+    ]),
+    has: [
+      "- Product family `saas`: **adopt** (id 7)",
+      "  - Adopts the existing product family (id 7) instead of creating one, then converges it to the declaration.",
+    ],
+    hasNot: ["As the service applies it", "name: SaaS"],
+  },
+  {
+    name: "adopted, as the provider's notice says (no urn, the handle and kind named)",
+    input: preview([step("create", "ProductPricePoint", "pro-annual", ANNUAL)], {
+      diagnostics: [
+        { severity: "info#err", message: "adopted price point `pro-annual` (id 1231) of site eu\n" },
+        { severity: "info#err", message: "adopted product `pro-annual` (id 9) of site eu\n" },
+      ],
+    }),
+    has: ["- Price point `pro-annual` of product `pro`: **adopt** (id 1231)"],
+    hasNot: ["(id 9)"],
+  },
+  {
+    name: "a product's price change: old → new as money, and how the service applies it",
+    input: preview([
+      step(
+        "update",
+        "Product",
+        "pro",
+        { ...PRO, priceInCents: 5900, preview: change({ priceInCents: 4900 }, { priceInCents: 5900 }) },
+        PRO,
+      ),
+    ]),
+    has: ["- Product `pro`: **update** in place", "  - priceInCents: \\$49.00 → \\$59.00", PRICE_EFFECT],
+    ordered: true,
+  },
+  {
+    name: "a product's interval: the length and its unit as one change, in words",
+    input: preview([
+      step("update", "Product", "pro", { ...PRO, interval: 12 }, PRO),
+      step("update", "Product", "daily", { ...PRO, handle: "daily", interval: 30, intervalUnit: "day" }, { ...PRO, handle: "daily" }),
+    ]),
+    has: ["  - interval: per month → every 12 months", "  - interval: per month → every 30 days", PRICE_EFFECT],
+    hasNot: ["intervalUnit"],
+  },
+  {
+    name: "trial, initial charge and expiration: none and never in words, amounts as money",
+    input: preview([
+      step(
+        "update",
+        "Product",
+        "pro",
+        {
+          ...PRO,
+          trialPriceInCents: 0,
+          trialInterval: 14,
+          trialIntervalUnit: "day",
+          initialChargeInCents: 123456,
+          expirationInterval: 12,
+          expirationIntervalUnit: "month",
+        },
+        { ...PRO, expirationIntervalUnit: "never" },
+      ),
+    ]),
+    has: [
+      "  - trialPriceInCents: not set → \\$0.00",
+      "  - trialInterval: none → 14 days",
+      "  - initialChargeInCents: not set → \\$1,234.56",
+      "  - expirationInterval: never → after 12 months",
+    ],
+    ordered: true,
+  },
+  {
+    name: "only descriptive fields: changed in place, no pricing effect",
+    input: preview([step("update", "Product", "pro", { ...PRO, name: "Pro 2", description: "For teams" }, PRO)]),
+    has: ["- Product `pro`: **update** in place", "  - name: Pro → Pro 2", "  - description: not set → For teams"],
+    hasNot: ["As the service applies it", "priceInCents"],
+  },
+  {
+    name: "the pricing check() recorded as held (drift) is the old value, not the recorded input",
+    input: preview([
+      step(
+        "update",
+        "Product",
+        "pro",
+        { ...PRO, priceInCents: 5900, preview: change({ priceInCents: 4500 }, { priceInCents: 5900 }) },
+        PRO,
+      ),
+    ]),
+    has: ["  - priceInCents: \\$45.00 → \\$59.00"],
+    hasNot: ["\\$49.00"],
+  },
+  {
+    name: "a new value not known until up",
+    input: preview([step("update", "Product", "pro", { ...PRO, priceInCents: UNKNOWN }, PRO)]),
+    has: ["  - priceInCents: \\$49.00 → unknown until up", PRICE_EFFECT],
+    hasNot: [UNKNOWN],
+  },
+  {
+    name: "the acknowledgement of a pricing change is said; it is no change itself",
+    input: preview([step("update", "Product", "pro", { ...PRO, priceInCents: 5900, pricingChangeAcknowledged: true }, PRO)]),
+    has: ["  - Pricing change acknowledged (pricingChangeAcknowledged: true)."],
+    hasNot: ["pricingChangeAcknowledged: not set"],
+  },
+  {
+    name: "a default price point's replacement: the four steps in order, then its changes",
+    input: preview([
+      step("replace", "ProductPricePoint", "pro-annual", { ...ANNUAL, priceInCents: 52000 }, ANNUAL, { replaceReasons: ["priceInCents"] }),
+    ]),
+    has: [
+      "- Price point `pro-annual` of product `pro`: **replace**, in this order:",
+      "  1. rename the old price point's handle (which frees it)",
+      "  2. create the new one",
+      "  3. promote it to the product's default",
+      "  4. archive the old one (subscriptions on it keep it)",
+      "  - priceInCents: \\$490.00 → \\$520.00",
+      "  - New signups get the new pricing (the new price point is the default); subscriptions on the old one keep theirs.",
+    ],
+    ordered: true,
+  },
+  {
+    name: "a price point that is not the default: no promotion",
+    input: preview([
+      step("replace", "ProductPricePoint", "pro-annual", { ...ANNUAL, default: false, interval: 6 }, { ...ANNUAL, default: false }),
+    ]),
+    has: [
+      "  2. create the new one",
+      "  3. archive the old one (subscriptions on it keep it)",
+      "  - interval: every 12 months → every 6 months",
+    ],
+    ordered: true,
+    hasNot: ["promote"],
+  },
+  {
+    name: "whether it is the default not known yet: the promotion said conditional",
+    input: preview([step("replace", "ProductPricePoint", "pro-annual", { ...ANNUAL, default: UNKNOWN, priceInCents: 1 }, ANNUAL)]),
+    has: [
+      "  3. promote it to the product's default (if default: not known until up)",
+      "  4. archive the old one (subscriptions on it keep it)",
+    ],
+  },
+  {
+    name: "an event stream's replacement halves are one replacement",
+    input: preview([
+      step("create-replacement", "ProductPricePoint", "pro-annual", { ...ANNUAL, priceInCents: 1 }, ANNUAL),
+      step("replace", "ProductPricePoint", "pro-annual", { ...ANNUAL, priceInCents: 1 }, ANNUAL),
+      step("delete-replaced", "ProductPricePoint", "pro-annual", undefined, ANNUAL),
+    ]),
+    has: ["### Catalog (1)", "  1. rename the old price point's handle (which frees it)"],
+    hasNot: ["**archive**"],
+  },
+  {
+    name: "deletes: products and price points archived, a family removed from the stack only, the default's rule said",
+    input: preview([
+      step("delete", "ProductFamily", "saas", undefined, { handle: "saas", name: "SaaS" }),
+      step("delete", "Product", "pro", undefined, PRO),
+      step("delete", "ProductPricePoint", "pro-annual", undefined, ANNUAL),
+      step("delete", "ProductPricePoint", "pro-promo", undefined, { ...ANNUAL, handle: "pro-promo", default: false }),
+    ]),
+    has: [
+      "- Product family `saas`: **remove**",
+      "  - Leaves the stack; the service keeps the family (it has no delete).",
+      "- Product `pro`: **archive**",
+      "  - Archived: new signups can no longer choose it; its subscriptions keep it; its handle stays taken.",
+      "- Price point `pro-annual` of product `pro`: **archive**",
+      "  - It is declared the product's default, which the service cannot archive: promote another price point first, or archive its product in the same update.",
+      "- Price point `pro-promo` of product `pro`: **archive**",
+      "  - Archived: its subscriptions keep it; its handle stays taken.",
+    ],
+    ordered: true,
+  },
+  {
+    name: "a policy violation and a warning on an object are listed under it, not again at the end",
+    input: preview([step("update", "Product", "pro", { ...PRO, priceInCents: 5900 }, PRO)], {
+      diagnostics: [{ urn: urn(`${T}Product`, "pro"), severity: "warning", message: "warning: the site's currency is EUR" }],
+      policyViolations: [
+        {
+          urn: urn(`${T}Product`, "pro"),
+          policyPackName: "pulumi-subscription-billing",
+          policyName: "pricing-change-acknowledged-in-production",
+          enforcementLevel: "mandatory",
+          message: "Product 'pro' changes its pricing on a production stack",
+        },
+      ],
+    }),
+    has: [
+      "  - Warning: the site's currency is EUR",
+      "  - Policy **mandatory** `pulumi-subscription-billing/pricing-change-acknowledged-in-production`: Product 'pro' changes its pricing on a production stack",
+    ],
+    ordered: true,
+    hasNot: ["### Policy violations", "### Warnings"],
+  },
+  {
+    name: "objects on named sites: a heading per site, the top-level site first",
+    input: preview([
+      step("create", "Product", "pro-eu", { ...PRO, site: "eu" }),
+      step("create", "Product", "pro", PRO),
+      step("create", "Product", "pro-us", { ...PRO, site: "us" }),
+    ]),
+    has: [
+      "#### Default site (top-level `billing:*` config)",
+      "- Product `pro`: **create**: name: Pro, productFamily: saas, priceInCents: \\$49.00, interval: per month",
+      "#### Site `eu`",
+      "- Product `pro` (resource `pro-eu`): **create**: name: Pro, productFamily: saas, priceInCents: \\$49.00, interval: per month",
+      "#### Site `us`",
+    ],
+    ordered: true,
+  },
+  {
+    name: "the plugin's types (billing:index:…) are catalog objects too",
+    input: preview([
+      {
+        op: "create",
+        urn: urn("billing:index:Product", "pro"),
+        newState: { type: "billing:index:Product", inputs: PRO },
+        detailedDiff: null,
+      },
+    ]),
+    has: ["- Product `pro`: **create**: name: Pro, productFamily: saas, priceInCents: \\$49.00, interval: per month"],
+    hasNot: ["### Other changes"],
+  },
+  {
+    name: "markup in handles and values stays inert",
+    input: preview([step("update", "Product", "p", { ...PRO, handle: "a`b|c", name: "**bold** <b>" }, { ...PRO, handle: "a`b|c" })]),
+    has: ["- Product ``a`b|c`` (resource `p`): **update** in place", "  - name: Pro → \\*\\*bold\\*\\* \\<b\\>"],
+  },
+  {
+    name: "a price point's product by id, or not known until up",
+    input: preview([
+      step("create", "ProductPricePoint", "a", { ...ANNUAL, handle: "a", product: 123 }),
+      step("create", "ProductPricePoint", "b", { ...ANNUAL, handle: "b", product: UNKNOWN }),
+    ]),
+    has: [
+      "- Price point `a` of product 123: **create**: name: Annual, default: true, priceInCents: \\$490.00, interval: every 12 months",
+      "- Price point `b` of a product unknown until up: **create**: name: Annual, default: true, priceInCents: \\$490.00, interval: every 12 months",
+    ],
+  },
+];
+
+describe("billing-review: the catalog section", () => {
+  it.each(CASES)("$name", ({ input, has, hasNot, ordered }) => {
+    const out = reviewSummary(input).split("\n");
+    let at = -1;
+    for (const line of has) {
+      const found = out.indexOf(line, ordered ? at + 1 : 0);
+      expect(found, `${line}\n--- in ---\n${out.join("\n")}`).toBeGreaterThanOrEqual(0);
+      at = found;
+    }
+    for (const text of ["__provider", "exports.handler", ...(hasNot ?? [])]) expect(out.join("\n")).not.toContain(text);
+  });
+
+  it("the same summary whatever the order of steps", () => {
+    // One step per resource, as a real preview has: the first case's of each urn.
+    const byUrn = new Map<string, object>();
+    for (const c of CASES)
+      for (const st of (c.input as { steps: { urn: string }[] }).steps.slice(1)) if (!byUrn.has(st.urn)) byUrn.set(st.urn, st);
+    const steps = [...byUrn.values()];
+    expect(steps.length).toBeGreaterThan(8);
+    expect(reviewSummary(preview([...steps].reverse()))).toBe(reviewSummary(preview(steps)));
+  });
+
+  it.each([
+    [0, "$0.00"],
+    [5, "$0.05"],
+    [4900, "$49.00"],
+    [123456, "$1,234.56"],
+    [100_000_000, "$1,000,000.00"],
+    [-250, "-$2.50"],
+  ])("dollars(%d) is %s", (cents, text) => {
+    expect(dollars(cents)).toBe(text);
+  });
+
+  it.each([
+    ["pulumi-nodejs:dynamic/billing:ProductFamily", "ProductFamily"],
+    ["pulumi-nodejs:dynamic/billing:Product", "Product"],
+    ["pulumi-nodejs:dynamic/billing:ProductPricePoint", "ProductPricePoint"],
+    ["billing:index:ProductPricePoint", "ProductPricePoint"],
+    ["pulumi-nodejs:dynamic/billing:SubscriptionMigration", undefined],
+    ["pulumi-nodejs:dynamic/billing:ProductX", undefined],
+    ["other:index:Product", undefined],
+  ])("catalogKindOf(%s) is %s", (type, kind) => {
+    expect(catalogKindOf(type)).toBe(kind);
+  });
+});
