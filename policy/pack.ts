@@ -5,7 +5,8 @@ import { POLICY_PACK_NAME, policies } from "./index";
 // the launcher (policy/pack) loads it. CrossGuard reads the pack's version from ./package.json: the launcher
 // runs it from the package's root, so the pack's version is the package's.
 new PolicyPack(POLICY_PACK_NAME, {
-  description: "Reviewed subscription migrations, webhooks that stay on and acknowledged pricing changes: the policies of pulumi-subscription-billing.",
+  description:
+    "Reviewed subscription migrations, webhooks that stay on and acknowledged pricing changes: the policies of pulumi-subscription-billing.",
   enforcementLevel: "mandatory",
   policies: [...policies],
 });
