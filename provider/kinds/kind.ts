@@ -97,6 +97,13 @@ export interface Operations<D extends Kind, St extends object> {
    * the values they need are known. Its `preview` is merged into the checked inputs' `preview` field.
    */
   preflight?(ctx: Context, inputs: PreviewedInputs<D>, olds: Partial<InputsOf<D>> | undefined): Promise<Verified>;
+  /**
+   * Outputs an in-place update never changes (the object's id), for the checked inputs of an update.
+   * The engine previews an update's outputs from its inputs, so without them an id that other resources
+   * take (a migration's `productId`) would be unknown at preview, and their diff would plan a replacement.
+   * `olds` are the previous checked inputs (which carry these once an update has been checked).
+   */
+  stable?(ctx: Context, olds: Readonly<Record<string, unknown>>): Promise<Readonly<Record<string, unknown>> | undefined>;
   /** True when the recorded work is unfinished (pending, partial): diff then calls update even with equal inputs. */
   unfinished?(state: St): boolean;
   /** Throws (with a message for the user) when the change must not be planned at all. */

@@ -33,7 +33,9 @@ export function userInputs(props: Record<string, unknown>): Record<string, unkno
  * provider plugin has no serialized provider (`provider` undefined): none is added.
  */
 export function partialFailure(message: string, id: string, properties: Record<string, unknown>, provider: unknown): Error {
-  const recorded = provider === undefined ? { ...properties } : { ...properties, __provider: provider };
+  // Without undefined values: the host's protobuf Struct refuses them, which would lose what was applied.
+  const kept = JSON.parse(JSON.stringify(properties)) as Record<string, unknown>;
+  const recorded = provider === undefined ? kept : { ...kept, __provider: provider };
   return Object.assign(new Error(message), { id, properties: recorded, reasons: [message] });
 }
 

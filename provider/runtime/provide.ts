@@ -148,9 +148,15 @@ export function provide<K extends string, In extends z.ZodObject, Out extends z.
         failures.push(...checked.failures);
         if (checked.preview) preview = { ...preview, ...checked.preview };
       }
+      // Outputs an in-place update keeps (ids), so that preview shows them known: not declared inputs, so no diff reads them.
+      const stable =
+        failures.length === 0 && !firstDeploy && !replacing && ops.stable
+          ? await ops.stable(context(provider, news.__provider), userInputs(olds))
+          : undefined;
+      const checked = stable ? { ...news, ...Object.fromEntries(Object.entries(stable).filter(([k]) => !accepted.includes(k))) } : news;
       // Not a declared input: diff, create and update read declared keys only, so it never causes a change.
-      if (preview) return { inputs: { ...news, [PREVIEW_KEY]: preview }, failures };
-      return { inputs: news, failures };
+      if (preview) return { inputs: { ...checked, [PREVIEW_KEY]: preview }, failures };
+      return { inputs: checked, failures };
     },
 
     async diff(_provider, id, olds, news) {
@@ -166,18 +172,18 @@ export function provide<K extends string, In extends z.ZodObject, Out extends z.
 
     async create(provider, news) {
       const { id, state } = await ops.create(context(provider, news.__provider), inputsOf(news));
-      return { id, outs: state };
+      return { id, outs: defined(state) };
     },
 
     async update(provider, id, olds, news) {
-      return { outs: await ops.update(context(provider, news.__provider), id, stateOf(id, olds), inputsOf(news)) };
+      return { outs: defined(await ops.update(context(provider, news.__provider), id, stateOf(id, olds), inputsOf(news))) };
     },
 
     async read(provider, id, props) {
       if (!ops.read) return { id, props: userInputs(props) };
       const state = await ops.read(context(provider, props.__provider), id, stateOf(id, props));
       // An empty id tells the engine the resource is gone: refresh drops it from the stack.
-      return state ? { id, props: state } : { id: "", props: {} };
+      return state ? { id, props: defined(state) } : { id: "", props: {} };
     },
 
     async del(provider, id, props) {
@@ -185,6 +191,12 @@ export function provide<K extends string, In extends z.ZodObject, Out extends z.
     },
   };
 }
+
+/**
+ * A state without its `undefined` values (an optional field left unset), which the host's
+ * protobuf Struct refuses ("Unexpected struct type") after the service has acted.
+ */
+const defined = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
 /** The runtime of every kind of a registry, under the same keys. */
 export function provideAll<R extends { readonly [K in keyof R]: { readonly kind: Kind } }>(
