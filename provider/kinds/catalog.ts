@@ -66,7 +66,7 @@ export const adoptField = flag
 /** A reference to a family or a product: its id (e.g. another resource's output), or `handle:<handle>`. */
 export const referenceField = (what: string) =>
   accepting<number | string>({
-    oneOf: [
+    anyOf: [
       { type: "integer", minimum: 1 },
       { type: "string", pattern: "^handle:" },
     ],

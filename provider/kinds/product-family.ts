@@ -143,6 +143,15 @@ export const productFamily: KindModule<typeof kind, State> = {
       return { failures: [], preview: { adopt: { id: existing.id, handle } } };
     },
 
+    /** Its id, for the preview of an update (recorded in the checked inputs once read). */
+    async stable(ctx, olds) {
+      if (typeof olds.familyId === "number") return { familyId: olds.familyId };
+      if (typeof olds.handle !== "string") return undefined;
+      const handle = olds.handle;
+      const f = await findByHandle(() => ctx.client(typeof olds.site === "string" ? olds.site : undefined).readProductFamily(handle));
+      return f && { familyId: f.id };
+    },
+
     refuse(s, news, changed) {
       const fixes = (["name", "description"] as const)
         .filter((k) => changed.includes(k) && !isUnknown(news[k]))

@@ -298,6 +298,18 @@ export const productPricePoint: KindModule<typeof kind, State> = {
       };
     },
 
+    /** Its ids, for the preview of an in-place update (recorded in the checked inputs once read). */
+    async stable(ctx, olds) {
+      if (typeof olds.pricePointId === "number" && typeof olds.productId === "number")
+        return { pricePointId: olds.pricePointId, productId: olds.productId };
+      const site = typeof olds.site === "string" ? olds.site : undefined;
+      if (typeof olds.handle !== "string" || (typeof olds.product !== "number" && typeof olds.product !== "string")) return undefined;
+      const productId = await productIdOf(ctx, olds.product, site).catch(() => undefined);
+      if (productId === undefined) return undefined;
+      const found = (await ctx.client(site).listPricePoints(productId, { includeArchived: true })).find((pp) => pp.handle === olds.handle);
+      return found && { pricePointId: found.id, productId };
+    },
+
     create: (ctx, inputs) => createOrAdopt(ctx, undefined, inputs, undefined),
 
     /** In place: a pending create or replacement is finished first, then the handle, the default, an archive made outside. */

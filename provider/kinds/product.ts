@@ -285,6 +285,15 @@ export const product: KindModule<typeof kind, State> = {
       return { failures: [], preview: { adopt: { id: existing.id, handle } } };
     },
 
+    /** Its ids, for the preview of an update (recorded in the checked inputs once read). */
+    async stable(ctx, olds) {
+      if (typeof olds.productId === "number") return { productId: olds.productId, productFamilyId: olds.productFamilyId };
+      if (typeof olds.handle !== "string") return undefined;
+      const handle = olds.handle;
+      const p = await findByHandle(() => ctx.client(typeof olds.site === "string" ? olds.site : undefined).readProduct(handle));
+      return p && { productId: p.id, productFamilyId: p.productFamilyId ?? null };
+    },
+
     refuse(s, news) {
       const family = news.productFamily;
       if (isUnknown(family) || refersTo(family, s.productFamilyId ?? undefined, s.productFamilyHandle ?? undefined)) return;
