@@ -41,7 +41,9 @@ async function main(): Promise<void> {
     await ws.pulumi(["up", "--yes", "--skip-preview", "--expect-no-changes"], { cwd: ROOT, stream: true });
     console.log("    no changes, as expected");
 
-    step("cleaning up (destroy unsubscribes the endpoint, which the service cannot delete; nothing for the one-shot migration and replay)");
+    step(
+      "cleaning up (destroy unsubscribes the endpoint and archives the product, which the service cannot delete; the family stays; nothing for the one-shot migration and replay)",
+    );
     await ws.pulumi(["destroy", "--yes", "--skip-preview"], { cwd: ROOT });
     for (const e of sim.endpoints()) console.log(`    endpoint ${e.id} ${e.url}: ${e.events.length ? e.events.join(", ") : "no events"}`);
     await ws.pulumi(["stack", "rm", "--yes", stack], { cwd: ROOT });

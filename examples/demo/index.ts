@@ -1,5 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import {
+  Product,
+  ProductFamily,
+  ProductPricePoint,
   previewSubscriptionMigration,
   SubscriptionMigration,
   WebhookEndpoint,
@@ -11,7 +14,8 @@ import {
 // simulator's demo site: webhooks on, the site's receiver (endpoint 1, made in
 // the web UI: adopted, not duplicated) subscribed to payment_success too,
 // subscription 1001 moved from `basic` to `pro`, and the webhooks that failed
-// (payment_success events) replayed to it.
+// (payment_success events) replayed to it; and a catalog: a family, a `team`
+// product (its monthly price is its default price point) and an annual price.
 const webhooks = new WebhookSettings("demo-webhooks", { webhooksEnabled: true });
 const receiver = new WebhookEndpoint("demo-receiver", {
   url: "https://merchant.example.com/billing/webhooks",
@@ -24,6 +28,27 @@ const migration = new SubscriptionMigration("demo-migration", target);
 
 const replay = new WebhookReplay("demo-replay", { selector: { status: "failed" } }, { dependsOn: [webhooks, receiver] });
 
+const family = new ProductFamily("demo-family", { handle: "teams", name: "Teams" });
+const team = new Product("demo-team", {
+  productFamily: family.familyId,
+  handle: "team",
+  name: "Team",
+  priceInCents: 9900,
+  interval: 1,
+  intervalUnit: "month",
+});
+const teamAnnual = new ProductPricePoint("demo-team-annual", {
+  product: team,
+  handle: "team-annual",
+  name: "Team, annual",
+  priceInCents: 99000,
+  interval: 12,
+  intervalUnit: "month",
+});
+
+export const teamProductId = team.productId;
+export const teamMonthly = pulumi.interpolate`${team.defaultPricePointHandle}: ${team.priceInCents} cents per ${team.intervalUnit}`;
+export const teamAnnualPricePoint = pulumi.interpolate`${teamAnnual.handle} (id ${teamAnnual.pricePointId}): ${teamAnnual.priceInCents} cents every ${teamAnnual.interval} ${teamAnnual.intervalUnit}s`;
 export const webhooksEnabled = webhooks.webhooksEnabled;
 export const endpointId = receiver.endpointId;
 export const endpointUrl = receiver.url;

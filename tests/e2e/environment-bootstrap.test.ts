@@ -11,12 +11,14 @@ describe("examples/environment-bootstrap with the real CLI", () => {
   let s: ExampleStack;
   let subs: number[];
   let failed: number[];
+  let family: number;
 
   before(async () => {
     const c = await installedConsumer();
     sim = await startSimulator({ apiKey: API_KEY });
-    sim.addProduct({ id: 31, handle: "trial" });
-    sim.addProduct({ id: 32, handle: "launch" });
+    // Made in the web UI beforehand: the program's family is adopted, not duplicated.
+    family = sim.addProductFamily({ handle: "plans", name: "Plans" }).id;
+    sim.addProduct({ id: 31, handle: "trial", familyHandle: "plans" });
     subs = [
       sim.addSubscription({ productHandle: "trial", state: "trialing" }).id,
       sim.addSubscription({ productHandle: "trial", state: "active" }).id,
@@ -26,7 +28,6 @@ describe("examples/environment-bootstrap with the real CLI", () => {
     s = await ExampleStack.create(c, "environment-bootstrap", "bootstrap");
     await s.config("billing:baseUrl", sim.url);
     await s.config("billing:apiKey", API_KEY, true);
-    await s.config("bootstrap:launchProduct", "launch");
     await s.config("bootstrap:webhookReceiver", RECEIVER);
     await s.config("bootstrap:subscriptions", JSON.stringify(subs));
   });
@@ -41,9 +42,21 @@ describe("examples/environment-bootstrap with the real CLI", () => {
     assert.deepEqual(mutations(sim.requests), []);
   });
 
-  it("up enables webhooks, subscribes the receiver, migrates every seeded subscription, replays exactly the failed webhooks", async () => {
-    await s.run(["up", "--yes", "--skip-preview"]);
+  it("up builds the catalog (the family adopted), enables webhooks, subscribes the receiver, migrates every seeded subscription onto the new product, replays exactly the failed webhooks", async () => {
+    const res = await s.run(["up", "--yes", "--skip-preview"]);
+    assert.match(res.stdout + res.stderr, new RegExp(`adopted product family \`plans\` \\(id ${family}\\)`));
     const out = await s.stackOutputs();
+    assert.equal(out.familyId, family);
+    const launch = out.launchProductId as number;
+    const annual = out.annualPricePointId as number;
+    const sent = mutations(sim.requests).map((r) => `${r.method} ${r.path}`);
+    // The catalog first (no family created: adopted), then the migrations onto it.
+    assert.deepEqual(sent.filter((r) => !r.includes("/webhooks") && !r.includes("/endpoints")).slice(0, 2), [
+      `POST /product_families/${family}/products.json`,
+      `POST /products/${launch}/price_points.json`,
+    ]);
+    assert.ok(sent.indexOf(`POST /products/${launch}/price_points.json`) < sent.findIndex((r) => r.endsWith("/migrations.json")));
+    assert.ok(annual > 0);
     assert.equal(out.webhooksEnabled, true);
     assert.deepEqual(
       sim.endpoints().map((e) => ({ id: e.id, url: e.url, events: [...e.events].sort() })),
@@ -60,7 +73,7 @@ describe("examples/environment-bootstrap with the real CLI", () => {
       [...sim.replayQueue].sort((a, b) => a - b),
       failed,
     );
-    for (const id of subs) assert.equal(sim.getSubscription(id)?.productId, 32);
+    for (const id of subs) assert.equal(sim.getSubscription(id)?.productId, launch);
   });
 
   it("a second up and a refresh change nothing", async () => {
@@ -71,19 +84,64 @@ describe("examples/environment-bootstrap with the real CLI", () => {
     assert.equal(mutations(sim.requests).length, before);
   });
 
-  it("bumping the replay trigger replays again; destroy only unsubscribes the receiver (the service has no delete)", async () => {
+  it("a price change previews as the service applies it, and applies in the documented order; subscriptions keep their price point", async () => {
+    const out = await s.stackOutputs();
+    const launch = out.launchProductId as number;
+    const oldAnnual = out.annualPricePointId as number;
+    const oldDefault = out.launchDefaultPricePointId as number;
+    const before = subs.map((id) => sim.getSubscription(id)?.pricePointId);
+    sim.reset();
+    await s.config("bootstrap:launchPriceInCents", "5900");
+    const preview = await s.run(["preview", "--diff"]);
+    const text = preview.stdout + preview.stderr;
+    assert.match(text, /\$49\.00 → \$59\.00/);
+    assert.match(text, /new default price point.*existing subscriptions keep theirs/);
+    // The product updates in place, its annual price point is replaced, and the migrations onto it stay as they are.
+    assert.match(text, /~ pulumi-nodejs:dynamic\/billing:Product: \(update\)/);
+    assert.match(text, /\+-pulumi-nodejs:dynamic\/billing:ProductPricePoint: \(replace\)/);
+    assert.doesNotMatch(text, /SubscriptionMigration: \(replace\)/);
+    assert.deepEqual(mutations(sim.requests), [], "preview sends nothing");
+    sim.reset();
+    await s.run(["up", "--yes", "--skip-preview"]);
+    const after = await s.stackOutputs();
+    const newAnnual = after.annualPricePointId as number;
+    assert.notEqual(newAnnual, oldAnnual);
+    assert.notEqual(after.launchDefaultPricePointId, oldDefault);
+    assert.deepEqual(
+      mutations(sim.requests).map((r) => `${r.method} ${r.path}`),
+      [
+        `PUT /products/${launch}.json`, // the product's pricing: the service makes a new default price point
+        `PUT /products/${launch}/price_points/${oldAnnual}.json`, // the annual one's handle freed
+        `POST /products/${launch}/price_points.json`, // its replacement
+        `DELETE /products/${launch}/price_points/${oldAnnual}.json`, // the old one archived
+      ],
+    );
+    assert.deepEqual(
+      subs.map((id) => sim.getSubscription(id)?.pricePointId),
+      before,
+    );
+    await s.run(["up", "--yes", "--skip-preview", "--expect-no-changes"]);
+  });
+
+  it("bumping the replay trigger replays again; destroy unsubscribes the receiver and archives the product, and says what stays", async () => {
     await s.config("bootstrap:replayRound", "2");
     await s.run(["up", "--yes", "--skip-preview"]);
     assert.equal(sim.replayQueue.length, failed.length * 2);
     const before = mutations(sim.requests).length;
-    await s.run(["destroy", "--yes", "--skip-preview"]);
+    const launch = (await s.stackOutputs()).launchProductId as number;
+    const res = await s.run(["destroy", "--yes", "--skip-preview"]);
     const [receiver] = sim.endpoints();
     assert.deepEqual(
       mutations(sim.requests)
         .slice(before)
-        .map((r) => `${r.method} ${r.path}`),
-      [`PUT /endpoints/${receiver.id}.json`],
+        .map((r) => `${r.method} ${r.path}`)
+        .sort(),
+      // The annual price point goes with its product (deletedWith): archiving the product archives both.
+      [`DELETE /products/${launch}.json`, `PUT /endpoints/${receiver.id}.json`],
     );
+    const said = res.stdout + res.stderr;
+    assert.match(said, /archived product `launch`/);
+    assert.match(said, /family `plans` .*stays at the service/);
     assert.deepEqual(
       sim.endpoints().map(({ url, events }) => ({ url, events })),
       [{ url: RECEIVER, events: [] }],
