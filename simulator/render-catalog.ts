@@ -27,7 +27,7 @@ export function renderFamily(f: ProductFamilyRecord) {
  * (`product_price_point_*` are the default's, as in the published
  * promoteProductPricePointToDefault example, where both ids are equal). A
  * product without an expiration writes `"never"` and a null interval, as the
- * published list examples do. `taxable` is whether a tax code is set.
+ * published list examples do.
  */
 export function renderProduct(p: ProductRecord, family: ProductFamilyRecord) {
   const pp = defaultPricePoint(p);
@@ -52,7 +52,8 @@ export function renderProduct(p: ProductRecord, family: ProductFamilyRecord) {
     archived_at: p.archivedAt,
     require_credit_card: p.requireCreditCard,
     return_params: null,
-    taxable: p.taxCode !== null && p.taxCode !== "",
+    // The request has no field for it; the vendor's create example answers false with a tax code given.
+    taxable: false,
     update_return_url: null,
     tax_code: p.taxCode,
     initial_charge_after_trial: pp.initialChargeAfterTrial,

@@ -51,7 +51,8 @@ function productWith(p: ProductRecord, pp: PricePointRecord, family: ProductFami
     archived_at: p.archivedAt,
     require_credit_card: p.requireCreditCard,
     return_params: "",
-    taxable: p.taxCode !== null && p.taxCode !== "",
+    // The request has no field for it; the vendor's create example answers false with a tax code given.
+    taxable: false,
     update_return_url: "",
     initial_charge_after_trial: pp.initialChargeAfterTrial,
     version_number: p.versionNumber,

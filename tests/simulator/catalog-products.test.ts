@@ -39,7 +39,7 @@ describe("POST /product_families/{id}/products.json", () => {
       description: "This is our gold plan.",
       accounting_code: "123",
       tax_code: "D0000000",
-      taxable: true,
+      taxable: false,
       require_credit_card: false,
       request_credit_card: true,
       price_in_cents: 1000,

@@ -81,12 +81,147 @@ describe("every served operation answers within the patched contract", () => {
     expect((await call(sim, method, path, { body, auth })).status).toBe(status);
   });
 
+  // The catalogue, on the demo site (its products are in the default family "plans"): each operation's
+  // success and the refusals it can give, `prepare` run first when the answer needs an earlier request.
+  const pp = (handle: string, extra: Record<string, unknown> = {}) => ({
+    name: handle,
+    handle,
+    price_in_cents: 100,
+    interval: 1,
+    interval_unit: "month",
+    ...extra,
+  });
+  const product = { name: "Gold", handle: "gold", price_in_cents: 1000, interval: 1, interval_unit: "month" };
+  const catalogCases: {
+    method: string;
+    path: string;
+    body?: unknown;
+    status: number;
+    prepare?: (s: Simulator) => Promise<unknown>;
+  }[] = [
+    { method: "POST", path: "/product_families.json", body: { product_family: { name: "Acme Projects" } }, status: 201 },
+    { method: "POST", path: "/product_families.json", body: { product_family: { name: "P", handle: "plans" } }, status: 422 },
+    { method: "GET", path: "/product_families.json", status: 200 },
+    { method: "GET", path: "/product_families/handle:plans.json", status: 200 },
+    { method: "GET", path: "/product_families/1.json", status: 404 },
+    { method: "POST", path: "/product_families/handle:plans/products.json", body: { product }, status: 201 },
+    { method: "POST", path: "/product_families/handle:plans/products.json", body: { product: { handle: "x" } }, status: 422 },
+    { method: "POST", path: "/product_families/77/products.json", body: { product }, status: 404 },
+    { method: "GET", path: "/product_families/handle:plans/products.json?include_archived=true", status: 200 },
+    { method: "GET", path: "/product_families/77/products.json", status: 404 },
+    { method: "GET", path: "/products.json?per_page=2&page=2", status: 200 },
+    { method: "GET", path: "/products.json?page=0", status: 422 },
+    {
+      method: "PUT",
+      path: "/products/2.json",
+      body: { product: { price_in_cents: 6000, trial_interval: 7, trial_interval_unit: "day", trial_price_in_cents: 0 } },
+      status: 200,
+    },
+    { method: "PUT", path: "/products/2.json", body: { product: { name: "" } }, status: 422 },
+    { method: "PUT", path: "/products/99.json", body: { product: { name: "x" } }, status: 404 },
+    { method: "DELETE", path: "/products/3.json", status: 200 },
+    { method: "DELETE", path: "/products/3.json", status: 422, prepare: (s) => call(s, "DELETE", "/products/3.json", { auth }) },
+    { method: "DELETE", path: "/products/99.json", status: 404 },
+    {
+      method: "POST",
+      path: "/products/2/price_points.json",
+      body: {
+        price_point: pp("edu", {
+          trial_price_in_cents: 0,
+          trial_interval: 1,
+          trial_interval_unit: "month",
+          trial_type: "payment_expected",
+        }),
+      },
+      status: 201,
+    },
+    { method: "POST", path: "/products/2/price_points.json", body: {}, status: 422 },
+    { method: "POST", path: "/products/2/price_points.json", body: { price_point: pp("pro-annual") }, status: 422 },
+    {
+      method: "POST",
+      path: "/products/3/price_points.json",
+      body: { price_point: pp("late") },
+      status: 422,
+      prepare: (s) => call(s, "DELETE", "/products/3.json", { auth }),
+    },
+    { method: "POST", path: "/products/99/price_points.json", body: { price_point: pp("x") }, status: 404 },
+    { method: "POST", path: "/products/2/price_points/bulk.json", body: { price_points: [pp("b1"), pp("b2")] }, status: 201 },
+    { method: "POST", path: "/products/2/price_points/bulk.json", body: { price_points: [pp("b1"), { name: "" }] }, status: 422 },
+    { method: "POST", path: "/products/99/price_points/bulk.json", body: { price_points: [pp("b1")] }, status: 404 },
+    { method: "GET", path: "/products/2/price_points.json?include_archived=true", status: 200 },
+    { method: "GET", path: "/products/2/price_points/202.json", status: 200 },
+    { method: "GET", path: "/products/handle:pro/price_points/handle:pro-annual.json", status: 200 },
+    { method: "GET", path: "/products/2/price_points/999.json", status: 404 },
+    {
+      method: "PUT",
+      path: "/products/2/price_points/202.json",
+      body: { price_point: { handle: "pro-yearly", price_in_cents: 1 } },
+      status: 200,
+    },
+    { method: "PUT", path: "/products/2/price_points/202.json", body: { price_point: { interval: 2 } }, status: 422 },
+    { method: "PUT", path: "/products/2/price_points/999.json", body: { price_point: { price_in_cents: 1 } }, status: 404 },
+    { method: "DELETE", path: "/products/2/price_points/202.json", status: 200 },
+    { method: "DELETE", path: "/products/2/price_points/201.json", status: 422 },
+    {
+      method: "PATCH",
+      path: "/products/2/price_points/202/unarchive.json",
+      status: 200,
+      prepare: (s) => call(s, "DELETE", "/products/2/price_points/202.json", { auth }),
+    },
+    { method: "PATCH", path: "/products/2/price_points/999/unarchive.json", status: 404 },
+    { method: "PATCH", path: "/products/2/price_points/202/default.json", status: 200 },
+    {
+      method: "PATCH",
+      path: "/products/2/price_points/202/default.json",
+      status: 422,
+      prepare: (s) => call(s, "DELETE", "/products/2/price_points/202.json", { auth }),
+    },
+    { method: "PATCH", path: "/products/2/price_points/999/default.json", status: 404 },
+  ];
+  it.each(catalogCases)("catalog: $method $path → $status", async ({ method, path, body, status, prepare }) => {
+    await prepare?.(sim);
+    expect((await call(sim, method, path, { body, auth })).status).toBe(status);
+  });
+
+  it("the catalogue's cases cover every catalogue operation the simulator serves, each with a success", async () => {
+    const check = await contractCheck();
+    const served = new Set(catalogCases.filter((c) => c.status < 300).map((c) => check.operationOf(c.method, c.path)));
+    for (const op of [
+      "createProductFamily",
+      "listProductFamilies",
+      "readProductFamily",
+      "createProduct",
+      "listProductsForProductFamily",
+      "listProducts",
+      "updateProduct",
+      "archiveProduct",
+      "createProductPricePoint",
+      "bulkCreateProductPricePoints",
+      "listProductPricePoints",
+      "readProductPricePoint",
+      "updateProductPricePoint",
+      "archiveProductPricePoint",
+      "unarchiveProductPricePoint",
+      "promoteProductPricePointToDefault",
+    ])
+      expect(served, op).toContain(op);
+  });
+
   it("401, 400 and 409 are error lists", async () => {
     expect((await call(sim, "GET", "/site.json", { auth: null })).status).toBe(401);
     expect((await call(sim, "POST", "/webhooks/replay.json", { raw: "{", auth })).status).toBe(400);
     const body = { ids: [5005], uniqueness_token: "contract-409" };
     await call(sim, "POST", "/webhooks/replay.json", { body, auth });
     expect((await call(sim, "POST", "/webhooks/replay.json", { body, auth })).status).toBe(409);
+    for (const [path, made] of [
+      ["/product_families.json", { product_family: { name: "Twice" } }],
+      ["/products/2/price_points.json", { price_point: { name: "t", price_in_cents: 1, interval: 1, interval_unit: "month" } }],
+      ["/products/2/price_points/bulk.json", { price_points: [{ name: "u", price_in_cents: 1, interval: 1, interval_unit: "month" }] }],
+    ] as const) {
+      const once = { ...made, uniqueness_token: `contract-409-${path}` };
+      expect((await call(sim, "POST", path, { body: once, auth })).status).toBe(201);
+      expect((await call(sim, "POST", path, { body: once, auth })).status).toBe(409);
+    }
   });
 
   it.each([429, 500, 502, 503, 504] as const)("an injected %i is within the patched contract on every operation kind", async (status) => {
