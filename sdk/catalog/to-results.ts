@@ -4,6 +4,8 @@ import type { CatalogProduct, PricingFields, ProductFamily as WireFamily, PriceP
 /** Wire answers into the SDK's results: nulls read as undefined. */
 
 const u = <T>(v: T | null | undefined): T | undefined => v ?? undefined;
+/** A reference to another object: 0 (the vendor's placeholders) refers to nothing. */
+const ref = (v: number | null | undefined): number | undefined => (v != null && v > 0 ? v : undefined);
 
 /** The pricing of an answer, or undefined when it lacks the price, the interval or its unit. */
 export function toPricing(w: PricingFields): Pricing | undefined {
@@ -35,16 +37,15 @@ export function toProductFamily(f: WireFamily): ProductFamily {
 }
 
 export function toProduct(p: CatalogProduct): Product {
-  const familyId = p.product_family?.id;
   return {
     id: p.id,
     handle: u(p.handle),
     name: u(p.name),
-    defaultPricePointId: p.default_product_price_point_id ?? p.product_price_point_id ?? undefined,
+    defaultPricePointId: ref(p.default_product_price_point_id) ?? ref(p.product_price_point_id),
     defaultPricePointHandle: u(p.product_price_point_handle),
     description: u(p.description),
     // The vendor's placeholder example embeds a family with id 0: no family has it.
-    productFamilyId: familyId != null && familyId > 0 ? familyId : undefined,
+    productFamilyId: ref(p.product_family?.id),
     productFamilyHandle: u(p.product_family?.handle),
     accountingCode: u(p.accounting_code),
     taxCode: u(p.tax_code),
@@ -62,7 +63,7 @@ export function toPricePoint(p: WirePricePoint): PricePoint {
     handle: u(p.handle),
     name: u(p.name),
     type: u(p.type),
-    productId: u(p.product_id),
+    productId: ref(p.product_id),
     archivedAt: u(p.archived_at),
     pricing: toPricing(p),
   };

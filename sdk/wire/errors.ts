@@ -3,13 +3,16 @@ import { z } from "zod";
 /**
  * Error bodies, as the vendor publishes them: `{"errors": ["…"]}` (most 4xx),
  * `{"errors": {"field": ["…"]}}` (price points), `{"error": "…"}` (cancel),
- * and plain text (the 429 of the rate limiter, gateway 5xx pages).
+ * a bare JSON string, and plain text (the 429 of the rate limiter, gateway 5xx pages). A bulk
+ * create's indexed keys at the top level are read in the caller's words by `catalog/refusals.ts`.
  */
 export const errorListResponse = z.object({ errors: z.array(z.string()) });
 export type ErrorListResponse = z.infer<typeof errorListResponse>;
 
 /** The service's messages in any of its error shapes; empty when it sent none. */
 export function errorMessages(body: unknown): string[] {
+  // A bare JSON string: the vendor's 404 of a family's product list ("A valid product_family_id is required").
+  if (typeof body === "string") return body.trim() ? [body.trim()] : [];
   if (typeof body !== "object" || body === null) return [];
   const b = body as { errors?: unknown; error?: unknown };
   if (Array.isArray(b.errors)) return b.errors.filter((e): e is string => typeof e === "string");

@@ -33,7 +33,8 @@ export const pricePoint = z.object({
   name: maybe(z.string()),
   handle: maybe(z.string()),
   type: maybe(z.string()),
-  product_id: maybe(wireId),
+  // 0 (a placeholder) names no product and is read as none.
+  product_id: maybe(z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)),
   archived_at: maybe(timestamp),
   created_at: maybe(timestamp),
   updated_at: maybe(timestamp),

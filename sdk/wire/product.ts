@@ -2,6 +2,9 @@ import { z } from "zod";
 import { maybe, timestamp, wireId } from "./common";
 import { listedPricePoint, pricingFields, pricingRequestFields } from "./price-point";
 
+/** An id that refers to another object; 0 is read, and means none (see `to-results.ts`). */
+const ref = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+
 /** The family embedded in a product: read for its id and handle, whatever else it holds. */
 const embeddedFamily = z.object({
   id: maybe(z.number().int()),
@@ -28,8 +31,9 @@ export const catalogProduct = z.object({
   created_at: maybe(timestamp),
   updated_at: maybe(timestamp),
   version_number: maybe(z.number().int()),
-  default_product_price_point_id: maybe(wireId),
-  product_price_point_id: maybe(wireId),
+  // References: 0 (the vendor's placeholder example) names no price point and is read as none.
+  default_product_price_point_id: maybe(ref),
+  product_price_point_id: maybe(ref),
   product_price_point_handle: maybe(z.string()),
   product_price_point_name: maybe(z.string()),
   product_family: maybe(embeddedFamily),

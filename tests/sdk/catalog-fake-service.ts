@@ -30,9 +30,10 @@ export interface Fault {
   /**
    * `reset-after`: apply, then reset the connection; `reset-before`: reset without applying;
    * `503-after` / `503-before`: answer 503 after / without applying; `409`: answer the duplicate
-   * submission without applying; `slow`: apply, answer after `delayMs`.
+   * submission without applying; `slow`: apply, answer after `delayMs`; `garbled`: apply, answer
+   * 2xx with a body that is not the object.
    */
-  readonly kind: "reset-after" | "reset-before" | "503-after" | "503-before" | "409" | "slow";
+  readonly kind: "reset-after" | "reset-before" | "503-after" | "503-before" | "409" | "slow" | "garbled";
   readonly delayMs?: number;
 }
 
@@ -46,6 +47,10 @@ export async function catalogService() {
   const tokens = new Set<string>();
   const faults: (Fault & { left: number })[] = [];
   const requests: SeenRequest[] = [];
+  /** Every request, never cleared (tests clear `requests` to look at what follows). */
+  const log: SeenRequest[] = [];
+  let inFlight = 0;
+  let peak = 0;
 
   const pricing = (p: Json): Json => {
     const out: Json = {};
@@ -238,6 +243,8 @@ export async function catalogService() {
   }
 
   const server = createServer((req, res) => {
+    peak = Math.max(peak, ++inFlight);
+    res.on("close", () => inFlight--);
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
@@ -246,7 +253,9 @@ export async function catalogService() {
       const text = Buffer.concat(chunks).toString("utf8");
       const body = text ? (JSON.parse(text) as Json) : {};
       const query = Object.fromEntries(url.searchParams);
-      requests.push({ method, url: req.url ?? "/", path: url.pathname, query, body: text ? body : undefined });
+      const seen = { method, url: req.url ?? "/", path: url.pathname, query, body: text ? body : undefined };
+      requests.push(seen);
+      log.push(seen);
       const fault = faults.find((f) => f.left > 0 && (!f.method || f.method === method) && (!f.path || f.path.test(url.pathname)));
       if (fault) fault.left--;
       const send = (status: number, json: unknown) => {
@@ -266,6 +275,7 @@ export async function catalogService() {
       }
       if (fault?.kind === "reset-after") return void req.socket.resetAndDestroy();
       if (fault?.kind === "503-after") return send(503, { errors: ["Service Unavailable"] });
+      if (fault?.kind === "garbled") return send(answer.status, { unexpected: true });
       if (fault?.kind === "slow") return void setTimeout(() => send(answer.status, answer.json), fault.delayMs ?? 50).unref();
       send(answer.status, answer.json);
     });
@@ -285,12 +295,17 @@ export async function catalogService() {
   return {
     url,
     requests,
+    log,
     families,
     products,
     points,
     /** Adds faults, each for `times` (default 1) matching requests. */
     fault(...fs: Fault[]) {
       for (const f of fs) faults.push({ ...f, left: f.times ?? 1 });
+    },
+    /** The most requests in flight at once, from arrival to answer. */
+    get peak() {
+      return peak;
     },
     /** Requests by method and path (without query). */
     seen: () => requests.map((r) => `${r.method} ${r.path}`),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BillingApiError, BillingValidationError, type PricePoint, type Product, type ProductFamily } from "../../sdk";
-import { catalogService } from "./catalog-fake-service";
+import { contractRequestCheck, type SentRequest } from "./catalog-contract";
+import { type CatalogService, catalogService } from "./catalog-fake-service";
 import { clientOf } from "./helpers";
 
 /**
@@ -24,8 +25,12 @@ const pricing = (over: Partial<NonNullable<Product["pricing"]>> = {}) => ({
   ...over,
 });
 
+/** Every service of this file, for the contract check of everything sent (the last test). */
+const services: CatalogService[] = [];
+
 async function setup() {
   const svc = await catalogService();
+  services.push(svc);
   const billing = clientOf(svc.url);
   return { svc, billing };
 }
@@ -260,7 +265,7 @@ describe("price points", () => {
   });
 
   it("createPricePoints: in the inputs' order, at most maxConcurrency in flight", async () => {
-    const { svc, billing: _, p } = await product();
+    const { svc, p } = await product();
     const billing = clientOf(svc.url, { maxConcurrency: 2 });
     svc.fault({ kind: "slow", method: "POST", delayMs: 30, times: 100 });
     const inputs = Array.from({ length: 7 }, (_, i) => ({ handle: `pp-${i}`, name: `PP ${i}`, ...MONTHLY, priceInCents: 100 * i }));
@@ -293,5 +298,21 @@ describe("price points", () => {
       errors: ["handle: must be unique within the product."],
       message: expect.stringContaining("failed with 422: handle: must be unique within the product."),
     });
+  });
+});
+
+describe("every request sent above", () => {
+  it("validates against the contract's request schema, but for the listed deviations (catalog-contract.ts)", async () => {
+    const sent: SentRequest[] = services.flatMap((s) =>
+      s.log.map((r) => ({ method: r.method, url: r.url, text: r.body === undefined ? "" : JSON.stringify(r.body) })),
+    );
+    expect(sent.length).toBeGreaterThan(20);
+    const { problems, deviations } = await contractRequestCheck(sent);
+    expect(problems).toStrictEqual([]);
+    expect(deviations).toStrictEqual([
+      "listProductPricePoints: include_archived in the query",
+      "readProductFamily: {id} as handle:x",
+      "updateProduct: a partial product (without some of name, description, price_in_cents, interval, interval_unit)",
+    ]);
   });
 });

@@ -1,0 +1,116 @@
+import type OpenAPIBackend from "openapi-backend";
+import { contractApi } from "../contract/validator";
+
+/**
+ * The catalog requests the SDK sends, judged against the contract's request schemas (as published).
+ * Where the shared plan makes the SDK send what the contract does not describe, the deviation is
+ * listed here with its reason; a request is valid when, each listed deviation it carries undone,
+ * the rest validates. So a listed deviation can hide nothing else, and an unlisted one fails.
+ */
+
+export interface SentRequest {
+  readonly method: string;
+  /** Path and query, as sent. */
+  readonly url: string;
+  /** The body as JSON text, or "" for none. */
+  readonly text: string;
+}
+
+interface Req {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  headers: Record<string, string>;
+  body: any;
+}
+
+/** A request's deviations from the published contract, each with why it is sent anyway and how to undo it for the check. */
+export const REQUEST_DEVIATIONS: readonly {
+  readonly operationId: string;
+  readonly what: string;
+  readonly why: string;
+  readonly applies: (r: Req) => boolean;
+  readonly undo: (r: Req) => Req;
+}[] = [
+  {
+    operationId: "readProductFamily",
+    what: "{id} as handle:x",
+    why: "the contract types {id} as an integer, while the same operation's description documents the `handle:my-family` form",
+    applies: (r) => /\/product_families\/handle:[^/]+\.json$/.test(r.path),
+    undo: (r) => ({ ...r, path: r.path.replace(/handle:[^/]+\.json$/, "1.json") }),
+  },
+  {
+    operationId: "listProductPricePoints",
+    what: "include_archived in the query",
+    why:
+      "the service's list parameter (the contract lists it for product lists); the plan has price point lists take it, " +
+      "and it is sent only when archived price points are asked for (a create's read-back)",
+    applies: (r) => "include_archived" in r.query,
+    undo: (r) => {
+      const { include_archived: _, ...query } = r.query;
+      return { ...r, query };
+    },
+  },
+  {
+    operationId: "updateProduct",
+    what: "a partial product (without some of name, description, price_in_cents, interval, interval_unit)",
+    why:
+      "the contract gives the update the create's schema, required fields included; the service updates only the fields named " +
+      "(the plan: 'Without a pricing change it only updates the named fields'), and sending the pricing unchanged is a no-op anyway",
+    applies: (r) => ["name", "description", "price_in_cents", "interval", "interval_unit"].some((k) => !(k in (r.body?.product ?? {}))),
+    undo: (r) => ({
+      ...r,
+      body: {
+        ...r.body,
+        product: { name: "n", description: "", price_in_cents: 0, interval: 1, interval_unit: "month", ...r.body.product },
+      },
+    }),
+  },
+  {
+    operationId: "updateProduct",
+    what: 'expiration_interval_unit "never"',
+    why: "the contract's request enum is day/month, its answers' Extended Interval Unit has never: an update that removes an expiration says so",
+    applies: (r) => r.body?.product?.expiration_interval_unit === "never",
+    undo: (r) => {
+      const { expiration_interval_unit: _, ...product } = r.body.product;
+      return { ...r, body: { ...r.body, product } };
+    },
+  },
+];
+
+let api: Promise<OpenAPIBackend> | undefined;
+
+/**
+ * The problems of each request ([] when it validates), and the deviations it carried. A request
+ * that matches no operation is a problem.
+ */
+export async function contractRequestCheck(sent: readonly SentRequest[]): Promise<{ problems: string[]; deviations: string[] }> {
+  api ??= contractApi();
+  const a = await api;
+  const problems: string[] = [];
+  const deviations: string[] = [];
+  for (const s of sent) {
+    const url = new URL(s.url, "http://x");
+    let req: Req = {
+      method: s.method,
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers: { accept: "application/json", ...(s.text ? { "content-type": "application/json" } : {}) },
+      body: s.text ? JSON.parse(s.text) : undefined,
+    };
+    const op = a.router.matchOperation(req);
+    if (!op) {
+      problems.push(`${s.method} ${s.url}: no operation of the contract`);
+      continue;
+    }
+    for (const d of REQUEST_DEVIATIONS) {
+      if (d.operationId === op.operationId && d.applies(req)) {
+        deviations.push(`${op.operationId}: ${d.what}`);
+        req = d.undo(req);
+      }
+    }
+    const v = a.validator.validateRequest(req, a.router.matchOperation(req) ?? op);
+    if (!v.valid) problems.push(`${op.operationId} ${s.method} ${s.url}: ${JSON.stringify(v.errors)}`);
+  }
+  return { problems, deviations: [...new Set(deviations)].sort() };
+}
