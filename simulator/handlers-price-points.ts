@@ -32,11 +32,11 @@ const product = (site: Site, ref: string) => site.catalog.productRef(decodeSegme
 
 /**
  * GET /products/{id}/price_points.json: in the order made, 10 a page by
- * default; `filter[type]` a comma-separated list of types. Archived ones
- * only with `include_archived=true`: the contract lists that parameter for
- * the product lists, not this one, and is silent on whether archived price
- * points are listed; they are left out as the product lists leave archived
- * products out, so that a list is what can still be sold.
+ * default; `filter[type]` a comma-separated list of types. Archived ones only
+ * when asked for: the vendored contract has no parameter for it, the vendor's
+ * later SDKs send `archived=true` ("Set to include archived price points in
+ * the response", so they are left out otherwise); `include_archived=true`, the
+ * product lists' name, is taken too.
  */
 export function listPricePoints(site: Site, [ref]: string[], req: RouteRequest): Answer {
   const p = product(site, ref);
@@ -51,9 +51,11 @@ export function listPricePoints(site: Site, [ref]: string[], req: RouteRequest):
       return errorList(422, `filter[type] must be a comma-separated list of ${PRICE_POINT_TYPES.join(", ")}; got '${unknown.join(",")}'.`);
     types = asked as PricePointType[];
   }
+  const archived = flag(req.query, "archived");
+  if (typeof archived === "string") return errorList(422, archived);
   const includeArchived = flag(req.query, "include_archived");
   if (typeof includeArchived === "string") return errorList(422, includeArchived);
-  const rows = p.pricePoints.filter((pp) => types.includes(pricePointType(pp)) && (includeArchived || pp.archivedAt === null));
+  const rows = p.pricePoints.filter((pp) => types.includes(pricePointType(pp)) && (archived || includeArchived || pp.archivedAt === null));
   const page = rows.slice((pages.page - 1) * pages.perPage, pages.page * pages.perPage);
   return json(200, { price_points: page.map((pp) => renderPricePoint(p, pp)) });
 }

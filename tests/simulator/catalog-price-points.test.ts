@@ -219,6 +219,9 @@ describe("GET /products/{id}/price_points.json and …/{price_point_id}.json", (
       [202, "pro-annual", "catalog"],
     ]);
     expect(await list(sim, "?include_archived=true&filter[type]=catalog")).toEqual([[202, "pro-annual", "catalog"]]);
+    // The vendor's later SDKs name it `archived`.
+    expect(await list(sim, "?archived=true")).toHaveLength(2);
+    expect(await list(sim, "?archived=false")).toHaveLength(1);
     expect((await call(sim, "GET", "/products/2/price_points.json?include_archived=yes")).status).toBe(422);
   });
 
