@@ -279,8 +279,7 @@ export const productPricePoint: KindModule<typeof kind, State> = {
           },
         };
       }
-      if (isUnknown(inputs.handle) || isUnknown(inputs.product) || isUnknown(inputs.site) || inputs.adopt !== false)
-        return { failures: [] };
+      if (isUnknown(inputs.handle) || isUnknown(inputs.product) || isUnknown(inputs.site)) return { failures: [] };
       const site = inputs.site as string | undefined;
       const productId = await productIdOf(ctx, inputs.product as number | string, site).catch(() => undefined);
       if (productId === undefined) return { failures: [] };
@@ -288,13 +287,39 @@ export const productPricePoint: KindModule<typeof kind, State> = {
         (pp) => pp.handle === inputs.handle,
       );
       if (!found) return { failures: [] };
+      if (inputs.adopt === false)
+        return {
+          failures: [
+            {
+              property: "handle",
+              reason: `${label(String(inputs.handle), found.id)} already exists on product ${productId} and adopt is false: choose another handle, or set adopt: true to manage it`,
+            },
+          ],
+        };
+      // Adopted: and when the service holds other pricing, converging it is a replacement, a price change to review.
+      const held = pricingOutputs(found.pricing);
+      const fields = pricingChanges(inputs as Partial<Inputs>, held);
+      const pick = (v: object) => Object.fromEntries(fields.map((k) => [k, (v as Record<string, unknown>)[k] ?? null]));
       return {
-        failures: [
-          {
-            property: "handle",
-            reason: `${label(String(inputs.handle), found.id)} already exists on product ${productId} and adopt is false: choose another handle, or set adopt: true to manage it`,
+        failures: [],
+        preview: {
+          adopt: {
+            id: found.id,
+            handle: found.handle ?? String(inputs.handle),
+            ...(found.archivedAt !== undefined ? { unarchive: true } : {}),
           },
-        ],
+          ...(fields.length > 0
+            ? {
+                pricingChange: {
+                  fields,
+                  from: pick(held),
+                  to: pick(inputs),
+                  effect:
+                    "the adopted price point is replaced: its handle freed, the new one created (and promoted if default), the old one archived; subscriptions on it keep it",
+                },
+              }
+            : {}),
+        },
       };
     },
 

@@ -282,7 +282,20 @@ export const product: KindModule<typeof kind, State> = {
       )
         if (typeof family === "number" || existing.productFamilyHandle !== undefined)
           return fail("productFamily", otherFamily(handle, existing));
-      return { failures: [], preview: { adopt: { id: existing.id, handle } } };
+      // Adopted: and when the service holds other pricing, converging it is a price change to review.
+      const held = pricingOutputs(existing.pricing);
+      const fields = pricingChanges(inputs as Partial<Inputs>, held);
+      const pick = (v: object) => Object.fromEntries(fields.map((k) => [k, (v as Record<string, unknown>)[k] ?? null]));
+      const pricingChange =
+        fields.length > 0
+          ? {
+              fields,
+              from: pick(held),
+              to: pick(inputs),
+              effect: "the service creates a new default price point; existing subscriptions keep theirs",
+            }
+          : undefined;
+      return { failures: [], preview: { adopt: { id: existing.id, handle }, ...(pricingChange ? { pricingChange } : {}) } };
     },
 
     /** Its ids, for the preview of an update (recorded in the checked inputs once read). */

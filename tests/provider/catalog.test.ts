@@ -227,6 +227,18 @@ describe("catalog providers", () => {
       expect(steps(sim)).toEqual([`PATCH /products/${pp!.outs.productId}/price_points/${pp!.id}/unarchive.json`]);
     });
 
+    it("at preview an existing price point is announced as adopted, with the pricing change converging it means", async () => {
+      const { pricePoints, pp } = await catalog(true);
+      const same = await pricePoints.check!({}, annual);
+      expect(same.inputs.preview).toEqual({ adopt: { id: Number(pp!.id), handle: "rocket-annual" } });
+      const dearer = await pricePoints.check!({}, { ...annual, priceInCents: 59000 });
+      expect(dearer.inputs.preview).toMatchObject({
+        adopt: { id: Number(pp!.id) },
+        pricingChange: { fields: ["priceInCents"], from: { priceInCents: 49000 }, to: { priceInCents: 59000 } },
+      });
+      expect(mutations(sim)).toEqual([]);
+    });
+
     it("a handle change is an update in place", async () => {
       const { pricePoints, pp } = await catalog(true);
       const news = { ...annual, handle: "rocket-yearly" };
