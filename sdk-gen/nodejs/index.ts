@@ -5,6 +5,21 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 // Export members:
+export { ProductArgs } from "./product";
+export type Product = import("./product").Product;
+export const Product: typeof import("./product").Product = null as any;
+utilities.lazyLoad(exports, ["Product"], () => require("./product"));
+
+export { ProductFamilyArgs } from "./productFamily";
+export type ProductFamily = import("./productFamily").ProductFamily;
+export const ProductFamily: typeof import("./productFamily").ProductFamily = null as any;
+utilities.lazyLoad(exports, ["ProductFamily"], () => require("./productFamily"));
+
+export { ProductPricePointArgs } from "./productPricePoint";
+export type ProductPricePoint = import("./productPricePoint").ProductPricePoint;
+export const ProductPricePoint: typeof import("./productPricePoint").ProductPricePoint = null as any;
+utilities.lazyLoad(exports, ["ProductPricePoint"], () => require("./productPricePoint"));
+
 export { ProviderArgs } from "./provider";
 export type Provider = import("./provider").Provider;
 export const Provider: typeof import("./provider").Provider = null as any;
@@ -44,6 +59,12 @@ const _module = {
     version: utilities.getVersion(),
     construct: (name: string, type: string, urn: string): pulumi.Resource => {
         switch (type) {
+            case "billing:index:Product":
+                return new Product(name, <any>undefined, { urn })
+            case "billing:index:ProductFamily":
+                return new ProductFamily(name, <any>undefined, { urn })
+            case "billing:index:ProductPricePoint":
+                return new ProductPricePoint(name, <any>undefined, { urn })
             case "billing:index:SubscriptionMigration":
                 return new SubscriptionMigration(name, <any>undefined, { urn })
             case "billing:index:WebhookEndpoint":

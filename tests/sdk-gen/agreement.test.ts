@@ -142,6 +142,8 @@ const GO_SCALARS: Record<string, Shape> = { String: "string", Int: "integer", Fl
 
 /** `pulumi.StringPtrInput` → optional string; `pulumi.StringArrayOutput` → array<string>; `WebhookReplaySelectorPtrInput` → object. */
 function shapeOfGo(t: string): { type: Shape; ptr: boolean } {
+  // A union (an id or a "handle:" reference) is an input of any type in Go.
+  if (t === "pulumi.Input") return { type: "any", ptr: false };
   const m = /^(?:pulumi\.)?(\w+?)(Ptr)?(Input|Output)$/.exec(t);
   if (!m) throw new Error(`unexpected Go type ${t}`);
   const [, base, ptr] = m;

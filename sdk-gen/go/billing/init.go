@@ -21,6 +21,12 @@ func (m *module) Version() semver.Version {
 
 func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi.Resource, err error) {
 	switch typ {
+	case "billing:index:Product":
+		r = &Product{}
+	case "billing:index:ProductFamily":
+		r = &ProductFamily{}
+	case "billing:index:ProductPricePoint":
+		r = &ProductPricePoint{}
 	case "billing:index:SubscriptionMigration":
 		r = &SubscriptionMigration{}
 	case "billing:index:WebhookEndpoint":

@@ -6,6 +6,9 @@ import builtins as _builtins
 from . import _utilities
 import typing
 # Export this package's modules as members:
+from .product import *
+from .product_family import *
+from .product_price_point import *
 from .provider import *
 from .subscription_migration import *
 from .webhook_endpoint import *
@@ -28,6 +31,9 @@ _utilities.register(
   "mod": "index",
   "fqn": "pulumi_billing",
   "classes": {
+   "billing:index:Product": "Product",
+   "billing:index:ProductFamily": "ProductFamily",
+   "billing:index:ProductPricePoint": "ProductPricePoint",
    "billing:index:SubscriptionMigration": "SubscriptionMigration",
    "billing:index:WebhookEndpoint": "WebhookEndpoint",
    "billing:index:WebhookReplay": "WebhookReplay",
