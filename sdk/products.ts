@@ -23,6 +23,16 @@ export async function readProduct(t: Transport, idOrHandle: unknown): Promise<Pr
   return toProduct(p);
 }
 
+/**
+ * A product by handle, always (`GET /products/handle/{handle}.json`), archived ones too: also a
+ * handle of digits only, which {@link readProduct} takes for an id.
+ */
+export async function readProductByHandle(t: Transport, handle: string): Promise<Product> {
+  const path = `/products/handle/${encodeURIComponent(handle)}.json`;
+  const { product: p } = await t.call({ method: "GET", path, repeatable: true }, productResponse);
+  return toProduct(p);
+}
+
 export interface ListPricePointsOptions {
   /** Archived price points too (default false: the service leaves them out). */
   readonly includeArchived?: boolean;

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { BillingApiError } from "../errors";
 import { type ProductInput, type ProductUpdateInput, productInput, productUpdateInput } from "../inputs";
-import { readProduct } from "../products";
+import { readProduct, readProductByHandle } from "../products";
 import type { Product } from "../results";
 import type { Transport } from "../transport";
 import { MAX_PRODUCTS_PER_PAGE, productListResponse, productResponse } from "../wire";
@@ -56,7 +56,8 @@ export async function listProducts(t: Transport, opts: ListProductsOptions = {})
 async function findProduct(t: Transport, handle: string, familyId: number): Promise<Sighting<Product>> {
   let p: Product;
   try {
-    p = await readProduct(t, handle);
+    // By the handle path always: a handle of digits ("2024") is not an id here.
+    p = await readProductByHandle(t, handle);
   } catch (err) {
     if (err instanceof BillingApiError && err.status === 404) return { seen: "not found (404)" };
     throw err;

@@ -295,6 +295,85 @@ describe("createPricePoints under faults", () => {
   });
 });
 
+describe("repeatable writes under faults: settled by reading whether they took", () => {
+  async function catalog(client: { maxRetries?: number } = {}) {
+    const svc = await service();
+    const billing = clientOf(svc.url, client);
+    const f = await billing.createProductFamily({ handle: "saas", name: "SaaS" });
+    const p = await billing.createProduct(f.id, { handle: "pro", name: "Pro", ...MONTHLY });
+    const pp = await billing.createPricePoint(p.id, { handle: "annual", name: "Annual", ...MONTHLY, interval: 12 });
+    svc.requests.length = 0;
+    return { svc, billing, p, pp };
+  }
+  const POINT = (p: { id: number }, pp: { id: number }) => `/products/${p.id}/price_points/${pp.id}.json`;
+
+  it("archivePricePoint: applied, answer lost, no retries left: read back archived, returned", async () => {
+    const { svc, billing, p, pp } = await catalog({ maxRetries: 0 });
+    svc.fault({ kind: "reset-after", method: "DELETE" });
+    const archived = await billing.archivePricePoint(p.id, pp.id);
+    expect(archived).toMatchObject({ id: pp.id, archivedAt: expect.any(String) });
+    expect(svc.seen()).toStrictEqual([`DELETE ${POINT(p, pp)}`, `GET ${POINT(p, pp)}`]);
+  });
+
+  it("archivePricePoint: a 503 after applying, retried: the repeat finds it archived", async () => {
+    const { svc, billing, p, pp } = await catalog({ maxRetries: 1 });
+    svc.fault({ kind: "503-after", method: "DELETE" });
+    expect((await billing.archivePricePoint(p.id, pp.id)).archivedAt).toEqual(expect.any(String));
+    expect(svc.seen()).toStrictEqual([`DELETE ${POINT(p, pp)}`, `DELETE ${POINT(p, pp)}`]);
+  });
+
+  it("archiveProduct and unarchivePricePoint: applied, answer lost: read back, returned", async () => {
+    const { svc, billing, p, pp } = await catalog({ maxRetries: 0 });
+    await billing.archivePricePoint(p.id, pp.id);
+    svc.fault({ kind: "reset-after", method: "PATCH" }, { kind: "reset-after", method: "DELETE" });
+    expect((await billing.unarchivePricePoint(p.id, pp.id)).archivedAt).toBeUndefined();
+    expect((await billing.archiveProduct(p.id)).archivedAt).toEqual(expect.any(String));
+  });
+
+  it("promotePricePoint: applied, answer lost: the product's default is it, so the price point is read and returned", async () => {
+    const { svc, billing, p, pp } = await catalog({ maxRetries: 0 });
+    svc.fault({ kind: "reset-after", method: "PATCH" });
+    expect(await billing.promotePricePoint(p.id, pp.id)).toMatchObject({ id: pp.id, type: "default" });
+    expect(svc.seen()).toStrictEqual([
+      `PATCH /products/${p.id}/price_points/${pp.id}/default.json`,
+      `GET /products/${p.id}.json`,
+      `GET ${POINT(p, pp)}`,
+    ]);
+  });
+
+  it("promotePricePoint: not applied, no retries left: the failure, saying it may have applied", async () => {
+    const { svc, billing, p, pp } = await catalog({ maxRetries: 0 });
+    svc.fault({ kind: "reset-before", method: "PATCH" });
+    const err = await billing.promotePricePoint(p.id, pp.id).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BillingError);
+    expect(err).toMatchObject({ mayHaveApplied: true, method: "PATCH" });
+    expect(svc.seen()).toStrictEqual([`PATCH /products/${p.id}/price_points/${pp.id}/default.json`, `GET /products/${p.id}.json`]);
+    expect((await billing.readProduct(p.id)).defaultPricePointId).toBe(p.defaultPricePointId);
+  });
+
+  it("updateProduct with a new price: a 503 after applying, retried: one new default price point, not two", async () => {
+    const { svc, billing, p } = await catalog({ maxRetries: 2 });
+    svc.fault({ kind: "503-after", method: "PUT" });
+    const updated = await billing.updateProduct(p.id, { priceInCents: 2500 });
+    expect(updated.pricing?.priceInCents).toBe(2500);
+    expect(svc.seen()).toStrictEqual([`PUT /products/${p.id}.json`, `PUT /products/${p.id}.json`]);
+    expect(svc.points.filter((x) => x.product_id === p.id)).toHaveLength(3); // the first default, "annual", and one new default
+  });
+});
+
+describe("a product handle of digits only", () => {
+  it("is read back by the handle path, not taken for an id", async () => {
+    const svc = await service();
+    const billing = clientOf(svc.url, { maxRetries: 0 });
+    const f = await billing.createProductFamily({ handle: "saas", name: "SaaS" });
+    svc.requests.length = 0;
+    svc.fault({ kind: "reset-after", method: "POST" });
+    const made = await billing.createProduct(f.id, { handle: "2024", name: "Edition 2024", ...MONTHLY });
+    expect(made.handle).toBe("2024");
+    expect(svc.seen()).toStrictEqual([`POST /product_families/${f.id}/products.json`, "GET /products/handle/2024.json"]);
+  });
+});
+
 describe("every request sent above, retries and read-backs included", () => {
   it("validates against the contract's request schema, but for the listed deviations (catalog-contract.ts)", async () => {
     const sent = services.flatMap((s) =>
@@ -302,6 +381,10 @@ describe("every request sent above, retries and read-backs included", () => {
     );
     const { problems, deviations } = await contractRequestCheck(sent);
     expect(problems).toStrictEqual([]);
-    expect(deviations).toStrictEqual(["listProductPricePoints: include_archived in the query", "readProductFamily: {id} as handle:x"]);
+    expect(deviations).toStrictEqual([
+      "listProductPricePoints: include_archived in the query",
+      "readProductFamily: {id} as handle:x",
+      "updateProduct: a partial product (without some of name, description, price_in_cents, interval, interval_unit)",
+    ]);
   });
 });
