@@ -60,14 +60,15 @@ function labelled(message: string): { property: string; rest: string } | undefin
 
 /** A field's messages, each as `property: message`, its label dropped when it names the same field. */
 function fieldMessages(key: string, value: unknown): string[] {
+  const messages = (Array.isArray(value) ? value : [value]).filter((m): m is string => typeof m === "string");
+  // Rails' "base": the object as a whole, no field to name.
+  if (key === "base") return messages;
   const property = propertyOfKey(key);
   const leaf = property.replace(/^\[\d+\]\./, "");
-  return (Array.isArray(value) ? value : [value])
-    .filter((m): m is string => typeof m === "string")
-    .map((m) => {
-      const l = labelled(m);
-      return `${property}: ${l && l.property === leaf ? l.rest : m}`;
-    });
+  return messages.map((m) => {
+    const l = labelled(m);
+    return `${property}: ${l && l.property === leaf ? l.rest : m}`;
+  });
 }
 
 /** The messages of a refusal's body in the caller's words; empty when the body has none of the three shapes. */

@@ -384,7 +384,7 @@ describe("the bodies made of accepted inputs are what the contract's request sch
 });
 
 describe("the service's refusals in the caller's words (catalogErrorMessages)", () => {
-  const snake = fc.stringMatching(/^[a-z]{1,8}(_[a-z]{1,8}){0,3}$/);
+  const snake = fc.stringMatching(/^[a-z]{1,8}(_[a-z]{1,8}){0,3}$/).filter((k) => k !== "base");
   it("a field key becomes its camelCase property; an indexed key [i].property", () => {
     fc.assert(
       fc.property(
@@ -413,6 +413,7 @@ describe("the service's refusals in the caller's words (catalogErrorMessages)", 
       catalogErrorMessages({ errors: ["API Handle: must be unique - that value has been taken.", "Something: else", "No label"] }),
     ).toStrictEqual(["handle: must be unique - that value has been taken.", "Something: else", "No label"]);
     expect(catalogErrorMessages({ error: "one" })).toStrictEqual(["one"]);
+    expect(catalogErrorMessages({ errors: { base: ["Product 'pro' is archived."] } })).toStrictEqual(["Product 'pro' is archived."]);
     expect(catalogErrorMessages("A valid product_family_id is required")).toStrictEqual(["A valid product_family_id is required"]);
     expect(catalogErrorMessages(undefined)).toStrictEqual([]);
   });
