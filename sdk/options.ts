@@ -36,7 +36,8 @@ export interface BillingClientOptions {
    */
   readonly retryBudgetSeconds?: number;
   /**
-   * How long a migration whose retry got "duplicate submission" (the first
+   * How long a migration, or a create (webhook endpoint, product family,
+   * product, price point), whose retry got "duplicate submission" (the first
    * request is still being processed) is read back before its outcome is
    * reported unknown. The service cuts requests at 120 s. Default 120.
    */
