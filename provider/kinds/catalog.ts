@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { catalogHandle, pricingShape, pricingRule as sdkPricingRule } from "../../sdk/catalog/inputs";
-import { BillingApiError } from "../../sdk/errors";
+import type { BillingClient } from "../../sdk/client";
+import { BillingApiError, BillingError } from "../../sdk/errors";
 import { flag, valueText } from "../../sdk/inputs";
-import type { Pricing } from "../../sdk/results";
+import type { Pricing, Product, ProductFamily } from "../../sdk/results";
 import { isUnknown } from "../runtime/common";
 import { accepting } from "./inputs";
 import type { Context } from "./kind";
@@ -181,3 +182,34 @@ export async function findByHandle<T>(read: () => Promise<T>): Promise<T | undef
 /** The adoption notice: what was adopted, and at which site. */
 export const adoptedNotice = (ctx: Context, site: string | undefined, what: string, handle: string, id: number) =>
   ctx.notice(`adopted ${what} \`${handle}\` (id ${id}) of site ${ctx.siteLabel(site)}`);
+
+/**
+ * A write (PUT) whose failure may hide that it applied (a 5xx or reset after the service acted):
+ * read back, and when the service already holds what was written that is the result; otherwise the
+ * failure says it may or may not have been applied, never only that it failed.
+ */
+export async function settledWrite<T>(what: string, write: () => Promise<T>, readBack: () => Promise<T | undefined>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (!(err instanceof BillingError) || (err as { mayHaveApplied?: unknown }).mayHaveApplied !== true) throw err;
+    const back = await readBack().catch(() => undefined);
+    if (back !== undefined) return back;
+    throw new Error(
+      `${what} may or may not have been applied (${err.message}); the next \`pulumi up\` reads it back and sends only what it still holds differently`,
+    );
+  }
+}
+
+/**
+ * The product with this handle, or undefined. The SDK reads a string of digits as an id, and a
+ * handle may be digits only ("2024"): such a handle is looked for in the list instead.
+ */
+export async function productWithHandle(client: BillingClient, handle: string): Promise<Product | undefined> {
+  if (/^[0-9]+$/.test(handle)) return (await client.listProducts({ includeArchived: true })).find((p) => p.handle === handle);
+  return findByHandle(() => client.readProduct(handle));
+}
+
+/** The family with this handle, or undefined (asked as `handle:x`, so a handle of digits is not read as an id). */
+export const familyWithHandle = (client: BillingClient, handle: string): Promise<ProductFamily | undefined> =>
+  findByHandle(() => client.readProductFamily(`handle:${handle}`));

@@ -3,7 +3,7 @@ import { CatalogOutcomeUnknownError } from "../../sdk/errors";
 import type { ProductFamily as Family } from "../../sdk/results";
 import { isUnknown } from "../runtime/common";
 import { shellProvider } from "../shell";
-import { adoptedNotice, adoptField, findByHandle, handleField } from "./catalog";
+import { adoptedNotice, adoptField, familyWithHandle, findByHandle, handleField } from "./catalog";
 import { siteInput } from "./inputs";
 import { type ArgsOf, type Context, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
 
@@ -78,7 +78,7 @@ async function createOrAdopt(
   token: string | undefined,
 ): Promise<{ id: string; state: State }> {
   const client = ctx.client(inputs.site);
-  const existing = await findByHandle(() => client.readProductFamily(inputs.handle));
+  const existing = await familyWithHandle(client, inputs.handle);
   if (existing) {
     if (inputs.adopt === false && token === undefined)
       throw new Error(`product family \`${inputs.handle}\` (id ${existing.id}) already exists and adopt is false: nothing was created`);
@@ -126,7 +126,7 @@ export const productFamily: KindModule<typeof kind, State> = {
     async preflight(ctx, inputs, olds) {
       if (olds !== undefined || isUnknown(inputs.handle) || isUnknown(inputs.site)) return { failures: [] };
       const handle = inputs.handle as string;
-      const existing = await findByHandle(() => ctx.client(inputs.site as string | undefined).readProductFamily(handle));
+      const existing = await familyWithHandle(ctx.client(inputs.site as string | undefined), handle);
       if (!existing) return { failures: [] };
       if (inputs.adopt === false)
         return {
@@ -148,7 +148,7 @@ export const productFamily: KindModule<typeof kind, State> = {
       if (typeof olds.familyId === "number") return { familyId: olds.familyId };
       if (typeof olds.handle !== "string") return undefined;
       const handle = olds.handle;
-      const f = await findByHandle(() => ctx.client(typeof olds.site === "string" ? olds.site : undefined).readProductFamily(handle));
+      const f = await familyWithHandle(ctx.client(typeof olds.site === "string" ? olds.site : undefined), handle);
       return f && { familyId: f.id };
     },
 

@@ -19,8 +19,10 @@ import {
   pricingOutputShape,
   pricingOutputs,
   pricingRule,
+  productWithHandle,
   referencedHandle,
   referenceField,
+  settledWrite,
 } from "./catalog";
 import { siteInput } from "./inputs";
 import { type ArgsOf, type Context, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
@@ -115,10 +117,21 @@ const label = (handle: string, id: number) => `price point \`${handle}\` (id ${i
 async function productIdOf(ctx: Context, ref: number | string, site: string | undefined): Promise<number> {
   const handle = referencedHandle(ref);
   if (handle === undefined) return ref as number;
-  const p = await findByHandle(() => ctx.client(site).readProduct(handle));
+  const p = await productWithHandle(ctx.client(site), handle);
   if (!p) throw new Error(`product: no product has the handle \`${handle}\` at site ${ctx.siteLabel(site)}: declare a Product and pass it`);
   return p.id;
 }
+
+/** Renames a price point; a failure after the PUT may have applied is read back (see settledWrite). */
+const renamed = (ctx: Context, site: string | undefined, productId: number, id: number, handle: string) =>
+  settledWrite(
+    `ProductPricePoint: renaming price point ${id} to \`${handle}\``,
+    () => ctx.client(site).updatePricePoint(productId, id, { handle }),
+    async () => {
+      const back = await ctx.client(site).readPricePoint(productId, id);
+      return back.handle === handle ? back : undefined;
+    },
+  );
 
 /** A handle no price point of the product has: the old one's, freed for its replacement. */
 function freedHandle(handle: string, id: number, taken: ReadonlySet<string>): string {
@@ -210,7 +223,7 @@ async function createOrAdopt(
     }
     // Pricing or name differ, which the service cannot change without changing what its subscriptions pay: free the handle, replace it.
     const freed = freedHandle(inputs.handle, found.id, new Set(all.map((pp) => pp.handle ?? "")));
-    await client.updatePricePoint(productId, found.id, { handle: freed });
+    await renamed(ctx, inputs.site, productId, found.id, freed);
     ctx.notice(
       `ProductPricePoint: ${label(inputs.handle, found.id)} is renamed \`${freed}\` to free its handle for its replacement` +
         (differs.length > 0 ? ` (${describeChanges(differs, held, inputs)})` : " (its name differs)"),
@@ -283,9 +296,23 @@ export const productPricePoint: KindModule<typeof kind, State> = {
       const site = inputs.site as string | undefined;
       const productId = await productIdOf(ctx, inputs.product as number | string, site).catch(() => undefined);
       if (productId === undefined) return { failures: [] };
-      const found = (await ctx.client(site).listPricePoints(productId, { includeArchived: true })).find(
-        (pp) => pp.handle === inputs.handle,
-      );
+      const listed = await ctx
+        .client(site)
+        .listPricePoints(productId, { includeArchived: true })
+        .catch((err: unknown) => {
+          if (isNotFound(err)) return undefined;
+          throw err;
+        });
+      if (listed === undefined)
+        return {
+          failures: [
+            {
+              property: "product",
+              reason: `no product has the id ${productId} at site ${ctx.siteLabel(site)}: it must be an existing product's id (e.g. a Product's productId) or "handle:<handle>"`,
+            },
+          ],
+        };
+      const found = listed.find((pp) => pp.handle === inputs.handle);
       if (!found) return { failures: [] };
       if (inputs.adopt === false)
         return {
@@ -360,7 +387,7 @@ export const productPricePoint: KindModule<typeof kind, State> = {
         live = await client.unarchivePricePoint(productId, pricePointId);
         ctx.notice(`ProductPricePoint: ${label(s.handle, pricePointId)} was archived outside the stack; unarchived it.`);
       }
-      if (live.handle !== inputs.handle) live = await client.updatePricePoint(productId, pricePointId, { handle: inputs.handle });
+      if (live.handle !== inputs.handle) live = await renamed(ctx, inputs.site, productId, pricePointId, inputs.handle);
       let next: State = { ...current, ...outputsOf(live, productId, inputs.site), handle: live.handle ?? inputs.handle };
       if (inputs.default === true && live.type !== "default") next = await finish(ctx, id, { ...next, todo: { promote: true } }, productId);
       if (inputs.default === false && live.type === "default" && s.args.default === true)

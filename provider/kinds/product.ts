@@ -8,6 +8,7 @@ import {
   adoptedNotice,
   adoptField,
   describeChanges,
+  familyWithHandle,
   findByHandle,
   handleField,
   isNotFound,
@@ -19,9 +20,11 @@ import {
   pricingOutputShape,
   pricingOutputs,
   pricingRule,
+  productWithHandle,
   referencedHandle,
   referenceField,
   refersTo,
+  settledWrite,
 } from "./catalog";
 import { siteInput } from "./inputs";
 import { type ArgsOf, type Context, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
@@ -156,7 +159,7 @@ function descriptiveChanges(inputs: Partial<Inputs>, p: Partial<Record<string, u
 async function familyIdOf(ctx: Context, inputs: Inputs): Promise<number> {
   const handle = referencedHandle(inputs.productFamily);
   if (handle === undefined) return inputs.productFamily as number;
-  const family = await findByHandle(() => ctx.client(inputs.site).readProductFamily(handle));
+  const family = await familyWithHandle(ctx.client(inputs.site), handle);
   if (!family)
     throw new Error(
       `productFamily: no product family has the handle \`${handle}\` at site ${ctx.siteLabel(inputs.site)}: declare a ProductFamily and pass its familyId`,
@@ -180,7 +183,17 @@ async function converge(ctx: Context, p: ServiceProduct, inputs: Inputs): Promis
   if (descriptive.length === 0 && pricing.length === 0) return p;
   const body: Record<string, unknown> = Object.fromEntries(descriptive.map((k) => [k, inputs[k]]));
   if (pricing.length > 0) Object.assign(body, pricingOf(inputs));
-  const updated = await ctx.client(inputs.site).updateProduct(p.id, body);
+  const client = ctx.client(inputs.site);
+  // A failure after the PUT may have applied (with pricing: a new default price point) is read back, never reported as not done.
+  const updated = await settledWrite(
+    `Product \`${inputs.handle}\`: the update of ${Object.keys(body).join(", ")}`,
+    () => client.updateProduct(p.id, body),
+    async () => {
+      const back = await client.readProduct(p.id);
+      const now = held(back);
+      return descriptiveChanges(inputs, now).length === 0 && pricingChanges(inputs, now).length === 0 ? back : undefined;
+    },
+  );
   if (pricing.length > 0) {
     ctx.notice(
       `Product \`${inputs.handle}\`: pricing changed (${describeChanges(pricing, view, inputs)}): the service made a new default price point` +
@@ -198,7 +211,7 @@ async function createOrAdopt(
 ): Promise<{ id: string; state: State }> {
   const client = ctx.client(inputs.site);
   const familyId = await familyIdOf(ctx, inputs);
-  const existing = await findByHandle(() => client.readProduct(inputs.handle));
+  const existing = await productWithHandle(client, inputs.handle);
   if (existing) {
     if (existing.archivedAt !== undefined) throw new Error(archivedError(existing));
     if (existing.productFamilyId !== undefined && existing.productFamilyId !== familyId)
@@ -265,7 +278,7 @@ export const product: KindModule<typeof kind, State> = {
       }
       if (isUnknown(inputs.handle) || isUnknown(inputs.site)) return { failures: [] };
       const handle = inputs.handle as string;
-      const existing = await findByHandle(() => ctx.client(inputs.site as string | undefined).readProduct(handle));
+      const existing = await productWithHandle(ctx.client(inputs.site as string | undefined), handle);
       if (!existing) return { failures: [] };
       const fail = (property: string, reason: string) => ({ failures: [{ property, reason }] });
       if (existing.archivedAt !== undefined) return fail("handle", archivedError(existing));
@@ -303,7 +316,7 @@ export const product: KindModule<typeof kind, State> = {
       if (typeof olds.productId === "number") return { productId: olds.productId, productFamilyId: olds.productFamilyId };
       if (typeof olds.handle !== "string") return undefined;
       const handle = olds.handle;
-      const p = await findByHandle(() => ctx.client(typeof olds.site === "string" ? olds.site : undefined).readProduct(handle));
+      const p = await productWithHandle(ctx.client(typeof olds.site === "string" ? olds.site : undefined), handle);
       return p && { productId: p.id, productFamilyId: p.productFamilyId ?? null };
     },
 
@@ -366,7 +379,7 @@ export const product: KindModule<typeof kind, State> = {
 
     async del(ctx, id, s) {
       const client = ctx.client(s.site);
-      const productId = s.pendingToken === undefined ? productIdOf(id, s) : (await findByHandle(() => client.readProduct(s.handle)))?.id;
+      const productId = s.pendingToken === undefined ? productIdOf(id, s) : (await productWithHandle(client, s.handle))?.id;
       if (productId === undefined) return ctx.notice(`Product: the pending create of \`${s.handle}\` made no product; nothing to archive.`);
       const live = await findByHandle(() => client.readProduct(productId));
       if (!live) return;

@@ -175,6 +175,16 @@ describe("catalog providers", () => {
       expect(checked.failures?.[0]?.reason).toMatch(/archived at the service.*keeps its handle.*another handle/);
     });
 
+    it("a handle of digits is a handle, not an id: product 3 exists, yet handle 3 is created, then adopted", async () => {
+      const p = await setup();
+      await p.families.create(family);
+      const first = await p.products.create({ ...launch, handle: "3" });
+      expect(first.id).not.toBe("3");
+      expect(first.outs.handle).toBe("3");
+      const again = await captureOutput(() => p.products.create({ ...launch, handle: "3" }));
+      expect(again.result?.id).toBe(first.id);
+    });
+
     it("delete archives it, and its handle stays taken", async () => {
       const { products, prod } = await catalog();
       const { text } = await captureOutput(() => products.delete!(prod.id, prod.outs));
