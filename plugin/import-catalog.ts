@@ -41,13 +41,19 @@ async function orNothing<T>(type: string, importId: string, what: string, read: 
 
 const withSite = (site: string | undefined) => (site !== undefined ? { site } : {});
 
-/** The pricing the service holds, as inputs (what it holds none of is left out). */
+/**
+ * The pricing the service holds, as inputs. What it holds none of is left out, and so are the values it
+ * holds when nothing was set (no expiration, no initial charge after a trial), which a declaration leaves
+ * out too: printed, `initialChargeAfterTrial: false` would be noise, and deleted from the code, a diff.
+ */
 function pricingInputs(p: Pricing | undefined): Record<string, unknown> {
   if (!p) return {};
   const out: Record<string, unknown> = {};
   for (const k of PRICING_FIELDS) {
     const v = p[k];
-    if (v !== undefined && v !== null && !(k === "expirationIntervalUnit" && v === "never")) out[k] = v;
+    if (v === undefined || v === null) continue;
+    if ((k === "expirationIntervalUnit" && v === "never") || (k === "initialChargeAfterTrial" && v === false)) continue;
+    out[k] = v;
   }
   return out;
 }
