@@ -47,7 +47,7 @@ const teamAnnual = new ProductPricePoint("demo-team-annual", {
 });
 
 export const teamProductId = team.productId;
-export const teamMonthly = pulumi.interpolate`${team.defaultPricePointHandle}: ${team.priceInCents} cents per ${team.intervalUnit}`;
+export const teamMonthly = pulumi.interpolate`default price point ${team.defaultPricePointId}: ${team.priceInCents} cents per ${team.intervalUnit}`;
 export const teamAnnualPricePoint = pulumi.interpolate`${teamAnnual.handle} (id ${teamAnnual.pricePointId}): ${teamAnnual.priceInCents} cents every ${teamAnnual.interval} ${teamAnnual.intervalUnit}s`;
 export const webhooksEnabled = webhooks.webhooksEnabled;
 export const endpointId = receiver.endpointId;
