@@ -73,11 +73,11 @@ const kind = declareKind({
   refresh: true,
   onDelete: "archives it; the product's default cannot be archived (promote another first), except with its product, which archives both",
   example: {
-    product: "handle:launch-pro",
-    handle: "launch-pro-annual",
-    name: "Annual",
-    priceInCents: 49000,
-    interval: 12,
+    product: "handle:pro",
+    handle: "pro-biennial",
+    name: "Pro, every two years",
+    priceInCents: 90000,
+    interval: 24,
     intervalUnit: "month",
   },
 });

@@ -90,7 +90,7 @@ const kind = declareKind({
   refresh: true,
   onDelete: "archives the product (the service never deletes one; its handle stays taken, and its subscriptions keep it)",
   example: {
-    productFamily: "handle:launch",
+    productFamily: "handle:plans",
     handle: "launch-pro",
     name: "Launch Pro",
     priceInCents: 4900,
