@@ -1,0 +1,471 @@
+/**
+ * Fuzz of the catalog kinds' `check()` (ProductFamily, Product, ProductPricePoint) with fast-check:
+ * arbitrary inputs (wrong types, negative, fractional, huge and non-finite prices, bad handles,
+ * intervals without their units, trials without their prices, bad references, unknown keys, the
+ * engine's UNKNOWN placeholder anywhere), on a first deploy (check reads the service to preview an
+ * adoption) and on an update (olds given). For every input check must answer `{ inputs, failures }`
+ * and never throw; every failure names a declared input (or the unknown key given) and says what
+ * would be accepted; an input an independent oracle knows to be valid gets no failure, and a field
+ * it knows to be invalid gets one on that field. Nothing is ever sent but reads.
+ *
+ * Reproducing: `CATALOG_FUZZ_SEED=<n> npx vitest run tests/provider/catalog-check-fuzz.test.ts`
+ * (fast-check's error carries the seed and shrink path too).
+ */
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { kinds } from "../../provider/runtime";
+import { configure } from "../../provider/runtime/config";
+import { type Simulator, startSimulator } from "../../simulator";
+
+const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+const SEED = Number(process.env.CATALOG_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
+const RUNS = 1500;
+const KEY = "sk_catalog_fuzz";
+
+type Props = Record<string, unknown>;
+type Failure = { property: string; reason: string };
+
+/** A record without its `undefined` values (an absent optional input). */
+const compact = (o: Props): Props => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+
+const FAMILY_INPUTS = ["handle", "name", "description", "adopt", "site"];
+const PRICING = [
+  "priceInCents",
+  "interval",
+  "intervalUnit",
+  "trialPriceInCents",
+  "trialInterval",
+  "trialIntervalUnit",
+  "trialType",
+  "initialChargeInCents",
+  "initialChargeAfterTrial",
+  "expirationInterval",
+  "expirationIntervalUnit",
+];
+const PRODUCT_INPUTS = [
+  "productFamily",
+  "handle",
+  "name",
+  "description",
+  "accountingCode",
+  "taxCode",
+  "requireCreditCard",
+  "requestCreditCard",
+  "requestBillingAddress",
+  "requireBillingAddress",
+  "requireShippingAddress",
+  ...PRICING,
+  "adopt",
+  "pricingChangeAcknowledged",
+  "site",
+];
+const PRICE_POINT_INPUTS = ["product", "handle", "name", ...PRICING, "default", "adopt", "pricingChangeAcknowledged", "site"];
+
+// ---------------------------------------------------------------------------
+// Generators
+// ---------------------------------------------------------------------------
+
+const HANDLE = /^[a-z0-9][a-z0-9.:_-]*$/;
+/** Handles no object of the fuzz site has (`fz` never starts a seeded one). */
+const freshHandle = fc.stringMatching(/^fz[a-z0-9][a-z0-9.:_-]{0,20}$/);
+const badHandle = fc.oneof(
+  fc.constantFrom("", "Pro", "pro plan", "-pro", "_pro", ".pro", "pro/annual", "pró", "PRO", " pro", "pro\n", "x".repeat(256)),
+  fc.string({ maxLength: 12 }).filter((s) => !HANDLE.test(s)),
+);
+const junk: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constantFrom<unknown>(
+    null,
+    NaN,
+    Infinity,
+    -Infinity,
+    -0,
+    0,
+    1,
+    -1,
+    0.5,
+    1.5,
+    2 ** 53,
+    1e308,
+    true,
+    false,
+    "",
+    "1",
+    "-1",
+    "1.5",
+    "true",
+  ),
+  fc.constantFrom<unknown>(
+    "month",
+    "day",
+    "never",
+    "monthly",
+    "Month",
+    "no_obligation",
+    "handle:",
+    "handle:Pro",
+    "handle:fz1",
+    [],
+    {},
+    [1],
+    { a: 1 },
+  ),
+  fc.integer(),
+  fc.double(),
+  fc.string({ maxLength: 12 }),
+  fc.constant(UNKNOWN),
+);
+const cents = fc.oneof(fc.constantFrom(0, 1, 4900, 99_999_999), fc.nat({ max: 10_000_000 }));
+const count = fc.integer({ min: 1, max: 1000 });
+const unit = fc.constantFrom("day", "month");
+const orUnknown = <T>(a: fc.Arbitrary<T>) =>
+  fc.oneof({ weight: 8, arbitrary: a as fc.Arbitrary<unknown> }, { weight: 1, arbitrary: fc.constant<unknown>(UNKNOWN) });
+const opt = <T>(a: fc.Arbitrary<T>) => fc.option(orUnknown(a), { nil: undefined, freq: 2 });
+
+/** Pricing that keeps every rule across fields. */
+const validPricing: fc.Arbitrary<Props> = fc
+  .record({
+    priceInCents: orUnknown(cents),
+    interval: orUnknown(count),
+    intervalUnit: orUnknown(unit),
+    trial: fc.option(
+      fc.record({ trialPriceInCents: orUnknown(cents), trialInterval: orUnknown(count), trialIntervalUnit: orUnknown(unit) }),
+      {
+        nil: undefined,
+      },
+    ),
+    trialType: opt(fc.constantFrom("no_obligation", "payment_expected")),
+    initialChargeInCents: opt(cents),
+    initialChargeAfterTrial: opt(fc.boolean()),
+    expiration: fc.option(
+      fc.oneof(
+        fc.record({ expirationInterval: orUnknown(count), expirationIntervalUnit: orUnknown(unit) }),
+        fc.constant({ expirationIntervalUnit: "never" }),
+      ),
+      { nil: undefined },
+    ),
+  })
+  .map(({ trial, expiration, ...rest }) => compact({ ...rest, ...trial, ...expiration }));
+
+const validSite = fc.option(fc.constantFrom("eu-shop", UNKNOWN), { nil: undefined, freq: 3 });
+const reference = fc.oneof(
+  fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
+  fc.integer({ min: 1, max: 999_999 }).map(String),
+  freshHandle.map((h) => `handle:${h}`),
+  fc.constant(UNKNOWN),
+);
+
+const validFamily = fc
+  .record({
+    handle: orUnknown(freshHandle),
+    name: orUnknown(fc.string({ minLength: 1, maxLength: 40 })),
+    description: opt(fc.string({ maxLength: 40 })),
+    adopt: opt(fc.boolean()),
+    site: validSite,
+  })
+  .map(compact);
+const validProduct = fc
+  .tuple(
+    fc.record({
+      productFamily: reference,
+      handle: orUnknown(freshHandle),
+      name: orUnknown(fc.string({ minLength: 1, maxLength: 40 })),
+      description: opt(fc.string({ maxLength: 40 })),
+      accountingCode: opt(fc.string({ maxLength: 20 })),
+      taxCode: opt(fc.string({ maxLength: 10 })),
+      requireCreditCard: opt(fc.boolean()),
+      requestBillingAddress: opt(fc.boolean()),
+      adopt: opt(fc.boolean()),
+      pricingChangeAcknowledged: opt(fc.boolean()),
+      site: validSite,
+    }),
+    validPricing,
+  )
+  .map(([p, pricing]) => compact({ ...p, ...pricing }));
+const validPricePoint = fc
+  .tuple(
+    fc.record({
+      product: reference,
+      handle: orUnknown(freshHandle),
+      name: orUnknown(fc.string({ minLength: 1, maxLength: 40 })),
+      default: opt(fc.boolean()),
+      adopt: opt(fc.boolean()),
+      site: validSite,
+    }),
+    validPricing,
+  )
+  .map(([p, pricing]) => compact({ ...p, ...pricing }));
+
+/** A valid input, or one with one to three keys set to a bad or arbitrary value, removed, or added. */
+function inputs(valid: fc.Arbitrary<Props>, names: readonly string[]): fc.Arbitrary<Props> {
+  const bad = fc.oneof(
+    junk,
+    badHandle,
+    fc.constantFrom<unknown>(-1, -4900, 0.5, 49.99, 1e21, -0.0001, "4900", "handle:", "handle: fz", "nowhere", "wrongkey"),
+  );
+  const mutation = fc.oneof(
+    { weight: 4, arbitrary: fc.record({ key: fc.constantFrom(...names), value: bad as fc.Arbitrary<unknown> }) },
+    { weight: 1, arbitrary: fc.record({ key: fc.constantFrom(...names), value: fc.constant<unknown>(undefined) }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        key: fc.constantFrom("colour", "price", "price_in_cents", "interval_unit", "Handle", "__proto__", "constructor"),
+        value: junk,
+      }),
+    },
+  );
+  return fc.oneof(
+    { weight: 2, arbitrary: valid },
+    {
+      weight: 3,
+      arbitrary: fc.tuple(valid, fc.array(mutation, { minLength: 1, maxLength: 3 })).map(([base, ms]) => {
+        const entries = new Map(Object.entries(base));
+        for (const m of ms) {
+          if (m.value === undefined) entries.delete(m.key);
+          else entries.set(m.key, m.value);
+        }
+        return Object.fromEntries(entries);
+      }),
+    },
+  );
+}
+
+// ---------------------------------------------------------------------------
+// Oracle: what each kind accepts, stated independently of the schemas
+// ---------------------------------------------------------------------------
+
+const own = (o: Props, k: string) => (Object.hasOwn(o, k) ? o[k] : undefined);
+
+type Verdict = "ok" | "bad" | "either";
+
+class Judge {
+  readonly mustFail = new Set<string>();
+  unsure = false;
+  field(name: string, v: Verdict) {
+    if (v === "bad") this.mustFail.add(name);
+    if (v === "either") this.unsure = true;
+  }
+}
+
+/** A scalar input: UNKNOWN passes; absent passes when optional. */
+function scalar(v: unknown, optional: boolean, accept: (v: unknown) => boolean): Verdict {
+  if (v === undefined) return optional ? "ok" : "bad";
+  if (v === UNKNOWN) return "ok";
+  if (v === null) return optional ? "either" : "bad";
+  return accept(v) ? "ok" : "bad";
+}
+const isText =
+  (max: number, min = 0) =>
+  (v: unknown) =>
+    typeof v === "string" && v.length >= min && v.length <= max;
+const isInt = (min: number) => (v: unknown) => typeof v === "number" && Number.isSafeInteger(v) && v >= min;
+const isBool = (v: unknown) => typeof v === "boolean";
+const isUnit = (v: unknown) => v === "day" || v === "month";
+const isHandle = (v: unknown) => typeof v === "string" && v.length <= 255 && HANDLE.test(v);
+const isReference = (v: unknown) =>
+  (typeof v === "number" && Number.isSafeInteger(v) && v > 0) ||
+  (typeof v === "string" && (/^[1-9][0-9]{0,15}$/.test(v) || (v.startsWith("handle:") && isHandle(v.slice(7)))));
+
+function judgeCommon(j: Judge, news: Props, names: readonly string[]) {
+  for (const k of Object.keys(news)) if (!names.includes(k)) j.mustFail.add(k);
+  j.field("handle", scalar(own(news, "handle"), false, isHandle));
+  j.field("name", scalar(own(news, "name"), false, isText(255, 1)));
+  j.field("adopt", scalar(own(news, "adopt"), true, isBool));
+  const site = own(news, "site");
+  j.field(
+    "site",
+    site === undefined || site === UNKNOWN || site === "eu-shop" ? "ok" : typeof site === "string" && site !== "" ? "bad" : "bad",
+  );
+}
+
+function judgePricing(j: Judge, news: Props) {
+  const v = (k: string) => own(news, k);
+  j.field("priceInCents", scalar(v("priceInCents"), false, isInt(0)));
+  j.field("interval", scalar(v("interval"), false, isInt(1)));
+  j.field("intervalUnit", scalar(v("intervalUnit"), false, isUnit));
+  j.field("trialPriceInCents", scalar(v("trialPriceInCents"), true, isInt(0)));
+  j.field("trialInterval", scalar(v("trialInterval"), true, isInt(1)));
+  j.field("trialIntervalUnit", scalar(v("trialIntervalUnit"), true, isUnit));
+  j.field(
+    "trialType",
+    scalar(v("trialType"), true, (x) => x === "no_obligation" || x === "payment_expected"),
+  );
+  j.field("initialChargeInCents", scalar(v("initialChargeInCents"), true, isInt(0)));
+  j.field("initialChargeAfterTrial", scalar(v("initialChargeAfterTrial"), true, isBool));
+  j.field("expirationInterval", scalar(v("expirationInterval"), true, isInt(1)));
+  j.field(
+    "expirationIntervalUnit",
+    scalar(v("expirationIntervalUnit"), true, (x) => isUnit(x) || x === "never"),
+  );
+  // The rules across fields: on presence (UNKNOWN is present). Known defect, not asserted here: a field failing its own
+  // check with an abort (a fraction where an integer is due) hides them (zod's \`.int()\` aborts the object's refinements).
+  if (PRICING.some((k) => j.mustFail.has(k))) return;
+  const has = (k: string) => v(k) !== undefined;
+  if (has("trialInterval") && !has("trialIntervalUnit")) j.mustFail.add("trialIntervalUnit");
+  if (has("trialIntervalUnit") && !has("trialInterval")) j.mustFail.add("trialInterval");
+  if (has("trialInterval") && !has("trialPriceInCents")) j.mustFail.add("trialPriceInCents");
+  if (has("trialPriceInCents") && !has("trialInterval")) j.mustFail.add("trialInterval");
+  if (has("expirationInterval") && !has("expirationIntervalUnit")) j.mustFail.add("expirationIntervalUnit");
+  const unit = v("expirationIntervalUnit");
+  if (isUnit(unit) && !has("expirationInterval")) j.mustFail.add("expirationInterval");
+  if (unit === "never" && has("expirationInterval") && v("expirationInterval") !== UNKNOWN) j.mustFail.add("expirationInterval");
+}
+
+function expectFamily(news: Props): Judge {
+  const j = new Judge();
+  judgeCommon(j, news, FAMILY_INPUTS);
+  j.field("description", scalar(own(news, "description"), true, isText(4096)));
+  return j;
+}
+function expectProduct(news: Props): Judge {
+  const j = new Judge();
+  judgeCommon(j, news, PRODUCT_INPUTS);
+  judgePricing(j, news);
+  j.field("productFamily", scalar(own(news, "productFamily"), false, isReference));
+  j.field("description", scalar(own(news, "description"), true, isText(4096)));
+  j.field("accountingCode", scalar(own(news, "accountingCode"), true, isText(255)));
+  j.field("taxCode", scalar(own(news, "taxCode"), true, isText(10)));
+  for (const k of [
+    "requireCreditCard",
+    "requestCreditCard",
+    "requestBillingAddress",
+    "requireBillingAddress",
+    "requireShippingAddress",
+    "pricingChangeAcknowledged",
+  ])
+    j.field(k, scalar(own(news, k), true, isBool));
+  return j;
+}
+function expectPricePoint(news: Props): Judge {
+  const j = new Judge();
+  judgeCommon(j, news, PRICE_POINT_INPUTS);
+  judgePricing(j, news);
+  j.field("product", scalar(own(news, "product"), false, isReference));
+  j.field("default", scalar(own(news, "default"), true, isBool));
+  j.field("pricingChangeAcknowledged", scalar(own(news, "pricingChangeAcknowledged"), true, isBool));
+  return j;
+}
+
+/** A reason that says what would be accepted, not only that something is wrong. */
+const SAYS_WHAT_IS_ACCEPTED = /entries|must|expected|one of|accepted|is required|required with|needs?|choose|declare|set adopt/i;
+
+const text = (v: unknown) =>
+  JSON.stringify(v, (_k, x) => (typeof x === "number" && (!Number.isFinite(x) || Object.is(x, -0)) ? String(x) : x));
+
+async function violations(kind: keyof typeof kinds, provider: object, names: readonly string[], olds: Props, news: Props, j: Judge) {
+  const found: string[] = [];
+  let answer: { inputs?: unknown; failures?: Failure[] };
+  try {
+    answer = await kinds[kind].check(provider, olds, news);
+  } catch (err) {
+    return [`check threw: ${err instanceof Error ? err.message : String(err)}`];
+  }
+  if (!answer || typeof answer.inputs !== "object" || !Array.isArray(answer.failures))
+    return [`check did not answer { inputs, failures }: ${text(answer)}`];
+  for (const f of answer.failures) {
+    const top = f.property.split(/[.[]/)[0];
+    if (!names.includes(top) && !Object.hasOwn(news, f.property) && f.property !== "") found.push(`failure names no input: ${text(f)}`);
+    if (typeof f.reason !== "string" || !SAYS_WHAT_IS_ACCEPTED.test(f.reason))
+      found.push(`reason does not say what is accepted: ${text(f)}`);
+  }
+  if (j.mustFail.size === 0 && !j.unsure && answer.failures.length > 0) found.push(`a valid input got failures: ${text(answer.failures)}`);
+  for (const name of j.mustFail)
+    if (!answer.failures.some((f) => f.property === name || f.property.startsWith(`${name}.`)))
+      found.push(`no failure on ${name}; got ${text(answer.failures)}`);
+  return found;
+}
+
+describe(`catalog kinds' check() under fuzz (CATALOG_FUZZ_SEED=${SEED})`, () => {
+  let sim: Simulator;
+  const provider = {};
+  beforeAll(async () => {
+    sim = await startSimulator({ apiKey: KEY });
+    // Objects a first deploy may meet: adopted at preview (no failure), or refused with adopt: false.
+    sim.addProductFamily({ handle: "launch", name: "Launch" });
+    sim.addProduct({ id: 1, handle: "basic", familyHandle: "launch", pricePoints: [{ handle: "basic-monthly", default: true }] });
+    const config: Record<string, string> = {
+      "billing:baseUrl": sim.url,
+      "billing:apiKey": KEY,
+      "billing:sites": JSON.stringify({ "eu-shop": { baseUrl: sim.url, apiKey: KEY } }),
+    };
+    configure(provider, { config: { get: (k: string) => config[k] } });
+  });
+  afterAll(async () => sim?.close());
+
+  const cases: [keyof typeof kinds, fc.Arbitrary<Props>, readonly string[], (n: Props) => Judge, Props[]][] = [
+    [
+      "productFamily",
+      inputs(validFamily, FAMILY_INPUTS),
+      FAMILY_INPUTS,
+      expectFamily,
+      [
+        { handle: "fz-a", name: "A" },
+        { handle: "Bad Handle", name: "" },
+        { handle: UNKNOWN, name: UNKNOWN, site: UNKNOWN },
+      ],
+    ],
+    [
+      "product",
+      inputs(validProduct, PRODUCT_INPUTS),
+      PRODUCT_INPUTS,
+      expectProduct,
+      [
+        { productFamily: "handle:launch", handle: "fz-p", name: "P", priceInCents: 4900, interval: 1, intervalUnit: "month" },
+        { productFamily: 1, handle: "fz-p", name: "P", priceInCents: -1, interval: 0.5, trialInterval: 7 },
+        {
+          productFamily: UNKNOWN,
+          handle: "fz-p",
+          name: "P",
+          priceInCents: 49.5,
+          interval: 1,
+          intervalUnit: "month",
+          expirationIntervalUnit: "day",
+        },
+      ],
+    ],
+    [
+      "productPricePoint",
+      inputs(validPricePoint, PRICE_POINT_INPUTS),
+      PRICE_POINT_INPUTS,
+      expectPricePoint,
+      [
+        { product: "handle:basic", handle: "fz-pp", name: "Annual", priceInCents: 49000, interval: 12, intervalUnit: "month" },
+        { product: 1, handle: "fz-pp", name: "Annual", priceInCents: UNKNOWN, interval: 12, intervalUnit: "month", trialPriceInCents: 0 },
+        { product: "plans", handle: "-x", name: "", priceInCents: 1, interval: 1, intervalUnit: "year" },
+      ],
+    ],
+  ];
+
+  for (const [kind, arb, names, oracle, examples] of cases) {
+    it(`${kind}: ${RUNS} inputs, first deploys and updates; reads only`, async () => {
+      const before = sim.requests.length;
+      try {
+        await fc.assert(
+          fc.asyncProperty(arb, fc.boolean(), async (news, update) => {
+            // An update: the earlier inputs were the same but for the name (in place for every kind but a price point).
+            // Recorded inputs are always known: the UNKNOWN ones left out.
+            const olds = update ? { ...Object.fromEntries(Object.entries(news).filter(([, v]) => v !== UNKNOWN)), name: "earlier" } : {};
+            const j = oracle(news);
+            // A first deploy's price point reads its product (ids 1 exists, others do not): a known id of no product fails on product.
+            const product = own(news, "product");
+            if (
+              kind === "productPricePoint" &&
+              !update &&
+              j.mustFail.size === 0 &&
+              ![own(news, "handle"), own(news, "site")].includes(UNKNOWN) &&
+              (typeof product === "number" || (typeof product === "string" && /^[0-9]+$/.test(product))) &&
+              Number(product) !== 1
+            )
+              j.mustFail.add("product");
+            expect(await violations(kind, provider, names, olds, news, j)).toEqual([]);
+          }),
+          { numRuns: RUNS, seed: SEED, examples: examples.flatMap((e) => [[e, false] as [Props, boolean], [e, true] as [Props, boolean]]) },
+        );
+      } catch (err) {
+        console.error(`catalog check fuzz ${kind}: failed with CATALOG_FUZZ_SEED=${SEED}`);
+        throw err;
+      }
+      const sent = sim.requests.slice(before).filter((r) => r.method !== "GET");
+      expect(sent, "check sent something other than reads").toEqual([]);
+    }, 20_000);
+  }
+});
