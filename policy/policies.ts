@@ -1,4 +1,5 @@
 import type { ResourceValidationPolicy } from "@pulumi/policy";
+import { PRICING_FIELDS } from "../provider/kinds/pricing-fields";
 import { cents } from "./money";
 import { TYPES } from "./resources";
 import { forType, noSettings } from "./rule";
@@ -171,24 +172,8 @@ export const webhooksStayEnabledInProduction: ResourceValidationPolicy = {
   ),
 };
 
-/**
- * The pricing fields of a Product (its default price point's) and of a ProductPricePoint: a change to
- * any of them changes what new subscriptions pay. The same list, in the same order, as the provider's
- * (provider/kinds/catalog.ts; a test pins them equal): the pack loads without the provider's modules.
- */
-export const PRICING_FIELDS = [
-  "priceInCents",
-  "interval",
-  "intervalUnit",
-  "trialPriceInCents",
-  "trialInterval",
-  "trialIntervalUnit",
-  "trialType",
-  "initialChargeInCents",
-  "initialChargeAfterTrial",
-  "expirationInterval",
-  "expirationIntervalUnit",
-] as const;
+/** The pricing fields (provider/kinds/pricing-fields.ts, which imports nothing: the pack loads without the provider's modules). */
+export { PRICING_FIELDS };
 
 /**
  * What a Product's or ProductPricePoint's check() adds to its checked inputs (`preview.pricingChange`)

@@ -1,4 +1,5 @@
 import type { PolicyViolation, PreviewDiagnostic, PreviewStep } from "../fleet/report";
+import { PRICING_FIELDS } from "../provider/kinds/pricing-fields";
 import { ENGINE_UNKNOWN, UNKNOWN_TEXT, urnParts, valueText } from "./markdown";
 import { compare, type Note, typeOfStep } from "./steps";
 
@@ -70,20 +71,8 @@ export interface CatalogReview {
   readonly violations: readonly PolicyViolation[];
 }
 
-/** The pricing fields (a Product's default price point's, a ProductPricePoint's), in the order a review lists them. */
-export const PRICING_FIELDS = [
-  "priceInCents",
-  "interval",
-  "intervalUnit",
-  "trialPriceInCents",
-  "trialInterval",
-  "trialIntervalUnit",
-  "trialType",
-  "initialChargeInCents",
-  "initialChargeAfterTrial",
-  "expirationInterval",
-  "expirationIntervalUnit",
-] as const;
+export { PRICING_FIELDS };
+
 const PRICING: ReadonlySet<string> = new Set(PRICING_FIELDS);
 const MONEY: ReadonlySet<string> = new Set(["priceInCents", "trialPriceInCents", "initialChargeInCents"]);
 

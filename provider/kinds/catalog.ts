@@ -7,6 +7,7 @@ import type { Pricing, Product, ProductFamily } from "../../sdk/results";
 import { isUnknown } from "../runtime/common";
 import { accepting } from "./inputs";
 import type { Context } from "./kind";
+import { PRICING_FIELDS, type PricingField } from "./pricing-fields";
 
 /**
  * What the catalog kinds share: handles, references to a family or a product,
@@ -14,21 +15,7 @@ import type { Context } from "./kind";
  * review and the policy pack), adoption, and money in messages.
  */
 
-/** The pricing fields, in the order the docs and the review list them. */
-export const PRICING_FIELDS = [
-  "priceInCents",
-  "interval",
-  "intervalUnit",
-  "trialPriceInCents",
-  "trialInterval",
-  "trialIntervalUnit",
-  "trialType",
-  "initialChargeInCents",
-  "initialChargeAfterTrial",
-  "expirationInterval",
-  "expirationIntervalUnit",
-] as const;
-export type PricingField = (typeof PRICING_FIELDS)[number];
+export { PRICING_FIELDS, type PricingField } from "./pricing-fields";
 
 const p = pricingShape;
 const described = {

@@ -30,8 +30,13 @@ const name = text("a name", 255).min(1, "must not be empty (a name of 1 to 255 c
 const integer = (min: number, what: string) =>
   z
     .number({ error: (i) => `must be ${what}, got ${valueText(i.input)}` })
-    .int({ error: (i) => `must be ${what} (no fractions), got ${valueText(i.input)}` })
-    .min(min, { error: (i) => `must be ${what}, got ${valueText(i.input)}` });
+    // A refinement, not .int(): zod's integer check aborts the object's rules, so a fraction would hide a
+    // missing field (a trial's price) until the fraction was fixed. The schema still says integer.
+    .refine((v) => Number.isSafeInteger(v) && v >= min, {
+      error: (i) =>
+        `must be ${what}${Number.isInteger(i.input) ? (Number.isSafeInteger(i.input) ? "" : `, at most ${Number.MAX_SAFE_INTEGER}`) : " (no fractions)"}, got ${valueText(i.input)}`,
+    })
+    .meta({ type: "integer", minimum: min, maximum: Number.MAX_SAFE_INTEGER });
 
 const CENTS = "a whole number of cents, 0 or more (1000 for 10.00)";
 const cents = () => integer(0, CENTS);

@@ -70,6 +70,12 @@ describe("catalog providers", () => {
       expect(mutations(sim)).toEqual([]);
     });
 
+    it("a fraction does not hide a rule across fields: both are named at once", async () => {
+      const p = await setup();
+      const { failures } = await p.products.check!({}, { ...launch, interval: 0.5, trialInterval: 7, trialIntervalUnit: "day" });
+      expect(failures?.map((f) => f.property).sort()).toEqual(["interval", "trialPriceInCents"]);
+    });
+
     it("an unknown family or price still checks the handle and the rules across fields", async () => {
       const p = await setup();
       const { failures } = await p.products.check!(
