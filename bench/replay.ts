@@ -5,11 +5,11 @@ import { Pool } from "undici";
 import { BillingClient } from "../sdk";
 import { interleave, median, type Row, ratioOf, time } from "./stats";
 
-const KEY = "bench_key";
-const AUTH = `Basic ${Buffer.from(`${KEY}:x`).toString("base64")}`;
+export const KEY = "bench_key";
+export const AUTH = `Basic ${Buffer.from(`${KEY}:x`).toString("base64")}`;
 
 /** The simulator in a process of its own, as the service is remote: its CPU then overlaps the client's. */
-async function remoteSimulator(args: string[]): Promise<{ url: string; close(): void }> {
+export async function remoteSimulator(args: string[]): Promise<{ url: string; close(): void }> {
   const child = spawn(process.execPath, [path.resolve(__dirname, "../dist/simulator/bin.js"), "--port", "0", ...args], {
     stdio: ["ignore", "pipe", "inherit"],
   });
