@@ -1,0 +1,168 @@
+import { randomUUID } from "node:crypto";
+import { Pool } from "undici";
+import { BillingClient, type PricePointInput } from "../sdk";
+import { startSimulator } from "../simulator";
+import { cliRow, cliSideBySide, noopProgram, project } from "./cli";
+import { AUTH, KEY, remoteSimulator } from "./replay";
+import { interleave, median, type Row, ratioOf, time } from "./stats";
+
+const PRODUCTS = 33;
+const POINTS_PER_PRODUCT = 2;
+const OBJECTS = 1 + PRODUCTS + PRODUCTS * POINTS_PER_PRODUCT;
+
+/**
+ * A catalog of 100 objects: a family, 33 products in it, two price points each, every reference
+ * an output (family → products → price points). Handles carry the stack's name: archiving does not
+ * free a handle, and each repetition's fresh stack must create, not adopt.
+ */
+const CATALOG_PROGRAM = `const pulumi = require("@pulumi/pulumi");
+const { ProductFamily, Product, ProductPricePoint } = require("pulumi-subscription-billing");
+const s = pulumi.getStack();
+const family = new ProductFamily("plans", { handle: s + "-plans", name: "Plans" });
+for (let i = 0; i < ${PRODUCTS}; i++) {
+  const product = new Product("product-" + i, {
+    productFamily: family.familyId, handle: s + "-product-" + i, name: "Product " + i,
+    priceInCents: 1000 + i, interval: 1, intervalUnit: "month",
+  });
+  for (let j = 0; j < ${POINTS_PER_PRODUCT}; j++)
+    new ProductPricePoint("price-" + i + "-" + j, {
+      product, handle: s + "-product-" + i + "-" + j, name: "Price " + j,
+      priceInCents: 10000 + 100 * i + j, interval: 12, intervalUnit: "month",
+    });
+}
+`;
+
+/**
+ * Figure 8: `pulumi up` of a 100-object catalog (ProductFamily, Products, ProductPricePoints)
+ * against `pulumi up` of 100 no-op dynamic resources, same CLI, interleaved, fresh stacks each
+ * repetition (the harness of figure 5).
+ */
+export async function catalogCliFigure(o: { repeats: number }): Promise<Row[]> {
+  const sim = await startSimulator({ apiKey: KEY, logBodies: false, maxConcurrent: 1000 });
+  try {
+    const [ups] = await cliSideBySide({
+      candidate: {
+        dir: project("catalog", CATALOG_PROGRAM),
+        config: [
+          { key: "billing:baseUrl", value: sim.url, secret: false },
+          { key: "billing:apiKey", value: KEY },
+        ],
+      },
+      reference: { dir: project(`noop-${OBJECTS}`, noopProgram(OBJECTS)) },
+      commands: [["up", "--yes", "--skip-preview"]],
+      repeats: o.repeats,
+    });
+    return [
+      cliRow(
+        "8",
+        `pulumi up, ${OBJECTS}-object catalog (1 ProductFamily, ${PRODUCTS} Products, ${PRODUCTS * POINTS_PER_PRODUCT} ProductPricePoints)`,
+        `${OBJECTS} no-op dynamic resources`,
+        ups,
+        1.15,
+      ),
+    ];
+  } finally {
+    await sim.close();
+  }
+}
+
+const POINTS = 200;
+const CONCURRENCY = 4;
+
+/**
+ * Figure 9: the SDK creating 200 price points of a product (`createPricePoints`, at most the client's
+ * maxConcurrency = 4 in flight) against bare undici requests, the same POSTs (bodies in the SDK's
+ * shape, a fresh uniqueness_token each, the same auth header) with 4 in flight, interleaved. The
+ * simulator runs in its own process (as figure 2), answers each request after `latencyMs` and admits
+ * 4 at a time. Each contender creates on a fresh product, made beforehand outside the timing.
+ */
+export async function pricePointsFigure(o: { repeats: number; warmup: number; latencyMs: number }): Promise<Row[]> {
+  const sim = await remoteSimulator(["--api-key", KEY, "--latency", String(o.latencyMs)]);
+  const billing = new BillingClient({ baseUrl: sim.url, apiKey: KEY });
+  const pool = new Pool(sim.url, { connections: CONCURRENCY });
+  const inputs: PricePointInput[] = Array.from({ length: POINTS }, (_, i) => ({
+    handle: `annual-${i}`,
+    name: `Annual ${i}`,
+    priceInCents: 10_000 + i,
+    interval: 12,
+    intervalUnit: "month",
+  }));
+  // The SDK's body of each create (pricePointCreateBody), key for key.
+  const bodies = () =>
+    inputs.map((p) =>
+      JSON.stringify({
+        price_point: {
+          name: p.name,
+          handle: p.handle,
+          price_in_cents: p.priceInCents,
+          interval: p.interval,
+          interval_unit: p.intervalUnit,
+        },
+        uniqueness_token: randomUUID(),
+      }),
+    );
+  let n = 0;
+  try {
+    const family = await billing.createProductFamily({ handle: "bench-plans", name: "Bench plans" });
+    const product = () =>
+      billing.createProduct(family.id, {
+        handle: `bench-${n}`,
+        name: `Bench ${n++}`,
+        priceInCents: 1000,
+        interval: 1,
+        intervalUnit: "month",
+      });
+    const sdk = async () => {
+      const { id } = await product();
+      let made = 0;
+      const t = await time(async () => {
+        made = (await billing.createPricePoints(id, inputs)).length;
+      });
+      if (made !== POINTS) throw new Error(`SDK created ${made} price points`);
+      return t;
+    };
+    const bare = async () => {
+      const { id } = await product();
+      const b = bodies();
+      const path = `/products/${id}/price_points.json`;
+      let made = 0;
+      let next = 0;
+      const worker = async () => {
+        for (let i = next++; i < b.length; i = next++) {
+          const res = await pool.request({
+            method: "POST",
+            path,
+            headers: { accept: "application/json", authorization: AUTH, "content-type": "application/json" },
+            body: b[i],
+          });
+          const parsed = JSON.parse(await res.body.text());
+          if (res.statusCode !== 201 || typeof parsed.price_point?.id !== "number") throw new Error(`${path}: ${res.statusCode}`);
+          made++;
+        }
+      };
+      const t = await time(() => Promise.all(Array.from({ length: CONCURRENCY }, worker)));
+      if (made !== POINTS) throw new Error(`bare undici created ${made} price points`);
+      return t;
+    };
+    const p = await interleave(o.repeats, o.warmup, sdk, bare);
+    const r = ratioOf(p);
+    const ms = (xs: number[]) => `${median(xs).toFixed(0)} ms`;
+    const at = o.latencyMs > 0 ? `, ${o.latencyMs} ms per request` : ", answered at once";
+    return [
+      {
+        figure: "9",
+        candidate: `SDK createPricePoints, ${POINTS} price points${at} (${ms(p.candidate)})`,
+        reference: `bare undici Pool, same ${POINTS} POSTs, ${CONCURRENCY} in flight (${ms(p.reference)})`,
+        value: `${r.ratio.toFixed(2)}×`,
+        spread: r.spread,
+        repeats: String(r.n),
+        target: "≤ 1.1×",
+        met: r.ratio <= 1.1,
+      },
+    ];
+  } finally {
+    await billing.close();
+    await pool.close();
+    sim.close();
+  }
+}
