@@ -30,8 +30,11 @@ import {
   refuse,
 } from "./wire-catalog";
 
-/** The family products made without one go into (seeding only: the API always names a family). */
-export const DEFAULT_FAMILY = { handle: "plans", name: "Simulated Plans", description: "" } as const;
+/**
+ * The family products made without one go into (seeding only: the API always names a family). Named as
+ * the examples' family is, so that a program declaring it against a seeded site adopts it.
+ */
+export const DEFAULT_FAMILY = { handle: "plans", name: "Plans", description: "" } as const;
 
 /** The next id of each sequence the catalog hands out. */
 export interface CatalogIds {

@@ -154,7 +154,7 @@ describe("seeding families", () => {
     const sim = await start();
     const p = sim.addProduct({ handle: "basic" });
     const res = await call(sim, "GET", `/products/${p.id}.json`);
-    expect(res.body.product.product_family).toMatchObject({ handle: "plans", name: "Simulated Plans", id: p.familyId });
+    expect(res.body.product.product_family).toMatchObject({ handle: "plans", name: "Plans", id: p.familyId });
     expect((await call(sim, "GET", "/product_families.json")).body.map((f: any) => f.product_family.handle)).toEqual(["plans"]);
   });
 
