@@ -114,9 +114,10 @@ export const productFamily: KindModule<typeof kind, State> = {
     state,
     recordedInputs: (s) => ({
       handle: s.handle,
-      // The service's values: a change made outside shows as a diff, which refuse() then explains.
+      // The service's values for what is declared: a change made outside shows as a diff, which refuse() then
+      // explains. A description left out is the service's choice (it holds "" or null), never a change.
       name: s.name ?? s.args?.name,
-      description: s.description ?? s.args?.description,
+      description: s.args?.description === undefined ? undefined : (s.description ?? ""),
       adopt: s.args?.adopt,
       site: s.site,
     }),

@@ -107,6 +107,14 @@ describe("catalog providers", () => {
       expect(refused.failures?.[0]?.reason).toMatch(/already exists at the service and adopt is false/);
     });
 
+    it("adopted with a description the service holds and the program leaves out: no diff", async () => {
+      const p = await setup();
+      sim.addProductFamily({ handle: "rockets", name: "Rockets", description: "made in the web UI" });
+      const { id, outs } = await p.families.create(family);
+      expect(outs.description).toBe("made in the web UI");
+      expect(await p.families.diff!(id, outs, family)).toMatchObject({ changes: false });
+    });
+
     it("a change of name fails at preview with the fix; delete leaves it at the service and says so", async () => {
       const { families, f } = await catalog();
       await expect(families.diff!(f.id, f.outs, { ...family, name: "Renamed" })).rejects.toThrow(
