@@ -50,8 +50,9 @@ export async function listPricePoints(t: Transport, productId: unknown, opts: Li
         method: "GET",
         path: `/products/${id.data}/price_points.json`,
         repeatable: true,
-        // include_archived: the service's parameter on its lists (the contract lists it for products only); sent only when asked.
-        query: { page, per_page: MAX_PRICE_POINTS_PER_PAGE, include_archived: opts.includeArchived ? "true" : undefined },
+        // archived=true: how the vendor's own SDK (@maxio-com/advanced-billing-sdk, listProductPricePoints) asks for archived
+        // price points; the vendored contract has no parameter for it. Sent only when asked.
+        query: { page, per_page: MAX_PRICE_POINTS_PER_PAGE, archived: opts.includeArchived ? "true" : undefined },
       },
       pricePointListResponse,
     );

@@ -41,13 +41,13 @@ export const REQUEST_DEVIATIONS: readonly {
   },
   {
     operationId: "listProductPricePoints",
-    what: "include_archived in the query",
+    what: "archived in the query",
     why:
-      "the service's list parameter (the contract lists it for product lists); the plan has price point lists take it, " +
-      "and it is sent only when archived price points are asked for (a create's read-back)",
-    applies: (r) => "include_archived" in r.query,
+      "how the vendor's own SDK asks for archived price points (@maxio-com/advanced-billing-sdk 6.1.0, listProductPricePoints: " +
+      "`archived`); the vendored contract has no such parameter. Sent only when archived price points are asked for (a create's read-back)",
+    applies: (r) => "archived" in r.query,
     undo: (r) => {
-      const { include_archived: _, ...query } = r.query;
+      const { archived: _, ...query } = r.query;
       return { ...r, query };
     },
   },

@@ -382,7 +382,7 @@ describe("every request sent above, retries and read-backs included", () => {
     const { problems, deviations } = await contractRequestCheck(sent);
     expect(problems).toStrictEqual([]);
     expect(deviations).toStrictEqual([
-      "listProductPricePoints: include_archived in the query",
+      "listProductPricePoints: archived in the query",
       "readProductFamily: {id} as handle:x",
       "updateProduct: a partial product (without some of name, description, price_in_cents, interval, interval_unit)",
     ]);

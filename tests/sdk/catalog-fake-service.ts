@@ -199,7 +199,7 @@ export async function catalogService() {
       const product = products.find((x) => x.id === Number(m4![1]));
       if (!product) return notFound();
       if (method === "GET") {
-        const rows = points.filter((p) => p.product_id === product.id && (q.include_archived === "true" || !p.archived_at));
+        const rows = points.filter((p) => p.product_id === product.id && (q.archived === "true" || !p.archived_at));
         return { status: 200, json: { price_points: page(rows, q, 10).map(pointView) } };
       }
       if (method === "POST") {

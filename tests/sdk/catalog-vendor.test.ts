@@ -568,14 +568,14 @@ describe("price points, on the contract's examples", () => {
     expect(seen()).toStrictEqual(["PATCH /products/901/price_points/283/default.json", `GET ${POINT}`]);
   });
 
-  it("listPricePoints: 200 Example, with include_archived when asked", async () => {
+  it("listPricePoints: 200 Example, with archived when asked", async () => {
     server.serve([route("GET", POINTS, example("listProductPricePoints", 200))]);
     expect(await billing.listPricePoints(901)).toStrictEqual([EDUCATIONAL]);
     expect(await billing.listPricePoints(901, { includeArchived: true })).toStrictEqual([EDUCATIONAL]);
-    expect(seen()).toStrictEqual([`GET ${POINTS}?page=1&per_page=200`, `GET ${POINTS}?page=1&per_page=200&include_archived=true`]);
+    expect(seen()).toStrictEqual([`GET ${POINTS}?page=1&per_page=200`, `GET ${POINTS}?page=1&per_page=200&archived=true`]);
   });
 
-  it("a 409 duplicate submission: the list read back with include_archived; an archived one with the handle is not the one created", async () => {
+  it("a 409 duplicate submission: the list read back with archived; an archived one with the handle is not the one created", async () => {
     server.serve([route("POST", POINTS, fixture("duplicate-409.json")), route("GET", POINTS, example("listProductPricePoints", 200))]);
     // The published price point is archived (archived_at set): it holds the handle, so this create cannot have made it.
     const err = await billing.createPricePoint(901, EDUCATIONAL_INPUT).catch((e: unknown) => e);
@@ -583,7 +583,7 @@ describe("price points, on the contract's examples", () => {
     expect((err as Error).message).toContain(
       'no live price point with handle "educational" is found (last seen: an archived price point (id 283',
     );
-    expect(seen()).toStrictEqual([`POST ${POINTS}`, `GET ${POINTS}?page=1&per_page=200&include_archived=true`]);
+    expect(seen()).toStrictEqual([`POST ${POINTS}`, `GET ${POINTS}?page=1&per_page=200&archived=true`]);
   });
 
   it("createPricePoints: one request per price point, every answer read", async () => {
@@ -604,7 +604,7 @@ describe("every catalog request sent above", () => {
     const { problems, deviations } = await contractRequestCheck(sentAll);
     expect(problems).toStrictEqual([]);
     expect(deviations).toStrictEqual([
-      "listProductPricePoints: include_archived in the query",
+      "listProductPricePoints: archived in the query",
       "readProductFamily: {id} as handle:x",
       "updateProduct: a partial product (without some of name, description, price_in_cents, interval, interval_unit)",
       'updateProduct: expiration_interval_unit "never"',

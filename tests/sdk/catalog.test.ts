@@ -199,7 +199,7 @@ describe("price points", () => {
     return { ...s, p };
   }
 
-  it("create, read, list (include_archived), update handle and price, archive, unarchive, promote", async () => {
+  it("create, read, list (archived), update handle and price, archive, unarchive, promote", async () => {
     const { svc, billing, p } = await product();
     const pp = await billing.createPricePoint(p.id, {
       handle: "annual",
@@ -243,7 +243,7 @@ describe("price points", () => {
     expect(archived.archivedAt).toEqual(expect.any(String));
     expect((await billing.listPricePoints(p.id)).map((x) => x.id)).toStrictEqual([p.defaultPricePointId]);
     expect((await billing.listPricePoints(p.id, { includeArchived: true })).map((x) => x.id)).toStrictEqual([p.defaultPricePointId, pp.id]);
-    expect(svc.requests.at(-1)!.url).toBe(`/products/${p.id}/price_points.json?page=1&per_page=200&include_archived=true`);
+    expect(svc.requests.at(-1)!.url).toBe(`/products/${p.id}/price_points.json?page=1&per_page=200&archived=true`);
 
     const back = await billing.unarchivePricePoint(p.id, pp.id);
     expect(back.archivedAt).toBeUndefined();
@@ -310,7 +310,7 @@ describe("every request sent above", () => {
     const { problems, deviations } = await contractRequestCheck(sent);
     expect(problems).toStrictEqual([]);
     expect(deviations).toStrictEqual([
-      "listProductPricePoints: include_archived in the query",
+      "listProductPricePoints: archived in the query",
       "readProductFamily: {id} as handle:x",
       "updateProduct: a partial product (without some of name, description, price_in_cents, interval, interval_unit)",
     ]);
