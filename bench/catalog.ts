@@ -1,11 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { Pool } from "undici";
+import { pack } from "../scripts/plugin-pack";
 import { BillingClient, type PricePointInput } from "../sdk";
 import { startSimulator } from "../simulator";
 import { cliRow, cliSideBySide, noopProgram, project } from "./cli";
 import { AUTH, KEY, remoteSimulator } from "./replay";
 import { interleave, median, type Row, ratioOf, time } from "./stats";
 
+const VERSION: string = require("../package.json").version;
 const PRODUCTS = 33;
 const POINTS_PER_PRODUCT = 2;
 const OBJECTS = 1 + PRODUCTS + PRODUCTS * POINTS_PER_PRODUCT;
@@ -33,37 +35,69 @@ for (let i = 0; i < ${PRODUCTS}; i++) {
 `;
 
 /**
+ * The same catalog through the provider plugin, with the generated Node.js SDK: its resources carry no
+ * `__provider`. A price point names its product by the product's `productId` output (the SDK's input is
+ * an id, not a resource), so the chain of outputs is the same.
+ */
+const PLUGIN_CATALOG_PROGRAM = `const pulumi = require("@pulumi/pulumi");
+const billing = require("pulumi-subscription-billing/billing");
+const s = pulumi.getStack();
+const family = new billing.ProductFamily("plans", { handle: s + "-plans", name: "Plans" });
+for (let i = 0; i < ${PRODUCTS}; i++) {
+  const product = new billing.Product("product-" + i, {
+    productFamily: family.familyId, handle: s + "-product-" + i, name: "Product " + i,
+    priceInCents: 1000 + i, interval: 1, intervalUnit: "month",
+  });
+  for (let j = 0; j < ${POINTS_PER_PRODUCT}; j++)
+    new billing.ProductPricePoint("price-" + i + "-" + j, {
+      product: product.productId, handle: s + "-product-" + i + "-" + j, name: "Price " + j,
+      priceInCents: 10000 + 100 * i + j, interval: 12, intervalUnit: "month",
+    });
+}
+`;
+
+/**
  * Figure 8: `pulumi up` of a 100-object catalog (ProductFamily, Products, ProductPricePoints)
  * against `pulumi up` of 100 no-op dynamic resources, same CLI, interleaved, fresh stacks each
- * repetition (the harness of figure 5).
+ * repetition (the harness of figure 5); first with the package's dynamic resources, then with the
+ * provider plugin (installed from its tarball, as in figure 7) and the generated SDK, against the
+ * same no-op resources. Each comparison has a fresh simulator: its stacks are named s0, s1, … again,
+ * and the handles (which carry the stack's name) must be free.
  */
 export async function catalogCliFigure(o: { repeats: number }): Promise<Row[]> {
-  const sim = await startSimulator({ apiKey: KEY, logBodies: false, maxConcurrent: 1000 });
-  try {
-    const [ups] = await cliSideBySide({
-      candidate: {
-        dir: project("catalog", CATALOG_PROGRAM),
-        config: [
-          { key: "billing:baseUrl", value: sim.url, secret: false },
-          { key: "billing:apiKey", value: KEY },
-        ],
-      },
-      reference: { dir: project(`noop-${OBJECTS}`, noopProgram(OBJECTS)) },
-      commands: [["up", "--yes", "--skip-preview"]],
-      repeats: o.repeats,
-    });
-    return [
-      cliRow(
-        "8",
-        `pulumi up, ${OBJECTS}-object catalog (1 ProductFamily, ${PRODUCTS} Products, ${PRODUCTS * POINTS_PER_PRODUCT} ProductPricePoints)`,
-        `${OBJECTS} no-op dynamic resources`,
-        ups,
-        1.15,
-      ),
-    ];
-  } finally {
-    await sim.close();
-  }
+  const reference = { dir: project(`noop-${OBJECTS}`, noopProgram(OBJECTS)) };
+  const up = async (name: string, program: string, plugins?: { name: string; version: string; tarball: string }[]) => {
+    const sim = await startSimulator({ apiKey: KEY, logBodies: false, maxConcurrent: 1000 });
+    try {
+      const config = [
+        { key: "billing:baseUrl", value: sim.url, secret: false },
+        { key: "billing:apiKey", value: KEY },
+      ];
+      const [ups] = await cliSideBySide({
+        candidate: { dir: project(name, program), config },
+        reference,
+        commands: [["up", "--yes", "--skip-preview"]],
+        repeats: o.repeats,
+        plugins,
+      });
+      return ups;
+    } finally {
+      await sim.close();
+    }
+  };
+  const dynamic = await up("catalog", CATALOG_PROGRAM);
+  const plugin = await up("catalog-plugin", PLUGIN_CATALOG_PROGRAM, [{ name: "billing", version: VERSION, tarball: pack() }]);
+  const noop = `${OBJECTS} no-op dynamic resources`;
+  return [
+    cliRow(
+      "8",
+      `pulumi up, ${OBJECTS}-object catalog (1 ProductFamily, ${PRODUCTS} Products, ${PRODUCTS * POINTS_PER_PRODUCT} ProductPricePoints)`,
+      noop,
+      dynamic,
+      1.15,
+    ),
+    cliRow("8", "pulumi up, the same catalog through the provider plugin (generated SDK, no __provider)", noop, plugin, 1.15),
+  ];
 }
 
 const POINTS = 200;

@@ -50,6 +50,8 @@ export async function cliSideBySide(o: {
   reference: CliSide;
   commands: readonly string[][];
   repeats: number;
+  /** Resource plugins installed from their tarballs into the run's PULUMI_HOME before the first repetition, outside the timing. */
+  plugins?: readonly { name: string; version: string; tarball: string }[];
 }): Promise<Pair[]> {
   const ws = await createWorkspace(await ensurePulumi({ quiet: true }));
   let n = 0;
@@ -64,6 +66,8 @@ export async function cliSideBySide(o: {
     time(() => ws.pulumi([...args, "--stack", name], { cwd: side.dir, env: side.env }));
   const pairs: Pair[] = o.commands.map(() => ({ candidate: [], reference: [] }));
   try {
+    for (const p of o.plugins ?? [])
+      await ws.pulumi(["plugin", "install", "resource", p.name, p.version, "--file", p.tarball], { cwd: o.candidate.dir });
     for (let i = 0; i < o.repeats + 1; i++) {
       const a = await stack(o.candidate);
       const b = await stack(o.reference);
