@@ -1,7 +1,7 @@
 import type * as plugin from "@pulumi/pulumi/provider";
-import { PRICING_FIELDS } from "../provider/kinds/catalog";
-import { clientFor, SiteConfigError } from "../provider/runtime/config";
+import { PRICING_FIELDS, pricingOutputs } from "../provider/kinds/catalog";
 import type { PricePoint, Pricing, Product, ProductFamily } from "../sdk/results";
+import { clientOf } from "./import";
 import { plain } from "./values";
 
 /**
@@ -19,15 +19,6 @@ const TWO = /^(?:([^/]+)\/)?([^/]+)\/([^/]+)$/;
 
 const isId = (s: string) => /^[1-9][0-9]{0,15}$/.test(s);
 const ref = (s: string): number | string => (isId(s) ? Number(s) : s);
-
-function clientOf(provider: object, site: string | undefined, type: string, importId: string) {
-  try {
-    return clientFor(provider, site);
-  } catch (err) {
-    if (err instanceof SiteConfigError) throw new Error(`${type} import id "${importId}": ${err.message}`);
-    throw err;
-  }
-}
 
 async function orNothing<T>(type: string, importId: string, what: string, read: () => Promise<T>): Promise<T> {
   try {
@@ -59,10 +50,6 @@ function pricingInputs(p: Pricing | undefined): Record<string, unknown> {
 }
 
 const nullable = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
-
-function pricingOutputs(p: Pricing | undefined): Record<string, unknown> {
-  return Object.fromEntries(PRICING_FIELDS.map((k) => [k, nullable(p?.[k])]));
-}
 
 export async function importFamily(provider: object, importId: string): Promise<plugin.ReadResult> {
   const m = ONE.exec(importId);

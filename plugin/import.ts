@@ -73,7 +73,7 @@ async function importSettings(provider: object, importId: string): Promise<plugi
   const m = SETTINGS_ID.exec(importId);
   if (!m) throw new Error(settingsIdProblem(importId));
   const [, site, value] = m;
-  await clientOf(provider, site, importId).readSite();
+  await clientOf(provider, site, "WebhookSettings", importId).readSite();
   const webhooksEnabled = value === "enabled";
   const state = { webhooksEnabled, disableOnDelete: false, ...(site !== undefined ? { site } : {}), appliedAt: null };
   return plain({ id: siteLabel(provider, site), props: state, inputs: { webhooksEnabled, ...(site !== undefined ? { site } : {}) } });
@@ -108,13 +108,13 @@ export function settingsIdProblem(importId: string): string {
   );
 }
 
-/** The site's client; a site the configuration does not have fails naming the import id. */
-function clientOf(provider: object, site: string | undefined, importId: string) {
+/** The site's client; a site the configuration does not have fails naming the type and the import id. */
+export function clientOf(provider: object, site: string | undefined, type: string, importId: string) {
   try {
     return clientFor(provider, site);
   } catch (err) {
     // The message names the site when there is one, or says what to configure when there is none.
-    if (err instanceof SiteConfigError) throw new Error(`WebhookSettings import id "${importId}": ${err.message}`);
+    if (err instanceof SiteConfigError) throw new Error(`${type} import id "${importId}": ${err.message}`);
     throw err;
   }
 }

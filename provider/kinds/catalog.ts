@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { catalogHandle, pricingShape, pricingRule as sdkPricingRule } from "../../sdk/catalog/inputs";
 import type { BillingClient } from "../../sdk/client";
-import { BillingApiError, BillingError } from "../../sdk/errors";
+import { BillingApiError } from "../../sdk/errors";
 import { flag, valueText } from "../../sdk/inputs";
 import type { Pricing, Product, ProductFamily } from "../../sdk/results";
 import { isUnknown } from "../runtime/common";
@@ -80,21 +80,8 @@ export const refersTo = (ref: unknown, id: number | undefined, handle: string | 
   (typeof ref === "number" && ref === id) || (typeof ref === "string" && handle !== undefined && ref === `handle:${handle}`);
 
 /** The service's pricing as a kind's outputs (null where it holds none). */
-export function pricingOutputs(pr: Pricing | undefined): Record<PricingField, number | string | boolean | null> {
-  return {
-    priceInCents: pr?.priceInCents ?? null,
-    interval: pr?.interval ?? null,
-    intervalUnit: pr?.intervalUnit ?? null,
-    trialPriceInCents: pr?.trialPriceInCents ?? null,
-    trialInterval: pr?.trialInterval ?? null,
-    trialIntervalUnit: pr?.trialIntervalUnit ?? null,
-    trialType: pr?.trialType ?? null,
-    initialChargeInCents: pr?.initialChargeInCents ?? null,
-    initialChargeAfterTrial: pr?.initialChargeAfterTrial ?? null,
-    expirationInterval: pr?.expirationInterval ?? null,
-    expirationIntervalUnit: pr?.expirationIntervalUnit ?? null,
-  };
-}
+export const pricingOutputs = (pr: Pricing | undefined): Record<PricingField, number | string | boolean | null> =>
+  Object.fromEntries(PRICING_FIELDS.map((k) => [k, pr?.[k] ?? null])) as Record<PricingField, number | string | boolean | null>;
 
 /** The pricing outputs' zod shape. */
 export const pricingOutputShape = {
@@ -125,6 +112,22 @@ export function pricingChanges(
     if (want === undefined || isUnknown(want)) return false;
     return want !== (held[k] ?? undefined);
   });
+}
+
+/**
+ * The `preview.pricingChange` annotation (the review and the policy pack read it): the declared pricing fields
+ * that differ from `from` (earlier inputs, or the service's pricing when adopting), both sides, and what the
+ * service will do; undefined when nothing differs.
+ */
+export function pricingChangeOf(
+  to: Partial<Record<PricingField, unknown>>,
+  from: Partial<Record<PricingField, unknown>>,
+  effect: string,
+): { fields: PricingField[]; from: Record<string, unknown>; to: Record<string, unknown>; effect: string } | undefined {
+  const fields = pricingChanges(to, from);
+  if (fields.length === 0) return undefined;
+  const pick = (v: Partial<Record<PricingField, unknown>>) => Object.fromEntries(fields.map((k) => [k, v[k] ?? null]));
+  return { fields, from: pick(from), to: pick(to), effect };
 }
 
 /** The subset of `v` that is pricing, for the SDK's calls. */
@@ -169,24 +172,6 @@ export async function findByHandle<T>(read: () => Promise<T>): Promise<T | undef
 /** The adoption notice: what was adopted, and at which site. */
 export const adoptedNotice = (ctx: Context, site: string | undefined, what: string, handle: string, id: number) =>
   ctx.notice(`adopted ${what} \`${handle}\` (id ${id}) of site ${ctx.siteLabel(site)}`);
-
-/**
- * A write (PUT) whose failure may hide that it applied (a 5xx or reset after the service acted):
- * read back, and when the service already holds what was written that is the result; otherwise the
- * failure says it may or may not have been applied, never only that it failed.
- */
-export async function settledWrite<T>(what: string, write: () => Promise<T>, readBack: () => Promise<T | undefined>): Promise<T> {
-  try {
-    return await write();
-  } catch (err) {
-    if (!(err instanceof BillingError) || (err as { mayHaveApplied?: unknown }).mayHaveApplied !== true) throw err;
-    const back = await readBack().catch(() => undefined);
-    if (back !== undefined) return back;
-    throw new Error(
-      `${what} may or may not have been applied (${err.message}); the next \`pulumi up\` reads it back and sends only what it still holds differently`,
-    );
-  }
-}
 
 /**
  * The product with this handle, or undefined. The SDK reads a string of digits as an id, and a

@@ -14,6 +14,7 @@ import {
   isNotFound,
   PRICING_FIELDS,
   type PricingField,
+  pricingChangeOf,
   pricingChanges,
   pricingFields,
   pricingOutputShape,
@@ -22,7 +23,6 @@ import {
   productWithHandle,
   referencedHandle,
   referenceField,
-  settledWrite,
 } from "./catalog";
 import { siteInput } from "./inputs";
 import { type ArgsOf, type Context, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
@@ -122,17 +122,6 @@ async function productIdOf(ctx: Context, ref: number | string, site: string | un
   return p.id;
 }
 
-/** Renames a price point; a failure after the PUT may have applied is read back (see settledWrite). */
-const renamed = (ctx: Context, site: string | undefined, productId: number, id: number, handle: string) =>
-  settledWrite(
-    `ProductPricePoint: renaming price point ${id} to \`${handle}\``,
-    () => ctx.client(site).updatePricePoint(productId, id, { handle }),
-    async () => {
-      const back = await ctx.client(site).readPricePoint(productId, id);
-      return back.handle === handle ? back : undefined;
-    },
-  );
-
 /** A handle no price point of the product has: the old one's, freed for its replacement. */
 function freedHandle(handle: string, id: number, taken: ReadonlySet<string>): string {
   for (let n = 0; ; n++) {
@@ -223,7 +212,7 @@ async function createOrAdopt(
     }
     // Pricing or name differ, which the service cannot change without changing what its subscriptions pay: free the handle, replace it.
     const freed = freedHandle(inputs.handle, found.id, new Set(all.map((pp) => pp.handle ?? "")));
-    await renamed(ctx, inputs.site, productId, found.id, freed);
+    await client.updatePricePoint(productId, found.id, { handle: freed });
     ctx.notice(
       `ProductPricePoint: ${label(inputs.handle, found.id)} is renamed \`${freed}\` to free its handle for its replacement` +
         (differs.length > 0 ? ` (${describeChanges(differs, held, inputs)})` : " (its name differs)"),
@@ -276,21 +265,12 @@ export const productPricePoint: KindModule<typeof kind, State> = {
 
     async preflight(ctx, inputs, olds) {
       if (olds !== undefined) {
-        const fields = pricingChanges(inputs as Partial<Inputs>, olds as Partial<Inputs>);
-        if (fields.length === 0) return { failures: [] };
-        const pick = (v: object) => Object.fromEntries(fields.map((k) => [k, (v as Record<string, unknown>)[k] ?? null]));
-        return {
-          failures: [],
-          preview: {
-            pricingChange: {
-              fields,
-              from: pick(olds),
-              to: pick(inputs),
-              effect:
-                "replaced: the old price point's handle is freed, the new one created (and promoted if default), the old one archived; subscriptions on the old one keep it",
-            },
-          },
-        };
+        const pricingChange = pricingChangeOf(
+          inputs as Partial<Inputs>,
+          olds as Partial<Inputs>,
+          "replaced: the old price point's handle is freed, the new one created (and promoted if default), the old one archived; subscriptions on the old one keep it",
+        );
+        return pricingChange ? { failures: [], preview: { pricingChange } } : { failures: [] };
       }
       if (isUnknown(inputs.handle) || isUnknown(inputs.product) || isUnknown(inputs.site)) return { failures: [] };
       const site = inputs.site as string | undefined;
@@ -324,9 +304,11 @@ export const productPricePoint: KindModule<typeof kind, State> = {
           ],
         };
       // Adopted: and when the service holds other pricing, converging it is a replacement, a price change to review.
-      const held = pricingOutputs(found.pricing);
-      const fields = pricingChanges(inputs as Partial<Inputs>, held);
-      const pick = (v: object) => Object.fromEntries(fields.map((k) => [k, (v as Record<string, unknown>)[k] ?? null]));
+      const pricingChange = pricingChangeOf(
+        inputs as Partial<Inputs>,
+        pricingOutputs(found.pricing),
+        "the adopted price point is replaced: its handle freed, the new one created (and promoted if default), the old one archived; subscriptions on it keep it",
+      );
       return {
         failures: [],
         preview: {
@@ -335,17 +317,7 @@ export const productPricePoint: KindModule<typeof kind, State> = {
             handle: found.handle ?? String(inputs.handle),
             ...(found.archivedAt !== undefined ? { unarchive: true } : {}),
           },
-          ...(fields.length > 0
-            ? {
-                pricingChange: {
-                  fields,
-                  from: pick(held),
-                  to: pick(inputs),
-                  effect:
-                    "the adopted price point is replaced: its handle freed, the new one created (and promoted if default), the old one archived; subscriptions on it keep it",
-                },
-              }
-            : {}),
+          ...(pricingChange ? { pricingChange } : {}),
         },
       };
     },
@@ -387,7 +359,7 @@ export const productPricePoint: KindModule<typeof kind, State> = {
         live = await client.unarchivePricePoint(productId, pricePointId);
         ctx.notice(`ProductPricePoint: ${label(s.handle, pricePointId)} was archived outside the stack; unarchived it.`);
       }
-      if (live.handle !== inputs.handle) live = await renamed(ctx, inputs.site, productId, pricePointId, inputs.handle);
+      if (live.handle !== inputs.handle) live = await client.updatePricePoint(productId, pricePointId, { handle: inputs.handle });
       let next: State = { ...current, ...outputsOf(live, productId, inputs.site), handle: live.handle ?? inputs.handle };
       if (inputs.default === true && live.type !== "default") next = await finish(ctx, id, { ...next, todo: { promote: true } }, productId);
       if (inputs.default === false && live.type === "default" && s.args.default === true)

@@ -14,6 +14,7 @@ import {
   isNotFound,
   PRICING_FIELDS,
   type PricingField,
+  pricingChangeOf,
   pricingChanges,
   pricingFields,
   pricingOf,
@@ -24,7 +25,6 @@ import {
   referencedHandle,
   referenceField,
   refersTo,
-  settledWrite,
 } from "./catalog";
 import { siteInput } from "./inputs";
 import { type ArgsOf, type Context, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
@@ -100,6 +100,9 @@ const kind = declareKind({
 });
 
 type Inputs = InputsOf<typeof kind>;
+
+/** What the service does with a product's pricing change, for the preview annotation. */
+const NEW_DEFAULT = "the service creates a new default price point; existing subscriptions keep theirs";
 type Outputs = z.output<typeof kind.outputs>;
 
 /** The outputs, the inputs as declared (`args`), and while a create's outcome is unknown the token to resume it with. */
@@ -183,17 +186,8 @@ async function converge(ctx: Context, p: ServiceProduct, inputs: Inputs): Promis
   if (descriptive.length === 0 && pricing.length === 0) return p;
   const body: Record<string, unknown> = Object.fromEntries(descriptive.map((k) => [k, inputs[k]]));
   if (pricing.length > 0) Object.assign(body, pricingOf(inputs));
-  const client = ctx.client(inputs.site);
-  // A failure after the PUT may have applied (with pricing: a new default price point) is read back, never reported as not done.
-  const updated = await settledWrite(
-    `Product \`${inputs.handle}\`: the update of ${Object.keys(body).join(", ")}`,
-    () => client.updateProduct(p.id, body),
-    async () => {
-      const back = await client.readProduct(p.id);
-      const now = held(back);
-      return descriptiveChanges(inputs, now).length === 0 && pricingChanges(inputs, now).length === 0 ? back : undefined;
-    },
-  );
+  // The SDK reads back after a failure that may have applied (with pricing: a new default price point), and says so.
+  const updated = await ctx.client(inputs.site).updateProduct(p.id, body);
   if (pricing.length > 0) {
     ctx.notice(
       `Product \`${inputs.handle}\`: pricing changed (${describeChanges(pricing, view, inputs)}): the service made a new default price point` +
@@ -258,23 +252,14 @@ export const product: KindModule<typeof kind, State> = {
     unfinished: (s) => s.pendingToken !== undefined || (s.archivedAt ?? null) !== null,
 
     async preflight(ctx, inputs, olds) {
-      const preview: Record<string, unknown> = {};
       if (olds !== undefined) {
-        const fields = pricingChanges(inputs as Partial<Inputs>, olds as Partial<Inputs>);
-        if (fields.length > 0) {
-          const pick = (v: object) => Object.fromEntries(fields.map((k) => [k, (v as Record<string, unknown>)[k] ?? null]));
-          preview.pricingChange = {
-            fields,
-            from: pick(olds),
-            to: pick(inputs),
-            effect: "the service creates a new default price point; existing subscriptions keep theirs",
-          };
-          ctx.notice(
-            `Product \`${String(inputs.handle)}\`: pricing change (${describeChanges(fields, olds, inputs as Partial<Inputs>)}): ` +
-              "the service will create a new default price point and make it the default; existing subscriptions keep theirs.",
-          );
-        }
-        return { failures: [], ...(Object.keys(preview).length > 0 ? { preview } : {}) };
+        const pricingChange = pricingChangeOf(inputs as Partial<Inputs>, olds as Partial<Inputs>, NEW_DEFAULT);
+        if (!pricingChange) return { failures: [] };
+        ctx.notice(
+          `Product \`${String(inputs.handle)}\`: pricing change (${describeChanges(pricingChange.fields, olds, inputs as Partial<Inputs>)}): ` +
+            "the service will create a new default price point and make it the default; existing subscriptions keep theirs.",
+        );
+        return { failures: [], preview: { pricingChange } };
       }
       if (isUnknown(inputs.handle) || isUnknown(inputs.site)) return { failures: [] };
       const handle = inputs.handle as string;
@@ -296,18 +281,7 @@ export const product: KindModule<typeof kind, State> = {
         if (typeof family === "number" || existing.productFamilyHandle !== undefined)
           return fail("productFamily", otherFamily(handle, existing));
       // Adopted: and when the service holds other pricing, converging it is a price change to review.
-      const held = pricingOutputs(existing.pricing);
-      const fields = pricingChanges(inputs as Partial<Inputs>, held);
-      const pick = (v: object) => Object.fromEntries(fields.map((k) => [k, (v as Record<string, unknown>)[k] ?? null]));
-      const pricingChange =
-        fields.length > 0
-          ? {
-              fields,
-              from: pick(held),
-              to: pick(inputs),
-              effect: "the service creates a new default price point; existing subscriptions keep theirs",
-            }
-          : undefined;
+      const pricingChange = pricingChangeOf(inputs as Partial<Inputs>, pricingOutputs(existing.pricing), NEW_DEFAULT);
       return { failures: [], preview: { adopt: { id: existing.id, handle }, ...(pricingChange ? { pricingChange } : {}) } };
     },
 

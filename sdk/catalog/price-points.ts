@@ -146,8 +146,18 @@ export async function updatePricePoint(
       ...(u.priceInCents === undefined ? {} : { price_in_cents: u.priceInCents }),
     },
   };
-  return settledWrite(t, { method: "PUT", path: pointPath(pid, ppid), repeatable: true, body }, pricePointResponse, (r) =>
-    toPricePoint(r.price_point),
+  return settledWrite(
+    t,
+    { method: "PUT", path: pointPath(pid, ppid), repeatable: true, body },
+    pricePointResponse,
+    (r) => toPricePoint(r.price_point),
+    async () => {
+      const back = await readPricePoint(t, pid, ppid);
+      const held =
+        (u.handle === undefined || back.handle === u.handle) &&
+        (u.priceInCents === undefined || back.pricing?.priceInCents === u.priceInCents);
+      return held ? back : undefined;
+    },
   );
 }
 

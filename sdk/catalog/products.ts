@@ -113,6 +113,10 @@ export async function updateProduct(t: Transport, productId: unknown, input: Pro
     { method: "PUT", path: `/products/${productId}.json`, repeatable: true, body: { product: productUpdateBody(p) } },
     productResponse,
     (r) => toProduct(r.product),
+    async () => {
+      const back = await readProduct(t, productId);
+      return holdsUpdate(back, p) ? back : undefined;
+    },
   );
 }
 
@@ -133,3 +137,30 @@ export async function archiveProduct(t: Transport, productId: unknown): Promise<
     },
   );
 }
+
+/** The fields a product read reports, beside its pricing: an update is confirmed by these only. */
+const REPORTED = ["handle", "name", "description", "accountingCode", "taxCode", "requireCreditCard", "requestCreditCard"] as const;
+
+/**
+ * Whether a product read back holds every field of an update that a read reports (at least one): a PUT
+ * applies whole or not at all, so those prove it. An update of unreported fields alone cannot be confirmed.
+ */
+function holdsUpdate(back: Product, update: Record<string, unknown>): boolean {
+  let compared = 0;
+  for (const [k, v] of Object.entries(update)) {
+    if (v === undefined) continue;
+    const held =
+      back.pricing !== undefined && k in back.pricing
+        ? back.pricing[k as keyof typeof back.pricing]
+        : (REPORTED as readonly string[]).includes(k)
+          ? k === "description"
+            ? (back.description ?? "")
+            : back[k as (typeof REPORTED)[number]]
+          : NOT_REPORTED;
+    if (held === NOT_REPORTED) continue;
+    if (held !== v) return false;
+    compared++;
+  }
+  return compared > 0;
+}
+const NOT_REPORTED = Symbol("not reported");

@@ -18,9 +18,12 @@ export async function settledWrite<S extends z.ZodType, T>(
   const x = await t.send(req);
   if (x.outcome.kind === "success") return result(parseBody(req, x.outcome.status, x.outcome.body, answer));
   const failure = catalogFailure(req, x);
-  if (x.mayHaveApplied && reached) {
+  if (!x.mayHaveApplied) throw failure;
+  if (reached) {
     const r = await reached().catch(() => undefined);
     if (r !== undefined) return r;
   }
+  // Never only "failed": the caller must not take it as not done (a pricing change may already have made a default price point).
+  failure.message = `${failure.message}; it may or may not have been applied (the read-back could not confirm it), so read it back before relying on either`;
   throw failure;
 }
