@@ -9,5 +9,7 @@ export default defineConfig({
     exclude: ["tests/engine/**", "tests/e2e/**", "node_modules/**", "dist/**"],
     testTimeout: 20_000,
     pool: "forks",
+    // The provider shells run the source runtime; a stale dist/ fails loudly (see the file).
+    setupFiles: ["tests/setup-source.ts"],
   },
 });
