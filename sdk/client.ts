@@ -32,6 +32,11 @@ export class BillingClient {
   readonly #transport: Transport;
   readonly #connection: Connection;
 
+  /**
+   * Checks every option at once and sends nothing: a bad or missing one (a credential the
+   * environment does not take, a subdomain that is no DNS label) is a {@link BillingValidationError}
+   * naming each. Connections open with the first request and stay pooled until {@link BillingClient.close}.
+   */
   constructor(options: BillingClientOptions) {
     this.#connection = resolveConnection(options);
     this.#transport = new Transport(this.#connection);
@@ -43,12 +48,28 @@ export class BillingClient {
    * `resume` re-sends batches whose outcome was unknown with their own tokens.
    * On failure: {@link ReplayPartialFailureError} with queued / notQueued / unknown.
    */
-  replayWebhooks(ids: readonly WebhookId[], options: { resume?: readonly ReplayBatch[] } = {}): Promise<ReplayResult> {
+  replayWebhooks(
+    ids: readonly WebhookId[],
+    options: {
+      /**
+       * The `unknownBatches` of an earlier {@link ReplayPartialFailureError}, sent again with their
+       * own tokens before the new ids: the service answers 409 for a batch it already queued, so
+       * resuming never delivers a webhook twice. Never rebuild them with new tokens.
+       */
+      resume?: readonly ReplayBatch[];
+    } = {},
+  ): Promise<ReplayResult> {
     return replayWebhooks(this.#transport, ids, this.#connection.maxConcurrency, options);
   }
 
-  /** Turns webhook delivery on or off for the site. */
-  setWebhooksEnabled(enabled: boolean): Promise<{ webhooksEnabled: boolean }> {
+  /**
+   * Turns webhook delivery on or off for the site. A PUT of a value, so it is retried like a
+   * read; no read can tell the setting afterwards (see {@link BillingClient.readSite}).
+   */
+  setWebhooksEnabled(enabled: boolean): Promise<{
+    /** The setting as the service answered it, which is the one now in force. */
+    webhooksEnabled: boolean;
+  }> {
     return setWebhooksEnabled(this.#transport, enabled);
   }
 
@@ -57,7 +78,17 @@ export class BillingClient {
    * with its price point resolved. On an outcome it cannot learn:
    * {@link MigrationOutcomeUnknownError}, to be resumed with the same token.
    */
-  migrateSubscription(subscriptionId: number, target: MigrationInput, options: { uniquenessToken?: string } = {}): Promise<Subscription> {
+  migrateSubscription(
+    subscriptionId: number,
+    target: MigrationInput,
+    options: {
+      /**
+       * The token of an earlier attempt whose outcome was unknown ({@link MigrationOutcomeUnknownError}'s
+       * `uniquenessToken`): the service then applies the migration at most once. Default: a new UUID.
+       */
+      uniquenessToken?: string;
+    } = {},
+  ): Promise<Subscription> {
     const c = this.#connection;
     return migration.migrateSubscription(this.#transport, subscriptionId, target, {
       uniquenessToken: options.uniquenessToken,
@@ -72,6 +103,10 @@ export class BillingClient {
     return migration.previewMigration(this.#transport, subscriptionId, target, options);
   }
 
+  /**
+   * A subscription by id, as the service answers it: the price point is set only when the answer
+   * names it, which most do not (a migration's result resolves it). A 404 is a {@link BillingApiError}.
+   */
   readSubscription(subscriptionId: number): Promise<Subscription> {
     return migration.readSubscription(this.#transport, subscriptionId);
   }
@@ -108,7 +143,16 @@ export class BillingClient {
    * is resolved by reading back by handle and by the request's `uniqueness_token`. On an outcome
    * it cannot learn: {@link CatalogOutcomeUnknownError}, to be resumed with the same token.
    */
-  createProductFamily(input: ProductFamilyInput, options: { uniquenessToken?: string } = {}): Promise<ProductFamily> {
+  createProductFamily(
+    input: ProductFamilyInput,
+    options: {
+      /**
+       * The token of an earlier create whose outcome was unknown ({@link CatalogOutcomeUnknownError}'s
+       * `uniquenessToken`); read back by handle first, then resume with it, never a new one. Default: a new UUID.
+       */
+      uniquenessToken?: string;
+    } = {},
+  ): Promise<ProductFamily> {
     return families.createProductFamily(this.#transport, input, this.#createOptions(options?.uniquenessToken));
   }
 
@@ -126,7 +170,17 @@ export class BillingClient {
    * Creates a product in a family ({@link productInput}: its fields and its default price point's
    * pricing), once, like {@link createProductFamily}.
    */
-  createProduct(familyId: number, input: ProductInput, options: { uniquenessToken?: string } = {}): Promise<Product> {
+  createProduct(
+    familyId: number,
+    input: ProductInput,
+    options: {
+      /**
+       * The token of an earlier create whose outcome was unknown ({@link CatalogOutcomeUnknownError}'s
+       * `uniquenessToken`); read back by handle first, then resume with it, never a new one. Default: a new UUID.
+       */
+      uniquenessToken?: string;
+    } = {},
+  ): Promise<Product> {
     return products.createProduct(this.#transport, familyId, input, this.#createOptions(options?.uniquenessToken));
   }
 
@@ -149,7 +203,17 @@ export class BillingClient {
   }
 
   /** Creates a price point of a product ({@link pricePointInput}), once, like {@link createProductFamily}. */
-  createPricePoint(productId: number, input: PricePointInput, options: { uniquenessToken?: string } = {}): Promise<PricePoint> {
+  createPricePoint(
+    productId: number,
+    input: PricePointInput,
+    options: {
+      /**
+       * The token of an earlier create whose outcome was unknown ({@link CatalogOutcomeUnknownError}'s
+       * `uniquenessToken`); read back by handle first, then resume with it, never a new one. Default: a new UUID.
+       */
+      uniquenessToken?: string;
+    } = {},
+  ): Promise<PricePoint> {
     return pricePoints.createPricePoint(this.#transport, productId, input, this.#createOptions(options?.uniquenessToken));
   }
 
@@ -215,7 +279,16 @@ export class BillingClient {
    * `uniqueness_token`. On an outcome it cannot learn:
    * {@link EndpointOutcomeUnknownError}, to be resumed with the same token.
    */
-  createEndpoint(input: EndpointInput, options: { uniquenessToken?: string } = {}): Promise<Endpoint> {
+  createEndpoint(
+    input: EndpointInput,
+    options: {
+      /**
+       * The token of an earlier create whose outcome was unknown ({@link EndpointOutcomeUnknownError}'s
+       * `uniquenessToken`): the service then creates the endpoint at most once. Default: a new UUID.
+       */
+      uniquenessToken?: string;
+    } = {},
+  ): Promise<Endpoint> {
     const c = this.#connection;
     return endpoints.createEndpoint(this.#transport, input, {
       uniquenessToken: options?.uniquenessToken,

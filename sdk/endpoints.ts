@@ -29,19 +29,31 @@ export interface CreateEndpointOptions {
 }
 
 interface Wanted {
+  /** The url, checked and exactly as written. */
   readonly url: string;
+  /** The event keys, sorted and distinct. */
   readonly events: readonly WebhookEvent[];
 }
 
 /**
  * Validates an endpoint and builds its wire body; `events` sorted and distinct.
  * `endpointId` and `uniquenessToken`, when given as keys, are checked too, so
- * that every problem is named at once.
+ * that every problem is named at once, in a {@link BillingValidationError}.
  */
 export function endpointBodyOf(
   input: EndpointInput,
-  options: { allowNoEvents?: boolean; endpointId?: unknown; uniquenessToken?: unknown } = {},
-): Wanted & { id?: number } {
+  options: {
+    /** Accept an empty `events` list, as an update does (it unsubscribes the endpoint); a create refuses one. Default false. */
+    allowNoEvents?: boolean;
+    /** An endpoint id to check with the input (a positive integer), returned as `id`. */
+    endpointId?: unknown;
+    /** A token to check with the input: a non-empty string, when given. */
+    uniquenessToken?: unknown;
+  } = {},
+): Wanted & {
+  /** The checked `endpointId`, when one was given. */
+  id?: number;
+} {
   const schema = options.allowNoEvents ? endpointUpdateInput : endpointInput;
   const parsed = schema.safeParse(input);
   const id = "endpointId" in options ? positiveId.safeParse(options.endpointId) : undefined;

@@ -16,8 +16,10 @@ const BRAND = Symbol.for("pulumi-subscription-billing/error-classes");
 
 /** Base class, so callers can `instanceof BillingError` for anything this SDK throws (from any copy of the package). */
 export class BillingError extends Error {
+  /** The class's name, e.g. "BillingApiError": what a log line shows, and what matches across copies of the package. */
   override name = "BillingError";
 
+  /** Errors are built by the SDK; a subclass records its class names so `instanceof` works across copies. */
   constructor(message?: string) {
     super(message);
     const classes: string[] = [];
@@ -40,7 +42,13 @@ export class BillingError extends Error {
 export class BillingValidationError extends BillingError {
   override name = "BillingValidationError";
   /** One entry per offending property: `{ property: "migration.productId", message: "…" }`. */
-  readonly problems: readonly { property: string; message: string }[];
+  readonly problems: readonly {
+    /** The offending property's dotted path as the caller wrote it, e.g. "migration.productId" or "[1].handle". */
+    property: string;
+    /** What is wrong and what would be accepted, e.g. "must be a positive integer id, got 0". */
+    message: string;
+  }[];
+  /** `what` leads the message ("invalid migration"); every problem follows it, so one error names them all. */
   constructor(what: string, problems: readonly { property: string; message: string }[]) {
     super(`${what}: ${problems.map((p) => `${p.property}: ${p.message}`).join("; ")}`);
     this.problems = problems;
@@ -50,16 +58,20 @@ export class BillingValidationError extends BillingError {
 /** A non-2xx answer from the service. */
 export class BillingApiError extends BillingError {
   override name = "BillingApiError";
+  /** The HTTP status, e.g. 404 for an unknown id, 422 for a refused value. */
   readonly status: number;
   /** The service's `errors` list (empty when the body had none). */
   readonly errors: readonly string[];
+  /** The request's HTTP method. */
   readonly method: string;
+  /** The request's path below the base URL, without its query; never a credential. */
   readonly path: string;
   /**
    * Whether the request may have been applied: true when this answer (a 5xx)
    * or an earlier attempt of the same request left it unknown.
    */
   readonly mayHaveApplied: boolean;
+  /** Built by the transport from an answer; `message` replaces the default "METHOD path failed with status: errors". */
   constructor(init: {
     status: number;
     errors: readonly string[];
@@ -85,9 +97,13 @@ export class BillingApiError extends BillingError {
  */
 export class AuthenticationRequiredError extends BillingApiError {
   override name = "AuthenticationRequiredError";
+  /** Where to send the customer to authenticate the payment; the service completes the migration once they do. */
   readonly actionLink: string;
+  /** The payment gateway's id of the payment awaiting authentication, when the service sends it. */
   readonly gatewayPaymentId: string | undefined;
+  /** The service's description of what is awaited, when it sends one. */
   readonly description: string | undefined;
+  /** Built by the migration from the service's 422 with an `action_link`; its status is always 422. */
   constructor(init: {
     errors: readonly string[];
     method: string;
@@ -114,11 +130,15 @@ export class AuthenticationRequiredError extends BillingApiError {
 /** No HTTP answer at all (refused, reset, timed out) after the retries allowed. */
 export class BillingConnectionError extends BillingError {
   override name = "BillingConnectionError";
+  /** The request's HTTP method. */
   readonly method: string;
+  /** The request's path below the base URL, without its query; never a credential. */
   readonly path: string;
+  /** The failure's code, e.g. "ECONNREFUSED", "ECONNRESET", or "ETIMEDOUT" when no answer came within `timeoutMs`; undefined when none was given. */
   readonly code: string | undefined;
   /** Whether the request may have reached the service and been applied (false only when no connection was ever made). */
   readonly mayHaveApplied: boolean;
+  /** Built by the transport after its last attempt; `mayHaveApplied` defaults to true, the safe assumption. */
   constructor(init: { method: string; path: string; code?: string; message: string; mayHaveApplied?: boolean }) {
     super(`${init.method} ${init.path}: ${init.message}${init.code ? ` (${init.code})` : ""}`);
     this.method = init.method;
@@ -130,7 +150,9 @@ export class BillingConnectionError extends BillingError {
 
 /** A batch of at most 1000 webhook ids and the uniqueness_token it was (or will be) sent with. */
 export interface ReplayBatch {
+  /** The batch's webhook ids, as sent. */
   readonly ids: readonly WebhookId[];
+  /** The token it was sent with: resending with it is what makes a replay never deliver twice. */
   readonly uniquenessToken: string;
 }
 
@@ -144,12 +166,17 @@ export interface ReplayBatch {
  */
 export class ReplayPartialFailureError extends BillingError {
   override name = "ReplayPartialFailureError";
+  /** Ids the service accepted into its delivery queue. */
   readonly queued: readonly WebhookId[];
+  /** Ids whose batch was refused or never sent: nothing was queued for them; replaying them again is safe. */
   readonly notQueued: readonly WebhookId[];
+  /** Ids whose batch may or may not have been queued: resume them through `unknownBatches`, not as new ids. */
   readonly unknown: readonly WebhookId[];
+  /** The batches behind `unknown`, with their tokens: pass them as `replayWebhooks(ids, { resume })`. */
   readonly unknownBatches: readonly ReplayBatch[];
   /** The first failure, as thrown by the request that failed. */
   override readonly cause: BillingError;
+  /** Built by `replayWebhooks`; `unknown` is derived from `unknownBatches`, so the lists cannot disagree. */
   constructor(
     queued: readonly WebhookId[],
     notQueued: readonly WebhookId[],
@@ -179,9 +206,13 @@ export class ReplayPartialFailureError extends BillingError {
  */
 export class MigrationOutcomeUnknownError extends BillingError {
   override name = "MigrationOutcomeUnknownError";
+  /** The subscription being migrated. */
   readonly subscriptionId: number;
+  /** The token to resume with: `migrateSubscription(subscriptionId, target, { uniquenessToken })`. */
   readonly uniquenessToken: string;
+  /** The failure that left the outcome unknown: the ambiguous attempt, or the read-back that failed. */
   override readonly cause: BillingError;
+  /** Built by `migrateSubscription`; `why` replaces the default explanation in the message. */
   constructor(subscriptionId: number, uniquenessToken: string, cause: BillingError, why?: string) {
     super(
       `migration of subscription ${subscriptionId} may or may not have been applied: ` +
@@ -210,12 +241,17 @@ function summarizeIds(ids: readonly WebhookId[]): string {
  */
 export class EndpointOutcomeUnknownError extends BillingError {
   override name = "EndpointOutcomeUnknownError";
+  /** The url of the endpoint being created, as sent. */
   readonly url: string;
+  /** Its events as sent: sorted and distinct. */
   readonly events: readonly string[];
+  /** The token to resume with: `createEndpoint(input, { uniquenessToken })`. */
   readonly uniquenessToken: string;
   /** Always true: the point of this error. */
   readonly mayHaveApplied = true;
+  /** The failure that left the outcome unknown. */
   override readonly cause: BillingError;
+  /** Built by `createEndpoint`; `why` says what was tried and seen. */
   constructor(init: { url: string; events: readonly string[]; uniquenessToken: string; cause: BillingError; why: string }) {
     super(
       `creating the webhook endpoint ${init.url} may or may not have been applied: ${init.why}; ` +
@@ -241,12 +277,17 @@ export type CatalogKind = "product family" | "product" | "price point";
  */
 export class CatalogOutcomeUnknownError extends BillingError {
   override name = "CatalogOutcomeUnknownError";
+  /** What was being created. */
   readonly kind: CatalogKind;
+  /** The handle it was created with: what to read it back by. */
   readonly handle: string;
+  /** The token to create it again with, after a read-back by handle found nothing. */
   readonly uniquenessToken: string;
   /** Always true: the point of this error. */
   readonly mayHaveApplied = true;
+  /** The failure that left the outcome unknown. */
   override readonly cause: BillingError;
+  /** Built by the catalog creates; `why` says what was tried and seen. */
   constructor(init: { kind: CatalogKind; handle: string; uniquenessToken: string; cause: BillingError; why: string }) {
     super(
       `creating the ${init.kind} "${init.handle}" may or may not have been applied: ${init.why}; it may or may not have been created. ` +
@@ -266,13 +307,29 @@ export class CatalogOutcomeUnknownError extends BillingError {
  */
 export class PricePointsPartialFailureError extends BillingError {
   override name = "PricePointsPartialFailureError";
+  /** The product the price points were being created for. */
   readonly productId: number;
   /** The price points created, each with the index of its input. */
-  readonly created: readonly { readonly index: number; readonly pricePoint: PricePoint }[];
-  readonly failures: readonly { readonly index: number; readonly handle: string; readonly error: BillingError }[];
+  readonly created: readonly {
+    /** The input's index in the array given to `createPricePoints`. */
+    readonly index: number;
+    /** The price point as the service created it. */
+    readonly pricePoint: PricePoint;
+  }[];
+  /** The inputs that failed, in the inputs' order. */
+  readonly failures: readonly {
+    /** The input's index in the array given to `createPricePoints`. */
+    readonly index: number;
+    /** The input's handle: what to read it back by when `error` is a {@link CatalogOutcomeUnknownError}. */
+    readonly handle: string;
+    /** Why it failed: a refusal ({@link BillingApiError}), or an outcome left unknown. */
+    readonly error: BillingError;
+  }[];
   /** Whether any failure left a create unknown (it may exist). */
   readonly mayHaveApplied: boolean;
+  /** The first failure's error. */
   override readonly cause: BillingError;
+  /** Built by `createPricePoints`; there is always at least one failure. */
   constructor(
     productId: number,
     created: PricePointsPartialFailureError["created"],

@@ -76,6 +76,20 @@ export const migrationInput = z
   .strict()
   // Runs even when a field failed (`when`), so one bad field never hides a missing product.
   .superRefine(migrationTargetRule, { when: () => true });
+/**
+ * Where `migrateSubscription` and `previewMigration` move a subscription, checked by {@link migrationInput}:
+ * - `productId` or `productHandle`, exactly one: the target product (in any family; moving to another
+ *   family does not carry components or coupons along);
+ * - `pricePointId` or `pricePointHandle`, at most one: the target's price point; neither picks its default;
+ * - `includeTrial` (default false): start the new period with the price point's trial; ignored with
+ *   `preservePeriod`;
+ * - `includeInitialCharge` (default false): assess the price point's initial charge;
+ * - `includeCoupons` (default true): apply the subscription's coupons to the migration;
+ * - `preservePeriod` (default false): keep the billing period and charge a prorated amount, instead of
+ *   restarting the period today at the full price.
+ *
+ * The SDK always sends the four options, defaults included, so the record says exactly what was asked.
+ */
 export type MigrationInput = z.input<typeof migrationInput>;
 
 /**
@@ -133,6 +147,11 @@ export const webhookFilterInput = z
     },
     { when: () => true },
   );
+/**
+ * Which webhooks `listWebhooks` returns, checked by {@link webhookFilterInput}; every field optional, all
+ * given must match: `status` ("successful", "failed", "pending" or "paused"), `sinceDate` and `untilDate`
+ * (YYYY-MM-DD, both days included; until not before since), `subscriptionId` (only that subscription's).
+ */
 export type WebhookFilter = z.input<typeof webhookFilterInput>;
 
 /** Longest endpoint url accepted (the contract sets none; URLs past 2048 characters are not reliably handled anywhere). */
@@ -240,6 +259,10 @@ export const endpointUpdateInput = endpointShape(true);
 
 /** What `createEndpoint` and `updateEndpoint` take. */
 export interface EndpointInput {
+  /**
+   * Where the service sends the webhooks: an absolute https URL (http only for localhost, 127.0.0.1 and
+   * [::1]), at most 2048 characters, no spaces. Sent and stored exactly as written.
+   */
   readonly url: string;
   /** Event keys ({@link WEBHOOK_EVENTS}); order and duplicates do not matter. */
   readonly events: readonly (WebhookEvent | (string & {}))[];

@@ -15,8 +15,20 @@ import {
   subscriptionResponse,
 } from "./wire";
 
-/** Validates a migration and builds its wire body, documented defaults sent explicitly. */
-export function migrationBodyOf(subscriptionId: unknown, migration: MigrationInput): { id: number; body: MigrationBody } {
+/**
+ * Validates a migration and builds its wire body, documented defaults sent explicitly, so that what a
+ * provider records is exactly what was asked. Throws a {@link BillingValidationError} naming every bad
+ * field (`subscriptionId`, `migration.productId`, …) before anything is sent.
+ */
+export function migrationBodyOf(
+  subscriptionId: unknown,
+  migration: MigrationInput,
+): {
+  /** The subscription id, checked. */
+  id: number;
+  /** The contract's `migration` object: one product, at most one price point, and the four options. */
+  body: MigrationBody;
+} {
   const id = positiveId.safeParse(subscriptionId);
   const m = migrationInput.safeParse(migration);
   const problems = [
@@ -61,6 +73,7 @@ export async function readSubscription(t: Transport, subscriptionId: unknown): P
   return toSubscription(res.subscription);
 }
 
+/** Options of {@link BillingClient.previewMigration}. */
 export interface PreviewOptions {
   /** The moment the charge is computed for (the contract's `proration_date`); default now. */
   readonly prorationDate?: string | Date;

@@ -3,6 +3,11 @@ import { BillingValidationError } from "./errors";
 import type { RetryPolicy } from "./retry";
 import { keysOf, problemsOf } from "./validation";
 
+/**
+ * Where a site lives, which fixes its host and the credential it takes: `"us"` (`{subdomain}.chargify.com`)
+ * and `"eu"` (`{subdomain}.ebilling.maxio.com`) take an API key over Basic authentication, `"gateway"`
+ * (`{connector}.api.maxio.com`) only bearer tokens.
+ */
 export type BillingEnvironment = "us" | "eu" | "gateway";
 
 /** Options of {@link BillingClient}. */
@@ -52,10 +57,13 @@ export interface BillingClientOptions {
 
 /** One wait between attempts, as reported to `onRetry`. Holds no credential. */
 export interface RetryEvent {
+  /** The request's HTTP method, e.g. "POST". */
   readonly method: string;
+  /** The request's path below the base URL, e.g. `/subscriptions/42/migrations.json`; no query string. */
   readonly path: string;
   /** Attempts made so far. */
   readonly attempt: number;
+  /** How long the client waits before the next attempt, in milliseconds: the Retry-After a 429 asked for, or a jittered backoff. */
   readonly delayMs: number;
   /** Why, e.g. "429 rate limited (Retry-After: 30)" or "answered 503". */
   readonly reason: string;

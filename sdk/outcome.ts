@@ -13,25 +13,66 @@ import { DUPLICATE_SUBMISSION, errorMessages } from "./wire";
  * - `not-sent`: the connection was never made: nothing reached the service.
  */
 export type Outcome =
-  | { readonly kind: "success"; readonly status: number; readonly body: unknown }
-  | { readonly kind: "duplicate"; readonly status: 409; readonly body: unknown }
   | {
-      readonly kind: "rate-limited";
-      readonly status: 429;
+      /** 2xx: applied. */
+      readonly kind: "success";
+      /** The 2xx status. */
+      readonly status: number;
+      /** The answer's parsed JSON; undefined when empty or not JSON. */
       readonly body: unknown;
+    }
+  | {
+      /** A request with this uniqueness_token was applied, or is being applied right now: read back, never resend. */
+      readonly kind: "duplicate";
+      /** Always 409. */
+      readonly status: 409;
+      /** The answer's parsed JSON, whose `errors` say "duplicate submission". */
+      readonly body: unknown;
+    }
+  | {
+      /** 429: refused before processing, nothing applied; safe to repeat after `retryAfter`. */
+      readonly kind: "rate-limited";
+      /** Always 429. */
+      readonly status: 429;
+      /** The answer's parsed JSON, if any (the rate limiter often answers text). */
+      readonly body: unknown;
+      /** The raw answer, for a message when it is not JSON. */
       readonly text: string;
+      /** The `Retry-After` header as sent: seconds or an HTTP date. */
       readonly retryAfter: string | undefined;
     }
-  | { readonly kind: "refused"; readonly status: number; readonly body: unknown; readonly text: string }
   | {
+      /** Any other 4xx: processed and refused, nothing applied. */
+      readonly kind: "refused";
+      /** The 4xx status. */
+      readonly status: number;
+      /** The answer's parsed JSON: the service's `errors`, when it sent them. */
+      readonly body: unknown;
+      /** The raw answer, for a message when it is not JSON (a gateway's HTML page). */
+      readonly text: string;
+    }
+  | {
+      /** A 5xx, a reset, or no answer in time: it may have been applied. */
       readonly kind: "ambiguous";
+      /** The 5xx status; undefined when no answer came. */
       readonly status: number | undefined;
+      /** A 5xx answer's parsed JSON. */
       readonly body?: unknown;
+      /** A 5xx answer's raw text. */
       readonly text?: string;
+      /** The connection failure's code, e.g. "ECONNRESET" or "ETIMEDOUT". */
       readonly code?: string;
+      /** What happened, for an error message: "answered 503", "no answer within 125000 ms". */
       readonly message: string;
     }
-  | { readonly kind: "not-sent"; readonly code: string | undefined; readonly message: string };
+  | {
+      /** The connection was never made (refused, unknown host): nothing reached the service. */
+      readonly kind: "not-sent";
+      /** The connection failure's code, e.g. "ECONNREFUSED" or "ENOTFOUND". */
+      readonly code: string | undefined;
+      /** What happened, for an error message. */
+      readonly message: string;
+    };
 
 /** An HTTP answer as the transport read it. */
 export interface Answer {

@@ -33,6 +33,7 @@ export async function readProductByHandle(t: Transport, handle: string): Promise
   return toProduct(p);
 }
 
+/** Options of {@link BillingClient.listPricePoints}. */
 export interface ListPricePointsOptions {
   /** Archived price points too (default false: the service leaves them out). */
   readonly includeArchived?: boolean;

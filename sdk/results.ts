@@ -8,14 +8,25 @@ import type {
 
 /** A subscription as this SDK returns it. */
 export interface Subscription {
+  /** The subscription's id. */
   readonly id: number;
+  /**
+   * Its state, e.g. "active", "trialing", "past_due"; a state newer than this SDK's list is kept as sent,
+   * so code should treat a state it does not know as not eligible for a migration.
+   */
   readonly state: SubscriptionState;
   /**
    * The state the service reported before this one. The vendor documents it as
    * meaningful in webhooks only: for API reads it is usually the same as `state`.
    */
   readonly previousState: SubscriptionState | undefined;
-  readonly product: { readonly id: number; readonly handle: string | undefined };
+  /** The product it is on: after a migration, the target's. */
+  readonly product: {
+    /** The product's id. */
+    readonly id: number;
+    /** The product's handle; undefined when the answer holds none (the contract allows null). */
+    readonly handle: string | undefined;
+  };
   /**
    * The price point, when the answer says it (most do not). After a migration
    * the SDK resolves it: the one named, or the product's default.
@@ -23,15 +34,21 @@ export interface Subscription {
   readonly pricePointId: number | undefined;
   /** The price point's handle, when the answer says it (the embedded product's `product_price_point_handle`). */
   readonly pricePointHandle: string | undefined;
+  /** When the current billing period ends, as the service's ISO-8601 text (not parsed); undefined when not said. */
   readonly currentPeriodEndsAt: string | undefined;
+  /** When the service next bills it, as the service's ISO-8601 text (not parsed); undefined when not said. */
   readonly nextAssessmentAt: string | undefined;
 }
 
 /** What a migration preview says it would charge, in cents. */
 export interface MigrationPreview {
+  /** The prorated adjustment for the rest of the period, in cents; negative is a credit to the customer. */
   readonly proratedAdjustmentInCents: number;
+  /** What the migration would charge, in cents. */
   readonly chargeInCents: number;
+  /** What the customer would owe now, in cents, after the credit applied. */
   readonly paymentDueInCents: number;
+  /** The existing credit that would be applied to the charge, in cents. */
   readonly creditAppliedInCents: number;
 }
 
@@ -47,20 +64,31 @@ export interface ReplayResult {
 export interface Webhook {
   /** int64: a number below 2^53, the exact decimal text above. */
   readonly id: WebhookId;
+  /** The event key it reports, e.g. "payment_success". */
   readonly event: string | undefined;
+  /** Whether its last delivery succeeded; false for a failed one, which {@link BillingClient.replayWebhooks} can re-send. */
   readonly successful: boolean | undefined;
+  /** When the service created it (ISO-8601 text, not parsed). */
   readonly createdAt: string | undefined;
+  /** Why its last delivery failed, as the service recorded it; undefined after a success. */
   readonly lastError: string | undefined;
+  /** When its last delivery failed (ISO-8601 text). */
   readonly lastErrorAt: string | undefined;
+  /** When the receiving endpoint accepted it (ISO-8601 text); undefined until one did. */
   readonly acceptedAt: string | undefined;
+  /** When it was last sent (ISO-8601 text); undefined if never. */
   readonly lastSentAt: string | undefined;
+  /** The url it was last sent to: the endpoint's at that time, which may have changed since. */
   readonly lastSentUrl: string | undefined;
 }
 
 /** The site a client's credentials reach (`GET /site.json`). */
 export interface Site {
+  /** The site's id; undefined only when the answer leaves it out. */
   readonly id: number | undefined;
+  /** The site's name, as shown in the service's web UI. */
   readonly name: string | undefined;
+  /** The site's subdomain: the `subdomain` option that reaches it in the us and eu environments. */
   readonly subdomain: string | undefined;
   /** A test site, not a production one. */
   readonly test: boolean | undefined;
@@ -74,26 +102,43 @@ export type IntervalUnit = "day" | "month";
  * point's). Units are the service's text: "day" or "month", and "never" for an expiration.
  */
 export interface Pricing {
+  /** The price per interval, in integer cents (1000 is 10.00). */
   readonly priceInCents: number;
+  /** How many `intervalUnit`s between charges. */
   readonly interval: number;
+  /** "day" or "month" (kept as sent should the service answer another). */
   readonly intervalUnit: string;
+  /** The trial's price, in integer cents; undefined without a trial. */
   readonly trialPriceInCents: number | undefined;
+  /** The trial's length in `trialIntervalUnit`s; undefined without a trial. */
   readonly trialInterval: number | undefined;
+  /** "day" or "month"; undefined without a trial. */
   readonly trialIntervalUnit: string | undefined;
+  /** "no_obligation" or "payment_expected": whether a trial asks for a payment method. */
   readonly trialType: string | undefined;
+  /** A one-time charge at signup, in integer cents; undefined when there is none. */
   readonly initialChargeInCents: number | undefined;
+  /** Whether the initial charge is made after the trial rather than at signup. */
   readonly initialChargeAfterTrial: boolean | undefined;
+  /** How many `expirationIntervalUnit`s a subscription runs before it expires; undefined when it never does. */
   readonly expirationInterval: number | undefined;
+  /** "day" or "month" (with `expirationInterval`), or "never". */
   readonly expirationIntervalUnit: string | undefined;
 }
 
 /** A product family: the container of products (it has no update and no delete). */
 export interface ProductFamily {
+  /** The family's id: what {@link BillingClient.createProduct} takes. */
   readonly id: number;
+  /** The family's API handle, unique among the site's families; {@link BillingClient.readProductFamily} finds it by this. */
   readonly handle: string | undefined;
+  /** The family's name. */
   readonly name: string | undefined;
+  /** The family's description; the service may hold "" or nothing for one never given. */
   readonly description: string | undefined;
+  /** An internal code for accounting, when one was set outside this SDK (its create takes none). */
   readonly accountingCode: string | undefined;
+  /** When the service created it (ISO-8601 text, not parsed). */
   readonly createdAt: string | undefined;
 }
 
@@ -103,36 +148,53 @@ export interface ProductFamily {
  * the SDK always fills them, with undefined for what the answer does not say.
  */
 export interface Product {
+  /** The product's id. */
   readonly id: number;
+  /** The product's API handle, unique among the site's products, archived ones included. */
   readonly handle: string | undefined;
+  /** The product's name. */
   readonly name: string | undefined;
+  /** Its default price point: the one a migration that names none moves a subscription to. */
   readonly defaultPricePointId: number | undefined;
+  /** The default price point's handle, when the answer says it. */
   readonly defaultPricePointHandle: string | undefined;
+  /** The product's description. */
   readonly description?: string | undefined;
+  /** The family it belongs to; undefined when the answer does not embed one. */
   readonly productFamilyId?: number | undefined;
+  /** The handle of the family it belongs to. */
   readonly productFamilyHandle?: string | undefined;
+  /** An internal id or SKU number. */
   readonly accountingCode?: string | undefined;
+  /** The tax code of the product type (at most 10 characters). */
   readonly taxCode?: string | undefined;
+  /** Whether signing up for it requires a credit card. */
   readonly requireCreditCard?: boolean | undefined;
+  /** Whether its signup page asks for a credit card without requiring one. */
   readonly requestCreditCard?: boolean | undefined;
   /** When it was archived; undefined while it is not. */
   readonly archivedAt?: string | undefined;
   /** Its default price point's pricing; undefined when the answer lacks the price, interval or unit. */
   readonly pricing?: Pricing | undefined;
+  /** The product's version number as the service reports it; the SDK only passes it on. */
   readonly versionNumber?: number | undefined;
 }
 
 /** One of a product's price points. The fields after `type` are optional in the type, always filled by the SDK. */
 export interface PricePoint {
+  /** The price point's id. */
   readonly id: number;
+  /** Its API handle, unique among its product's price points. */
   readonly handle: string | undefined;
+  /** Its name. */
   readonly name: string | undefined;
   /** "default", "catalog" or "custom". */
   readonly type: string | undefined;
+  /** The product it belongs to; undefined when the answer does not say. */
   readonly productId?: number | undefined;
   /** When it was archived; undefined while it is not. */
   readonly archivedAt?: string | undefined;
-  /** Undefined when the answer lacks the price, interval or unit. */
+  /** What it charges. Undefined when the answer lacks the price, interval or unit. */
   readonly pricing?: Pricing | undefined;
 }
 
@@ -165,6 +227,7 @@ export function toWebhook(w: WireWebhook): Webhook {
 
 /** A webhook endpoint: where the service sends the site's webhooks, and for which events. */
 export interface Endpoint {
+  /** The endpoint's id: what {@link BillingClient.updateEndpoint} takes. */
   readonly id: number;
   /** As the service stores it; empty in the (undocumented) case of an answer without one. */
   readonly url: string;
@@ -172,6 +235,7 @@ export interface Endpoint {
   readonly events: string[];
   /** "enabled" in the vendor's examples; undefined when the answer does not say. */
   readonly status: string | undefined;
+  /** The site it belongs to; undefined when the answer does not say. */
   readonly siteId: number | undefined;
 }
 

@@ -10,7 +10,12 @@ export function problemsOf(
   error: z.ZodError,
   prefix?: string,
   accepted: Readonly<Record<string, readonly string[]>> = {},
-): { property: string; message: string }[] {
+): {
+  /** The dotted path, led by `prefix`: "migration.productId", "[1].handle"; the prefix alone (or "(input)") for the value as a whole. */
+  property: string;
+  /** The issue's message; zod's "received undefined" reads "is required". */
+  message: string;
+}[] {
   return error.issues.flatMap((issue) => {
     const path = issue.path.map(String);
     if (issue.code === "unrecognized_keys") {
@@ -29,4 +34,7 @@ export function problemsOf(
 }
 
 /** The keys an object schema accepts, for {@link problemsOf}'s `accepted`. */
-export const keysOf = (schema: { shape: Record<string, unknown> }): readonly string[] => Object.keys(schema.shape);
+export const keysOf = (schema: {
+  /** A zod object schema's shape: its keys are the accepted ones. */
+  shape: Record<string, unknown>;
+}): readonly string[] => Object.keys(schema.shape);

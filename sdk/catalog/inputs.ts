@@ -112,6 +112,11 @@ const familyShape = z
 
 /** A product family to create (`createProductFamily`). */
 export const productFamilyInput = familyShape;
+/**
+ * A product family to create, checked by {@link productFamilyInput}: `handle` (unique among the site's
+ * families, {@link catalogHandle}), `name` (1 to 255 characters), `description` (optional). The service
+ * never updates or deletes a family.
+ */
 export type ProductFamilyInput = z.input<typeof productFamilyInput>;
 
 /** The product fields besides the pricing. */
@@ -136,6 +141,14 @@ const productObject = z
 
 /** A product to create (`createProduct`): its fields and its default price point's pricing. */
 export const productInput = withPricingRule(productObject);
+/**
+ * A product to create, checked by {@link productInput}: `handle` (unique among the site's products,
+ * archived ones too), `name`, and its default price point's pricing (`priceInCents`, `interval`,
+ * `intervalUnit`, and optionally a trial, an initial charge, an expiration: see {@link PricingInput});
+ * optionally `description`, `accountingCode`, `taxCode` (at most 10 characters) and the signup flags
+ * (`requireCreditCard`, `requestCreditCard`, `requestBillingAddress`, `requireBillingAddress`,
+ * `requireShippingAddress`, `autoCreateSignupPage`).
+ */
 export type ProductInput = z.input<typeof productInput>;
 
 /**
@@ -143,12 +156,25 @@ export type ProductInput = z.input<typeof productInput>;
  * pricing change makes the service create a new default price point (subscriptions keep theirs).
  */
 export const productUpdateInput = withPricingRule(productObject.partial());
+/**
+ * The fields of `updateProduct`, checked by {@link productUpdateInput}: any of {@link ProductInput}'s, all
+ * optional; only those given are sent. A pricing change makes the service create a new price point and
+ * make it the default: existing subscriptions keep the one they are on.
+ */
 export type ProductUpdateInput = z.input<typeof productUpdateInput>;
 
 /** The pricing alone, with its rules. */
 export const pricingInput = withPricingRule(
   z.object(pricingShape, { error: "must be an object { priceInCents, interval, intervalUnit, … }" }).strict(),
 );
+/**
+ * A pricing, checked by {@link pricingInput}: `priceInCents` (integer cents, 0 or more: 1000 is 10.00)
+ * every `interval` (a whole number, 1 or more) `intervalUnit`s ("day" or "month"); a trial needs all of
+ * `trialPriceInCents`, `trialInterval` and `trialIntervalUnit` (`trialType`: "no_obligation" or
+ * "payment_expected"); `initialChargeInCents` is charged once, at signup or, with
+ * `initialChargeAfterTrial`, after the trial; `expirationInterval` with `expirationIntervalUnit` ends
+ * subscriptions after that long, and an `expirationIntervalUnit` of "never" takes no interval.
+ */
 export type PricingInput = z.input<typeof pricingInput>;
 
 const pricePointObject = z
@@ -165,6 +191,11 @@ const pricePointObject = z
 
 /** A price point to create (`createPricePoint`, `createPricePoints`). */
 export const pricePointInput = withPricingRule(pricePointObject);
+/**
+ * A price point to create, checked by {@link pricePointInput}: `handle` (unique among its product's price
+ * points), `name`, its pricing ({@link PricingInput}), and `useSiteExchangeRate` (default true: other
+ * currencies' prices follow the site's exchange rate).
+ */
 export type PricePointInput = z.input<typeof pricePointInput>;
 
 /** What `updatePricePoint` may change: the service's update takes only these two. */
@@ -177,4 +208,8 @@ export const pricePointUpdateInput = z
     { error: "must be an object { handle?, priceInCents? }" },
   )
   .strict();
+/**
+ * What `updatePricePoint` changes, checked by {@link pricePointUpdateInput}: `handle` and/or `priceInCents`
+ * (integer cents, 0 or more). The rest of a price point cannot be changed: create another instead.
+ */
 export type PricePointUpdateInput = z.input<typeof pricePointUpdateInput>;

@@ -23,6 +23,7 @@ export type WebhookId = number | string;
 /** A positive int64 as decimal text: what a big webhook id looks like here. */
 export const isInt64Text = (v: unknown): v is string => typeof v === "string" && /^[1-9]\d{0,18}$/.test(v) && BigInt(v) <= MAX_INT64;
 
+/** A webhook id as read and sent: {@link wireId}'s number, or the decimal text of one above 2^53. */
 export const wireWebhookId = z.custom<WebhookId>((v) => isWireId(v) || isInt64Text(v), {
   error: "must be a positive int64 webhook id",
 });

@@ -44,7 +44,9 @@ export const WEBHOOK_EVENTS = [
   "subscription_prepayment_account_balance_changed",
   "subscription_service_credit_account_balance_changed",
 ] as const;
+/** One key of {@link WEBHOOK_EVENTS}: an event an endpoint can subscribe to, e.g. "payment_success". */
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+/** {@link WEBHOOK_EVENTS} as a schema: what a request's `webhook_subscriptions` may hold (answers are read as any string). */
 export const webhookEvent = z.enum(WEBHOOK_EVENTS);
 
 /**
@@ -61,6 +63,7 @@ export const endpointRequest = z.object({
   }),
   uniqueness_token: z.string().optional(),
 });
+/** The body {@link endpointRequest} checks: what the SDK sends to create or update an endpoint. */
 export type EndpointRequest = z.infer<typeof endpointRequest>;
 
 /**
@@ -78,12 +81,15 @@ export const endpoint = z.object({
   // Required: an endpoint read without its subscriptions would be reported as subscribed to nothing.
   webhook_subscriptions: z.array(z.string()),
 });
+/** An endpoint as {@link endpoint} reads it, before the SDK turns it into its `Endpoint` result. */
 export type Endpoint = z.infer<typeof endpoint>;
 
 /** `Endpoint Response`: `{ endpoint }`, the answer of create and update. */
 export const endpointResponse = z.object({ endpoint });
+/** The answer {@link endpointResponse} reads: `{ endpoint }`. */
 export type EndpointResponse = z.infer<typeof endpointResponse>;
 
 /** `GET /endpoints.json`: a bare array of endpoints (not wrapped in `{ endpoint }`), not paginated. */
 export const endpointListResponse = z.array(endpoint);
+/** The answer {@link endpointListResponse} reads: the site's endpoints. */
 export type EndpointListResponse = z.infer<typeof endpointListResponse>;

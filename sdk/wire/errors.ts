@@ -7,6 +7,7 @@ import { z } from "zod";
  * create's indexed keys at the top level are read in the caller's words by `catalog/refusals.ts`.
  */
 export const errorListResponse = z.object({ errors: z.array(z.string()) });
+/** The common error body {@link errorListResponse} reads: `{ errors: string[] }`. */
 export type ErrorListResponse = z.infer<typeof errorListResponse>;
 
 /** The service's messages in any of its error shapes; empty when it sent none. */
@@ -36,6 +37,7 @@ export const authenticationRequiredResponse = z.object({
   gateway_payment_id: z.string().nullable().optional(),
   description: z.string().nullable().optional(),
 });
+/** The 3-D Secure refusal {@link authenticationRequiredResponse} reads; the SDK throws it as `AuthenticationRequiredError`. */
 export type AuthenticationRequiredResponse = z.infer<typeof authenticationRequiredResponse>;
 
 /** The duplicate-submission marker a repeated `uniqueness_token` gets with a 409. */

@@ -14,10 +14,12 @@ export const productFamily = z.object({
   created_at: maybe(timestamp),
   updated_at: maybe(timestamp),
 });
+/** A family as {@link productFamily} reads it, before the SDK turns it into its `ProductFamily` result. */
 export type ProductFamily = z.infer<typeof productFamily>;
 
 /** `Product Family Response`: `{ product_family }`, the answer of create and read. */
 export const productFamilyResponse = z.object({ product_family: productFamily });
+/** The answer {@link productFamilyResponse} reads: `{ product_family }`. */
 export type ProductFamilyResponse = z.infer<typeof productFamilyResponse>;
 
 /**
@@ -28,6 +30,7 @@ export type ProductFamilyResponse = z.infer<typeof productFamilyResponse>;
 export const productFamilyListResponse = z.array(
   z.object({ product_family: productFamily.extend({ id: z.number().int().nonnegative() }) }),
 );
+/** The answer {@link productFamilyListResponse} reads, placeholder entries (id 0) included. */
 export type ProductFamilyListResponse = z.infer<typeof productFamilyListResponse>;
 
 /** `POST /product_families.json` body (`Create Product Family Request`), with the SDK's `uniqueness_token`. */
@@ -39,4 +42,5 @@ export const productFamilyRequest = z.object({
   }),
   uniqueness_token: z.string().optional(),
 });
+/** The body {@link productFamilyRequest} checks: what the SDK sends to create a family. */
 export type ProductFamilyRequest = z.infer<typeof productFamilyRequest>;

@@ -15,6 +15,7 @@ export const migrationBody = z.object({
   include_coupons: z.boolean().optional(),
   preserve_period: z.boolean().optional(),
 });
+/** The `migration` object {@link migrationBody} checks: what `migrationBodyOf` builds and the SDK sends. */
 export type MigrationBody = z.infer<typeof migrationBody>;
 
 /** Documented defaults of the four options (the contract's `default`s). */
@@ -30,6 +31,7 @@ export const migrationRequest = z.object({
   migration: migrationBody,
   uniqueness_token: z.string().optional(),
 });
+/** The body {@link migrationRequest} checks: the migration and its `uniqueness_token`. */
 export type MigrationRequest = z.infer<typeof migrationRequest>;
 
 /**
@@ -40,6 +42,7 @@ export type MigrationRequest = z.infer<typeof migrationRequest>;
 export const migrationPreviewRequest = z.object({
   migration: migrationBody.extend({ proration_date: z.string().optional() }),
 });
+/** The body {@link migrationPreviewRequest} checks: the migration and an optional `proration_date`. */
 export type MigrationPreviewRequest = z.infer<typeof migrationPreviewRequest>;
 
 /** `Subscription Migration Preview Response`. */
@@ -51,4 +54,5 @@ export const migrationPreviewResponse = z.object({
     credit_applied_in_cents: cents,
   }),
 });
+/** The answer {@link migrationPreviewResponse} reads: the preview's amounts in cents. */
 export type MigrationPreviewResponse = z.infer<typeof migrationPreviewResponse>;

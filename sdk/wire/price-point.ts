@@ -41,10 +41,12 @@ export const pricePoint = z.object({
   use_site_exchange_rate: maybe(z.boolean()),
   ...pricingFields,
 });
+/** A price point as {@link pricePoint} reads it, before the SDK turns it into its `PricePoint` result. */
 export type PricePoint = z.infer<typeof pricePoint>;
 
 /** `Product Price Point Response`: `{ price_point }` (create, read, update, archive, unarchive). */
 export const pricePointResponse = z.object({ price_point: pricePoint });
+/** The answer {@link pricePointResponse} reads: `{ price_point }`. */
 export type PricePointResponse = z.infer<typeof pricePointResponse>;
 
 /** A price point in a list: an id of 0 (the vendor publishes one) is read, then left out by the SDK. */
@@ -76,10 +78,12 @@ export const pricePointRequest = z.object({
   }),
   uniqueness_token: z.string().optional(),
 });
+/** The body {@link pricePointRequest} checks: what the SDK sends to create a price point. */
 export type PricePointRequest = z.infer<typeof pricePointRequest>;
 
 /** `PUT /products/{product_id}/price_points/{price_point_id}.json` body: only these two fields. */
 export const pricePointUpdateRequest = z.object({
   price_point: z.object({ handle: z.string().min(1).optional(), price_in_cents: z.number().int().nonnegative().optional() }),
 });
+/** The body {@link pricePointUpdateRequest} checks: `handle` and/or `price_in_cents`, nothing else. */
 export type PricePointUpdateRequest = z.infer<typeof pricePointUpdateRequest>;

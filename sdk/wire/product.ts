@@ -39,10 +39,12 @@ export const catalogProduct = z.object({
   product_family: maybe(embeddedFamily),
   ...pricingFields,
 });
+/** A product as {@link catalogProduct} reads it, before the SDK turns it into its `Product` result. */
 export type CatalogProduct = z.infer<typeof catalogProduct>;
 
 /** `Product Response`: `GET /products/{id}.json`, by handle, create, update, archive, and the promote PATCH. */
 export const productResponse = z.object({ product: catalogProduct });
+/** The answer {@link productResponse} reads: `{ product }`. */
 export type ProductResponse = z.infer<typeof productResponse>;
 
 /**
@@ -51,6 +53,7 @@ export type ProductResponse = z.infer<typeof productResponse>;
  * out by the SDK, so that one odd entry never makes the whole list unreadable.
  */
 export const productListResponse = z.array(z.object({ product: catalogProduct.extend({ id: z.number().int().nonnegative() }) }));
+/** The answer {@link productListResponse} reads: one page of `{ product }`, placeholder entries (id 0) included. */
 export type ProductListResponse = z.infer<typeof productListResponse>;
 
 /** `GET /products/{id}/price_points.json`: the price points, with their pricing when the answer has it. */
@@ -58,6 +61,7 @@ export const pricePointListResponse = z.object({
   // One odd entry (the vendor publishes a price point with id 0) must not make the whole list unreadable.
   price_points: z.array(listedPricePoint),
 });
+/** The answer {@link pricePointListResponse} reads: one page of a product's price points. */
 export type PricePointListResponse = z.infer<typeof pricePointListResponse>;
 
 /** The contract's `per_page` maximum for price points. */
@@ -86,8 +90,10 @@ const productRequestFields = {
  * SDK's `uniqueness_token`. The contract requires `description`: the SDK sends "" when none is given.
  */
 export const productRequest = z.object({ product: z.object(productRequestFields), uniqueness_token: z.string().optional() });
+/** The body {@link productRequest} checks: what the SDK sends to create a product. */
 export type ProductRequest = z.infer<typeof productRequest>;
 
 /** `PUT /products/{id}.json` body: only the fields being changed. */
 export const productUpdateRequest = z.object({ product: z.object(productRequestFields).partial() });
+/** The body {@link productUpdateRequest} checks: only the fields being changed. */
 export type ProductUpdateRequest = z.infer<typeof productUpdateRequest>;

@@ -14,8 +14,10 @@ export const replayWebhooksRequest = z.object({
   ids: wireIdList(1, MAX_REPLAY_IDS),
   uniqueness_token: z.string().optional(),
 });
+/** The body {@link replayWebhooksRequest} checks: one batch of 1 to 1000 ids and its token. */
 export type ReplayWebhooksRequest = z.infer<typeof replayWebhooksRequest>;
 
 /** `200 {"status":"ok"}`: the ids are queued, not yet delivered. */
 export const replayWebhooksResponse = z.object({ status: z.string() });
+/** The answer {@link replayWebhooksResponse} reads: queued, not yet delivered. */
 export type ReplayWebhooksResponse = z.infer<typeof replayWebhooksResponse>;

@@ -14,4 +14,5 @@ export const siteResponse = z.object({
     test: maybe(z.boolean()),
   }),
 });
+/** The answer {@link siteResponse} reads: `{ site }`. */
 export type SiteResponse = z.infer<typeof siteResponse>;

@@ -19,6 +19,7 @@ export const SUBSCRIPTION_STATES = [
   "on_hold",
   "awaiting_signup",
 ] as const;
+/** The contract's states as a schema; answers are read with any state (see {@link SubscriptionState}). */
 export const subscriptionState = z.enum(SUBSCRIPTION_STATES);
 
 /**
@@ -42,6 +43,7 @@ export const product = z.object({
   product_price_point_handle: maybe(z.string()),
   default_product_price_point_id: maybe(wireId),
 });
+/** The product embedded in a subscription, as {@link product} reads it. */
 export type Product = z.infer<typeof product>;
 
 /**
@@ -59,8 +61,10 @@ export const subscription = z.object({
   current_period_ends_at: maybe(timestamp),
   next_assessment_at: maybe(timestamp),
 });
+/** A subscription as {@link subscription} reads it, before the SDK turns it into its `Subscription` result. */
 export type Subscription = z.infer<typeof subscription>;
 
 /** `Subscription Response`: `{ subscription }`, used by read and by migrate. */
 export const subscriptionResponse = z.object({ subscription });
+/** The answer {@link subscriptionResponse} reads: `{ subscription }`. */
 export type SubscriptionResponse = z.infer<typeof subscriptionResponse>;

@@ -3,6 +3,7 @@ import { maybe, timestamp, wireWebhookId } from "./common";
 
 /** Filter values of `GET /webhooks.json?status=`. */
 export const webhookStatus = z.enum(["successful", "failed", "pending", "paused"]);
+/** A delivery status a webhook list can be filtered by: "successful", "failed", "pending" or "paused". */
 export type WebhookStatus = z.infer<typeof webhookStatus>;
 
 /** The contract's `per_page` maximum for the webhook list. */
@@ -25,8 +26,10 @@ export const webhook = z.object({
   last_sent_url: maybe(z.string()),
   successful: maybe(z.boolean()),
 });
+/** A webhook record as {@link webhook} reads it, before the SDK turns it into its `Webhook` result. */
 export type Webhook = z.infer<typeof webhook>;
 
 /** `GET /webhooks.json`: a bare array of `{ webhook }` envelopes, one page of them. */
 export const webhookListResponse = z.array(z.object({ webhook }));
+/** The answer {@link webhookListResponse} reads: one page of `{ webhook }`. */
 export type WebhookListResponse = z.infer<typeof webhookListResponse>;
