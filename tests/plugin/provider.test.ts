@@ -10,6 +10,7 @@ import { captureOutput } from "../provider/support";
 // providers run: check, diff, create, update, read (refresh and import), delete, by type token.
 
 const KEY = "sk_live_PLUGIN_SECRET_5151";
+const EU_KEY = "sk_live_PLUGIN_EU_SECRET_6161";
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 const SECRET = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
 const urn = (type: string, name = "hooks") => `urn:pulumi:dev::billing-app::billing:index:${type}::${name}`;
@@ -21,7 +22,12 @@ const SORTED = ["payment_failure", "subscription_state_change"];
 
 describe("the plugin's provider", () => {
   let sim: Simulator;
-  afterEach(async () => sim?.close());
+  let euSim: Simulator | undefined;
+  afterEach(async () => {
+    await sim?.close();
+    await euSim?.close();
+    euSim = undefined;
+  });
 
   /** A plugin provider configured as the engine does: variables `billing:config:*`, args bare with the key a secret. */
   async function setup(): Promise<BillingProvider> {
@@ -98,18 +104,41 @@ describe("the plugin's provider", () => {
     noKey(imported);
   });
 
+  /**
+   * A provider whose top-level site is `sim` (key KEY) and whose billing:sites entry `eu` is another
+   * simulator with another key: a test that claims routing must be able to tell the two apart.
+   */
+  async function withEuSite(): Promise<{ p: BillingProvider; eu: Simulator }> {
+    const p = await setup();
+    const eu = await startSimulator({ apiKey: EU_KEY });
+    euSim = eu;
+    const sites = JSON.stringify({ eu: { baseUrl: eu.url, apiKey: EU_KEY } });
+    p.configure(
+      providerConfig([["billing:config:baseUrl", sim.url]], {
+        baseUrl: sim.url,
+        apiKey: { ...SECRET, value: KEY },
+        sites: { ...SECRET, value: sites },
+      }),
+    );
+    return { p, eu };
+  }
+
   it("import: <site>/<id> reads the endpoint with that billing:sites entry's credentials and records the site", async () => {
-    sim = await startSimulator({ apiKey: KEY });
-    const p = new BillingProvider("0.1.0");
-    p.configure(providerConfig([], { sites: { ...SECRET, value: JSON.stringify({ eu: { baseUrl: sim.url, apiKey: KEY } }) } }));
-    const made = sim.addEndpoint({ url: HOOK, events: ["payment_failure"] });
+    const { p, eu } = await withEuSite();
+    // The same id on both sites, with different urls: only eu's is the one asked for.
+    const decoy = sim.addEndpoint({ url: "https://top-level.example.com/hooks", events: ["payment_success"] });
+    const made = eu.addEndpoint({ url: HOOK, events: ["payment_failure"] });
+    expect(made.id).toBe(decoy.id);
     const imported = await p.read(`eu/${made.id}`, ENDPOINT, {});
     expect(imported).toEqual({
       id: String(made.id),
       props: { endpointId: made.id, url: HOOK, events: ["payment_failure"], status: "enabled", site: "eu" },
       inputs: { url: HOOK, events: ["payment_failure"], site: "eu" },
     });
+    expect(sim.requests).toEqual([]);
+    expect(eu.requests.length).toBeGreaterThan(0);
     noKey(imported);
+    expect(JSON.stringify(imported)).not.toContain(EU_KEY);
   });
 
   it("import: an id the site does not have, or that is not an id, fails naming it", async () => {
@@ -142,14 +171,15 @@ describe("the plugin's provider", () => {
   });
 
   it("import WebhookSettings: <site>/disabled records that billing:sites entry", async () => {
-    sim = await startSimulator({ apiKey: KEY });
-    const p = new BillingProvider("0.1.0");
-    p.configure(providerConfig([], { sites: { ...SECRET, value: JSON.stringify({ eu: { baseUrl: sim.url, apiKey: KEY } }) } }));
+    const { p, eu } = await withEuSite();
     expect(await p.read("eu/disabled", SETTINGS, {})).toEqual({
       id: "eu",
       props: { webhooksEnabled: false, disableOnDelete: false, site: "eu", appliedAt: null },
       inputs: { webhooksEnabled: false, site: "eu" },
     });
+    // The site is read where the entry points (as the top-level import reads its own), never at the top level.
+    expect(sim.requests).toEqual([]);
+    expect(eu.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /site.json"]);
   });
 
   it.each([

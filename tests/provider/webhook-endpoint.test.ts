@@ -1,12 +1,14 @@
 import { inspect } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { webhookEndpointProvider } from "../../provider";
-import type { FaultSpec, Simulator } from "../../simulator";
+import { type FaultSpec, type Simulator, startSimulator } from "../../simulator";
 import { captureOutput, configured, configureRequest, KEY, UNKNOWN } from "./support";
 
 const LIST = "/endpoints.json";
 const ONE = /^\/endpoints\/\d+\.json$/;
 const HOOK = "https://hooks.example.com/billing";
+/** The key of the `eu` entry of billing:sites, another simulator than the top-level one. */
+const EU_KEY = "sk_live_EU_SITE_SECRET_7373";
 /** Declared out of order, as a user might: the service and the outputs see them sorted. */
 const EVENTS = ["subscription_state_change", "payment_failure"];
 const SORTED = ["payment_failure", "subscription_state_change"];
@@ -112,33 +114,52 @@ describe("WebhookEndpoint provider", () => {
     });
 
     // Found by these tests: the whole inputs, `site` included, once reached the SDK's strict endpoint schema.
+    // The eu site is another simulator with another key: a provider that ignored `site` would write to the
+    // top-level one (or be refused by eu), and each variant sees where the endpoint landed.
     it.each(["a new endpoint", "an adopted one whose events differ", "an update"])(
       "with a site: %s is created / updated there",
       async (what) => {
         const p = await setup();
-        await p.configure!(
-          configureRequest({
-            "billing:baseUrl": sim.url,
-            "billing:apiKey": KEY,
-            "billing:sites": JSON.stringify({ eu: { baseUrl: sim.url, apiKey: KEY } }),
-          }),
-        );
-        const inputs = { url: HOOK, events: EVENTS, site: "eu" };
-        let outs: Record<string, unknown>;
-        if (what === "a new endpoint") {
-          outs = (await p.create(inputs)).outs;
-        } else if (what === "an adopted one whose events differ") {
-          sim.addEndpoint({ url: HOOK, events: ["payment_success"] });
-          const adopted = await captureOutput(() => p.create(inputs));
-          if (adopted.error) throw adopted.error;
-          outs = adopted.result!.outs;
-        } else {
-          const held = sim.addEndpoint({ url: HOOK, events: ["payment_success"] });
-          const recorded = { endpointId: held.id, url: HOOK, events: ["payment_success"], status: "enabled", site: "eu" };
-          outs = (await p.update!(String(held.id), recorded, inputs)).outs;
+        const eu = await startSimulator({ apiKey: EU_KEY });
+        try {
+          await p.configure!(
+            configureRequest({
+              "billing:baseUrl": sim.url,
+              "billing:apiKey": KEY,
+              "billing:sites": JSON.stringify({ eu: { baseUrl: eu.url, apiKey: EU_KEY } }),
+            }),
+          );
+          const inputs = { url: HOOK, events: EVENTS, site: "eu" };
+          let outs: Record<string, unknown>;
+          let id: string;
+          if (what === "a new endpoint") {
+            ({ id, outs } = await p.create(inputs));
+          } else if (what === "an adopted one whose events differ") {
+            // The top-level site holds an endpoint with that url too: only eu's may be adopted.
+            sim.addEndpoint({ url: HOOK, events: ["payment_success"] });
+            eu.addEndpoint({ url: "https://other.example.com/hooks", events: ["payment_success"] });
+            eu.addEndpoint({ url: HOOK, events: ["payment_success"] });
+            const adopted = await captureOutput(() => p.create(inputs));
+            if (adopted.error) throw adopted.error;
+            ({ id, outs } = adopted.result!);
+          } else {
+            sim.addEndpoint({ url: "https://other.example.com/hooks", events: ["payment_success"] });
+            const held = eu.addEndpoint({ url: HOOK, events: ["payment_success"] });
+            const recorded = { endpointId: held.id, url: HOOK, events: ["payment_success"], status: "enabled", site: "eu" };
+            id = String(held.id);
+            outs = (await p.update!(id, recorded, inputs)).outs;
+          }
+          const [mine] = eu.endpoints().filter((e) => e.url === HOOK);
+          expect(mine).toMatchObject({ url: HOOK, events: SORTED });
+          expect(id).toBe(String(mine.id));
+          expect(outs).toMatchObject({ endpointId: mine.id, url: HOOK, events: SORTED, site: "eu" });
+          expect(eu.endpoints().filter((e) => e.url === HOOK)).toHaveLength(1);
+          // The top-level site was never asked anything, and what it held is untouched.
+          expect(sim.requests).toEqual([]);
+          expect(sim.endpoints().every((e) => e.events.length === 1 && e.events[0] === "payment_success")).toBe(true);
+        } finally {
+          await eu.close();
         }
-        expect(outs).toMatchObject({ url: HOOK, events: SORTED, site: "eu" });
-        expect(sim.endpoints()).toMatchObject([{ url: HOOK, events: SORTED }]);
       },
     );
 
