@@ -1,11 +1,34 @@
-/** `npm run docs`: writes README.md's resource reference from the kind declarations (provider/kinds). */
-import { readFileSync, writeFileSync } from "node:fs";
+/**
+ * `npm run docs`: writes what is generated from the kind declarations (provider/kinds): README.md's resource
+ * reference, each kind's documented Args and Outputs interfaces (provider/kinds/generated/), and the
+ * `@example` of each resource class. A test fails when any of them is stale.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { KINDS } from "../provider";
 import { kindReference, withReference } from "../provider/kinds/docs";
+import { kindTypesFile, moduleOf, withClassExample } from "../provider/kinds/tsdoc";
 
-const file = path.join(__dirname, "..", "README.md");
-const before = readFileSync(file, "utf8");
-const after = withReference(before, kindReference(Object.values(KINDS).map((m) => m.kind)));
-writeFileSync(file, after);
-console.log(before === after ? "README.md: reference up to date" : "README.md: reference rewritten");
+const root = path.join(__dirname, "..");
+const kinds = Object.values(KINDS).map((m) => m.kind);
+
+/** Writes `file` when `update` changes it; says which. */
+function rewrite(file: string, update: (before: string) => string): void {
+  const before = (() => {
+    try {
+      return readFileSync(file, "utf8");
+    } catch {
+      return "";
+    }
+  })();
+  const after = update(before);
+  if (after !== before) writeFileSync(file, after);
+  console.log(`${path.relative(root, file)}: ${after === before ? "up to date" : "rewritten"}`);
+}
+
+rewrite(path.join(root, "README.md"), (readme) => withReference(readme, kindReference(kinds)));
+mkdirSync(path.join(root, "provider/kinds/generated"), { recursive: true });
+for (const kind of kinds) {
+  rewrite(path.join(root, "provider/kinds/generated", `${moduleOf(kind)}.ts`), () => kindTypesFile(kind));
+  rewrite(path.join(root, "provider/kinds", `${moduleOf(kind)}.ts`), (source) => withClassExample(source, kind));
+}

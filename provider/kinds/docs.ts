@@ -26,14 +26,30 @@ function typeText(s: JsonSchema): string {
   return typeof s.type === "string" ? s.type : "any";
 }
 
-function fields(schema: z.ZodType, io: "input" | "output"): { name: string; type: string; required: boolean; doc: string }[] {
+/** A kind's input or output property: its JSON Schema (description, default, accepted values) and whether it is required. */
+export interface Property {
+  readonly name: string;
+  readonly schema: JsonSchema;
+  readonly required: boolean;
+}
+
+/** The properties of an inputs or outputs schema, in declaration order: what the README, the TSDoc and the checks read. */
+export function propertiesOf(schema: z.ZodType, io: "input" | "output"): Property[] {
   const json = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
   const properties = (json.properties ?? {}) as { [name: string]: JsonSchema };
   const required = new Set((json.required as string[] | undefined) ?? []);
-  return Object.entries(properties).map(([name, s]) => ({
+  return Object.entries(properties).map(([name, s]) => ({ name, schema: s, required: required.has(name) }));
+}
+
+/** Whether a change of this input replaces the resource (every input of a one-shot kind does). */
+export const replaces = (kind: Kind, name: string): boolean =>
+  kind.replaceOn === "all" || (kind.replaceOn as readonly string[]).includes(name);
+
+function fields(schema: z.ZodType, io: "input" | "output"): { name: string; type: string; required: boolean; doc: string }[] {
+  return propertiesOf(schema, io).map(({ name, schema: s, required }) => ({
     name,
     type: typeText(s),
-    required: required.has(name),
+    required,
     doc: String(s.description ?? "") + (s.default !== undefined ? ` Default ${JSON.stringify(s.default)}.` : ""),
   }));
 }
@@ -53,8 +69,8 @@ export function kindReference(kinds: readonly Kind[]): string {
   for (const k of kinds) {
     lines.push("", `#### \`${k.type}\``, "", "| input | type | | |", "|---|---|---|---|");
     for (const f of fields(k.inputs, "input")) {
-      const replaces = k.replaceOn === "all" || k.replaceOn.includes(f.name) ? "; a change replaces" : "";
-      lines.push(`| \`${f.name}\` | ${f.type} | ${f.required ? "required" : "optional"}${replaces} | ${cell(f.doc)} |`);
+      const replacing = replaces(k, f.name) ? "; a change replaces" : "";
+      lines.push(`| \`${f.name}\` | ${f.type} | ${f.required ? "required" : "optional"}${replacing} | ${cell(f.doc)} |`);
     }
     lines.push("", "| output | type | |", "|---|---|---|");
     for (const f of fields(k.outputs, "output")) lines.push(`| \`${f.name}\` | ${f.type} | ${cell(f.doc)} |`);

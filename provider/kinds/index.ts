@@ -26,10 +26,26 @@ export const KINDS = registry({
 /** A kind's key, as the serialized provider stores it. */
 export type ProviderKind = keyof typeof KINDS;
 
-export { Product, type ProductArgs, productProvider } from "./product";
-export { ProductFamily, type ProductFamilyArgs, productFamilyProvider } from "./product-family";
-export { ProductPricePoint, type ProductPricePointArgs, productPricePointProvider } from "./product-price-point";
-export { SubscriptionMigration, type SubscriptionMigrationArgs, subscriptionMigrationProvider } from "./subscription-migration";
-export { WebhookEndpoint, type WebhookEndpointArgs, webhookEndpointProvider } from "./webhook-endpoint";
-export { WebhookReplay, type WebhookReplayArgs, type WebhookSelector, webhookReplayProvider } from "./webhook-replay";
-export { WebhookSettings, type WebhookSettingsArgs, webhookSettingsProvider } from "./webhook-settings";
+export { Product, type ProductArgs, type ProductOutputs, productProvider } from "./product";
+export { ProductFamily, type ProductFamilyArgs, type ProductFamilyOutputs, productFamilyProvider } from "./product-family";
+export {
+  ProductPricePoint,
+  type ProductPricePointArgs,
+  type ProductPricePointOutputs,
+  productPricePointProvider,
+} from "./product-price-point";
+export {
+  SubscriptionMigration,
+  type SubscriptionMigrationArgs,
+  type SubscriptionMigrationOutputs,
+  subscriptionMigrationProvider,
+} from "./subscription-migration";
+export { WebhookEndpoint, type WebhookEndpointArgs, type WebhookEndpointOutputs, webhookEndpointProvider } from "./webhook-endpoint";
+export {
+  WebhookReplay,
+  type WebhookReplayArgs,
+  type WebhookReplayOutputs,
+  type WebhookSelector,
+  webhookReplayProvider,
+} from "./webhook-replay";
+export { WebhookSettings, type WebhookSettingsArgs, type WebhookSettingsOutputs, webhookSettingsProvider } from "./webhook-settings";

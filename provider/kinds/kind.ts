@@ -60,6 +60,11 @@ type DeepInput<T> = T extends readonly (infer E)[]
 /** The outputs of a kind's resource class, merged into it. */
 export type OutputPropsOf<D extends Kind> = { readonly [K in keyof OutputsOf<D>]-?: pulumi.Output<OutputsOf<D>[K]> };
 
+/** True when `A` and `B` are assignable both ways: the generated interfaces are exactly the declaration's types. */
+export type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** A compile-time check: only `true` fits. */
+export type Assert<T extends true> = T;
+
 /** What an operation gets besides its values. */
 export interface Context {
   /** The client for a site (`billing:sites` entry, or the top-level keys), shared across operations. */
@@ -137,12 +142,15 @@ export const registry = <R extends { readonly [K in keyof R]: { readonly kind: {
 /** Names a declaration's literal types for inference (a typed identity). */
 export const declareKind = <K extends string, In extends z.ZodObject, Out extends z.ZodObject>(d: Kind<K, In, Out>): Kind<K, In, Out> => d;
 
-/** The constructor of a kind's resource class: its args in, its declared outputs on the instance. */
-export type ResourceClass<D extends Kind> = new (
+/**
+ * The constructor of a kind's resource class: its args in, its declared outputs on the instance. `A` and `O`
+ * are the kind's generated interfaces (the same types, with each property's docs), so an editor shows them.
+ */
+export type ResourceClass<D extends Kind, A = ArgsOf<D>, O = OutputPropsOf<D>> = new (
   name: string,
-  args: ArgsOf<D>,
+  args: A,
   opts?: pulumi.CustomResourceOptions,
-) => pulumi.dynamic.Resource & OutputPropsOf<D>;
+) => pulumi.dynamic.Resource & O;
 
 /**
  * The base of a kind's resource class (`class X extends resourceClass(kind, provider) {}`): it
@@ -150,13 +158,13 @@ export type ResourceClass<D extends Kind> = new (
  * (undefined), then the inputs, after `prepare` (a check that needs the program, e.g. across resources).
  * The first one of a run warns about credentials in the stack config without `--secret`.
  */
-export function resourceClass<D extends Kind>(
+export function resourceClass<D extends Kind, A extends ArgsOf<D> = ArgsOf<D>, O extends OutputPropsOf<D> = OutputPropsOf<D>>(
   kind: D,
   provider: pulumi.dynamic.ResourceProvider,
-  prepare: (name: string, args: ArgsOf<D>) => ArgsOf<D> = (_, args) => args,
-): ResourceClass<D> {
+  prepare: (name: string, args: A) => A = (_, args) => args,
+): ResourceClass<D, A, O> {
   const base = class extends pulumi.dynamic.Resource {
-    constructor(name: string, args: ArgsOf<D>, opts?: pulumi.CustomResourceOptions) {
+    constructor(name: string, args: A, opts?: pulumi.CustomResourceOptions) {
       warnPlainCredentials();
       const props: pulumi.Inputs = {};
       for (const output of Object.keys(kind.outputs.shape)) props[output] = undefined;
@@ -164,5 +172,5 @@ export function resourceClass<D extends Kind>(
     }
   };
   // The outputs are properties the engine fills in; the kind declares them (OutputPropsOf), which TypeScript cannot see here.
-  return base as unknown as ResourceClass<D>;
+  return base as unknown as ResourceClass<D, A, O>;
 }

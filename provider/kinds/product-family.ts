@@ -4,6 +4,7 @@ import type { ProductFamily as Family } from "../../sdk/results";
 import { isUnknown } from "../runtime/common";
 import { shellProvider } from "../shell";
 import { adoptedNotice, adoptField, familyWithHandle, findByHandle, handleField } from "./catalog";
+import type { ProductFamilyArgs, ProductFamilyOutputs } from "./generated/product-family";
 import { siteInput } from "./inputs";
 import { type ArgsOf, type Context, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
 
@@ -191,8 +192,9 @@ export const productFamily: KindModule<typeof kind, State> = {
   },
 };
 
-/** Inputs of {@link ProductFamily}. */
-export type ProductFamilyArgs = ArgsOf<typeof kind>;
+/** The args' TypeScript types, from the declaration; ProductFamilyArgs gives each its docs (generated: ./generated/product-family.ts). */
+export type ArgTypes = ArgsOf<typeof kind>;
+export type { ProductFamilyArgs, ProductFamilyOutputs };
 
 /** The provider of every ProductFamily: one instance per type (each instance costs a serialization). */
 export const productFamilyProvider = shellProvider(kind);
@@ -201,5 +203,15 @@ export const productFamilyProvider = shellProvider(kind);
  * A product family. Create adopts an existing family with the same handle; the service can
  * neither change nor delete a family, so a change of name or description fails at preview,
  * and delete only removes it from the stack.
+ *
+ * @example
+ * ```ts
+ * import { ProductFamily } from "pulumi-subscription-billing";
+ *
+ * const productFamily = new ProductFamily("product-family", {
+ *   handle: "launch",
+ *   name: "Launch",
+ * });
+ * ```
  */
-export class ProductFamily extends resourceClass(kind, productFamilyProvider) {}
+export class ProductFamily extends resourceClass<typeof kind, ProductFamilyArgs, ProductFamilyOutputs>(kind, productFamilyProvider) {}

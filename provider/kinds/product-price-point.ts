@@ -24,6 +24,7 @@ import {
   referencedHandle,
   referenceField,
 } from "./catalog";
+import type { ProductPricePointArgs, ProductPricePointOutputs } from "./generated/product-price-point";
 import { siteInput } from "./inputs";
 import { type ArgsOf, type Context, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
 import { Product } from "./product";
@@ -43,7 +44,7 @@ const kind = declareKind({
         .string()
         .min(1)
         .max(255)
-        .describe("The price point's name (1 to 255 characters). A change replaces the price point (the service cannot rename one)."),
+        .describe("The price point's name (1 to 255 characters); the service cannot rename a price point, so a new name is a new one."),
       ...pricingFields,
       default: flag
         .optional()
@@ -408,18 +409,36 @@ export const productPricePoint: KindModule<typeof kind, State> = {
   },
 };
 
-/** Inputs of {@link ProductPricePoint}: `product` may also be the Product resource itself. */
-export type ProductPricePointArgs = Omit<ArgsOf<typeof kind>, "product"> & { readonly product: Product | ArgsOf<typeof kind>["product"] };
+/**
+ * The args' TypeScript types, from the declaration, except that `product` may also be the Product resource itself;
+ * ProductPricePointArgs gives each its docs (generated: ./generated/product-price-point.ts).
+ */
+export type ArgTypes = Omit<ArgsOf<typeof kind>, "product"> & { readonly product: Product | ArgsOf<typeof kind>["product"] };
+export type { ProductPricePointArgs, ProductPricePointOutputs };
 
 /** The provider of every ProductPricePoint: one instance per type (each instance costs a serialization). */
 export const productPricePointProvider = shellProvider(kind);
 
-const Base = resourceClass(kind, productPricePointProvider);
+const Base = resourceClass<typeof kind, ArgsOf<typeof kind>, ProductPricePointOutputs>(kind, productPricePointProvider);
 
 /**
  * A price point of a product. Given the Product resource itself, it is archived with the product
  * (`deletedWith`): destroying both archives the product, which the service allows even while this
  * is its default.
+ *
+ * @example
+ * ```ts
+ * import { ProductPricePoint } from "pulumi-subscription-billing";
+ *
+ * const productPricePoint = new ProductPricePoint("product-price-point", {
+ *   product: "handle:pro",
+ *   handle: "pro-biennial",
+ *   name: "Pro, every two years",
+ *   priceInCents: 90000,
+ *   interval: 24,
+ *   intervalUnit: "month",
+ * });
+ * ```
  */
 export class ProductPricePoint extends Base {
   constructor(name: string, args: ProductPricePointArgs, opts?: pulumi.CustomResourceOptions) {

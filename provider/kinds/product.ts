@@ -26,6 +26,7 @@ import {
   referenceField,
   refersTo,
 } from "./catalog";
+import type { ProductArgs, ProductOutputs } from "./generated/product";
 import { siteInput } from "./inputs";
 import { type ArgsOf, type Context, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
 
@@ -365,8 +366,9 @@ export const product: KindModule<typeof kind, State> = {
   },
 };
 
-/** Inputs of {@link Product}. */
-export type ProductArgs = ArgsOf<typeof kind>;
+/** The args' TypeScript types, from the declaration; ProductArgs gives each its docs (generated: ./generated/product.ts). */
+export type ArgTypes = ArgsOf<typeof kind>;
+export type { ProductArgs, ProductOutputs };
 
 /** The provider of every Product: one instance per type (each instance costs a serialization). */
 export const productProvider = shellProvider(kind);
@@ -375,5 +377,19 @@ export const productProvider = shellProvider(kind);
  * A product and the pricing of its default price point. Create adopts an existing product with the
  * same handle and converges it; a pricing change makes the service create a new default price point
  * (existing subscriptions keep theirs); delete archives it.
+ *
+ * @example
+ * ```ts
+ * import { Product } from "pulumi-subscription-billing";
+ *
+ * const product = new Product("product", {
+ *   productFamily: "handle:plans",
+ *   handle: "launch-pro",
+ *   name: "Launch Pro",
+ *   priceInCents: 4900,
+ *   interval: 1,
+ *   intervalUnit: "month",
+ * });
+ * ```
  */
-export class Product extends resourceClass(kind, productProvider) {}
+export class Product extends resourceClass<typeof kind, ProductArgs, ProductOutputs>(kind, productProvider) {}

@@ -5,6 +5,7 @@ import { flag, type MigrationInput, migrationInput, migrationTargetRule, positiv
 import type { MigrationPreview, Subscription } from "../../sdk/results";
 import { type CheckFailure, isUnknown, type Unknown } from "../runtime/common";
 import { shellProvider } from "../shell";
+import type { SubscriptionMigrationArgs, SubscriptionMigrationOutputs } from "./generated/subscription-migration";
 import { accepting, siteInput } from "./inputs";
 import {
   type ArgsOf,
@@ -435,8 +436,9 @@ export const subscriptionMigration: KindModule<typeof kind, State> = {
   },
 };
 
-/** Inputs of {@link SubscriptionMigration}: the target product by id or handle, and options. */
-export type SubscriptionMigrationArgs = ArgsOf<typeof kind>;
+/** The args' TypeScript types, from the declaration; SubscriptionMigrationArgs gives each its docs (generated: ./generated/subscription-migration.ts). */
+export type ArgTypes = ArgsOf<typeof kind>;
+export type { SubscriptionMigrationArgs, SubscriptionMigrationOutputs };
 
 /** The provider of every SubscriptionMigration: one instance per type (each instance costs a serialization). */
 export const subscriptionMigrationProvider = shellProvider(kind);
@@ -445,5 +447,18 @@ export const subscriptionMigrationProvider = shellProvider(kind);
  * Moves a subscription to another product, once. Any input change is a new
  * migration; deleting the resource sends nothing. A migration to the product
  * the subscription already has is refused at preview.
+ *
+ * @example
+ * ```ts
+ * import { SubscriptionMigration } from "pulumi-subscription-billing";
+ *
+ * const subscriptionMigration = new SubscriptionMigration("subscription-migration", {
+ *   subscriptionId: 1001,
+ *   productHandle: "pro",
+ * });
+ * ```
  */
-export class SubscriptionMigration extends resourceClass(kind, subscriptionMigrationProvider) {}
+export class SubscriptionMigration extends resourceClass<typeof kind, SubscriptionMigrationArgs, SubscriptionMigrationOutputs>(
+  kind,
+  subscriptionMigrationProvider,
+) {}

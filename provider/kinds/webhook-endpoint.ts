@@ -5,6 +5,7 @@ import { endpointInput } from "../../sdk/inputs";
 import type { Endpoint } from "../../sdk/results";
 import { WEBHOOK_EVENTS, type WebhookEvent } from "../../sdk/wire";
 import { shellProvider } from "../shell";
+import type { WebhookEndpointArgs, WebhookEndpointOutputs } from "./generated/webhook-endpoint";
 import { accepting, siteInput } from "./inputs";
 import { type ArgsOf, type Context, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
 
@@ -14,7 +15,7 @@ const kind = declareKind({
   summary: "Where a site's webhooks go and which events go there; an existing endpoint with the same url is adopted.",
   inputs: z.object({
     url: accepting<string>({ type: "string", format: "uri", maxLength: 2048 })(endpointInput.shape.url).describe(
-      "Absolute https URL that receives the webhooks (http only for localhost, 127.0.0.1, [::1]); at most 2048 characters. Changing it updates the endpoint in place.",
+      "Absolute https URL that receives the webhooks (http only for localhost, 127.0.0.1, [::1]); at most 2048 characters.",
     ),
     events: accepting<readonly (WebhookEvent | (string & {}))[]>({
       type: "array",
@@ -189,8 +190,9 @@ export const webhookEndpoint: KindModule<typeof kind, State> = {
   },
 };
 
-/** Inputs of {@link WebhookEndpoint}. */
-export type WebhookEndpointArgs = ArgsOf<typeof kind>;
+/** The args' TypeScript types, from the declaration; WebhookEndpointArgs gives each its docs (generated: ./generated/webhook-endpoint.ts). */
+export type ArgTypes = ArgsOf<typeof kind>;
+export type { WebhookEndpointArgs, WebhookEndpointOutputs };
 
 /** The provider of every WebhookEndpoint: one instance per type (each instance costs a serialization). */
 export const webhookEndpointProvider = shellProvider(kind);
@@ -232,5 +234,19 @@ function oneResourcePerUrl(name: string, args: WebhookEndpointArgs): WebhookEndp
  * Where a site's webhooks go and which events go there. Create adopts the
  * site's endpoint with the same url, if there is one; delete unsubscribes it
  * from every event, as the service has no delete.
+ *
+ * @example
+ * ```ts
+ * import { WebhookEndpoint } from "pulumi-subscription-billing";
+ *
+ * const webhookEndpoint = new WebhookEndpoint("webhook-endpoint", {
+ *   url: "https://hooks.example.com/billing",
+ *   events: ["payment_failure", "subscription_state_change"],
+ * });
+ * ```
  */
-export class WebhookEndpoint extends resourceClass(kind, webhookEndpointProvider, oneResourcePerUrl) {}
+export class WebhookEndpoint extends resourceClass<typeof kind, WebhookEndpointArgs, WebhookEndpointOutputs>(
+  kind,
+  webhookEndpointProvider,
+  oneResourcePerUrl,
+) {}

@@ -3,16 +3,19 @@ import { ReplayPartialFailureError } from "../../sdk/errors";
 import { replayIdsInput, type WebhookFilter, webhookFilterInput } from "../../sdk/inputs";
 import type { WebhookId } from "../../sdk/wire";
 import { shellProvider } from "../shell";
+import type { WebhookReplayArgs, WebhookReplayOutputs } from "./generated/webhook-replay";
 import { accepting, presenceRule, siteInput } from "./inputs";
 import { type ArgsOf, type Context, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
 
 /** A webhook list filter whose status is required (the SDK's may omit it: a replay of every webhook is never meant). */
 const selector = accepting<{
+  /** Webhooks in this delivery status (required: a replay of every webhook is never meant). */
   readonly status: "successful" | "failed" | "pending" | "paused";
-  /** YYYY-MM-DD, inclusive. */
+  /** Webhooks created on or after this date (YYYY-MM-DD). */
   readonly sinceDate?: string;
-  /** YYYY-MM-DD, inclusive. */
+  /** Webhooks created on or before this date (YYYY-MM-DD). */
   readonly untilDate?: string;
+  /** Only this subscription's webhooks. */
   readonly subscriptionId?: number;
 }>({ required: ["status"] })(
   webhookFilterInput.superRefine(
@@ -203,11 +206,23 @@ export const webhookReplay: KindModule<typeof kind, State> = {
 /** Which webhooks to replay (`WebhookReplayArgs.selector`). */
 export type WebhookSelector = NonNullable<WebhookReplayArgs["selector"]>;
 
-/** Inputs of {@link WebhookReplay}: exactly one of ids / selector. */
-export type WebhookReplayArgs = ArgsOf<typeof kind>;
+/** The args' TypeScript types, from the declaration; WebhookReplayArgs gives each its docs (generated: ./generated/webhook-replay.ts). */
+export type ArgTypes = ArgsOf<typeof kind>;
+export type { WebhookReplayArgs, WebhookReplayOutputs };
 
 /** The provider of every WebhookReplay: one instance per type (each instance costs a serialization). */
 export const webhookReplayProvider = shellProvider(kind);
 
-/** Queues webhooks for re-delivery, once (a one-shot event; deleting it sends nothing). */
-export class WebhookReplay extends resourceClass(kind, webhookReplayProvider) {}
+/**
+ * Queues webhooks for re-delivery, once (a one-shot event; deleting it sends nothing).
+ *
+ * @example
+ * ```ts
+ * import { WebhookReplay } from "pulumi-subscription-billing";
+ *
+ * const webhookReplay = new WebhookReplay("webhook-replay", {
+ *   ids: [5005, 5006],
+ * });
+ * ```
+ */
+export class WebhookReplay extends resourceClass<typeof kind, WebhookReplayArgs, WebhookReplayOutputs>(kind, webhookReplayProvider) {}

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { flag } from "../../sdk/inputs";
 import { shellProvider } from "../shell";
+import type { WebhookSettingsArgs, WebhookSettingsOutputs } from "./generated/webhook-settings";
 import { siteInput } from "./inputs";
 import { type ArgsOf, type Context, declareKind, type InputsOf, type KindModule, type OutputsOf, resourceClass } from "./kind";
 
@@ -78,11 +79,26 @@ async function apply(ctx: Context, inputs: InputsOf<typeof kind>): Promise<State
   };
 }
 
-/** Inputs of {@link WebhookSettings}. */
-export type WebhookSettingsArgs = ArgsOf<typeof kind>;
+/** The args' TypeScript types, from the declaration; WebhookSettingsArgs gives each its docs (generated: ./generated/webhook-settings.ts). */
+export type ArgTypes = ArgsOf<typeof kind>;
+export type { WebhookSettingsArgs, WebhookSettingsOutputs };
 
 /** The provider of every WebhookSettings: one instance per type (each instance costs a serialization). */
 export const webhookSettingsProvider = shellProvider(kind);
 
-/** Webhook delivery on or off for one site (declarative: create and update issue the PUT). */
-export class WebhookSettings extends resourceClass(kind, webhookSettingsProvider) {}
+/**
+ * Webhook delivery on or off for one site (declarative: create and update issue the PUT).
+ *
+ * @example
+ * ```ts
+ * import { WebhookSettings } from "pulumi-subscription-billing";
+ *
+ * const webhookSettings = new WebhookSettings("webhook-settings", {
+ *   webhooksEnabled: true,
+ * });
+ * ```
+ */
+export class WebhookSettings extends resourceClass<typeof kind, WebhookSettingsArgs, WebhookSettingsOutputs>(
+  kind,
+  webhookSettingsProvider,
+) {}

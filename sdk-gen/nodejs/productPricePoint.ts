@@ -226,7 +226,7 @@ export interface ProductPricePointArgs {
      */
     intervalUnit: pulumi.Input<string>;
     /**
-     * The price point's name (1 to 255 characters). A change replaces the price point (the service cannot rename one).
+     * The price point's name (1 to 255 characters); the service cannot rename a price point, so a new name is a new one.
      */
     name: pulumi.Input<string>;
     /**

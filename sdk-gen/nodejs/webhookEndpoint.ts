@@ -104,7 +104,7 @@ export interface WebhookEndpointArgs {
      */
     site?: pulumi.Input<string | undefined>;
     /**
-     * Absolute https URL that receives the webhooks (http only for localhost, 127.0.0.1, [::1]); at most 2048 characters. Changing it updates the endpoint in place.
+     * Absolute https URL that receives the webhooks (http only for localhost, 127.0.0.1, [::1]); at most 2048 characters.
      */
     url: pulumi.Input<string>;
 }

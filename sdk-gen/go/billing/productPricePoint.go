@@ -132,7 +132,7 @@ type productPricePointArgs struct {
 	Interval int `pulumi:"interval"`
 	// "month" or "day".
 	IntervalUnit string `pulumi:"intervalUnit"`
-	// The price point's name (1 to 255 characters). A change replaces the price point (the service cannot rename one).
+	// The price point's name (1 to 255 characters); the service cannot rename a price point, so a new name is a new one.
 	Name string `pulumi:"name"`
 	// The price per interval, in cents (an integer ≥ 0).
 	PriceInCents int `pulumi:"priceInCents"`
@@ -172,7 +172,7 @@ type ProductPricePointArgs struct {
 	Interval pulumi.IntInput
 	// "month" or "day".
 	IntervalUnit pulumi.StringInput
-	// The price point's name (1 to 255 characters). A change replaces the price point (the service cannot rename one).
+	// The price point's name (1 to 255 characters); the service cannot rename a price point, so a new name is a new one.
 	Name pulumi.StringInput
 	// The price per interval, in cents (an integer ≥ 0).
 	PriceInCents pulumi.IntInput

@@ -80,7 +80,7 @@ type webhookEndpointArgs struct {
 	Events []string `pulumi:"events"`
 	// An entry of the stack config `billing:sites`; without it the top-level `billing:*` keys (or BILLING_* variables) apply.
 	Site *string `pulumi:"site"`
-	// Absolute https URL that receives the webhooks (http only for localhost, 127.0.0.1, [::1]); at most 2048 characters. Changing it updates the endpoint in place.
+	// Absolute https URL that receives the webhooks (http only for localhost, 127.0.0.1, [::1]); at most 2048 characters.
 	Url string `pulumi:"url"`
 }
 
@@ -90,7 +90,7 @@ type WebhookEndpointArgs struct {
 	Events pulumi.StringArrayInput
 	// An entry of the stack config `billing:sites`; without it the top-level `billing:*` keys (or BILLING_* variables) apply.
 	Site pulumi.StringPtrInput
-	// Absolute https URL that receives the webhooks (http only for localhost, 127.0.0.1, [::1]); at most 2048 characters. Changing it updates the endpoint in place.
+	// Absolute https URL that receives the webhooks (http only for localhost, 127.0.0.1, [::1]); at most 2048 characters.
 	Url pulumi.StringInput
 }
 

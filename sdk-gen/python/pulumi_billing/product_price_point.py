@@ -43,7 +43,7 @@ class ProductPricePointArgs:
         :param pulumi.Input[_builtins.str] handle: The price point's handle: its identity across sites (ids differ per site). Lowercase letters, numbers, '.', ':', '-', '_', starting with a letter or number. Handles are unique within a site and stay taken after an archive.
         :param pulumi.Input[_builtins.int] interval: The billing interval's length (an integer ≥ 1), in `intervalUnit`s.
         :param pulumi.Input[_builtins.str] interval_unit: "month" or "day".
-        :param pulumi.Input[_builtins.str] name: The price point's name (1 to 255 characters). A change replaces the price point (the service cannot rename one).
+        :param pulumi.Input[_builtins.str] name: The price point's name (1 to 255 characters); the service cannot rename a price point, so a new name is a new one.
         :param pulumi.Input[_builtins.int] price_in_cents: The price per interval, in cents (an integer ≥ 0).
         :param pulumi.Input[Union[_builtins.int, _builtins.str]] product: The product: a Product resource (then it is archived with it), its `productId`, an id, or "handle:<handle>".
         :param pulumi.Input[_builtins.bool] adopt: Default true: a create first looks for an existing object with this handle and adopts it (then converges it to the declaration). false: an existing handle is a preview error.
@@ -130,7 +130,7 @@ class ProductPricePointArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[_builtins.str]:
         """
-        The price point's name (1 to 255 characters). A change replaces the price point (the service cannot rename one).
+        The price point's name (1 to 255 characters); the service cannot rename a price point, so a new name is a new one.
         """
         return pulumi.get(self, "name")
 
@@ -348,7 +348,7 @@ class ProductPricePoint(pulumi.CustomResource):
         :param pulumi.Input[_builtins.int] initial_charge_in_cents: A one-time charge at signup, in cents.
         :param pulumi.Input[_builtins.int] interval: The billing interval's length (an integer ≥ 1), in `intervalUnit`s.
         :param pulumi.Input[_builtins.str] interval_unit: "month" or "day".
-        :param pulumi.Input[_builtins.str] name: The price point's name (1 to 255 characters). A change replaces the price point (the service cannot rename one).
+        :param pulumi.Input[_builtins.str] name: The price point's name (1 to 255 characters); the service cannot rename a price point, so a new name is a new one.
         :param pulumi.Input[_builtins.int] price_in_cents: The price per interval, in cents (an integer ≥ 0).
         :param pulumi.Input[_builtins.bool] pricing_change_acknowledged: Set true to acknowledge a pricing change (the policy pack requires it on production stacks); it changes nothing at the service.
         :param pulumi.Input[Union[_builtins.int, _builtins.str]] product: The product: a Product resource (then it is archived with it), its `productId`, an id, or "handle:<handle>".

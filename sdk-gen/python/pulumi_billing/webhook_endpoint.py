@@ -26,7 +26,7 @@ class WebhookEndpointArgs:
         The set of arguments for constructing a WebhookEndpoint resource.
 
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] events: Event keys to deliver there (at least one), e.g. payment_failure, subscription_state_change; order and duplicates are ignored.
-        :param pulumi.Input[_builtins.str] url: Absolute https URL that receives the webhooks (http only for localhost, 127.0.0.1, [::1]); at most 2048 characters. Changing it updates the endpoint in place.
+        :param pulumi.Input[_builtins.str] url: Absolute https URL that receives the webhooks (http only for localhost, 127.0.0.1, [::1]); at most 2048 characters.
         :param pulumi.Input[_builtins.str] site: An entry of the stack config `billing:sites`; without it the top-level `billing:*` keys (or BILLING_* variables) apply.
         """
         pulumi.set(__self__, "events", events)
@@ -50,7 +50,7 @@ class WebhookEndpointArgs:
     @pulumi.getter
     def url(self) -> pulumi.Input[_builtins.str]:
         """
-        Absolute https URL that receives the webhooks (http only for localhost, 127.0.0.1, [::1]); at most 2048 characters. Changing it updates the endpoint in place.
+        Absolute https URL that receives the webhooks (http only for localhost, 127.0.0.1, [::1]); at most 2048 characters.
         """
         return pulumi.get(self, "url")
 
@@ -90,7 +90,7 @@ class WebhookEndpoint(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] events: Event keys to deliver there (at least one), e.g. payment_failure, subscription_state_change; order and duplicates are ignored.
         :param pulumi.Input[_builtins.str] site: An entry of the stack config `billing:sites`; without it the top-level `billing:*` keys (or BILLING_* variables) apply.
-        :param pulumi.Input[_builtins.str] url: Absolute https URL that receives the webhooks (http only for localhost, 127.0.0.1, [::1]); at most 2048 characters. Changing it updates the endpoint in place.
+        :param pulumi.Input[_builtins.str] url: Absolute https URL that receives the webhooks (http only for localhost, 127.0.0.1, [::1]); at most 2048 characters.
         """
         ...
     @overload
