@@ -1,13 +1,15 @@
 /**
  * `npm run docs`: writes what is generated from the kind declarations (provider/kinds): README.md's resource
  * reference, each kind's documented Args and Outputs interfaces (provider/kinds/generated/), and the
- * `@example` of each resource class. A test fails when any of them is stale.
+ * `@example` of each resource class, and the SDK's documented input types (sdk/generated/). A test fails when
+ * any of them is stale.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { KINDS } from "../provider";
 import { kindReference, withReference } from "../provider/kinds/docs";
 import { kindTypesFile, moduleOf, withClassExample } from "../provider/kinds/tsdoc";
+import { SDK_INPUT_TYPES_FILE, sdkInputTypesFile } from "./lib/sdk-input-types";
 
 const root = path.join(__dirname, "..");
 const kinds = Object.values(KINDS).map((m) => m.kind);
@@ -32,3 +34,5 @@ for (const kind of kinds) {
   rewrite(path.join(root, "provider/kinds/generated", `${moduleOf(kind)}.ts`), () => kindTypesFile(kind));
   rewrite(path.join(root, "provider/kinds", `${moduleOf(kind)}.ts`), (source) => withClassExample(source, kind));
 }
+mkdirSync(path.join(root, "sdk/generated"), { recursive: true });
+rewrite(path.join(root, SDK_INPUT_TYPES_FILE), () => sdkInputTypesFile());

@@ -4,6 +4,17 @@ import { flag, valueText } from "./input-values";
 import { isInt64Text, isWireId, type WebhookEvent, type WebhookId, webhookStatus } from "./wire";
 
 export * from "./catalog/inputs";
+/** The input types, each field documented: generated from the schemas below by `npm run docs`. */
+export type {
+  MigrationInput,
+  PricePointInput,
+  PricePointUpdateInput,
+  PricingInput,
+  ProductFamilyInput,
+  ProductInput,
+  ProductUpdateInput,
+  WebhookFilter,
+} from "./generated/inputs";
 export { flag, valueText } from "./input-values";
 
 /**
@@ -62,35 +73,32 @@ export function migrationTargetRule(raw: unknown, ctx: z.RefinementCtx): void {
 export const migrationInput = z
   .object(
     {
-      productId: positiveId.optional(),
-      productHandle: handle.optional(),
-      pricePointId: positiveId.optional(),
-      pricePointHandle: handle.optional(),
-      includeTrial: flag.optional(),
-      includeInitialCharge: flag.optional(),
-      includeCoupons: flag.optional(),
-      preservePeriod: flag.optional(),
+      productId: positiveId.optional().describe("The target product's id (in any family); give this or productHandle, not both."),
+      productHandle: handle
+        .optional()
+        .describe(
+          "The target product's handle; give this or productId. Moving to another family does not carry components or coupons along.",
+        ),
+      pricePointId: positiveId
+        .optional()
+        .describe("The target price point's id; with neither this nor pricePointHandle, the product's default."),
+      pricePointHandle: handle.optional().describe("The target price point's handle; give at most one of this and pricePointId."),
+      includeTrial: flag
+        .optional()
+        .describe("Start the new period with the price point's trial (default false); ignored with preservePeriod."),
+      includeInitialCharge: flag.optional().describe("Assess the price point's initial charge (default false)."),
+      includeCoupons: flag.optional().describe("Apply the subscription's coupons to the migration (default true)."),
+      preservePeriod: flag
+        .optional()
+        .describe(
+          "Keep the billing period and charge a prorated amount (default false), instead of restarting the period today at the full price.",
+        ),
     },
     { error: "must be an object" },
   )
   .strict()
   // Runs even when a field failed (`when`), so one bad field never hides a missing product.
   .superRefine(migrationTargetRule, { when: () => true });
-/**
- * Where `migrateSubscription` and `previewMigration` move a subscription, checked by {@link migrationInput}:
- * - `productId` or `productHandle`, exactly one: the target product (in any family; moving to another
- *   family does not carry components or coupons along);
- * - `pricePointId` or `pricePointHandle`, at most one: the target's price point; neither picks its default;
- * - `includeTrial` (default false): start the new period with the price point's trial; ignored with
- *   `preservePeriod`;
- * - `includeInitialCharge` (default false): assess the price point's initial charge;
- * - `includeCoupons` (default true): apply the subscription's coupons to the migration;
- * - `preservePeriod` (default false): keep the billing period and charge a prorated amount, instead of
- *   restarting the period today at the full price.
- *
- * The SDK always sends the four options, defaults included, so the record says exactly what was asked.
- */
-export type MigrationInput = z.input<typeof migrationInput>;
 
 /**
  * Webhook ids to replay: any number of them; the SDK batches. Ids are int64:
@@ -147,12 +155,6 @@ export const webhookFilterInput = z
     },
     { when: () => true },
   );
-/**
- * Which webhooks `listWebhooks` returns, checked by {@link webhookFilterInput}; every field optional, all
- * given must match: `status` ("successful", "failed", "pending" or "paused"), `sinceDate` and `untilDate`
- * (YYYY-MM-DD, both days included; until not before since), `subscriptionId` (only that subscription's).
- */
-export type WebhookFilter = z.input<typeof webhookFilterInput>;
 
 /** Longest endpoint url accepted (the contract sets none; URLs past 2048 characters are not reliably handled anywhere). */
 export const MAX_ENDPOINT_URL_LENGTH = 2048;

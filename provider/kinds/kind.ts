@@ -60,10 +60,7 @@ type DeepInput<T> = T extends readonly (infer E)[]
 /** The outputs of a kind's resource class, merged into it. */
 export type OutputPropsOf<D extends Kind> = { readonly [K in keyof OutputsOf<D>]-?: pulumi.Output<OutputsOf<D>[K]> };
 
-/** True when `A` and `B` are assignable both ways: the generated interfaces are exactly the declaration's types. */
-export type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-/** A compile-time check: only `true` fits. */
-export type Assert<T extends true> = T;
+export type { Assert, Same } from "../../sdk/type-checks";
 
 /** What an operation gets besides its values. */
 export interface Context {

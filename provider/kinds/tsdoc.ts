@@ -39,21 +39,28 @@ function changeNote(kind: Kind, name: string): string {
   return replaces(kind, name) ? "A change replaces the resource." : "A change updates the resource in place.";
 }
 
-/** The paragraphs and tags of one property's TSDoc. */
-export function propertyDoc(kind: Kind, p: Property, io: "input" | "output"): string[] {
+/**
+ * The paragraphs and tags of one property's TSDoc: its description, the values it accepts, what a change
+ * does (`change`, for a resource's inputs), its default, and `@deprecated` when its schema says so.
+ */
+export function fieldDoc(owner: string, p: Property, io: "input" | "output", change?: string): string[] {
   const description = typeof p.schema.description === "string" ? p.schema.description.trim() : "";
-  if (!description) throw new Error(`${kind.type}.${p.name} (${io}) has no description: give it one with .describe() in its declaration`);
+  if (!description) throw new Error(`${owner}.${p.name} (${io}) has no description: give it one with .describe() in its declaration`);
   const doc = [description];
   const accepted = io === "input" ? acceptedValues(p.schema) : undefined;
   if (accepted) doc.push(`Accepted values: ${accepted.map((v) => `\`${JSON.stringify(v)}\``).join(", ")}.`);
-  if (io === "input") doc.push(changeNote(kind, p.name));
+  if (change) doc.push(change);
   if (p.schema.default !== undefined) doc.push(`@defaultValue \`${JSON.stringify(p.schema.default)}\``);
   if (p.schema.deprecated === true) doc.push(`@deprecated ${description}`);
   return doc;
 }
 
+/** The paragraphs and tags of one property of a kind. */
+export const propertyDoc = (kind: Kind, p: Property, io: "input" | "output"): string[] =>
+  fieldDoc(kind.type, p, io, io === "input" ? changeNote(kind, p.name) : undefined);
+
 /** A doc comment at `indent`, paragraphs separated by a blank line. */
-function comment(paragraphs: readonly string[], indent: string): string[] {
+export function comment(paragraphs: readonly string[], indent: string): string[] {
   const body = paragraphs.flatMap((text, i) => [...(i ? [""] : []), ...safe(text).split("\n")]);
   return [`${indent}/**`, ...body.map((line) => (line ? `${indent} * ${line}` : `${indent} *`)), `${indent} */`];
 }
@@ -62,14 +69,35 @@ function comment(paragraphs: readonly string[], indent: string): string[] {
 const key = (name: string) => (/^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name));
 
 /**
+ * An interface whose every property has its docs and the type `types["name"]`: the docs generated, the types
+ * the declaration's own. `docs` gives each property's paragraphs.
+ */
+export function documentedInterface(
+  name: string,
+  doc: readonly string[],
+  properties: readonly Property[],
+  types: string,
+  docs: (p: Property) => string[],
+  optional: (p: Property) => boolean = (p) => !p.required,
+): string[] {
+  return [
+    ...comment(doc, ""),
+    `export interface ${name} {`,
+    ...properties.flatMap((p) => [
+      ...comment(docs(p), "  "),
+      `  readonly ${key(p.name)}${optional(p) ? "?" : ""}: ${types}[${JSON.stringify(p.name)}];`,
+    ]),
+    "}",
+  ];
+}
+
+/**
  * The generated file of a kind: `<Type>Args` and `<Type>Outputs`, each property documented, typed as the
  * declaration types it (`ArgTypes` of the kind module, and its declared outputs), with the proof that they agree.
  */
 export function kindTypesFile(kind: Kind): string {
   const module = moduleOf(kind);
   const name = kind.type;
-  const inputs = propertiesOf(kind.inputs, "input");
-  const outputs = propertiesOf(kind.outputs, "output");
   const lines = [
     HEADER(kind),
     `import type { Assert, OutputPropsOf, Same } from "../kind";`,
@@ -77,21 +105,22 @@ export function kindTypesFile(kind: Kind): string {
     "",
     `type Outputs = OutputPropsOf<(typeof ${kind.key})["kind"]>;`,
     "",
-    ...comment([`The inputs of {@link ${name}}.`, kind.summary], ""),
-    `export interface ${name}Args {`,
-    ...inputs.flatMap((p) => [
-      ...comment(propertyDoc(kind, p, "input"), "  "),
-      `  readonly ${key(p.name)}${p.required ? "" : "?"}: ArgTypes[${JSON.stringify(p.name)}];`,
-    ]),
-    "}",
+    ...documentedInterface(
+      `${name}Args`,
+      [`The inputs of {@link ${name}}.`, kind.summary],
+      propertiesOf(kind.inputs, "input"),
+      "ArgTypes",
+      (p) => propertyDoc(kind, p, "input"),
+    ),
     "",
-    ...comment([`The outputs of {@link ${name}}, as the service reports them after each create, update and refresh.`], ""),
-    `export interface ${name}Outputs {`,
-    ...outputs.flatMap((p) => [
-      ...comment(propertyDoc(kind, p, "output"), "  "),
-      `  readonly ${key(p.name)}: Outputs[${JSON.stringify(p.name)}];`,
-    ]),
-    "}",
+    ...documentedInterface(
+      `${name}Outputs`,
+      [`The outputs of {@link ${name}}, as the service reports them after each create, update and refresh.`],
+      propertiesOf(kind.outputs, "output"),
+      "Outputs",
+      (p) => propertyDoc(kind, p, "output"),
+      () => false,
+    ),
     "",
     "/** Fails to compile when these interfaces and the declaration's types differ (run `npm run docs`). */",
     `export type Proof = [Assert<Same<${name}Args, ArgTypes>>, Assert<Same<${name}Outputs, Outputs>>];`,

@@ -112,12 +112,6 @@ const familyShape = z
 
 /** A product family to create (`createProductFamily`). */
 export const productFamilyInput = familyShape;
-/**
- * A product family to create, checked by {@link productFamilyInput}: `handle` (unique among the site's
- * families, {@link catalogHandle}), `name` (1 to 255 characters), `description` (optional). The service
- * never updates or deletes a family.
- */
-export type ProductFamilyInput = z.input<typeof productFamilyInput>;
 
 /** The product fields besides the pricing. */
 export const productShape = {
@@ -126,12 +120,16 @@ export const productShape = {
   description: text("a description").optional().describe("The product's description."),
   accountingCode: text("an accounting code").optional().describe("An internal id or SKU number."),
   taxCode: text("a tax code", 10).optional().describe("The tax code of the product type, at most 10 characters."),
-  requireCreditCard: flag.optional(),
-  requestCreditCard: flag.optional(),
-  requestBillingAddress: flag.optional(),
-  requireBillingAddress: flag.optional(),
-  requireShippingAddress: flag.optional(),
-  autoCreateSignupPage: flag.optional(),
+  requireCreditCard: flag.optional().describe("Whether signup requires a credit card."),
+  requestCreditCard: flag
+    .optional()
+    .describe(
+      "Whether legacy hosted signup pages ask for a credit card (the contract calls it deprecated: public signup pages have their own).",
+    ),
+  requestBillingAddress: flag.optional().describe("Whether signup asks for a billing address."),
+  requireBillingAddress: flag.optional().describe("Whether signup requires a billing address."),
+  requireShippingAddress: flag.optional().describe("Whether signup requires a shipping address."),
+  autoCreateSignupPage: flag.optional().describe("Whether the service creates a public signup page for the product."),
   ...pricingShape,
 };
 
@@ -141,41 +139,17 @@ const productObject = z
 
 /** A product to create (`createProduct`): its fields and its default price point's pricing. */
 export const productInput = withPricingRule(productObject);
-/**
- * A product to create, checked by {@link productInput}: `handle` (unique among the site's products,
- * archived ones too), `name`, and its default price point's pricing (`priceInCents`, `interval`,
- * `intervalUnit`, and optionally a trial, an initial charge, an expiration: see {@link PricingInput});
- * optionally `description`, `accountingCode`, `taxCode` (at most 10 characters) and the signup flags
- * (`requireCreditCard`, `requestCreditCard`, `requestBillingAddress`, `requireBillingAddress`,
- * `requireShippingAddress`, `autoCreateSignupPage`).
- */
-export type ProductInput = z.input<typeof productInput>;
 
 /**
  * The fields of `updateProduct`: any of {@link productInput}'s; only those given are sent. A
  * pricing change makes the service create a new default price point (subscriptions keep theirs).
  */
 export const productUpdateInput = withPricingRule(productObject.partial());
-/**
- * The fields of `updateProduct`, checked by {@link productUpdateInput}: any of {@link ProductInput}'s, all
- * optional; only those given are sent. A pricing change makes the service create a new price point and
- * make it the default: existing subscriptions keep the one they are on.
- */
-export type ProductUpdateInput = z.input<typeof productUpdateInput>;
 
 /** The pricing alone, with its rules. */
 export const pricingInput = withPricingRule(
   z.object(pricingShape, { error: "must be an object { priceInCents, interval, intervalUnit, … }" }).strict(),
 );
-/**
- * A pricing, checked by {@link pricingInput}: `priceInCents` (integer cents, 0 or more: 1000 is 10.00)
- * every `interval` (a whole number, 1 or more) `intervalUnit`s ("day" or "month"); a trial needs all of
- * `trialPriceInCents`, `trialInterval` and `trialIntervalUnit` (`trialType`: "no_obligation" or
- * "payment_expected"); `initialChargeInCents` is charged once, at signup or, with
- * `initialChargeAfterTrial`, after the trial; `expirationInterval` with `expirationIntervalUnit` ends
- * subscriptions after that long, and an `expirationIntervalUnit` of "never" takes no interval.
- */
-export type PricingInput = z.input<typeof pricingInput>;
 
 const pricePointObject = z
   .object(
@@ -191,25 +165,18 @@ const pricePointObject = z
 
 /** A price point to create (`createPricePoint`, `createPricePoints`). */
 export const pricePointInput = withPricingRule(pricePointObject);
-/**
- * A price point to create, checked by {@link pricePointInput}: `handle` (unique among its product's price
- * points), `name`, its pricing ({@link PricingInput}), and `useSiteExchangeRate` (default true: other
- * currencies' prices follow the site's exchange rate).
- */
-export type PricePointInput = z.input<typeof pricePointInput>;
 
 /** What `updatePricePoint` may change: the service's update takes only these two. */
 export const pricePointUpdateInput = z
   .object(
     {
-      handle: catalogHandle.optional(),
-      priceInCents: cents().optional(),
+      handle: catalogHandle.optional().describe("The price point's new API handle, unique among its product's price points."),
+      priceInCents: cents()
+        .optional()
+        .describe(
+          "The new price in integer cents (0 or more: 1000 is 10.00): it is the price of every subscription on the price point (the contract does not say from which renewal).",
+        ),
     },
     { error: "must be an object { handle?, priceInCents? }" },
   )
   .strict();
-/**
- * What `updatePricePoint` changes, checked by {@link pricePointUpdateInput}: `handle` and/or `priceInCents`
- * (integer cents, 0 or more). The rest of a price point cannot be changed: create another instead.
- */
-export type PricePointUpdateInput = z.input<typeof pricePointUpdateInput>;

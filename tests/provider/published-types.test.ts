@@ -7,6 +7,7 @@ import { KINDS } from "../../provider";
 import type { JsonSchema } from "../../provider/kinds/inputs";
 import { declareKind, type Kind } from "../../provider/kinds/kind";
 import { classExample, exampleNames, kindTypesFile, moduleOf, withClassExample } from "../../provider/kinds/tsdoc";
+import { SDK_INPUT_TYPES_FILE, sdkInputTypesFile } from "../../scripts/lib/sdk-input-types";
 
 /**
  * What a user's editor shows: the package's published types (`dist/`, resolved through its exports map as an
@@ -163,6 +164,10 @@ describe("the generated docs come from the declarations", () => {
       expect(source).toBe(withClassExample(source, kind));
     },
   );
+
+  it("sdk/generated/inputs.ts, the SDK's documented input types, is what `npm run docs` writes now", () => {
+    expect(readFileSync(path.join(root, SDK_INPUT_TYPES_FILE), "utf8")).toBe(sdkInputTypesFile());
+  });
 
   const sample = (inputs: z.ZodObject, replaceOn: Kind["replaceOn"] = []) =>
     declareKind({
