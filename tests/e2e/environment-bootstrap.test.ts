@@ -12,6 +12,11 @@ describe("examples/environment-bootstrap with the real CLI", () => {
   let subs: number[];
   let failed: number[];
   let family: number;
+  /** `pulumi stack export` while the stack holds its resources, one per step that changed them. */
+  const states: string[] = [];
+  const keepState = async () => {
+    states.push(await s.exportState());
+  };
 
   before(async () => {
     const c = await installedConsumer();
@@ -73,6 +78,7 @@ describe("examples/environment-bootstrap with the real CLI", () => {
       failed,
     );
     for (const id of subs) assert.equal(sim.getSubscription(id)?.productId, launch);
+    await keepState();
   });
 
   it("a second up and a refresh change nothing", async () => {
@@ -120,6 +126,7 @@ describe("examples/environment-bootstrap with the real CLI", () => {
       before,
     );
     await s.run(["up", "--yes", "--skip-preview", "--expect-no-changes"]);
+    await keepState();
   });
 
   it("bumping the replay trigger replays again; destroy unsubscribes the receiver and archives the product, and says what stays", async () => {
@@ -128,6 +135,7 @@ describe("examples/environment-bootstrap with the real CLI", () => {
     assert.equal(sim.replayQueue.length, failed.length * 2);
     const before = mutations(sim.requests).length;
     const launch = (await s.stackOutputs()).launchProductId as number;
+    await keepState();
     const res = await s.run(["destroy", "--yes", "--skip-preview"]);
     const [receiver] = sim.endpoints();
     assert.deepEqual(
@@ -148,8 +156,26 @@ describe("examples/environment-bootstrap with the real CLI", () => {
     );
   });
 
-  it("no credential in state or CLI output", async () => {
-    assert.ok(!(await s.exportState()).includes(API_KEY));
-    assert.ok(!s.outputs.join("\n").includes(API_KEY));
+  // The state is read while it holds the resources (after each step above that changed them), not only
+  // after destroy has emptied it: a key written into a resource's outputs is gone by then.
+  it("no credential in state (with every resource in it, at each step) or CLI output", async () => {
+    states.push(await s.exportState());
+    assert.equal(states.length, 4, "a state after up, after the price change, before and after destroy");
+    for (const [i, state] of states.slice(0, 3).entries()) {
+      const { deployment } = JSON.parse(state) as { deployment: { resources?: { type: string; outputs?: object }[] } };
+      const billing = (deployment.resources ?? []).filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/billing:"));
+      assert.deepEqual(
+        [...new Set(billing.map((r) => r.type.split(":").pop()))].sort(),
+        ["Product", "ProductFamily", "ProductPricePoint", "SubscriptionMigration", "WebhookEndpoint", "WebhookReplay", "WebhookSettings"],
+        `state ${i} holds every kind of the program`,
+      );
+      assert.ok(
+        billing.every((r) => typeof (r.outputs as { __provider?: unknown })?.__provider === "string"),
+        `state ${i}: every resource has its outputs and __provider`,
+      );
+      assert.ok(!state.includes(API_KEY), `the API key is in state ${i}`);
+    }
+    assert.ok(!states[3].includes(API_KEY), "the API key is in the state after destroy");
+    assert.ok(!s.outputs.join("\n").includes(API_KEY), "the API key is in the CLI's output");
   });
 });
