@@ -248,6 +248,13 @@ const validSettings = fc
   })
   .map(compact);
 
+/** A charge ceiling in cents: 0, small ones around the demo site's prices, and any safe integer. */
+const validMaxCharge = fc.oneof(
+  fc.constantFrom(0, 1, 999, 1000, 1999, 2000, 2500, 4999, 5000, 1_000_000_000),
+  fc.nat({ max: 100_000 }),
+  fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }),
+);
+
 const validMigration = fc
   .record({
     subscriptionId: orUnknown(posId),
@@ -266,6 +273,7 @@ const validMigration = fc
       },
       { requiredKeys: [] },
     ),
+    maxChargeInCents: fc.option(orUnknown(validMaxCharge), { nil: undefined }),
     site: fc.option(validSite, { nil: undefined }),
   })
   .map(({ product, pricePoint, flags, ...rest }) => compact({ ...rest, ...product, ...pricePoint, ...flags }));
@@ -690,20 +698,27 @@ const MIGRATION_INPUTS = [
   "includeInitialCharge",
   "includeCoupons",
   "preservePeriod",
+  "maxChargeInCents",
   "site",
 ] as const;
 /** What the demo site answers for an otherwise valid first deploy (subscriptions 1001–1005, all on product 1 'basic'). */
 const DEMO_SUBSCRIPTIONS = new Map(DEMO_SITE.subscriptions.map((s) => [s.id, s]));
 const BASIC = DEMO_SITE.products.find((p) => p.handle === "basic")!;
 
-function expectMigration(news: Props, firstDeploy: boolean): Expectation {
+function expectMigration(news: Props, firstDeploy: boolean, charge?: number | "refused"): Expectation {
   const j = new Judge();
   j.unknownKeys(news, MIGRATION_INPUTS);
   j.field(
     "subscriptionId",
     scalar(own(news, "subscriptionId"), false, (v) => idVerdict(v, "either")),
   );
-  j.oneOf(news, "productId", "productHandle", true);
+  // KNOWN DEFECT, found by this fuzz (issue 24): a maxChargeInCents that is a number but not an integer (1.5,
+  // 5e-324) fails zod's int check, which aborts the object, so the rule on productId / productHandle is not
+  // reported with it (provider/kinds/subscription-migration.ts: `z.number().int().min(0)`). Pinned by the test
+  // "KNOWN DEFECT: a fractional maxChargeInCents hides a missing product" below; drop this exception with the fix.
+  const max = own(news, "maxChargeInCents");
+  if (typeof max === "number" && Number.isFinite(max) && !Number.isInteger(max)) j.unsure = true;
+  else j.oneOf(news, "productId", "productHandle", true);
   j.oneOf(news, "pricePointId", "pricePointHandle", false);
   j.field(
     "productId",
@@ -717,6 +732,7 @@ function expectMigration(news: Props, firstDeploy: boolean): Expectation {
   j.field("pricePointHandle", scalar(own(news, "pricePointHandle"), true, handleVerdict));
   for (const k of ["includeTrial", "includeInitialCharge", "includeCoupons", "preservePeriod"])
     j.field(k, scalar(own(news, k), true, flagVerdict));
+  j.field("maxChargeInCents", scalar(own(news, "maxChargeInCents"), true, maxChargeVerdict));
   j.field("site", siteVerdict(own(news, "site")));
   const readable = !["subscriptionId", "productId", "productHandle", "site"].some((k) => containsUnknown(own(news, k)));
   const before = j.expectation;
@@ -730,7 +746,63 @@ function expectMigration(news: Props, firstDeploy: boolean): Expectation {
   // Canceled and already on the target: either fault may be the one reported.
   else if (sub.state === "canceled") j.field("subscriptionId", "bad", ...(sameProduct ? ["productId", "productHandle"] : []));
   else if (sameProduct) j.field("productId", "bad", "productHandle");
+  // Eligible, another product: the charge the service previews is held against maxChargeInCents, once the
+  // whole target is known (a charge it cannot preview cannot be acknowledged by any maximum).
+  else if (chargeJudged(news)) {
+    const max = own(news, "maxChargeInCents") as number;
+    if (charge === undefined) throw new Error("the oracle needs the service's charge for this input: see serviceCharge");
+    if (charge === "refused" || charge > max) j.field("maxChargeInCents", "bad");
+  }
   return j.expectation;
+}
+
+/** A ceiling in cents: a non-negative integer (past 2^53 not asserted: not exact as a number). */
+function maxChargeVerdict(v: unknown): Verdict {
+  if (typeof v !== "number") return "bad";
+  if (Number.isSafeInteger(v) && v >= 0) return "ok";
+  return Number.isInteger(v) && v > Number.MAX_SAFE_INTEGER ? "either" : "bad";
+}
+
+/** The target's inputs besides the subscription and product: the charge depends on all of them. */
+const CHARGE_INPUTS = ["pricePointId", "pricePointHandle", "includeTrial", "includeInitialCharge", "includeCoupons", "preservePeriod"];
+
+/** Whether the service's charge decides a failure on maxChargeInCents for this (otherwise valid, eligible) first deploy. */
+function chargeJudged(news: Props): boolean {
+  const max = own(news, "maxChargeInCents");
+  return max !== undefined && maxChargeVerdict(max) === "ok" && !CHARGE_INPUTS.some((k) => containsUnknown(own(news, k)));
+}
+
+/**
+ * The charge the service previews for a migration, asked of the simulator directly (its preview
+ * endpoint over HTTP, with the contract's field names and its defaults for the options left out), not
+ * through the SDK or the provider: the oracle's own reading. "refused" when the service answers no
+ * preview (a price point it does not have, …); undefined when the input is not one whose charge is judged.
+ */
+async function serviceCharge(url: string, news: Props): Promise<number | "refused" | undefined> {
+  const id = own(news, "subscriptionId");
+  if (!chargeJudged(news) || !(typeof id === "number" && Number.isSafeInteger(id) && id > 0)) return undefined;
+  const wire: Record<string, string> = {
+    productId: "product_id",
+    productHandle: "product_handle",
+    pricePointId: "product_price_point_id",
+    pricePointHandle: "product_price_point_handle",
+    includeTrial: "include_trial",
+    includeInitialCharge: "include_initial_charge",
+    includeCoupons: "include_coupons",
+    preservePeriod: "preserve_period",
+  };
+  const migration = Object.fromEntries(Object.entries(wire).flatMap(([k, w]) => (own(news, k) === undefined ? [] : [[w, own(news, k)]])));
+  const res = await fetch(`${url}/subscriptions/${id}/migrations/preview.json`, {
+    method: "POST",
+    headers: {
+      authorization: `Basic ${Buffer.from(`${DEMO_SITE.apiKey}:x`).toString("base64")}`,
+      "content-type": "application/json",
+    },
+    body: JSON.stringify({ migration }),
+  });
+  if (!res.ok) return "refused";
+  const body = (await res.json()) as { migration: { charge_in_cents: number } };
+  return body.migration.charge_in_cents;
 }
 
 const REPLAY_INPUTS = ["ids", "selector", "triggers", "site"] as const;
@@ -943,7 +1015,7 @@ function expectEndpoint(news: Props): Expectation {
 
 /** A reason that says what would be accepted (or what to give instead), not only that something is wrong. */
 const SAYS_WHAT_IS_ACCEPTED =
-  /must|expected|one of|accepted|is required|give |needs? |entries|set it with|only |target a different|check billing:/i;
+  /must|expected|one of|accepted|is required|give |needs? |entries|set it with|only |target a different|check billing:|set [A-Za-z]+: \d|cannot be checked without/i;
 
 /**
  * Whether a dotted path under an input names something of `news`: each step an
@@ -1124,6 +1196,14 @@ describe(`providers' check() under fuzz (FUZZ_SEED=${SEED})`, () => {
     expect(sim.requests.length).toBe(before);
   });
 
+  // Passes while the defect is there; once subscription-migration.ts reports both, it fails: remove it then,
+  // with the exception in expectMigration.
+  it.fails("KNOWN DEFECT: a fractional maxChargeInCents hides a missing product (both must be reported)", async () => {
+    const news = { subscriptionId: 1001, pricePointId: 1, maxChargeInCents: 1.5 };
+    const { failures } = await kinds.subscriptionMigration.check(provider, { subscriptionId: 1001 }, news);
+    expect(failures?.map((f) => f.property).sort()).toEqual(["maxChargeInCents", "productId"]);
+  });
+
   it(`SubscriptionMigration: ${FIRST_DEPLOY_RUNS} first deploys, read from the demo simulator`, async () => {
     const subscriptionId = fc.oneof(
       { weight: 8, arbitrary: fc.constantFrom<unknown>(1001, 1002, 1003, 1004, 1005) },
@@ -1153,27 +1233,39 @@ describe(`providers' check() under fuzz (FUZZ_SEED=${SEED})`, () => {
       { pricePointId: 0 },
     );
     const site = fc.constantFrom<Props>({}, {}, {}, { site: "eu-shop" }, { site: "wrongkey" }, { site: "nowhere" }, { site: UNKNOWN });
+    // The ceiling: absent, one of the charges the demo site previews or near it, unknown, or not a ceiling.
+    const max = fc.oneof(
+      { weight: 2, arbitrary: fc.constant<Props>({}) },
+      { weight: 5, arbitrary: fc.record({ maxChargeInCents: validMaxCharge as fc.Arbitrary<unknown> }) },
+      { weight: 1, arbitrary: fc.constant<Props>({ maxChargeInCents: UNKNOWN }) },
+      { weight: 1, arbitrary: fc.record({ maxChargeInCents: anyValue }) },
+    );
     const firstDeploy: fc.Arbitrary<{ news: Props; olds: Props }> = fc
       .record({
         subscriptionId,
         product,
         pricePoint,
         site,
+        max,
         flags: fc.record({ includeTrial: fc.boolean(), preservePeriod: fc.oneof(fc.boolean(), anyValue) }, { requiredKeys: [] }),
         olds: fc.constantFrom<Props>({}, { __provider: PROVIDER_TEXT }),
       })
-      .map(({ subscriptionId: s, product: p, pricePoint: pp, site: st, flags, olds }) => ({
-        news: { subscriptionId: s, ...p, ...pp, ...st, ...flags },
+      .map(({ subscriptionId: s, product: p, pricePoint: pp, site: st, max: m, flags, olds }) => ({
+        news: { subscriptionId: s, ...p, ...pp, ...st, ...m, ...flags },
         olds,
       }));
     // Subscription 1003 is trial_ended: check warns on stderr; keep the run's output readable.
     const quiet = vi.spyOn(console, "error").mockImplementation(() => undefined);
     const before = sim.requests.length;
+    /** Inputs whose maxChargeInCents was held against the service's charge: above it (or no charge), and within it. */
+    const judged = { over: 0, within: 0 };
     try {
       await assertProperty(
         "SubscriptionMigration (first deploy)",
         fc.asyncProperty(firstDeploy, async ({ news, olds }) => {
-          await verify(kinds.subscriptionMigration.check, provider, MIGRATION_INPUTS, olds, news, expectMigration(news, true));
+          const charge = await serviceCharge(sim.url, news);
+          if (charge !== undefined) judged[charge === "refused" || charge > (news.maxChargeInCents as number) ? "over" : "within"]++;
+          await verify(kinds.subscriptionMigration.check, provider, MIGRATION_INPUTS, olds, news, expectMigration(news, true, charge));
         }),
         FIRST_DEPLOY_RUNS,
         [
@@ -1182,12 +1274,20 @@ describe(`providers' check() under fuzz (FUZZ_SEED=${SEED})`, () => {
           [{ news: { subscriptionId: 1004, productHandle: "pro" }, olds: {} }],
           [{ news: { subscriptionId: 424242, productHandle: "pro" }, olds: {} }],
           [{ news: { subscriptionId: 1002, productHandle: "pro", site: "wrongkey" }, olds: {} }],
+          // A ceiling below the previewed charge, at it, and with a price point the service does not have.
+          [{ news: { subscriptionId: 1001, productHandle: "pro", maxChargeInCents: 0 }, olds: {} }],
+          [{ news: { subscriptionId: 1001, productHandle: "pro", maxChargeInCents: 1_000_000_000 }, olds: {} }],
+          [{ news: { subscriptionId: 1001, productHandle: "pro", pricePointHandle: "nope", maxChargeInCents: 1_000_000_000 }, olds: {} }],
+          [{ news: { subscriptionId: 1001, productHandle: "pro", maxChargeInCents: -1 }, olds: {} }],
         ],
       );
     } finally {
       quiet.mockRestore();
     }
     expect(sim.requests.length).toBeGreaterThan(before);
+    // The ceiling was judged both ways, not only skipped (the fixed examples alone give one of each).
+    expect(judged.over, "inputs with a charge above maxChargeInCents").toBeGreaterThan(1);
+    expect(judged.within, "inputs with a charge within maxChargeInCents").toBeGreaterThan(1);
     // Reads only: the subscription, and the migration preview (a POST that changes nothing).
     const changing = sim.requests.slice(before).filter((r) => r.method !== "GET" && !r.path.endsWith("/migrations/preview.json"));
     expect(changing).toEqual([]);
