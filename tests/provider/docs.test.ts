@@ -6,11 +6,13 @@ import { KINDS } from "../../provider";
 import { BEGIN, END, kindReference } from "../../provider/kinds/docs";
 
 const kinds = Object.values(KINDS).map((m) => m.kind);
-const readme = readFileSync(path.join(__dirname, "../../README.md"), "utf8");
+const REFERENCE_PAGE = "docs/resources.md";
+const page = readFileSync(path.join(__dirname, "../..", REFERENCE_PAGE), "utf8");
 
 describe("the docs come from the kind declarations", () => {
-  it("README.md's reference is what `npm run docs` generates now (run it after changing a kind)", () => {
-    const section = readme.slice(readme.indexOf(BEGIN), readme.indexOf(END) + END.length);
+  it(`${REFERENCE_PAGE}'s reference is what \`npm run docs\` generates now (run it after changing a kind)`, () => {
+    expect(page).toContain(BEGIN);
+    const section = page.slice(page.indexOf(BEGIN), page.indexOf(END) + END.length);
     expect(section).toBe(kindReference(kinds));
   });
 
