@@ -9,12 +9,23 @@ const KEY = DEMO_SITE.apiKey;
 const urn = (type: string, name: string) => `urn:pulumi:test::engine-tests::pulumi-nodejs:dynamic/billing:${type}::${name}`;
 const mutations = (sim: Simulator) => sim.requests.filter((r) => r.method !== "GET" && !r.path.endsWith("/preview.json")).length;
 
+/** The host's output and every answer it gave, searched for both keys; an empty search proves nothing. */
+function assertNoCredential(output: string, answers: readonly unknown[]): void {
+  assert.ok(answers.length > 0, "no answer of the host to search: the check would pass whatever leaked");
+  const text = output + JSON.stringify(answers);
+  assert.ok(!text.includes(KEY), "the API key leaked");
+  assert.ok(!text.includes(ENV_KEY), "the environment's key leaked");
+}
+
+// Each test has its own simulator and its own host (configured as the engine does), so that any one runs
+// alone, in any order, with what it needs set up by itself; the serialized providers are made once. Each
+// ends by searching the host's output and its own answers for the keys.
 describe("the real dynamic-provider host over gRPC", function () {
   this.timeout(60_000);
   let providers: Record<string, string>;
   let sim: Simulator;
   let host: ProviderHost;
-  const answers: unknown[] = [];
+  let answers: unknown[];
 
   before(async () => {
     const registered: Registered[] = await registerUnderMocks(4, (b) => {
@@ -24,12 +35,15 @@ describe("the real dynamic-provider host over gRPC", function () {
       new b.WebhookEndpoint("e", { url: "https://hooks.example.com/host", events: ["payment_failure"] });
     });
     providers = Object.fromEntries(registered.map((r) => [r.type.split(":").pop()!, r.inputs.__provider as string]));
+  });
+  beforeEach(async () => {
+    answers = [];
     sim = await startSimulator({ seed: "demo" });
     // BILLING_API_KEY in the host's environment is a decoy: stack config wins.
     host = await ProviderHost.start({ BILLING_API_KEY: ENV_KEY });
     await host.configure({ "billing:baseUrl": sim.url, "billing:apiKey": KEY, "engine-tests:other": "x" });
   });
-  after(async () => {
+  afterEach(async () => {
     host?.stop();
     await sim?.close();
   });
@@ -74,6 +88,7 @@ describe("the real dynamic-provider host over gRPC", function () {
       sim.requests.map((r) => [r.method, r.path, r.body]),
       [["PUT", "/webhooks/settings.json", { webhooks_enabled: false }]],
     );
+    assertNoCredential(host.output, answers);
   });
 
   it("WebhookEndpoint: Check → Create → Diff → Update → Read (drift, removal) → Delete", async () => {
@@ -111,6 +126,7 @@ describe("the real dynamic-provider host over gRPC", function () {
     sim.removeEndpoint(endpointId);
     const gone = record(await host.read(u, created.id, drifted.props));
     assert.equal(gone.id, "", "an endpoint gone from the service leaves the stack");
+    assertNoCredential(host.output, answers);
   });
 
   it("SubscriptionMigration: Check → Create → Diff → Update → Delete", async () => {
@@ -142,6 +158,7 @@ describe("the real dynamic-provider host over gRPC", function () {
     await host.delete(u, created.id, updated);
     assert.equal(mutations(sim), before, "delete sends nothing");
     assert.equal(sim.getSubscription(1002)?.productId, 2);
+    assertNoCredential(host.output, answers);
   });
 
   it("SubscriptionMigration: a bad input is a CheckFailure naming the property, and nothing is sent", async () => {
@@ -154,9 +171,22 @@ describe("the real dynamic-provider host over gRPC", function () {
     assert.ok(props.includes("productId") || props.includes("productHandle"), JSON.stringify(checked.failures));
     assert.match(checked.failures.map((f) => f.reason).join(" "), /exactly one/i);
     assert.equal(sim.requests.length, sent);
+    assertNoCredential(host.output, answers);
   });
 
   it("SubscriptionMigration: a same-product migration fails at check, before any POST", async () => {
+    // Its own migration first: subscription 1002 onto pro, through the host.
+    const first = record(
+      await host.check(
+        urn("SubscriptionMigration", "first"),
+        {},
+        { __provider: providers.SubscriptionMigration, subscriptionId: 1002, productHandle: "pro" },
+      ),
+    );
+    assert.deepEqual(first.failures, []);
+    record(await host.create(urn("SubscriptionMigration", "first"), first.inputs));
+    assert.equal(sim.getSubscription(1002)?.productId, 2);
+
     const u = urn("SubscriptionMigration", "same");
     const checked = record(
       await host.check(u, {}, { __provider: providers.SubscriptionMigration, subscriptionId: 1002, productHandle: "pro" }),
@@ -168,6 +198,7 @@ describe("the real dynamic-provider host over gRPC", function () {
       1,
       "only the earlier create",
     );
+    assertNoCredential(host.output, answers);
   });
 
   it("WebhookReplay: Check → Create → Diff → Update → Delete", async () => {
@@ -193,11 +224,29 @@ describe("the real dynamic-provider host over gRPC", function () {
     const before = mutations(sim);
     await host.delete(u, created.id, updated);
     assert.equal(mutations(sim), before);
+    assertNoCredential(host.output, answers);
   });
 
-  it("no credential in the host's output or in any answer", () => {
-    const text = host.output + JSON.stringify(answers);
-    assert.ok(!text.includes(KEY), "the API key leaked");
-    assert.ok(!text.includes(ENV_KEY), "the environment's key leaked");
+  it("no credential in the host's output or in any answer, every type through every call", async () => {
+    const cases: [string, Record<string, unknown>][] = [
+      ["WebhookSettings", { webhooksEnabled: true, disableOnDelete: true }],
+      ["WebhookEndpoint", { url: "https://hooks.example.com/scan", events: ["payment_failure"] }],
+      ["SubscriptionMigration", { subscriptionId: 1003, productHandle: "pro" }],
+      ["WebhookReplay", { ids: [5005, 5006] }],
+    ];
+    for (const [type, inputs] of cases) {
+      const u = urn(type, "scan");
+      const checked = record(await host.check(u, {}, { __provider: providers[type], ...inputs }));
+      assert.deepEqual(checked.failures, [], type);
+      const created = record(await host.create(u, checked.inputs));
+      record(await host.diff(u, created.id, created.props, checked.inputs));
+      record(await host.update(u, created.id, created.props, checked.inputs));
+      record(await host.read(u, created.id, created.props));
+      await host.delete(u, created.id, created.props);
+    }
+    // A bad input's failures, which quote what was given.
+    record(await host.check(urn("WebhookEndpoint", "bad"), {}, { __provider: providers.WebhookEndpoint, url: "ftp://x", events: [] }));
+    assert.ok(answers.length >= cases.length * 5, `${answers.length} answers`);
+    assertNoCredential(host.output, answers);
   });
 });
