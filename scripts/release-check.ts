@@ -4,6 +4,8 @@
  * a tag v0.2.0 on a tree still saying 0.1.0 would publish an npm package and plugin assets that
  * disagree with their release's name, and `pulumi plugin install` would look for files that are not there.
  *
+ * The CLI also wants CHANGELOG.md to have that version's section, which becomes the release's notes.
+ *
  * Usage: ts-node --transpile-only scripts/release-check.ts [tag]   (default: $GITHUB_REF_NAME)
  * Exits 0 when they agree, 1 listing every problem on stderr.
  */
@@ -46,14 +48,29 @@ export function releaseVersionProblems(tag: string, packageJson: unknown, schema
   return problems;
 }
 
+/**
+ * The release notes are the version's section of CHANGELOG.md (release.yml copies it into the GitHub
+ * release): a release without one would publish empty notes.
+ */
+export function changelogProblems(version: string, changelog: string): string[] {
+  const prefix = `## [${version}] - `;
+  const dated = (line: string) => line.startsWith(prefix) && /^\d{4}-\d{2}-\d{2}$/.test(line.slice(prefix.length).trim());
+  return changelog.split(/\r?\n/).some(dated)
+    ? []
+    : [`CHANGELOG.md has no "## [${version}] - YYYY-MM-DD" section: move the Unreleased entries under it before tagging`];
+}
+
 if (require.main === module) {
   const root = path.resolve(__dirname, "..");
   const tag = process.argv[2] ?? process.env.GITHUB_REF_NAME ?? "";
   const read = (file: string): unknown => JSON.parse(readFileSync(path.join(root, file), "utf8"));
-  const problems = releaseVersionProblems(tag, read("package.json"), read("sdk-gen/schema.json"));
+  const packageJson = read("package.json") as { version?: unknown };
+  const problems = releaseVersionProblems(tag, packageJson, read("sdk-gen/schema.json"));
+  if (typeof packageJson.version === "string")
+    problems.push(...changelogProblems(packageJson.version, readFileSync(path.join(root, "CHANGELOG.md"), "utf8")));
   if (problems.length > 0) {
     for (const problem of problems) console.error(`release-check: ${problem}`);
     process.exit(1);
   }
-  console.log(`release-check: tag ${tag}, package.json and sdk-gen/schema.json agree`);
+  console.log(`release-check: tag ${tag}, package.json and sdk-gen/schema.json agree, and CHANGELOG.md has the version's section`);
 }

@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { releaseVersionProblems } from "../../scripts/release-check";
+import { changelogProblems, releaseVersionProblems } from "../../scripts/release-check";
 
 /**
  * The release workflow's first job: a tag, package.json and the provider schema naming different
@@ -56,8 +56,23 @@ describe("releaseVersionProblems", () => {
   });
 });
 
+describe("changelogProblems", () => {
+  const changelog = "# Changelog\n\n## [Unreleased]\n\n## [0.2.0] - 2026-12-01\n\n- a\n\n## [0.1.0] - 2026-11-26\n";
+  it("accepts a version with a dated section", () => {
+    expect(changelogProblems("0.2.0", changelog)).toEqual([]);
+    expect(changelogProblems("0.1.0", changelog.replace(/\n/g, "\r\n"))).toEqual([]);
+  });
+  it("refuses a version whose entries are still under Unreleased, or whose section has no date", () => {
+    expect(changelogProblems("0.3.0", changelog)).toEqual([
+      'CHANGELOG.md has no "## [0.3.0] - YYYY-MM-DD" section: move the Unreleased entries under it before tagging',
+    ]);
+    expect(changelogProblems("0.2.0", changelog.replace("[0.2.0] - 2026-12-01", "[0.2.0]"))).toHaveLength(1);
+    expect(changelogProblems("0.1.0", "## [0.1.0.1] - 2026-11-26\n")).toHaveLength(1);
+  });
+});
+
 describe("scripts/release-check.ts (the workflow's command)", () => {
-  it("passes for this checkout's tag: package.json and sdk-gen/schema.json agree now", () => {
+  it("passes for this checkout's tag: package.json and sdk-gen/schema.json agree, and CHANGELOG.md has the version's section", () => {
     const out = execFileSync(TS_NODE, ["--transpile-only", "scripts/release-check.ts", `v${version}`], { cwd: ROOT, encoding: "utf8" });
     expect(out).toContain("agree");
   });
