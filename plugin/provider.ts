@@ -4,6 +4,7 @@ import type * as plugin from "@pulumi/pulumi/provider";
 import { KINDS, type ProviderKind } from "../provider/kinds";
 import { configure, kinds } from "../provider/runtime";
 import type { ProvidedKind } from "../provider/runtime/provide";
+import { forResource } from "./engine-log";
 import { importRead } from "./import";
 import { packageSchema, tokenOf } from "./schema";
 import { plain } from "./values";
@@ -76,29 +77,29 @@ export class BillingProvider implements plugin.Provider {
   }
 
   async check(urn: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<plugin.CheckResult> {
-    return plain(await this.#kind(urn).check(this, olds, news));
+    return forResource(urn, async () => plain(await this.#kind(urn).check(this, olds, news)));
   }
 
   async diff(id: string, urn: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<plugin.DiffResult> {
-    return plain(await this.#kind(urn).diff(this, id, olds, news));
+    return forResource(urn, async () => plain(await this.#kind(urn).diff(this, id, olds, news)));
   }
 
   async create(urn: string, inputs: Record<string, unknown>): Promise<plugin.CreateResult> {
-    return settled(() => this.#kind(urn).create(this, inputs));
+    return forResource(urn, () => settled(() => this.#kind(urn).create(this, inputs)));
   }
 
   /** `pulumi refresh` with the recorded state; `pulumi import` (no state: the engine sends the id only) builds it from the service. */
   async read(id: string, urn: string, props?: Record<string, unknown>): Promise<plugin.ReadResult> {
-    if (props === undefined || Object.keys(props).length === 0) return importRead(this, kindKeyOf(urn), id);
-    return plain(await this.#kind(urn).read(this, id, props));
+    if (props === undefined || Object.keys(props).length === 0) return forResource(urn, () => importRead(this, kindKeyOf(urn), id));
+    return forResource(urn, async () => plain(await this.#kind(urn).read(this, id, props)));
   }
 
   async update(id: string, urn: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<plugin.UpdateResult> {
-    return settled(() => this.#kind(urn).update(this, id, olds, news));
+    return forResource(urn, () => settled(() => this.#kind(urn).update(this, id, olds, news)));
   }
 
   async delete(id: string, urn: string, props: Record<string, unknown>): Promise<void> {
-    await this.#kind(urn).del(this, id, props);
+    await forResource(urn, () => this.#kind(urn).del(this, id, props));
   }
 
   #kind(urn: string): ProvidedKind {

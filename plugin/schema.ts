@@ -104,6 +104,11 @@ const nullable = (s: JsonSchema | undefined): boolean =>
 
 const upper = (k: string) => k.charAt(0).toUpperCase() + k.slice(1);
 
+/** The project's repository: its GitHub releases carry the plugin. */
+export const REPOSITORY = "https://github.com/pulumi-subscription-billing/pulumi-subscription-billing";
+/** The schema's pluginDownloadURL: the release of the plugin's version (the engine replaces `${VERSION}`). */
+export const PLUGIN_DOWNLOAD_URL = `${REPOSITORY}/releases/download/v\${VERSION}`;
+
 /** The package schema for these kinds, at this version. Deterministic: the same kinds give the same text. */
 export function packageSchema(kinds: readonly Kind[], version: string): Record<string, unknown> {
   const b = new TypeBuilder();
@@ -140,7 +145,12 @@ export function packageSchema(kinds: readonly Kind[], version: string): Record<s
     description: "Webhook settings, webhook endpoints, subscription migrations and webhook replay of a subscription-billing service.",
     keywords: ["pulumi", "billing", "webhooks", "subscriptions", "category/utility", "kind/native"],
     license: "Apache-2.0",
-    repository: "https://github.com/pulumi-subscription-billing/pulumi-subscription-billing",
+    repository: REPOSITORY,
+    // Where the engine and `pulumi plugin install` fetch the plugin: the GitHub release's assets, named
+    // pulumi-resource-billing-v<version>-<os>-<arch>.tar.gz (release.yml attaches them). A direct https URL rather
+    // than github://: the download needs no GitHub API call (anonymous calls are limited to 60 an hour), and a
+    // mirror is one PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES entry away. The engine fills in ${VERSION}.
+    pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
     publisher: "pulumi-subscription-billing",
     config: { variables: CONFIG },
     provider: {

@@ -1,8 +1,9 @@
 import path from "node:path";
 import type * as grpc from "@grpc/grpc-js";
 import { main } from "@pulumi/pulumi/provider";
+import { setNoticeSink } from "../provider/runtime/common";
 import { providerConfig, warnPlainCredentials } from "./config";
-import { engineWarnings } from "./engine-log";
+import { currentResource, type EngineLog, engineLog } from "./engine-log";
 import type { BillingProvider } from "./provider";
 
 /**
@@ -21,8 +22,18 @@ import type { BillingProvider } from "./provider";
  * service only, before `main()` builds its server.
  */
 export function serve(provider: BillingProvider, args: string[]): Promise<void> {
-  guardRequests(provider, engineWarnings(args));
+  routeMessages(provider, engineLog(args));
   return main(provider, args);
+}
+
+/**
+ * The plugin's messages on the engine's log, as a native provider's: the runtime's notices (adoptions,
+ * archives, pricing changes) as info under the resource whose operation made them, a credential set
+ * without --secret as a warning under the provider.
+ */
+export function routeMessages(provider: BillingProvider, log: EngineLog): void {
+  setNoticeSink((message) => log("info", message, currentResource()));
+  guardRequests(provider, (message, urn) => log("warning", message, urn));
 }
 
 type Callback = (err: Error | null, value?: unknown) => void;
@@ -34,6 +45,8 @@ interface Request {
   getArgs(): { toJavaScript(): Record<string, unknown> } | undefined;
   /** The provider's name (`default`, `default_0_1_0` for default providers); only when the engine configures with URNs. */
   getName?(): string;
+  /** The provider's URN, where its diagnostics belong; only when the engine configures with URNs. */
+  getUrn?(): string;
   getProperties(): unknown;
   setProperties(s: unknown): void;
 }
@@ -41,7 +54,7 @@ interface Request {
 const PATCHED = Symbol.for("pulumi-subscription-billing/plugin/guard");
 
 /** Installs the wrapper for this provider (once per process). */
-export function guardRequests(provider: BillingProvider, warn?: (message: string) => void): void {
+export function guardRequests(provider: BillingProvider, warn?: (message: string, urn?: string) => void): void {
   // The SDK's own copies: its grpc-js (whose addService it calls), its generated messages.
   const from = { paths: [path.dirname(require.resolve("@pulumi/pulumi/package.json"))] };
   const grpcJs: typeof grpc = require(require.resolve("@grpc/grpc-js", from));
@@ -70,8 +83,8 @@ export function guarded(
   provider: Pick<BillingProvider, "configure">,
   Response: new () => ConfigureResponse,
   Struct: new () => unknown,
-  /** Where a credential set without --secret is reported: the engine's diagnostics when served (engine-log.ts). */
-  warn?: (message: string) => void,
+  /** Where a credential set without --secret is reported: the engine's diagnostics when served (engine-log.ts), under the provider's URN. */
+  warn?: (message: string, urn?: string) => void,
 ): Implementation {
   // grpc-js binds each method to the object given: the server's own methods see `this` with its fields.
   const wrapped = Object.create(impl) as Implementation;
@@ -83,7 +96,8 @@ export function guarded(
       });
       const args = call.request.getArgs()?.toJavaScript();
       provider.configure(providerConfig(variables, args));
-      warnPlainCredentials(args, call.request.getName?.() || undefined, warn);
+      const urn = call.request.getUrn?.() || undefined;
+      warnPlainCredentials(args, call.request.getName?.() || undefined, warn && ((message) => warn(message, urn)));
     } catch (err) {
       callback(err as Error);
       return;

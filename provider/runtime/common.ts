@@ -59,7 +59,20 @@ export function siteFailure(site: unknown): CheckFailure | undefined {
   return undefined;
 }
 
-/** Messages for the user on the provider's stderr, which the CLI shows as diagnostics. */
+/** Where notices go when not to stderr: set by the provider plugin (see {@link setNoticeSink}). */
+let sink: ((message: string) => void) | undefined;
+
+/**
+ * Sends notices to `to` instead of stderr. The dynamic-provider host shows a provider's stderr as the
+ * resource's diagnostics; the engine hides a resource plugin's stderr (verbose logs only), so the plugin
+ * sends them through the engine's log, attributed to the resource the operation is for.
+ */
+export function setNoticeSink(to: ((message: string) => void) | undefined): void {
+  sink = to;
+}
+
+/** Messages for the user: on the provider's stderr, which the dynamic-provider host shows as diagnostics, or the plugin's sink. */
 export function notice(message: string): void {
-  console.error(message);
+  if (sink) sink(message);
+  else console.error(message);
 }

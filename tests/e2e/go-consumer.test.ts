@@ -5,13 +5,14 @@ import path from "node:path";
 import { createWorkspace, ensurePulumi, type Workspace } from "../../scripts/lib/pulumi-cli";
 import { pack } from "../../scripts/plugin-pack";
 import { type Simulator, startSimulator } from "../../simulator";
+import { type ReleaseServer, startReleaseServer } from "./release-server";
 import { mutations, ROOT } from "./support";
 
 /**
  * A Go program using the generated Go SDK (sdk-gen/go/billing) through the Go Automation API with
  * an inline program (tests/e2e/go-consumer): no language host, the real CLI, the provider plugin
- * `pulumi-resource-billing` installed from its tarball the way a user on a machine with no network
- * installs it, against the simulator.
+ * `pulumi-resource-billing` not installed beforehand: the engine fetches it from the release the SDK's
+ * pluginDownloadURL names (a local server laid out like it), against the simulator.
  */
 
 const API_KEY = "sk_e2e_go_5d20b7";
@@ -72,6 +73,8 @@ describe("the generated Go SDK through the Go Automation API (inline program), w
   let ws: Workspace;
   let summary: Summary;
   let output = "";
+  let release: ReleaseServer;
+  let asset: string;
 
   before(async () => {
     const bin = await ensurePulumi();
@@ -83,7 +86,13 @@ describe("the generated Go SDK through the Go Automation API (inline program), w
       .split(path.delimiter)
       .filter((dir) => !existsSync(path.join(dir, "pulumi-resource-billing")))
       .join(path.delimiter);
-    await ws.pulumi(["plugin", "install", "resource", "billing", version, "--file", pluginTarball(version)], { cwd: ws.dir });
+    // No plugin installed: the engine fetches it from the release the SDK's pluginDownloadURL names, served
+    // locally (release-server.ts), as a user's first `up` does.
+    release = await startReleaseServer(pluginTarball(version), version);
+    Object.assign(ws.env, release.env);
+    asset = new URL(
+      `${release.downloadUrl}/pulumi-resource-billing-v${version}-linux-${process.arch === "arm64" ? "arm64" : "amd64"}.tar.gz`,
+    ).pathname;
     // Built into .cache (ignored), -trimpath like the CLI: with a warm module and build cache this takes seconds.
     const goEnv = { ...process.env, GOFLAGS: "-mod=mod -buildvcs=false", GOWORK: "off" };
     await exec(goBinary(), ["build", "-trimpath", "-o", BIN, "."], { cwd: CONSUMER, env: goEnv });
@@ -104,7 +113,15 @@ describe("the generated Go SDK through the Go Automation API (inline program), w
 
   after(async () => {
     await sim?.close();
+    await release?.close();
     await ws?.dispose();
+  });
+
+  it("the plugin, not installed beforehand, was fetched once from the release by the first up", () => {
+    assert.deepEqual(
+      release.requests.filter((r) => r === asset),
+      [asset],
+    );
   });
 
   it("up creates the settings and the endpoint on the site", () => {

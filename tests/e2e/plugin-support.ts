@@ -17,7 +17,7 @@ export const VERSION: string = require("../../package.json").version;
 
 /** The plugin tarball, packed once per mocha run for every suite. */
 let tarball: string | undefined;
-const packed = () => {
+export const packed = (): string => {
   tarball ??= pack();
   return tarball;
 };
