@@ -9,6 +9,7 @@ import { catalogCliFigure, pricePointsFigure } from "./catalog";
 import { cliFigure } from "./cli";
 import { fleetFigure } from "./fleet";
 import { memoryFigure } from "./memory";
+import { packSizeFigure } from "./pack-size";
 import { perCallFigure } from "./per-call";
 import { pluginFigure } from "./plugin";
 import { providerSizeFigure } from "./provider-size";
@@ -70,6 +71,7 @@ async function main(): Promise<void> {
   await step("9", "the SDK creating 200 price points vs bare undici, 4 in flight", () =>
     pricePointsFigure({ repeats: quick ? 5 : 41, warmup: 5, latencyMs: 0 }),
   );
+  await step("10", "the npm pack tarball's size", () => packSizeFigure());
   console.log(
     `\nNode ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${quick ? "--quick" : "full"} run, ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
   );
