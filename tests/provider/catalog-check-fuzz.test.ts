@@ -11,14 +11,16 @@
  * Reproducing: `CATALOG_FUZZ_SEED=<n> npx vitest run tests/provider/catalog-check-fuzz.test.ts`
  * (fast-check's error carries the seed and shrink path too).
  */
+
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { kinds } from "../../provider/runtime";
 import { configure } from "../../provider/runtime/config";
 import { type Simulator, startSimulator } from "../../simulator";
+import { seedOf } from "../seeds";
 
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
-const SEED = Number(process.env.CATALOG_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
+const SEED = seedOf("CATALOG_FUZZ_SEED");
 const RUNS = 1500;
 const KEY = "sk_catalog_fuzz";
 

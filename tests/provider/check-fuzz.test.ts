@@ -37,6 +37,7 @@
  * url, a bad event key hidden behind ten unknown entries) are fixed, and pinned
  * by a test each.
  */
+
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -44,19 +45,13 @@ import { kinds } from "../../provider/runtime";
 import { configure } from "../../provider/runtime/config";
 import { DEMO_SITE, type Simulator, startSimulator } from "../../simulator";
 import { CONTRACT } from "../contract/validator";
+import { seedOf } from "../seeds";
 
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
-const SEED = seedOf(process.env.FUZZ_SEED);
+const SEED = seedOf("FUZZ_SEED");
 const RUNS = 10_000;
 const FIRST_DEPLOY_RUNS = 500;
 const PROVIDER_TEXT = "exports.handler = __f0;\nfunction __f0() { return require('pulumi-subscription-billing/provider/runtime'); }";
-
-function seedOf(text: string | undefined): number {
-  if (text === undefined || text.trim() === "") return (Math.random() * 2 ** 31) | 0;
-  const seed = Number(text);
-  if (!Number.isSafeInteger(seed)) throw new Error(`FUZZ_SEED must be an integer, got ${JSON.stringify(text)}`);
-  return seed;
-}
 
 type Props = Record<string, unknown>;
 type Check = (provider: object, olds: Props, news: Props) => Promise<{ inputs?: Props; failures?: { property: string; reason: string }[] }>;

@@ -21,21 +21,16 @@
  * Reproducing a failure: `FUZZ_SEED=123 npx vitest run tests/provider/migration-preview-fuzz.test.ts`
  * (the seed is in the test's name and in fast-check's message).
  */
+
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { subscriptionMigrationProvider } from "../../provider";
 import type { Simulator, SubscriptionState } from "../../simulator";
+import { seedOf } from "../seeds";
 import { configured, configureRequest, KEY, mutations, UNKNOWN } from "./support";
 
 const RUNS = 10_000;
-const SEED = seedOf(process.env.FUZZ_SEED);
-
-function seedOf(text: string | undefined): number {
-  if (text === undefined || text.trim() === "") return (Math.random() * 2 ** 31) | 0;
-  const seed = Number(text);
-  if (!Number.isSafeInteger(seed)) throw new Error(`FUZZ_SEED must be an integer, got ${JSON.stringify(text)}`);
-  return seed;
-}
+const SEED = seedOf("FUZZ_SEED");
 
 type Props = Record<string, unknown>;
 

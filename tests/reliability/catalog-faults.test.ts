@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { productFamilyProvider, productPricePointProvider, productProvider } from "../../provider";
 import type { FaultSpec, Simulator } from "../../simulator";
 import { configureRequest } from "../engine/support";
+import { seedOf } from "../seeds";
 import {
   type CatalogSite,
   catalogSite,
@@ -40,7 +41,7 @@ import { KEY, quiet, SETTLE_SECONDS, TIMEOUT_MS } from "./world";
  *
  * Seeded: CATALOG_FAULTS_SEED=<n> replays a run; the seed is printed on failure.
  */
-const SEED = Number(process.env.CATALOG_FAULTS_SEED ?? Math.floor(Math.random() * 2 ** 31));
+const SEED = seedOf("CATALOG_FAULTS_SEED");
 /** Lifecycles, each a stack on its own site (so that "the site is quiet" is the lifecycle's own). */
 const LIFECYCLES = 24;
 /**
@@ -48,7 +49,7 @@ const LIFECYCLES = 24;
  * client's settle window after the 409 has passed: the provider records it pending, and the next up resumes it.
  */
 const SLOW_CREATE: FaultSpec[] = [
-  { kind: "processing", ms: SETTLE_SECONDS * 1000 + 1500, rate: 0.25, times: 1, match: { method: "POST" } },
+  { kind: "processing", ms: TIMEOUT_MS + SETTLE_SECONDS * 1000 + 1500, rate: 0.25, times: 1, match: { method: "POST" } },
 ];
 /** Ups a step may take before it must have settled; faults stay on throughout. */
 const MAX_UPS = 12;

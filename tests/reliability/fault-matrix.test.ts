@@ -12,6 +12,7 @@ import {
 } from "../../sdk";
 import { type Simulator, startSimulator } from "../../simulator";
 import { configureRequest } from "../engine/support";
+import { seedOf } from "../seeds";
 import {
   createSent,
   createTokensUnder,
@@ -48,7 +49,7 @@ import {
  *
  * Seeded: FAULT_MATRIX_SEED=<n> replays a run; the seed is printed on failure.
  */
-const SEED = Number(process.env.FAULT_MATRIX_SEED ?? Math.floor(Math.random() * 2 ** 31));
+const SEED = seedOf("FAULT_MATRIX_SEED");
 const SITES = 3;
 const SDK_OPS_PER_SITE = 240;
 const PROVIDER_OPS_PER_SITE = 100;

@@ -11,12 +11,21 @@ import { catalogue } from "../sdk/helpers";
  */
 
 export const KEY = "sk_fault_matrix_key";
-/** Short, so that "an answer slower than the client's timeout" costs little; the faults below outlast it. */
-export const TIMEOUT_MS = 300;
+/**
+ * The clients' timeout: short, so that "an answer slower than the client's timeout" costs little, yet far above
+ * an ordinary answer on a loaded 2-core machine (a stall past it would turn an ordinary request into an
+ * abandoned one). The faults below outlast it by a second or more, not by a scheduling hiccup: with 300 ms
+ * against a 450 ms delay, a client whose timer fired 150 ms late took an answer the matrix counted as
+ * abandoned. Which faults fire is the seed's; how long things take only moves by seconds.
+ */
+export const TIMEOUT_MS = 1000;
+/** How long past the client's timeout a held answer or a still-running request lasts. */
+export const PAST_TIMEOUT_MS = 1000;
 export const PRODUCTS = ["basic", "pro"] as const;
 /**
  * How long a client reads back after a "duplicate submission" 409 before it calls the outcome unknown
- * (`migrationSettleSeconds`, which endpoint creates use too): 4× the matrix's slowest ordinary request.
+ * (`migrationSettleSeconds`, which endpoint creates use too): the request held by a processing fault, which
+ * the retry meets at the client's timeout, lands PAST_TIMEOUT_MS later, a second before the window ends.
  */
 export const SETTLE_SECONDS = 2;
 
@@ -33,9 +42,10 @@ export const FAULT_MIX: readonly FaultSpec[] = [
   { kind: "reset", rate: RATE },
   { kind: "reset", rate: RATE, applyAfterHandling: true },
   // Applied, then answered after the client gave up.
-  { kind: "delay", ms: TIMEOUT_MS + 150, rate: RATE, applyAfterHandling: true },
-  // Still running when the client's retry arrives: the retry meets the first request's token.
-  { kind: "processing", ms: TIMEOUT_MS + 250, rate: RATE },
+  { kind: "delay", ms: TIMEOUT_MS + PAST_TIMEOUT_MS, rate: RATE, applyAfterHandling: true },
+  // Still running when the client's retry arrives: the retry meets the first request's token (and the
+  // settle window after it, SETTLE_SECONDS, outlasts it by another second).
+  { kind: "processing", ms: TIMEOUT_MS + PAST_TIMEOUT_MS, rate: RATE },
 ];
 
 export const ENDPOINTS_PATH = "/endpoints.json";
@@ -45,9 +55,10 @@ export const ENDPOINTS_PATH = "/endpoints.json";
  * the client reports the outcome unknown while the request has yet to land, the one moment when
  * resuming with the same token (not a new POST, not trusting the list alone) is what keeps one endpoint.
  * Without it the SDK's five attempts and read-backs leave almost no outcome unknown under the mix above.
- * Once per site (at a quarter of the creates no other fault took, until it fires): it holds its operation ~3.5 s.
+ * Once per site (at a quarter of the creates no other fault took, until it fires): it holds its operation ~4.5 s,
+ * 1.5 s past the client's first timeout and whole settle window.
  */
-export const SLOW_CREATE_MS = SETTLE_SECONDS * 1000 + 1500;
+export const SLOW_CREATE_MS = TIMEOUT_MS + SETTLE_SECONDS * 1000 + 1500;
 export const ENDPOINT_FAULTS: readonly FaultSpec[] = [
   { kind: "processing", ms: SLOW_CREATE_MS, rate: 0.25, times: 1, match: { method: "POST", path: ENDPOINTS_PATH } },
 ];
