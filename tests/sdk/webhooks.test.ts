@@ -42,11 +42,10 @@ describe("setWebhooksEnabled", () => {
   it("retried after a timeout", async () => {
     s = await site({}, { timeoutMs: 100 });
     s.sim.injectFault({ kind: "delay", ms: 3000, times: 1, match: { method: "PUT" } });
-    const started = performance.now();
     expect(await s.billing.setWebhooksEnabled(true)).toStrictEqual({ webhooksEnabled: true });
-    expect(performance.now() - started).toBeLessThan(1000); // the timeout is exact, not undici's one-second tick
     expect(s.sim.webhooksEnabled).toBe(true);
-    expect(s.sim.requests).toHaveLength(2);
+    // The first attempt was abandoned (no answer sent: its answer was due in 3 s), the second answered.
+    expect(s.sim.requests.map((r) => r.status)).toEqual([0, 200]);
   });
 
   it("a 503 for good: BillingApiError after maxRetries + 1 attempts, which may have applied; the site unchanged", async () => {

@@ -59,9 +59,8 @@ describe("over capacity: queue (the default)", () => {
     const held = replay(sim).catch((e: Error) => e);
     const waiting = replay(sim, [2]).catch((e: Error) => e);
     await until(() => sim.inFlight === 2, "one held, one waiting");
-    const t0 = Date.now();
+    // Not waited for: the held answer is due in 30 s, past the test's timeout.
     await sim.close();
-    expect(Date.now() - t0).toBeLessThan(1000);
     expect(await held).toBeInstanceOf(Error);
     expect(await waiting).toBeInstanceOf(Error);
     expect(sim.replayLog).toEqual([]);
@@ -71,10 +70,7 @@ describe("over capacity: queue (the default)", () => {
 describe('over capacity: "429"', () => {
   it("the 5th and 6th get the service's 429 text at once, without Retry-After; only four are applied", async () => {
     const sim = await start({ latencyMs: 300, overCapacity: "429" });
-    const t0 = Date.now();
-    const results = await Promise.all(
-      Array.from({ length: 6 }, async (_, i) => ({ ...(await replay(sim, [i + 1])), ms: Date.now() - t0 })),
-    );
+    const results = await burst(sim, 6);
     const refused = results.filter((r) => r.status === 429);
     expect(results.filter((r) => r.status === 200)).toHaveLength(4);
     expect(refused).toHaveLength(2);
@@ -82,8 +78,9 @@ describe('over capacity: "429"', () => {
       expect(r.headers.get("content-type")).toMatch(/^text\/plain/);
       expect(r.text).toMatch(new RegExp(USAGE_VIOLATION));
       expect(r.headers.get("retry-after")).toBeNull();
-      expect(r.ms).toBeLessThan(250);
     }
+    // At once: both refusals came back before any admitted request, each of which is held 300 ms.
+    expect(refused.map((r) => r.finishedAs).sort()).toEqual([0, 1]);
     expect(sim.replayQueue).toHaveLength(4);
     // A refused request counts too, but leaves at once: the sixth may arrive after the fifth's 429 went out.
     expect([5, 6]).toContain(sim.peakInFlight);
