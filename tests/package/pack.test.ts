@@ -42,6 +42,15 @@ function targets(node: unknown): string[] {
   return [];
 }
 
+/**
+ * `import()` of an ES module package that has only "exports": the repo's TypeScript resolution (node10) does not
+ * read them, so the call is untyped and its result is given the package's types by an import type that resolves as
+ * an ES module import would.
+ */
+const importEsm = (specifier: string): Promise<unknown> => import(specifier);
+type PublintModule = typeof import("publint", { with: { "resolution-mode": "import" }});
+type PublintUtils = typeof import("publint/utils", { with: { "resolution-mode": "import" }});
+
 /** The attw command (@arethetypeswrong/cli's bin; the package exports no path to it). */
 const ATTW = path.join(path.dirname(require.resolve("@arethetypeswrong/cli/package.json")), "dist/index.js");
 
@@ -106,8 +115,8 @@ describe("the packed package's exports and types", () => {
   afterAll(() => dir && rmSync(dir, { recursive: true, force: true }));
 
   it("pass publint (strict: its warnings count as errors), suggestions included", async () => {
-    const { publint } = await import("publint");
-    const { formatMessage } = await import("publint/utils");
+    const { publint } = (await importEsm("publint")) as PublintModule;
+    const { formatMessage } = (await importEsm("publint/utils")) as PublintUtils;
     const data = readFileSync(tarball);
     const { messages, pkg: manifest } = await publint({
       // The folder inside the tarball (npm packs everything under package/).
