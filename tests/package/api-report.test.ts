@@ -27,7 +27,7 @@ describe("API report (api/*.api.md)", () => {
     expect(expected).toContain("index.api.md");
     expect(expected).toContain("provider-runtime.api.md");
     const present = readdirSync(API_DIR).filter((f) => f.endsWith(".api.md"));
-    expect(present.sort(), `${HOW_TO_FIX} (Delete the report of an entry removed from "exports".)`).toEqual(expected.sort());
+    expect(present.sort(), `${HOW_TO_FIX} (It also deletes the report of an entry removed from "exports".)`).toEqual(expected.sort());
   });
 
   it.each(apiEntries().map((e) => [e.subpath, e.name] as const))('"%s" matches api/%s.api.md', (subpath) => {
