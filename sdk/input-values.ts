@@ -11,3 +11,15 @@ export const valueText = (v: unknown): string => {
 
 /** true or false, with a message that says so. */
 export const flag = z.boolean({ error: (i) => `must be true or false, got ${valueText(i.input)}` });
+
+/** An integer at least `min`, with a message that names what is accepted (`what`) and what was given. */
+export const integer = (min: number, what: string) =>
+  z
+    .number({ error: (i) => `must be ${what}, got ${valueText(i.input)}` })
+    // A refinement, not .int(): zod's integer check aborts the object's rules, so a fraction would hide a
+    // missing field (a trial's price, a migration's product) until the fraction was fixed. The schema still says integer.
+    .refine((v) => Number.isSafeInteger(v) && v >= min, {
+      error: (i) =>
+        `must be ${what}${Number.isInteger(i.input) ? (Number.isSafeInteger(i.input) ? "" : `, at most ${Number.MAX_SAFE_INTEGER}`) : " (no fractions)"}, got ${valueText(i.input)}`,
+    })
+    .meta({ type: "integer", minimum: min, maximum: Number.MAX_SAFE_INTEGER });

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { AuthenticationRequiredError, BillingApiError, BillingError, MigrationOutcomeUnknownError } from "../../sdk/errors";
+import { integer } from "../../sdk/input-values";
 import { flag, type MigrationInput, migrationInput, migrationTargetRule, positiveId } from "../../sdk/inputs";
 import type { MigrationPreview, Subscription } from "../../sdk/results";
 import { type CheckFailure, isUnknown, type Unknown } from "../runtime/common";
@@ -37,7 +38,7 @@ const kind = declareKind({
       includeInitialCharge: flag.optional().describe("Default false (sent explicitly)."),
       includeCoupons: flag.optional().describe("Default true (sent explicitly)."),
       preservePeriod: flag.optional().describe("Default false (sent explicitly)."),
-      maxChargeInCents: accepting<number>({ type: "integer", minimum: 0 })(z.number().int().min(0))
+      maxChargeInCents: integer(0, "a whole number of cents, 0 or more (1000 for 10.00)")
         .optional()
         .describe(
           "The most this migration may charge, in cents. The service's migration preview is read at preview and again just before the migration is sent: above it (or when the charge cannot be previewed) nothing is sent. Changing it alone never re-runs the migration.",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { flag, valueText } from "../input-values";
+import { flag, integer, valueText } from "../input-values";
 
 /**
  * What callers give to the catalog operations, in camelCase. The providers' `check` uses these same
@@ -25,18 +25,6 @@ const text = (what: string, max?: number) => {
 
 /** A name: 1 to 255 characters. */
 const name = text("a name", 255).min(1, "must not be empty (a name of 1 to 255 characters)");
-
-/** An integer at least `min`, with a message that names what is accepted and what was given. */
-const integer = (min: number, what: string) =>
-  z
-    .number({ error: (i) => `must be ${what}, got ${valueText(i.input)}` })
-    // A refinement, not .int(): zod's integer check aborts the object's rules, so a fraction would hide a
-    // missing field (a trial's price) until the fraction was fixed. The schema still says integer.
-    .refine((v) => Number.isSafeInteger(v) && v >= min, {
-      error: (i) =>
-        `must be ${what}${Number.isInteger(i.input) ? (Number.isSafeInteger(i.input) ? "" : `, at most ${Number.MAX_SAFE_INTEGER}`) : " (no fractions)"}, got ${valueText(i.input)}`,
-    })
-    .meta({ type: "integer", minimum: min, maximum: Number.MAX_SAFE_INTEGER });
 
 const CENTS = "a whole number of cents, 0 or more (1000 for 10.00)";
 const cents = () => integer(0, CENTS);

@@ -707,13 +707,8 @@ function expectMigration(news: Props, firstDeploy: boolean, charge?: number | "r
     "subscriptionId",
     scalar(own(news, "subscriptionId"), false, (v) => idVerdict(v, "either")),
   );
-  // KNOWN DEFECT, found by this fuzz (issue 24): a maxChargeInCents that is a number but not an integer (1.5,
-  // 5e-324) fails zod's int check, which aborts the object, so the rule on productId / productHandle is not
-  // reported with it (provider/kinds/subscription-migration.ts: `z.number().int().min(0)`). Pinned by the test
-  // "KNOWN DEFECT: a fractional maxChargeInCents hides a missing product" below; drop this exception with the fix.
-  const max = own(news, "maxChargeInCents");
-  if (typeof max === "number" && Number.isFinite(max) && !Number.isInteger(max)) j.unsure = true;
-  else j.oneOf(news, "productId", "productHandle", true);
+  // A fractional maxChargeInCents once hid this rule (zod's int check aborted the object; found by this fuzz).
+  j.oneOf(news, "productId", "productHandle", true);
   j.oneOf(news, "pricePointId", "pricePointHandle", false);
   j.field(
     "productId",
@@ -1191,9 +1186,7 @@ describe(`providers' check() under fuzz (FUZZ_SEED=${SEED})`, () => {
     expect(sim.requests.length).toBe(before);
   });
 
-  // Passes while the defect is there; once subscription-migration.ts reports both, it fails: remove it then,
-  // with the exception in expectMigration.
-  it.fails("KNOWN DEFECT: a fractional maxChargeInCents hides a missing product (both must be reported)", async () => {
+  it("a fractional maxChargeInCents does not hide a missing product: both are reported", async () => {
     const news = { subscriptionId: 1001, pricePointId: 1, maxChargeInCents: 1.5 };
     const { failures } = await kinds.subscriptionMigration.check(provider, { subscriptionId: 1001 }, news);
     expect(failures?.map((f) => f.property).sort()).toEqual(["maxChargeInCents", "productId"]);
