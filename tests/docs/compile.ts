@@ -40,6 +40,17 @@ function output(cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.
   }
 }
 
+/** A user's TypeScript project, so that this package resolves through its exports map to dist/, as once installed. */
+export const PUBLISHED_TYPES_OPTIONS: ts.CompilerOptions = {
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  target: ts.ScriptTarget.ES2022,
+  strict: true,
+  skipLibCheck: true,
+  types: ["node"],
+  noEmit: true,
+};
+
 /**
  * TypeScript: one program of in-memory files at the repository root, so `pulumi-subscription-billing` (and its
  * subpaths) resolve to this package's dist/ through its exports map, as in a project that installed it, and
@@ -48,15 +59,7 @@ function output(cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.
 export function typecheckTypeScript(list: readonly Example[]): string[] {
   if (!existsSync(path.join(ROOT, "dist/provider/index.d.ts"))) throw new Error("dist/ is missing: run `npm run build` first");
   const files = new Map(list.map((e, i) => [path.join(ROOT, `__docs_example_${i}__.ts`), e] as const));
-  const options: ts.CompilerOptions = {
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-    strict: true,
-    skipLibCheck: true,
-    types: ["node"],
-    noEmit: true,
-  };
+  const options = PUBLISHED_TYPES_OPTIONS;
   const host = ts.createCompilerHost(options);
   const getSourceFile = host.getSourceFile.bind(host);
   host.getSourceFile = (name, languageVersion, ...rest) => {
