@@ -1,4 +1,14 @@
+import * as componentPricePoints from "./catalog/component-price-points";
+import * as components from "./catalog/components";
+import * as coupons from "./catalog/coupons";
 import * as families from "./catalog/families";
+import type {
+  ComponentInput,
+  ComponentPricePointInput,
+  ComponentPricePointUpdateInput,
+  ComponentUpdateInput,
+  CouponInput,
+} from "./catalog/input-types";
 import * as pricePoints from "./catalog/price-points";
 import * as products from "./catalog/products";
 import * as endpoints from "./endpoints";
@@ -17,7 +27,20 @@ import * as migration from "./migration";
 import { type BillingClientOptions, type Connection, resolveConnection } from "./options";
 import { type ListPricePointsOptions, listPricePoints, readProduct, resolvePricePoint } from "./products";
 import { replayWebhooks } from "./replay";
-import type { Endpoint, MigrationPreview, PricePoint, Product, ProductFamily, ReplayResult, Site, Subscription, Webhook } from "./results";
+import type {
+  Component,
+  ComponentPricePoint,
+  Coupon,
+  Endpoint,
+  MigrationPreview,
+  PricePoint,
+  Product,
+  ProductFamily,
+  ReplayResult,
+  Site,
+  Subscription,
+  Webhook,
+} from "./results";
 import { readSite } from "./site";
 import { Transport } from "./transport";
 import { listWebhooks, setWebhooksEnabled } from "./webhooks";
@@ -250,6 +273,160 @@ export class BillingClient {
   /** Makes a price point its product's default (the old default becomes "catalog"); returns it as it now is. */
   promotePricePoint(productId: number, pricePointId: number): Promise<PricePoint> {
     return pricePoints.promotePricePoint(this.#transport, productId, pricePointId);
+  }
+
+  /**
+   * Creates a component in a family ({@link componentInput}: its `kind` picks the create path), once,
+   * like {@link createProductFamily}: after an ambiguous failure it is read back by handle
+   * (`/components/lookup.json`) before anything is sent again. Tiers are checked before sending.
+   */
+  createComponent(
+    familyId: number,
+    input: ComponentInput,
+    options: {
+      /**
+       * The token of an earlier create whose outcome was unknown ({@link CatalogOutcomeUnknownError}'s
+       * `uniquenessToken`); read back by handle first, then resume with it, never a new one. Default: a new UUID.
+       */
+      uniquenessToken?: string;
+    } = {},
+  ): Promise<Component> {
+    return components.createComponent(this.#transport, familyId, input, this.#createOptions(options?.uniquenessToken));
+  }
+
+  /** Every component of the site, or of one family (`familyId`), across pages; archived ones only with `includeArchived`. */
+  listComponents(options: components.ListComponentsOptions = {}): Promise<Component[]> {
+    return components.listComponents(this.#transport, options);
+  }
+
+  /** A component by its family and id. A 404 is a {@link BillingApiError}. */
+  readComponent(familyId: number, componentId: number): Promise<Component> {
+    return components.readComponent(this.#transport, familyId, componentId);
+  }
+
+  /** A component by handle (`GET /components/lookup.json?handle=`). A 404 is a {@link BillingApiError}. */
+  findComponentByHandle(handle: string): Promise<Component> {
+    return components.findComponentByHandle(this.#transport, handle);
+  }
+
+  /**
+   * Changes the fields given, and only those ({@link componentUpdateInput}: names, handle, accounting,
+   * tax, display and upgrade options). Prices change through the default price point
+   * ({@link BillingClient.updateComponentPricePoint}); kind, family, unit name and the rest are create-only.
+   */
+  updateComponent(familyId: number, componentId: number, input: ComponentUpdateInput): Promise<Component> {
+    return components.updateComponent(this.#transport, familyId, componentId, input);
+  }
+
+  /** Archives a component (the service has no delete and no unarchive for components); returns it with `archivedAt` set. */
+  archiveComponent(familyId: number, componentId: number): Promise<Component> {
+    return components.archiveComponent(this.#transport, familyId, componentId);
+  }
+
+  /** Creates a price point of a component ({@link componentPricePointInput}), once, like {@link createProductFamily}. */
+  createComponentPricePoint(
+    componentId: number,
+    input: ComponentPricePointInput,
+    options: {
+      /**
+       * The token of an earlier create whose outcome was unknown ({@link CatalogOutcomeUnknownError}'s
+       * `uniquenessToken`); read back by handle first, then resume with it, never a new one. Default: a new UUID.
+       */
+      uniquenessToken?: string;
+    } = {},
+  ): Promise<ComponentPricePoint> {
+    return componentPricePoints.createComponentPricePoint(
+      this.#transport,
+      componentId,
+      input,
+      this.#createOptions(options?.uniquenessToken),
+    );
+  }
+
+  /** Every price point of a component, across pages; archived ones only with `includeArchived`. */
+  listComponentPricePoints(
+    componentId: number,
+    options: componentPricePoints.ListComponentPricePointsOptions = {},
+  ): Promise<ComponentPricePoint[]> {
+    return componentPricePoints.listComponentPricePoints(this.#transport, componentId, options);
+  }
+
+  /** A component price point by id. */
+  readComponentPricePoint(componentId: number, pricePointId: number): Promise<ComponentPricePoint> {
+    return componentPricePoints.readComponentPricePoint(this.#transport, componentId, pricePointId);
+  }
+
+  /**
+   * Changes a component price point ({@link componentPricePointUpdateInput}), its prices included:
+   * new tiers apply to every subscription on it, from the service's next charge.
+   */
+  updateComponentPricePoint(
+    componentId: number,
+    pricePointId: number,
+    input: ComponentPricePointUpdateInput,
+  ): Promise<ComponentPricePoint> {
+    return componentPricePoints.updateComponentPricePoint(this.#transport, componentId, pricePointId, input);
+  }
+
+  /** Archives a component price point; the component's default cannot be (the service refuses). */
+  archiveComponentPricePoint(componentId: number, pricePointId: number): Promise<ComponentPricePoint> {
+    return componentPricePoints.archiveComponentPricePoint(this.#transport, componentId, pricePointId);
+  }
+
+  /** Unarchives a component price point. */
+  unarchiveComponentPricePoint(componentId: number, pricePointId: number): Promise<ComponentPricePoint> {
+    return componentPricePoints.unarchiveComponentPricePoint(this.#transport, componentId, pricePointId);
+  }
+
+  /** Makes a price point its component's default (existing subscriptions keep theirs); returns it as it now is. */
+  setDefaultComponentPricePoint(componentId: number, pricePointId: number): Promise<ComponentPricePoint> {
+    return componentPricePoints.setDefaultComponentPricePoint(this.#transport, componentId, pricePointId);
+  }
+
+  /**
+   * Creates a coupon in a family ({@link couponInput}), once, like {@link createProductFamily}: after
+   * an ambiguous failure it is read back by code (`/coupons/find.json`) before anything is sent again.
+   */
+  createCoupon(
+    familyId: number,
+    input: CouponInput,
+    options: {
+      /**
+       * The token of an earlier create whose outcome was unknown ({@link CatalogOutcomeUnknownError}'s
+       * `uniquenessToken`); read back by code first, then resume with it, never a new one. Default: a new UUID.
+       */
+      uniquenessToken?: string;
+    } = {},
+  ): Promise<Coupon> {
+    return coupons.createCoupon(this.#transport, familyId, input, this.#createOptions(options?.uniquenessToken));
+  }
+
+  /** Every coupon of the site, or of one family (`familyId`), across pages; archived ones only with `includeArchived`. */
+  listCoupons(options: coupons.ListCouponsOptions = {}): Promise<Coupon[]> {
+    return coupons.listCoupons(this.#transport, options);
+  }
+
+  /** A coupon by its family and id. A 404 is a {@link BillingApiError}. */
+  readCoupon(familyId: number, couponId: number): Promise<Coupon> {
+    return coupons.readCoupon(this.#transport, familyId, couponId);
+  }
+
+  /** A coupon by code; give `familyId` unless it is in the site's default family. A 404 is a {@link BillingApiError}. */
+  findCoupon(code: string, options: coupons.FindCouponOptions = {}): Promise<Coupon> {
+    return coupons.findCoupon(this.#transport, code, options);
+  }
+
+  /**
+   * Sets a coupon's fields ({@link couponInput}, the whole coupon, as the service's update takes it);
+   * restrictions it has that the input leaves out are lifted.
+   */
+  updateCoupon(familyId: number, couponId: number, input: CouponInput): Promise<Coupon> {
+    return coupons.updateCoupon(this.#transport, familyId, couponId, input);
+  }
+
+  /** Archives a coupon; returns it with `archivedAt` set. */
+  archiveCoupon(familyId: number, couponId: number): Promise<Coupon> {
+    return coupons.archiveCoupon(this.#transport, familyId, couponId);
   }
 
   /**

@@ -265,7 +265,7 @@ export class EndpointOutcomeUnknownError extends BillingError {
 }
 
 /** What a catalog create makes. */
-export type CatalogKind = "product family" | "product" | "price point";
+export type CatalogKind = "product family" | "product" | "price point" | "component" | "component price point" | "coupon";
 
 /**
  * A catalog create whose outcome could not be learnt: the POST failed in a way that may have

@@ -1,7 +1,39 @@
 /** The billing API's typed client. */
 
+export type { ComponentKind } from "./catalog/component-inputs";
+export {
+  COMPONENT_KINDS,
+  componentInput,
+  componentPricePointInput,
+  componentPricePointUpdateInput,
+  componentRule,
+  componentUpdateInput,
+  eventBasedComponentInput,
+  ITEM_CATEGORIES,
+  meteredComponentInput,
+  onOffComponentInput,
+  prepaidUsageComponentInput,
+  quantityBasedComponentInput,
+} from "./catalog/component-inputs";
+export type { ListComponentPricePointsOptions } from "./catalog/component-price-points";
+export type { ListComponentsOptions } from "./catalog/components";
+export { couponCode, couponInput } from "./catalog/coupon-inputs";
+export type { FindCouponOptions, ListCouponsOptions } from "./catalog/coupons";
+export type {
+  ComponentInput,
+  ComponentPricePointInput,
+  ComponentPricePointUpdateInput,
+  ComponentUpdateInput,
+  CouponInput,
+  EventBasedComponentInput,
+  MeteredComponentInput,
+  OnOffComponentInput,
+  PrepaidUsageComponentInput,
+  QuantityBasedComponentInput,
+} from "./catalog/input-types";
 export type { ListProductsOptions } from "./catalog/products";
 export { catalogErrorMessages } from "./catalog/refusals";
+export { PRICING_SCHEMES, priceTier, pricingScheme, tierRule, unitPrice } from "./catalog/tiers";
 export { BillingClient } from "./client";
 export { EndpointOutcomeUnknownError, endpointBodyOf } from "./endpoints";
 export {
@@ -54,10 +86,15 @@ export type { BillingClientOptions, BillingEnvironment, RetryEvent } from "./opt
 export type { Outcome } from "./outcome";
 export type { ListPricePointsOptions } from "./products";
 export type {
+  Component,
+  ComponentPricePoint,
+  Coupon,
+  CouponRestriction,
   Endpoint,
   IntervalUnit,
   MigrationPreview,
   PricePoint,
+  PriceTier,
   Pricing,
   Product,
   ProductFamily,

@@ -248,3 +248,163 @@ export function toEndpoint(e: WireEndpoint): Endpoint {
     siteId: e.site_id ?? undefined,
   };
 }
+
+/** One tier of a component's or component price point's prices. */
+export interface PriceTier {
+  /** The first quantity the tier prices. */
+  readonly startingQuantity: number;
+  /** The last quantity the tier prices; undefined for the open-ended last tier. */
+  readonly endingQuantity: number | undefined;
+  /** The price per unit in the site's currency, as the service's decimal text ("10.0", "0.00000065"). */
+  readonly unitPrice: string;
+}
+
+/** A component: a priced extra of a subscription (usage, seats, an add-on), in a product family. */
+export interface Component {
+  /** The component's id. */
+  readonly id: number;
+  /** "metered", "quantity_based", "on_off", "prepaid_usage" or "event_based"; a kind newer than this SDK kept as the service sent it. */
+  readonly kind: string | undefined;
+  /** Its API handle, unique among the site's components, archived ones included. */
+  readonly handle: string | undefined;
+  /** Its name. */
+  readonly name: string | undefined;
+  /** Its description. */
+  readonly description: string | undefined;
+  /** The family it belongs to. */
+  readonly productFamilyId: number | undefined;
+  /** The unit its quantity counts ("message"); undefined for on/off components. */
+  readonly unitName: string | undefined;
+  /** "per_unit", "volume", "tiered" or "stairstep" (its default price point's). */
+  readonly pricingScheme: string | undefined;
+  /** The per-unit price (decimal text) of a per_unit component or an on/off one; undefined for tiered schemes. */
+  readonly unitPrice: string | undefined;
+  /** The default price point's tiers; empty for per_unit (see `unitPrice`). */
+  readonly prices: readonly PriceTier[];
+  /** A prepaid usage component's overage tiers; empty for the other kinds. */
+  readonly overagePrices: readonly PriceTier[];
+  /** Its default price point's id. */
+  readonly defaultPricePointId: number | undefined;
+  /** Its default price point's name. */
+  readonly defaultPricePointName: string | undefined;
+  /** Whether it is taxable. */
+  readonly taxable: boolean | undefined;
+  /** The tax code of the component type. */
+  readonly taxCode: string | undefined;
+  /** An internal id or SKU number. */
+  readonly accountingCode: string | undefined;
+  /** The item category ("Business Software", …). */
+  readonly itemCategory: string | undefined;
+  /** Whether a quantity-based component bills its quantity every period. */
+  readonly recurring: boolean | undefined;
+  /** "full", "prorated" or "none": the charge on an upgrade. */
+  readonly upgradeCharge: string | undefined;
+  /** "full", "prorated" or "none": the credit on a downgrade. */
+  readonly downgradeCredit: string | undefined;
+  /** Whether invoices leave out the service date range. */
+  readonly hideDateRangeOnInvoice: boolean | undefined;
+  /** Whether it is shown on hosted pages, when the answer says. */
+  readonly displayOnHostedPage: boolean | undefined;
+  /** Whether quantities may have decimals. */
+  readonly allowFractionalQuantities: boolean | undefined;
+  /** An event-based component's metric. */
+  readonly eventBasedBillingMetricId: number | undefined;
+  /** The default price point's interval, on multifrequency sites. */
+  readonly interval: number | undefined;
+  /** "day" or "month", with `interval`. */
+  readonly intervalUnit: string | undefined;
+  /** When it was archived; undefined while it is not (an answer saying only `archived: true` gives "archived"). */
+  readonly archivedAt: string | undefined;
+}
+
+/** One of a component's price points. */
+export interface ComponentPricePoint {
+  /** The price point's id. */
+  readonly id: number;
+  /** Its API handle, unique among its component's price points. */
+  readonly handle: string | undefined;
+  /** Its name. */
+  readonly name: string | undefined;
+  /** "default", "catalog" or "custom". */
+  readonly type: string | undefined;
+  /** The component it belongs to. */
+  readonly componentId: number | undefined;
+  /** "per_unit", "volume", "tiered" or "stairstep". */
+  readonly pricingScheme: string | undefined;
+  /** Its tiers (one for per_unit). */
+  readonly prices: readonly PriceTier[];
+  /** A prepaid usage component's overage tiers; empty otherwise. */
+  readonly overagePrices: readonly PriceTier[];
+  /** The billing interval, on multifrequency sites. */
+  readonly interval: number | undefined;
+  /** "day" or "month", with `interval`. */
+  readonly intervalUnit: string | undefined;
+  /** Whether other currencies' prices follow the site's exchange rate. */
+  readonly useSiteExchangeRate: boolean | undefined;
+  /** Whether the prices include tax. */
+  readonly taxIncluded: boolean | undefined;
+  /** Whether unused prepaid units roll over (prepaid usage). */
+  readonly rolloverPrepaidRemainder: boolean | undefined;
+  /** Whether the prepaid quantity renews each period (prepaid usage). */
+  readonly renewPrepaidAllocation: boolean | undefined;
+  /** After how many units rolled-over prepaid units expire (prepaid usage). */
+  readonly expirationInterval: number | undefined;
+  /** "day" or "month", with `expirationInterval`. */
+  readonly expirationIntervalUnit: string | undefined;
+  /** When it was archived; undefined while it is not. */
+  readonly archivedAt: string | undefined;
+}
+
+/** A product or component a coupon is limited to. */
+export interface CouponRestriction {
+  /** "Product" or "Component" (kept as sent should the service answer another). */
+  readonly itemType: string | undefined;
+  /** The product's or component's id on this site. */
+  readonly itemId: number;
+  /** Its handle, when the answer says. */
+  readonly handle: string | undefined;
+  /** Its name, when the answer says. */
+  readonly name: string | undefined;
+}
+
+/** A coupon: a discount customers apply by its code, in a product family. */
+export interface Coupon {
+  /** The coupon's id. */
+  readonly id: number;
+  /** The code customers enter: uppercase letters, digits and % @ + - _ . */
+  readonly code: string | undefined;
+  /** Its name. */
+  readonly name: string | undefined;
+  /** Its description. */
+  readonly description: string | undefined;
+  /** The family it belongs to. */
+  readonly productFamilyId: number | undefined;
+  /** A percentage discount as the service's decimal text ("15.0"); undefined for an amount. */
+  readonly percentage: string | undefined;
+  /** A flat discount in integer cents; undefined for a percentage. */
+  readonly amountInCents: number | undefined;
+  /** Whether the discount applies every period. */
+  readonly recurring: boolean | undefined;
+  /** "do_not_recur", "recur_indefinitely" or "recur_with_duration". */
+  readonly recurringScheme: string | undefined;
+  /** For how many periods a recurring discount applies. */
+  readonly durationPeriodCount: number | undefined;
+  /** When it stops being accepted (ISO-8601 text, not parsed). */
+  readonly endDate: string | undefined;
+  /** Whether it combines with other coupons. */
+  readonly stackable: boolean | undefined;
+  /** "compound" or "full-price". */
+  readonly compoundingStrategy: string | undefined;
+  /** Whether a flat discount may exceed the charge. */
+  readonly allowNegativeBalance: boolean | undefined;
+  /** Whether mid-period allocations are left undiscounted. */
+  readonly excludeMidPeriodAllocations: boolean | undefined;
+  /** Whether it applies to the last period of a subscription canceled at its end. */
+  readonly applyOnCancelAtEndOfPeriod: boolean | undefined;
+  /** Whether it applies at a subscription's expiration. */
+  readonly applyOnSubscriptionExpiration: boolean | undefined;
+  /** The products and components it is limited to; empty when it applies to all (or the answer lists none). */
+  readonly restrictions: readonly CouponRestriction[];
+  /** When it was archived; undefined while it is not. */
+  readonly archivedAt: string | undefined;
+}

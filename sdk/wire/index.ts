@@ -1,5 +1,7 @@
 /** One zod schema per wire shape: the SDK's reading of the contract (the simulator has its own). */
 export * from "./common";
+export * from "./component";
+export * from "./coupon";
 export * from "./endpoint";
 export * from "./errors";
 export * from "./family";
