@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DEFAULT_FAMILY } from "./catalog";
-import { authentication, endpoint, id, type SiteData, subscription, timestamp, webhook, webhookId } from "./data-shape";
+import { authentication, endpoint, id, subscription, timestamp, webhook, webhookId } from "./data-shape";
+import type { SiteDataV2 } from "./data-shape-v2";
 import { NO_TERMS } from "./wire-catalog";
 
 /**
@@ -52,7 +53,8 @@ export const dataFileV1 = z.strictObject({
 /** The family version 1 rendered every product in, with the id it showed. */
 const V1_FAMILY_ID = 1;
 
-export function upgradeV1(site: z.infer<typeof siteV1>): SiteData {
+/** To version 2's shape; data-shape-v2.ts takes it on from there. */
+export function upgradeV1(site: z.infer<typeof siteV1>): SiteDataV2 {
   const first = site.products.map((p) => p.createdAt).sort()[0];
   return {
     ...site,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { INT64_MAX, migrationRequest, SUBSCRIPTION_STATES, WEBHOOK_STATUSES } from "./wire";
 import { EXPIRATION_UNITS, INTERVAL_UNITS } from "./wire-catalog";
+import { COMPONENT_KINDS, COMPOUNDING_STRATEGIES, COUPON_CODE, CREDIT_TYPES, ITEM_CATEGORIES, PRICING_SCHEMES } from "./wire-components";
 
 /**
  * The shape of a `--data` file (`dataFile`): everything a client of the site
@@ -18,10 +19,12 @@ export const DATA_FORMAT = "billing-simulator-data";
  * 2: product families; products with their family, description, codes,
  * options, signup pages, version and archiving; price points with their full
  * terms (interval and unit instead of `intervalMonths`), archiving and times.
- * Files of version 1 are still read (data-shape-v1.ts upgrades them) and are
- * written as version 2 at the first change.
+ * 3: components with their price points and brackets, and coupons with their
+ * restrictions (and their next ids).
+ * Files of versions 1 and 2 are still read (data-shape-v1.ts and
+ * data-shape-v2.ts upgrade them) and are written as version 3 at the first change.
  */
-export const DATA_VERSION = 2;
+export const DATA_VERSION = 3;
 
 export const id = z.int().positive();
 export const timestamp = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "expected a timestamp (RFC 3339)");
@@ -125,7 +128,7 @@ export const endpoint = z.strictObject({
 });
 
 /** The next id each sequence hands out; never lower than one past the largest id held (checked on load). */
-const nextIds = z.strictObject({
+const nextIdsV2 = {
   family: id,
   product: id,
   pricePoint: id,
@@ -133,7 +136,109 @@ const nextIds = z.strictObject({
   subscription: id,
   webhook: id,
   endpoint: id,
+};
+const nextIds = z.strictObject({
+  ...nextIdsV2,
+  component: id,
+  componentPricePoint: id,
+  price: id,
+  coupon: id,
+  couponRestriction: id,
 });
+
+const scheme = z.enum(PRICING_SCHEMES);
+const price = z.strictObject({
+  id,
+  startingQuantity: z.int().nonnegative(),
+  endingQuantity: z.int().nonnegative().nullable(),
+  unitPrice: z.string().regex(/^\d+\.\d+$/),
+});
+const pricing = z.strictObject({ pricingScheme: scheme, prices: z.array(price) });
+const componentPricePoint = z.strictObject({
+  id,
+  handle: z.string().min(1),
+  name: z.string(),
+  default: z.boolean(),
+  pricingScheme: scheme,
+  prices: z.array(price),
+  interval: z.int().positive().nullable(),
+  intervalUnit: unit.nullable(),
+  useSiteExchangeRate: z.boolean(),
+  taxIncluded: z.boolean(),
+  overagePricing: pricing.nullable(),
+  rolloverPrepaidRemainder: z.boolean().nullable(),
+  renewPrepaidAllocation: z.boolean().nullable(),
+  expirationInterval: z.int().positive().nullable(),
+  expirationIntervalUnit: unit.nullable(),
+  archivedAt: timestamp.nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+const credit = z.enum(CREDIT_TYPES).nullable();
+const component = z.strictObject({
+  id,
+  kind: z.enum(COMPONENT_KINDS),
+  familyId: id,
+  handle: z.string().min(1).nullable(),
+  name: z.string(),
+  unitName: z.string(),
+  description: z.string().nullable(),
+  taxable: z.boolean(),
+  taxCode: z.string().nullable(),
+  accountingCode: z.string().nullable(),
+  itemCategory: z.enum(ITEM_CATEGORIES).nullable(),
+  displayOnHostedPage: z.boolean(),
+  allowFractionalQuantities: z.boolean(),
+  hideDateRangeOnInvoice: z.boolean(),
+  recurring: z.boolean(),
+  upgradeCharge: credit,
+  downgradeCredit: credit,
+  eventBasedBillingMetricId: id.nullable(),
+  publicSignupPageIds: z.array(id),
+  archivedAt: timestamp.nullable(),
+  pricePoints: z.array(componentPricePoint).min(1),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+const coupon = z.strictObject({
+  id,
+  familyId: id,
+  code: z.string().regex(COUPON_CODE),
+  name: z.string(),
+  description: z.string(),
+  percentage: z.string().nullable(),
+  amountInCents: z.int().positive().nullable(),
+  recurring: z.boolean(),
+  durationPeriodCount: z.int().positive().nullable(),
+  allowNegativeBalance: z.boolean(),
+  stackable: z.boolean(),
+  compoundingStrategy: z.enum(COMPOUNDING_STRATEGIES).nullable(),
+  excludeMidPeriodAllocations: z.boolean(),
+  applyOnCancelAtEndOfPeriod: z.boolean(),
+  applyOnSubscriptionExpiration: z.boolean(),
+  startDate: timestamp,
+  endDate: timestamp.nullable(),
+  restrictions: z.array(z.strictObject({ id, itemType: z.enum(["Product", "Component"]), itemId: id })),
+  archivedAt: timestamp.nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+
+/** A version 2 site's fields (data-shape-v2.ts reads those files): everything but components and coupons. */
+export const siteFieldsV2 = {
+  webhooksEnabled: z.boolean(),
+  nextIds: z.strictObject(nextIdsV2),
+  productFamilies: z.array(productFamily),
+  products: z.array(product),
+  subscriptions: z.array(subscription),
+  migrationsApplied: z.array(z.strictObject({ subscriptionId: id, count: z.int().positive() })),
+  authentications: z.array(authentication),
+  webhooks: z.array(webhook),
+  replayLog: z.array(webhookId),
+  replayQueue: z.array(id),
+  endpoints: z.array(endpoint),
+  uniquenessTokens: z.array(z.strictObject({ token: z.string(), appliedAt: z.number().nonnegative() })),
+};
 
 export const siteData = z
   .strictObject({
@@ -153,6 +258,10 @@ export const siteData = z
     endpoints: z.array(endpoint),
     /** Tokens of requests that applied, with when (epoch ms of the simulator's clock): a 409 within 60 minutes of that. */
     uniquenessTokens: z.array(z.strictObject({ token: z.string(), appliedAt: z.number().nonnegative() })),
+    /** Components with their price points (archived ones too), oldest first. */
+    components: z.array(component),
+    /** Coupons with their restrictions (archived ones too), oldest first. */
+    coupons: z.array(coupon),
   })
   .superRefine((site, ctx) => {
     const problem = (path: (string | number)[], message: string) => ctx.addIssue({ code: "custom", path, message });
@@ -186,6 +295,43 @@ export const siteData = z
       distinct(p.pricePoints, (pp) => pp.handle, ["products", i, "pricePoints"], "price point handle", problem);
       if (!site.productFamilies.some((f) => f.id === p.familyId))
         problem(["products", i, "familyId"], `no product family has id ${p.familyId}`);
+    });
+    distinct(site.components, (c) => c.id, ["components"], "component id", problem);
+    distinct(
+      site.components.filter((c) => c.handle !== null),
+      (c) => c.handle,
+      ["components"],
+      "component handle",
+      problem,
+    );
+    distinct(
+      site.components.flatMap((c) => c.pricePoints),
+      (pp) => pp.id,
+      ["components"],
+      "component price point id",
+      problem,
+    );
+    site.components.forEach((c, i) => {
+      if (c.pricePoints.filter((pp) => pp.default).length !== 1)
+        problem(["components", i, "pricePoints"], "expected exactly one default price point");
+      if (c.pricePoints.some((pp) => pp.default && pp.archivedAt !== null))
+        problem(["components", i, "pricePoints"], "the default price point cannot be archived");
+      distinct(c.pricePoints, (pp) => pp.handle, ["components", i, "pricePoints"], "price point handle", problem);
+      if (!site.productFamilies.some((f) => f.id === c.familyId))
+        problem(["components", i, "familyId"], `no product family has id ${c.familyId}`);
+    });
+    distinct(site.coupons, (c) => c.id, ["coupons"], "coupon id", problem);
+    distinct(site.coupons, (c) => c.code, ["coupons"], "coupon code", problem);
+    site.coupons.forEach((c, i) => {
+      if ((c.percentage === null) === (c.amountInCents === null))
+        problem(["coupons", i], "expected exactly one of percentage and amountInCents");
+      if (!site.productFamilies.some((f) => f.id === c.familyId))
+        problem(["coupons", i, "familyId"], `no product family has id ${c.familyId}`);
+      c.restrictions.forEach((r, j) => {
+        const known =
+          r.itemType === "Product" ? site.products.some((p) => p.id === r.itemId) : site.components.some((k) => k.id === r.itemId);
+        if (!known) problem(["coupons", i, "restrictions", j], `no ${r.itemType.toLowerCase()} has id ${r.itemId}`);
+      });
     });
     site.subscriptions.forEach((s, i) => {
       const p = site.products.find((x) => x.id === s.productId);

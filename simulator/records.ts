@@ -246,3 +246,227 @@ export interface EndpointChange {
   events?: readonly string[];
   status?: string;
 }
+
+// ---- components and coupons -------------------------------------------------
+
+/** The five kinds of component, each created on its own path (`/product_families/{id}/<kind>_components.json`). */
+export type ComponentKind = "metered" | "quantity_based" | "on_off" | "prepaid_usage" | "event_based";
+export type PricingScheme = "per_unit" | "volume" | "tiered" | "stairstep";
+/** The contract's `Item Category`. */
+export type ItemCategory = "Business Software" | "Consumer Software" | "Digital Services" | "Physical Goods" | "Other";
+/** The contract's `Credit Type` of an upgrade or downgrade. */
+export type CreditType = "full" | "prorated" | "none";
+
+/** One price bracket. `unitPrice` is decimal text as the service writes it ("10.0", "0.49"): never a float. */
+export interface PriceRecord {
+  id: number;
+  startingQuantity: number;
+  /** null: open-ended (the last bracket). */
+  endingQuantity: number | null;
+  unitPrice: string;
+}
+
+/** A scheme and its brackets (a price point's own, or a prepaid component's overage). */
+export interface PricingSchemeRecord {
+  pricingScheme: PricingScheme;
+  prices: PriceRecord[];
+}
+
+/** What the simulator keeps per component price point. */
+export interface ComponentPricePointRecord extends PricingSchemeRecord {
+  id: number;
+  /** Unique within its component, archived price points included; a `uuid:` one when none was given. */
+  handle: string;
+  name: string;
+  default: boolean;
+  /** null: the component's billing period (the site's, without multifrequency). */
+  interval: number | null;
+  intervalUnit: IntervalUnit | null;
+  useSiteExchangeRate: boolean;
+  taxIncluded: boolean;
+  /** Prepaid usage components only: what usage beyond the prepaid quantity costs. */
+  overagePricing: PricingSchemeRecord | null;
+  rolloverPrepaidRemainder: boolean | null;
+  renewPrepaidAllocation: boolean | null;
+  expirationInterval: number | null;
+  expirationIntervalUnit: IntervalUnit | null;
+  archivedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What the simulator keeps per component. Its pricing is its default price point's. */
+export interface ComponentRecord {
+  id: number;
+  kind: ComponentKind;
+  familyId: number;
+  /** Unique within the site, archived components included. */
+  handle: string | null;
+  name: string;
+  unitName: string;
+  description: string | null;
+  taxable: boolean;
+  taxCode: string | null;
+  accountingCode: string | null;
+  itemCategory: ItemCategory | null;
+  displayOnHostedPage: boolean;
+  allowFractionalQuantities: boolean;
+  hideDateRangeOnInvoice: boolean;
+  recurring: boolean;
+  upgradeCharge: CreditType | null;
+  downgradeCredit: CreditType | null;
+  /** Event based components only. */
+  eventBasedBillingMetricId: number | null;
+  publicSignupPageIds: number[];
+  /** Archived components keep their handle; the API has no unarchive. */
+  archivedAt: string | null;
+  /** In the order made; exactly one is the default, never archived. */
+  pricePoints: ComponentPricePointRecord[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type CompoundingStrategy = "compound" | "full-price";
+
+/** A coupon's restriction to one product or component of its site (by that site's id). */
+export interface CouponRestrictionRecord {
+  id: number;
+  itemType: "Product" | "Component";
+  itemId: number;
+}
+
+/** What the simulator keeps per coupon. Exactly one of `percentage` and `amountInCents` is set. */
+export interface CouponRecord {
+  id: number;
+  familyId: number;
+  /** Unique within the site, archived coupons included; uppercase letters, digits and `% @ + - _ .`. */
+  code: string;
+  name: string;
+  description: string;
+  /** Decimal text as the service writes it ("15", "33.3333"). */
+  percentage: string | null;
+  amountInCents: number | null;
+  recurring: boolean;
+  /** With `recurring`: how many periods it applies for; null for ever. */
+  durationPeriodCount: number | null;
+  allowNegativeBalance: boolean;
+  stackable: boolean;
+  compoundingStrategy: CompoundingStrategy | null;
+  excludeMidPeriodAllocations: boolean;
+  applyOnCancelAtEndOfPeriod: boolean;
+  applyOnSubscriptionExpiration: boolean;
+  startDate: string;
+  endDate: string | null;
+  restrictions: CouponRestrictionRecord[];
+  archivedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A price bracket given to a seeding call; `unitPrice` as a number or decimal text. */
+export interface PriceInput {
+  startingQuantity: number;
+  endingQuantity?: number | null;
+  unitPrice: number | string;
+}
+
+/** A component price point made elsewhere (the web UI). */
+export interface ComponentPricePointInput {
+  id?: number;
+  /** Default: a `uuid:` handle, as the service makes. */
+  handle?: string;
+  /** Default: the handle, or "Original" for the default one. */
+  name?: string;
+  /** Default: the component's scheme. */
+  pricingScheme?: PricingScheme;
+  /** Default: the component's brackets; a per-unit price point may give `unitPrice` instead. */
+  prices?: PriceInput[];
+  unitPrice?: number | string;
+  default?: boolean;
+  /** Archived as made; a default price point cannot be archived. */
+  archived?: boolean;
+  interval?: number | null;
+  intervalUnit?: IntervalUnit | null;
+  useSiteExchangeRate?: boolean;
+  taxIncluded?: boolean;
+  overagePricing?: { pricingScheme: PricingScheme; prices: PriceInput[] } | null;
+  rolloverPrepaidRemainder?: boolean | null;
+  renewPrepaidAllocation?: boolean | null;
+  expirationInterval?: number | null;
+  expirationIntervalUnit?: IntervalUnit | null;
+}
+
+/**
+ * A component made elsewhere (the web UI), with its default price point
+ * ("Original", as the service names it) from `pricingScheme` and
+ * `prices`/`unitPrice`, and any more `pricePoints` (one of them may be the
+ * default instead). Tiers are checked as the API checks them.
+ */
+export interface ComponentInput {
+  id?: number;
+  /** The family, by id or handle (exactly one of them). */
+  familyId?: number;
+  familyHandle?: string;
+  kind: ComponentKind;
+  handle?: string | null;
+  /** Default: the handle. */
+  name?: string;
+  /** Default: "unit" ("on/off" for on/off components, as the service names theirs). */
+  unitName?: string;
+  /** Default: per_unit. */
+  pricingScheme?: PricingScheme;
+  /** Brackets; or `unitPrice` for per_unit (one open bracket from 1). Default: one bracket at 1.0. */
+  prices?: PriceInput[];
+  unitPrice?: number | string;
+  description?: string | null;
+  taxable?: boolean;
+  taxCode?: string | null;
+  accountingCode?: string | null;
+  itemCategory?: ItemCategory | null;
+  displayOnHostedPage?: boolean;
+  allowFractionalQuantities?: boolean;
+  hideDateRangeOnInvoice?: boolean;
+  recurring?: boolean;
+  upgradeCharge?: CreditType | null;
+  downgradeCredit?: CreditType | null;
+  /** Required for event based components. */
+  eventBasedBillingMetricId?: number;
+  interval?: number | null;
+  intervalUnit?: IntervalUnit | null;
+  overagePricing?: { pricingScheme: PricingScheme; prices: PriceInput[] } | null;
+  rolloverPrepaidRemainder?: boolean | null;
+  renewPrepaidAllocation?: boolean | null;
+  expirationInterval?: number | null;
+  expirationIntervalUnit?: IntervalUnit | null;
+  archived?: boolean;
+  pricePoints?: ComponentPricePointInput[];
+}
+
+/**
+ * A coupon made elsewhere (the web UI): `percentage` or `amountInCents`
+ * (exactly one); restrictions by the site's own product and component handles
+ * (or ids). The code is checked as the API checks it.
+ */
+export interface CouponInput {
+  id?: number;
+  familyId?: number;
+  familyHandle?: string;
+  code: string;
+  /** Default: the code. */
+  name?: string;
+  description?: string;
+  percentage?: number | string;
+  amountInCents?: number;
+  recurring?: boolean;
+  durationPeriodCount?: number | null;
+  allowNegativeBalance?: boolean;
+  stackable?: boolean;
+  compoundingStrategy?: CompoundingStrategy | null;
+  excludeMidPeriodAllocations?: boolean;
+  applyOnCancelAtEndOfPeriod?: boolean;
+  applyOnSubscriptionExpiration?: boolean;
+  endDate?: string | null;
+  restrictedProducts?: (string | number)[];
+  restrictedComponents?: (string | number)[];
+  archived?: boolean;
+}

@@ -13,6 +13,24 @@ import {
   readSite,
   updateProduct,
 } from "./handlers-catalog";
+import {
+  archiveComponent,
+  archiveComponentPricePoint,
+  createComponent,
+  createComponentPricePoint,
+  listComponentPricePoints,
+  listComponents,
+  listFamilyComponents,
+  lookupComponent,
+  promoteComponentPricePoint,
+  readComponentPricePoint,
+  readFamilyComponent,
+  unarchiveComponentPricePoint,
+  updateComponent,
+  updateComponentPricePoint,
+  updateFamilyComponent,
+} from "./handlers-components";
+import { archiveCoupon, createCoupon, findCoupon, listCoupons, listFamilyCoupons, readCoupon, updateCoupon } from "./handlers-coupons";
 import { createEndpoint, listEndpoints, updateEndpoint } from "./handlers-endpoints";
 import {
   archivePricePoint,
@@ -77,6 +95,32 @@ const ROUTES: Route[] = [
   },
   { pattern: /^\/products\/([^/]+)\/price_points\/([^/]+)\/unarchive\.json$/, methods: { PATCH: unarchivePricePoint } },
   { pattern: /^\/products\/([^/]+)\/price_points\/([^/]+)\/default\.json$/, methods: { PATCH: promotePricePoint } },
+  // Components: one create path per kind; no unarchive of a component (the contract has none). Price points archive (DELETE).
+  { pattern: /^\/product_families\/([^/]+)\/([a-z_]+)_components\.json$/, methods: { POST: createComponent } },
+  { pattern: /^\/product_families\/([^/]+)\/components\.json$/, methods: { GET: listFamilyComponents } },
+  {
+    pattern: /^\/product_families\/([^/]+)\/components\/([^/]+)\.json$/,
+    methods: { GET: readFamilyComponent, PUT: updateFamilyComponent, DELETE: archiveComponent },
+  },
+  { pattern: /^\/components\.json$/, methods: { GET: listComponents } },
+  // Before a component's own path: "lookup" is not a component.
+  { pattern: /^\/components\/lookup\.json$/, methods: { GET: lookupComponent } },
+  { pattern: /^\/components\/([^/]+)\.json$/, methods: { PUT: updateComponent } },
+  { pattern: /^\/components\/([^/]+)\/price_points\.json$/, methods: { GET: listComponentPricePoints, POST: createComponentPricePoint } },
+  {
+    pattern: /^\/components\/([^/]+)\/price_points\/([^/]+)\.json$/,
+    methods: { GET: readComponentPricePoint, PUT: updateComponentPricePoint, DELETE: archiveComponentPricePoint },
+  },
+  { pattern: /^\/components\/([^/]+)\/price_points\/([^/]+)\/unarchive\.json$/, methods: { PUT: unarchiveComponentPricePoint } },
+  { pattern: /^\/components\/([^/]+)\/price_points\/([^/]+)\/default\.json$/, methods: { PUT: promoteComponentPricePoint } },
+  // Coupons: updated, read and archived under their family; found by code.
+  { pattern: /^\/product_families\/([^/]+)\/coupons\.json$/, methods: { POST: createCoupon, GET: listFamilyCoupons } },
+  {
+    pattern: /^\/product_families\/([^/]+)\/coupons\/([^/]+)\.json$/,
+    methods: { GET: readCoupon, PUT: updateCoupon, DELETE: archiveCoupon },
+  },
+  { pattern: /^\/coupons\/find\.json$/, methods: { GET: findCoupon } },
+  { pattern: /^\/coupons\.json$/, methods: { GET: listCoupons } },
   { pattern: /^\/site\.json$/, methods: { GET: readSite } },
   { pattern: /^\/authentications\/([^/]+)$/, methods: { GET: authenticate }, public: true },
 ];

@@ -11,6 +11,12 @@ import { parseJson } from "./exact-json";
 import { type FaultSpec, FaultTable } from "./faults";
 import type {
   BigIdWebhookRecord,
+  ComponentInput,
+  ComponentPricePointInput,
+  ComponentPricePointRecord,
+  ComponentRecord,
+  CouponInput,
+  CouponRecord,
   EndpointChange,
   EndpointInput,
   EndpointRecord,
@@ -111,6 +117,32 @@ export interface Simulator {
    * (handle `<handle>-default`) is made.
    */
   addProduct(p: ProductInput): ProductRecord;
+  /**
+   * A component made elsewhere (the web UI), of any kind, in the family given
+   * by `familyId` or `familyHandle`: its default price point ("Original")
+   * from `pricingScheme` and `prices` (or `unitPrice`), plus `pricePoints`
+   * (one of which may be the default instead); `archived` for one archived
+   * there. Tiers are checked as the API checks them (ascending, contiguous);
+   * a bad one throws.
+   */
+  addComponent(c: ComponentInput): ComponentRecord;
+  /** A price point made elsewhere on an existing component (by handle or id); `default: true` makes it the default. */
+  addComponentPricePoint(
+    component: { componentHandle?: string; componentId?: number },
+    pp: ComponentPricePointInput,
+  ): ComponentPricePointRecord;
+  /**
+   * A coupon made elsewhere (the web UI) in the family given by `familyId` or
+   * `familyHandle`: a code the API would take (uppercase letters, digits,
+   * `% @ + - _ .`), unique; `percentage` or `amountInCents`; restrictions by
+   * this site's product and component handles (or ids); `archived` for one
+   * archived there.
+   */
+  addCoupon(c: CouponInput): CouponRecord;
+  /** What the site holds: every component (archived ones too), oldest first, as copies. */
+  components(): ComponentRecord[];
+  /** What the site holds: every coupon (archived ones too), oldest first, as copies. */
+  coupons(): CouponRecord[];
   addSubscription(s: SubscriptionInput): SubscriptionRecord;
   addWebhook(w: WebhookInput & { id?: number }): WebhookRecord;
   /** An id given as a decimal string (for ids past 2^53) comes back as that string. */
@@ -351,6 +383,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     },
     addProductFamily: saving((f) => site.catalog.addFamily(f)),
     addProduct: saving((p) => site.catalog.addProduct(p)),
+    addComponent: saving((c) => site.components.add(c)),
+    addComponentPricePoint: saving((ref, pp) => site.components.addPricePoint(ref, pp)),
+    addCoupon: saving((c) => site.coupons.add(c)),
+    components: () => site.components.snapshot().components,
+    coupons: () => site.coupons.snapshot().coupons,
     addSubscription: saving((s) => site.addSubscription(s)),
     addWebhook: saving((w: WebhookInput) => site.webhooks.add(w)) as Simulator["addWebhook"],
     getSubscription: (id) => site.getSubscription(id),

@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { Catalog, defaultPricePoint, productLabel } from "./catalog";
+import { Components } from "./components";
+import { Coupons } from "./coupons";
 import type { SiteData } from "./data-shape";
 import { Endpoints } from "./endpoints";
 import {
@@ -43,6 +45,8 @@ export class Site {
   readonly webhooks: WebhookLog;
   readonly endpoints = new Endpoints();
   readonly catalog: Catalog;
+  readonly components: Components;
+  readonly coupons: Coupons;
 
   readonly #now: () => Date;
   readonly #subscriptions = new Map<number, SubscriptionRecord>();
@@ -55,6 +59,8 @@ export class Site {
     this.#now = now;
     this.webhooks = new WebhookLog(() => this.nowIso());
     this.catalog = new Catalog(() => this.nowIso());
+    this.components = new Components(() => this.nowIso(), this.catalog);
+    this.coupons = new Coupons(() => this.nowIso(), this.catalog, this.components);
   }
 
   nowIso(): string {
@@ -249,10 +255,15 @@ export class Site {
   snapshot(): Omit<SiteData, "uniquenessTokens"> {
     const log = this.webhooks.snapshot();
     const catalog = this.catalog.snapshot();
+    const components = this.components.snapshot();
+    const coupons = this.coupons.snapshot();
     return {
       webhooksEnabled: this.webhooksEnabled,
       nextIds: {
         ...catalog.next,
+        ...components.next,
+        coupon: coupons.next.coupon,
+        couponRestriction: coupons.next.restriction,
         subscription: this.#next.subscription,
         webhook: log.nextId,
         endpoint: this.endpoints.nextId,
@@ -266,6 +277,8 @@ export class Site {
       replayLog: log.replayLog,
       replayQueue: log.replayQueue,
       endpoints: this.endpoints.list(),
+      components: components.components,
+      coupons: coupons.coupons,
     };
   }
 
@@ -275,10 +288,13 @@ export class Site {
    * largest id held, so an id is never handed out twice.
    */
   restore(d: Omit<SiteData, "uniquenessTokens">): void {
-    if (!this.catalog.isEmpty || this.#subscriptions.size > 0) throw new Error("simulator bookkeeping: restore into a used site");
+    if (!this.catalog.isEmpty || !this.components.isEmpty || !this.coupons.isEmpty || this.#subscriptions.size > 0)
+      throw new Error("simulator bookkeeping: restore into a used site");
     this.webhooksEnabled = d.webhooksEnabled;
-    const { subscription: _s, webhook: _w, endpoint: _e, ...next } = d.nextIds;
-    this.catalog.restore({ families: d.productFamilies, products: d.products, next });
+    const { family, product, pricePoint, signupPage, component, componentPricePoint, price, coupon, couponRestriction } = d.nextIds;
+    this.catalog.restore({ families: d.productFamilies, products: d.products, next: { family, product, pricePoint, signupPage } });
+    this.components.restore({ components: d.components, next: { component, componentPricePoint, price } });
+    this.coupons.restore({ coupons: d.coupons, next: { coupon, restriction: couponRestriction } });
     for (const s of d.subscriptions) this.#subscriptions.set(s.id, structuredClone(s));
     for (const m of d.migrationsApplied) this.#migrationsApplied.set(m.subscriptionId, m.count);
     for (const { token, ...a } of d.authentications) this.#authentications.set(token, structuredClone(a));
