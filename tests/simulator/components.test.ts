@@ -1,17 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Simulator } from "../../simulator";
-import { basic, call, start } from "./helpers";
-
-/**
- * A lookup that finds nothing is a 404 (the service's answer to an unknown handle or code; findCoupon's
- * description says so) with an error list; the contract lists no 404 for these paths without an id in them
- * (tests/contract/validator.ts adds one only to paths with a parameter), so this one is checked here by hand.
- */
-export async function notFound(sim: Simulator, path: string): Promise<void> {
-  const res = await fetch(sim.url + path, { headers: { authorization: basic(), accept: "application/json" } });
-  expect(res.status).toBe(404);
-  expect(await res.json()).toEqual({ errors: [expect.any(String)] });
-}
+import { call, start } from "./helpers";
+import { notFound } from "./lookup-helpers";
 
 // Components over real HTTP: the five kinds' creates, lookup by handle, read/update/archive under the family,
 // update by id, the lists (pages, include_archived, filter[ids]); every answer checked against the contract by call().
