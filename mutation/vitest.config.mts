@@ -1,0 +1,43 @@
+/**
+ * The vitest config of `npm run mutate` (stryker.config.mjs): the unit suite's config
+ * (vitest.config.mts), less the test files that cannot see a mutant in Stryker's sandbox.
+ *
+ * Stryker instruments the sources in a copy of the tree and switches mutants on inside the vitest
+ * worker. A test file is left out here when what it checks runs outside that process or outside the
+ * sources (it would pass against every mutant, or fail for a reason that is not the mutant):
+ */
+import path from "node:path";
+import { defineConfig, mergeConfig } from "vitest/config";
+import base from "../vitest.config.mts";
+
+export const NOT_IN_THE_MUTATION_RUN: Record<string, string> = {
+  // Compile the docs' TypeScript, Go and Python examples with tsc, go and pyright against dist/ and
+  // the generated SDKs (child processes, .cache/ toolchains that the sandbox does not copy).
+  "tests/docs/**": "compiles the docs' examples against dist/ and sdk-gen/ in child processes (tsc, go, pyright)",
+  // npm pack and API Extractor over the build: what ships, not what the sources do.
+  "tests/package/**": "packs and reads dist/ (npm pack, publint, attw, API Extractor) in child processes",
+  // The generated SDKs (Go builds, the generator's staleness check against the committed output).
+  "tests/sdk-gen/**": "builds and diffs the generated SDKs (go, the generator) in child processes; generated code is not mutated",
+  // Release workflow, assets and changelog: scripts/ and .github/, not the mutated folders.
+  "tests/release/**": "checks scripts/, .github/ and the project files with actionlint/git; no mutated code runs",
+  // Type-checks a program against dist/*.d.ts: sees declarations, never a mutant.
+  "tests/provider/published-types.test.ts": "type-checks a program against dist/ declarations; no code runs",
+  // Reads dist/sdk/*.d.ts, and its own staleness check fails in the sandbox, whose instrumented
+  // sources are newer than the copied dist/.
+  "tests/sdk/published-docs.test.ts": "reads dist/ declarations, and its own dist-staleness check fails on the sandbox's instrumented sources",
+  // Loads dist/provider/typescript-guard.js: the compiled copy, never the mutated one.
+  "tests/provider/typescript-guard.test.ts": "requires the compiled dist/provider/typescript-guard.js, not the source",
+  // Runs the compiled loader dist/fleet/program.js in a child node process.
+  "tests/fleet/program.test.ts": "runs the compiled dist/fleet/program.js in a child process",
+  // Spawn the simulator's bin (dist/ or ts-node) in a child process; the simulator is not mutated.
+  "tests/simulator/persistence.test.ts": "spawns dist/simulator/bin.js; the simulator is not mutated",
+  "tests/simulator/server.test.ts": "spawns simulator/bin.ts under ts-node; the simulator is not mutated",
+};
+
+export default mergeConfig(
+  base,
+  defineConfig({
+    root: path.resolve(import.meta.dirname, ".."),
+    test: { exclude: Object.keys(NOT_IN_THE_MUTATION_RUN) },
+  }),
+);
