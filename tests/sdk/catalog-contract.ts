@@ -1,5 +1,5 @@
-import type OpenAPIBackend from "openapi-backend";
-import { contractApi } from "../contract/validator";
+import OpenAPIBackend, { type Document } from "openapi-backend";
+import { contractDefinition } from "../contract/validator";
 
 /**
  * The catalog requests the SDK sends, judged against the contract's request schemas (as published).
@@ -77,6 +77,46 @@ export const REQUEST_DEVIATIONS: readonly {
     },
   },
 ];
+
+/**
+ * Patterns of the published contract written in Ruby's regex dialect, which the validator (ajv, `u`
+ * flag) cannot compile: each rewritten to JavaScript's with the same meaning, so that the operations
+ * carrying them are validated rather than failing on the pattern. `\A` and `\z` are Ruby's anchors of
+ * the whole string. Found on `component_id` of `/product_families/{product_family_id}/components/{component_id}.json`
+ * (readComponent, updateProductFamilyComponent, archiveComponent).
+ */
+export const RUBY_PATTERNS: readonly { readonly ruby: RegExp; readonly js: string; readonly why: string }[] = [
+  { ruby: /^\/?\\A/, js: "^", why: "Ruby's \\A: start of the string (the contract also wraps the pattern in slashes)" },
+  { ruby: /\\z\/?$/, js: "$", why: "Ruby's \\z: end of the string" },
+];
+
+/** The contract as published, its Ruby patterns rewritten ({@link RUBY_PATTERNS}). */
+function requestContract(): Document {
+  const doc = contractDefinition(false);
+  const walk = (o: unknown): void => {
+    if (typeof o !== "object" || o === null) return;
+    for (const [k, v] of Object.entries(o)) {
+      if (k === "pattern" && typeof v === "string" && /\\A|\\z/.test(v))
+        (o as Record<string, unknown>)[k] = RUBY_PATTERNS.reduce((p, r) => p.replace(r.ruby, r.js), v);
+      else walk(v);
+    }
+  };
+  walk(doc.paths);
+  return doc as Document;
+}
+
+async function contractApi(): Promise<OpenAPIBackend> {
+  // As tests/contract/validator.ts's contractApi, with the date-time format it adds.
+  const rfc3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
+  const a = new OpenAPIBackend({
+    definition: requestContract(),
+    quick: true,
+    validate: true,
+    customizeAjv: (ajv) => ajv.addFormat("date-time", (x: string) => rfc3339.test(x) && !Number.isNaN(Date.parse(x))),
+  });
+  await a.init();
+  return a;
+}
 
 let api: Promise<OpenAPIBackend> | undefined;
 
