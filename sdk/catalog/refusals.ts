@@ -37,6 +37,14 @@ const LABELS: Readonly<Record<string, string>> = {
   "initial charge in cents": "initialChargeInCents",
   "expiration interval": "expirationInterval",
   "expiration interval unit": "expirationIntervalUnit",
+  "unit name": "unitName",
+  "pricing scheme": "pricingScheme",
+  "starting quantity": "startingQuantity",
+  "ending quantity": "endingQuantity",
+  "unit price": "unitPrice",
+  code: "code",
+  percentage: "percentage",
+  "amount in cents": "amountInCents",
 };
 
 /** Wire keys whose caller property is not their camelCase. */
@@ -64,7 +72,8 @@ function fieldMessages(key: string, value: unknown): string[] {
   // Rails' "base": the object as a whole, no field to name.
   if (key === "base") return messages;
   const property = propertyOfKey(key);
-  const leaf = property.replace(/^\[\d+\]\./, "");
+  // The field itself: `[1].handle` → handle, `prices.endingQuantity` (a nested key) → endingQuantity.
+  const leaf = property.replace(/^\[\d+\]\./, "").replace(/^.*\./, "");
   return messages.map((m) => {
     const l = labelled(m);
     return `${property}: ${l && l.property === leaf ? l.rest : m}`;

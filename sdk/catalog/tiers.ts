@@ -54,7 +54,7 @@ const isInt = (v: unknown): v is number => typeof v === "number" && Number.isSaf
 /**
  * The tier rules, on the raw `prices` (so they run even when another field failed, and one bad
  * value never hides another rule): at least one tier; the first starts at 1; each starts at the
- * previous one's end + 1 (no gap, no overlap, ascending); each ends at or after its start; only the
+ * previous one's end + 1 (no gap, no overlap, ascending); each ends after its start (the service's rule); only the
  * last is open-ended, and it is; per_unit takes exactly one tier. Issues are placed at
  * `[...at, i, field]` and name the tier as `prices[i]`.
  */
@@ -89,8 +89,13 @@ export function tierRule(raw: unknown, scheme: unknown, ctx: z.RefinementCtx, at
             : `must be ${prevEnd + 1} (one past ${name}[${i - 1}]'s endingQuantity ${prevEnd}): ${tier} starting at ${start} leaves quantities ${prevEnd + 1}–${start - 1} unpriced`,
         );
     }
-    if (isInt(start) && isInt(end) && end < start)
-      issue([i, "endingQuantity"], `must be at least ${tier}'s startingQuantity ${start} (tiers ascend), got ${end}`);
+    // Greater, not equal: the service's own refusal (the contract's update-price-point 422 example) is
+    // "Ending quantity: must be greater than the low end bracket quantity, if given".
+    if (isInt(start) && isInt(end) && end <= start)
+      issue(
+        [i, "endingQuantity"],
+        `must be greater than ${tier}'s startingQuantity ${start} (a tier spans at least two quantities; tiers ascend), got ${end}`,
+      );
     if (i < last && end === undefined) {
       const next = raw[i + 1] as Record<string, unknown> | null;
       const nextStart = typeof next === "object" && next !== null ? next.startingQuantity : undefined;

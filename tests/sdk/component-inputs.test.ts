@@ -60,6 +60,14 @@ describe("tier rules", () => {
       /prices\.0\.endingQuantity: must be a whole number, 1 or more/,
     ],
     [
+      "a tier of one quantity (the service wants the end greater than the start)",
+      [
+        { startingQuantity: 1, endingQuantity: 1, unitPrice: 1 },
+        { startingQuantity: 2, unitPrice: 1 },
+      ],
+      "prices.0.endingQuantity: must be greater than prices[0]'s startingQuantity 1 (a tier spans at least two quantities; tiers ascend), got 1",
+    ],
+    [
       "the last one closed",
       [
         { startingQuantity: 1, endingQuantity: 10, unitPrice: 1 },
@@ -123,7 +131,7 @@ describe("tier rules", () => {
   });
 
   /** A valid tier list: the lengths of all tiers but the last, and a price for each. */
-  const validTiers = fc.array(fc.integer({ min: 1, max: 1000 }), { maxLength: 6 }).chain((lengths) =>
+  const validTiers = fc.array(fc.integer({ min: 2, max: 1000 }), { maxLength: 6 }).chain((lengths) =>
     fc
       .array(fc.oneof(fc.integer({ min: 0, max: 10_000 }), fc.constantFrom("0.0012", "5.00", "10")), {
         minLength: lengths.length + 1,
@@ -175,7 +183,6 @@ describe("tier rules", () => {
           case "end-1":
             if (at === last) return; // the last has no end to move: "close" covers it
             tier.endingQuantity = (tier.endingQuantity as number) + (how === "end+1" ? 1 : -1);
-            if (tier.endingQuantity < 1) return;
             break;
           case "open":
             if (at === last) return;
