@@ -112,9 +112,14 @@ export class Components {
     };
     const made = (pp: ComponentPricePointInput, isDefault: boolean): ComponentPricePointRecord => {
       const s = pp.pricingScheme ?? scheme;
+      // The component's brackets are the default's; another price point without its own takes copies (new ids).
       const list =
         pp.prices ??
-        (pp.unitPrice !== undefined ? [{ startingQuantity: brackets[0].startingQuantity, unitPrice: pp.unitPrice }] : brackets);
+        (pp.unitPrice !== undefined
+          ? [{ startingQuantity: brackets[0].startingQuantity, unitPrice: pp.unitPrice }]
+          : isDefault
+            ? brackets
+            : brackets.map(({ id: _id, ...b }) => b));
       const overage = pp.overagePricing !== undefined ? pp.overagePricing : (c.overagePricing ?? null);
       return {
         id: this.#claimPricePoint(pp.id),
@@ -213,11 +218,11 @@ export class Components {
     const brackets = list.map((p) => {
       const unit = decimalText(p.unitPrice);
       if (unit === undefined) throw new Error(`addComponent: ${what}: unit price ${String(p.unitPrice)} is not a price`);
-      return { startingQuantity: p.startingQuantity, endingQuantity: p.endingQuantity ?? null, unitPrice: unit };
+      return { id: p.id, startingQuantity: p.startingQuantity, endingQuantity: p.endingQuantity ?? null, unitPrice: unit };
     });
     const problems = bracketProblems(scheme, brackets);
     if (hasProblems(problems)) throw new Error(`addComponent: ${what}: ${Object.values(problems).flat().join("; ")}`);
-    return { pricingScheme: scheme, prices: brackets.map((b) => ({ id: this.#next.price++, ...b })) };
+    return { pricingScheme: scheme, prices: brackets.map((b) => ({ ...b, id: this.#claimPrice(b.id) })) };
   }
 
   #prepaidTerms(
@@ -639,6 +644,18 @@ export class Components {
     if (this.#components.has(id)) throw new Error(`component id ${id} exists`);
     this.#next.component = Math.max(this.#next.component, id + 1);
     return id;
+  }
+
+  /** A bracket id: given ones (seeding) must be new; the sequence moves past them. */
+  #claimPrice(given: number | undefined): number {
+    if (given === undefined) return this.#next.price++;
+    if (!Number.isSafeInteger(given) || given <= 0) throw new Error(`price id must be a positive integer, got ${given}`);
+    const held = [...this.#components.values()].some((c) =>
+      c.pricePoints.some((pp) => [...pp.prices, ...(pp.overagePricing?.prices ?? [])].some((p) => p.id === given)),
+    );
+    if (held) throw new Error(`price id ${given} exists`);
+    this.#next.price = Math.max(this.#next.price, given + 1);
+    return given;
   }
 
   #claimPricePoint(given: number | undefined): number {

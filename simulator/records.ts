@@ -365,6 +365,8 @@ export interface CouponRecord {
 
 /** A price bracket given to a seeding call; `unitPrice` as a number or decimal text. */
 export interface PriceInput {
+  /** Default: the next free one. */
+  id?: number;
   startingQuantity: number;
   endingQuantity?: number | null;
   unitPrice: number | string;
