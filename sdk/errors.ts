@@ -272,14 +272,16 @@ export type CatalogKind = "product family" | "product" | "price point" | "compon
  * applied it (5xx, reset, timeout, or a 409 duplicate-submission answer) and nothing with its
  * handle could be read back within the retries, or the read-back itself failed. It may or may not
  * have been created. Resume by reading back by handle first (`readProductFamily(handle)`,
- * `readProduct(handle)`, `listPricePoints(productId, { includeArchived: true })`), then create
- * again with the same `uniquenessToken`, never a new one.
+ * `readProduct(handle)`, `listPricePoints(productId, { includeArchived: true })`,
+ * `findComponentByHandle(handle)`, `listComponentPricePoints(componentId, { includeArchived: true })`,
+ * or by code, `findCoupon(code, { familyId })`), then create again with the same `uniquenessToken`,
+ * never a new one.
  */
 export class CatalogOutcomeUnknownError extends BillingError {
   override name = "CatalogOutcomeUnknownError";
   /** What was being created. */
   readonly kind: CatalogKind;
-  /** The handle it was created with: what to read it back by. */
+  /** The handle it was created with (a coupon's code): what to read it back by. */
   readonly handle: string;
   /** The token to create it again with, after a read-back by handle found nothing. */
   readonly uniquenessToken: string;
