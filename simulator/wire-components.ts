@@ -78,26 +78,27 @@ const count = (label: string) =>
 const intervalUnit = (label: string) => oneOf(label, ["day", "month"] as const);
 
 /** A quantity as the contract types it: an integer or its decimal text. */
-const quantity = (label: string) =>
-  z.union([z.int().min(0), z.string().regex(/^\d{1,12}$/)], { error: `${label}: must be a whole number of 0 or more.` }).transform(Number);
+const quantity = (label: string) => {
+  const error = `${label}: must be a whole number of 0 or more.`;
+  return z.union([z.int({ error }).min(0, { error }), z.string({ error }).regex(/^\d{1,12}$/, { error })], { error }).transform(Number);
+};
 /** A price: a number or decimal text, at most 8 decimal places (the contract), never negative. */
+const UNIT_PRICE = "Unit price: must be a number of 0 or more with at most 8 decimal places.";
 export const unitPrice = z
   .union(
     [
-      z.number().min(0),
+      z.number({ error: UNIT_PRICE }).min(0, { error: UNIT_PRICE }),
       z
-        .string()
+        .string({ error: UNIT_PRICE })
         .trim()
-        .regex(/^\d{1,12}(\.\d{1,8})?$/),
+        .regex(/^\d{1,12}(\.\d{1,8})?$/, { error: UNIT_PRICE }),
     ],
-    {
-      error: "Unit price: must be a number of 0 or more with at most 8 decimal places.",
-    },
+    { error: UNIT_PRICE },
   )
   .transform((v, ctx) => {
     const s = decimalText(v);
     if (s === undefined) {
-      ctx.addIssue({ code: "custom", message: "Unit price: must be a number of 0 or more with at most 8 decimal places." });
+      ctx.addIssue({ code: "custom", message: UNIT_PRICE });
       return z.NEVER;
     }
     return s;
