@@ -214,3 +214,47 @@ describe("seeding: addComponent", () => {
     expect(sim.components()).toEqual([]);
   });
 });
+
+describe("seeding: default price points", () => {
+  it("a given default replaces Original; addComponentPricePoint with default: true promotes it; archived ones are listed only when asked", async () => {
+    const sim = await site();
+    const c = sim.addComponent({
+      id: 41,
+      familyHandle: "saas",
+      kind: "quantity_based",
+      handle: "seats",
+      pricingScheme: "volume",
+      prices: [
+        { startingQuantity: 1, endingQuantity: 10, unitPrice: 10 },
+        { startingQuantity: 11, unitPrice: 8 },
+      ],
+      pricePoints: [
+        { id: 4101, handle: "list", default: true },
+        { id: 4102, handle: "old", archived: true, pricingScheme: "per_unit", unitPrice: 9 },
+      ],
+    });
+    expect(c.pricePoints.map((pp) => [pp.handle, pp.default, pp.name])).toEqual([
+      ["list", true, "list"],
+      ["old", false, "old"],
+    ]);
+    expect(c.pricePoints[0].prices.map((p) => p.unitPrice)).toEqual(["10.0", "8.0"]);
+    sim.addComponentPricePoint(
+      { componentHandle: "seats" },
+      { id: 4103, handle: "promo", name: "Promo", default: true, pricingScheme: "per_unit", unitPrice: "7" },
+    );
+    const read = (await call(sim, "GET", "/components/lookup.json?handle=seats")).body.component;
+    expect(read).toMatchObject({
+      default_price_point_id: 4103,
+      default_price_point_name: "Promo",
+      pricing_scheme: "per_unit",
+      unit_price: "7.0",
+      price_point_count: 3,
+    });
+    const listed = async (q: string) =>
+      (await call(sim, "GET", `/components/41/price_points.json${q}`)).body.price_points.map((pp: any) => pp.handle);
+    expect(await listed("")).toEqual(["list", "promo"]);
+    expect(await listed("?include_archived=true")).toEqual(["list", "old", "promo"]);
+    expect(() => sim.addComponentPricePoint({ componentHandle: "seats" }, { handle: "promo" })).toThrow(/exists/);
+    expect(() => sim.addComponentPricePoint({ componentHandle: "nope" }, { handle: "x" })).toThrow(/no component/);
+  });
+});
