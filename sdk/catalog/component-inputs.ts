@@ -180,7 +180,7 @@ export const componentInput = withComponentRule(
     {
       error: (i) =>
         i.code === "invalid_union" && i.note === "No matching discriminator"
-          ? `kind must be one of "${COMPONENT_KINDS.join('", "')}", got ${valueText((i.input as Record<string, unknown> | undefined)?.kind)}`
+          ? `must be one of "${COMPONENT_KINDS.join('", "')}", got ${valueText((i.input as Record<string, unknown> | undefined)?.kind)}`
           : "must be a component object { kind, handle, name, … }",
     },
   ),

@@ -243,7 +243,7 @@ describe("component inputs", () => {
 
   it("an unknown kind is named with the accepted ones", () => {
     expect(problems(componentInput, { kind: "usage", handle: "x", name: "X" })).toStrictEqual([
-      'kind: kind must be one of "metered", "quantity_based", "on_off", "prepaid_usage", "event_based", got "usage"',
+      'kind: must be one of "metered", "quantity_based", "on_off", "prepaid_usage", "event_based", got "usage"',
     ]);
   });
 

@@ -124,6 +124,13 @@ describe("components", () => {
     expect(svc.requests).toHaveLength(0);
   });
 
+  it("a refusal names the property as the caller wrote it; a taken handle is not retried", async () => {
+    const { svc, billing } = await setup();
+    await billing.createComponent(1, metered);
+    await expect(billing.createComponent(2, metered)).rejects.toMatchObject({ status: 422, errors: ["handle: must be unique."] });
+    expect(svc.seen().filter((x) => x.startsWith("POST"))).toHaveLength(2);
+  });
+
   it("lists every page, archived ones only when asked; updates the fields given; archives", async () => {
     const { svc, billing } = await setup();
     const made: number[] = [];
