@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { catalogErrorMessages, componentPricePointInput, problemsOf, wire } from "../../sdk";
+import { catalogErrorMessages, componentPricePointInput, componentPricePointUpdateInput, couponInput, problemsOf, wire } from "../../sdk";
+import { componentPricePointUpdateBody, couponBody } from "../../sdk/catalog/component-bodies";
 import { toComponent, toComponentPricePoint, toCoupon } from "../../sdk/catalog/component-results";
 
 /**
@@ -196,5 +197,59 @@ describe("the published requests' tiers, judged by the SDK's tier rules", () => 
           where,
         ).toBe(true);
     }
+  });
+});
+
+describe("the published coupon requests, as SDK inputs", () => {
+  const camel = (k: string) => k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+  const ids = (m: Record<string, boolean> | undefined) =>
+    Object.entries(m ?? {})
+      .filter(([, on]) => on)
+      .map(([id]) => Number(id));
+  const requests = INDEX.filter((e) => e.kind === "request" && /coupon/i.test(e.operationId));
+
+  it.each(requests.map((e) => [e.file, e] as const))(
+    "%s passes couponInput and is sent back as published (less the false entries)",
+    (_, e) => {
+      const published = fixture(e);
+      const { product_family_id: family, ...fields } = published.coupon;
+      const input = {
+        ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [camel(k), v])),
+        restrictedProducts: ids(published.restricted_products),
+        restrictedComponents: ids(published.restricted_components),
+      };
+      const r = couponInput.safeParse(input);
+      expect(r.success, r.success ? "" : JSON.stringify(problemsOf(r.error))).toBe(true);
+      const trueOnly = (m: Record<string, boolean>) => Object.fromEntries(Object.entries(m).filter(([, on]) => on));
+      expect(couponBody(r.data!, Number(family))).toStrictEqual({
+        coupon: published.coupon,
+        restricted_products: trueOnly(published.restricted_products),
+        restricted_components: trueOnly(published.restricted_components),
+      });
+    },
+  );
+});
+
+describe("the price point update's body from the tiers it replaces", () => {
+  const tiers = (...t: [number, number | undefined][]) =>
+    t.map(([s, e]) => ({ startingQuantity: s, ...(e === undefined ? {} : { endingQuantity: e }), unitPrice: 1 }));
+  const old = (...t: (number | undefined)[]) => t.map((endingQuantity, i) => ({ id: 10 + i, endingQuantity }));
+  it.each([
+    ["same count, last open kept open", tiers([1, 9], [10, undefined]), old(9, undefined), ["10 rewrite", "11 rewrite"]],
+    [
+      "fewer: extras destroyed, a closed one never reused as the open last",
+      tiers([1, undefined]),
+      old(9, 19, undefined),
+      ["10 destroy", "11 destroy", "12 destroy", "new"],
+    ],
+    ["more: the open one closed, the rest added", tiers([1, 9], [10, 19], [20, undefined]), old(undefined), ["10 rewrite", "new", "new"]],
+  ] as const)("%s", (_, next, existing, expected) => {
+    const body = componentPricePointUpdateBody(componentPricePointUpdateInput.parse({ prices: next }), existing) as any;
+    const shape = body.price_point.prices.map((p: any) =>
+      p.id === undefined ? "new" : p._destroy ? `${p.id} destroy` : `${p.id} rewrite`,
+    );
+    expect(shape).toStrictEqual(expected);
+    // Never an ending_quantity of null: the contract's update types it integer or text.
+    for (const p of body.price_point.prices) expect(p.ending_quantity === null).toBe(false);
   });
 });
