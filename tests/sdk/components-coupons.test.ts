@@ -302,6 +302,42 @@ describe("coupons", () => {
   });
 });
 
+describe("repeatable writes whose answer is lost: read back, the goal found held", () => {
+  it("archive (the repeat refused as already archived), unarchive, make default, for components, price points and coupons", async () => {
+    const { svc, billing } = await setup();
+    const c = await billing.createComponent(1, metered);
+    const p = await billing.createComponentPricePoint(c.id, { handle: "w", name: "W", pricingScheme: "tiered", prices: TIERS });
+    const coupon = await billing.createCoupon(1, { code: "X1", name: "X", amountInCents: 100 });
+
+    svc.fault({ kind: "503-after", method: "DELETE", path: /price_points/ });
+    expect((await billing.archiveComponentPricePoint(c.id, p.id)).archivedAt).toBeDefined();
+    expect(svc.seen().slice(-3)).toStrictEqual([
+      `DELETE /components/${c.id}/price_points/${p.id}.json`,
+      `DELETE /components/${c.id}/price_points/${p.id}.json`,
+      `GET /components/${c.id}/price_points/${p.id}.json`,
+    ]);
+    svc.fault({ kind: "reset-after", method: "PUT", path: /unarchive/ });
+    expect((await billing.unarchiveComponentPricePoint(c.id, p.id)).archivedAt).toBeUndefined();
+    svc.fault({ kind: "503-after", method: "PUT", path: /default/, times: 5 });
+    expect((await billing.setDefaultComponentPricePoint(c.id, p.id)).type).toBe("default");
+    svc.fault({ kind: "503-after", method: "DELETE", path: /components/ });
+    expect((await billing.archiveComponent(1, c.id)).archivedAt).toBeDefined();
+    svc.fault({ kind: "reset-after", method: "DELETE", path: /coupons/, times: 5 });
+    expect((await billing.archiveCoupon(1, coupon.id)).archivedAt).toBeDefined();
+  });
+
+  it("a second archive that nothing made ambiguous is the service's refusal, in the caller's words", async () => {
+    const { billing } = await setup();
+    const c = await billing.createComponent(1, metered);
+    const p = await billing.createComponentPricePoint(c.id, { handle: "w", name: "W", pricingScheme: "tiered", prices: TIERS });
+    await billing.archiveComponentPricePoint(c.id, p.id);
+    await expect(billing.archiveComponentPricePoint(c.id, p.id)).rejects.toMatchObject({
+      status: 422,
+      errors: ["Price point is already archived."],
+    });
+  });
+});
+
 type Create = {
   kind: string;
   post: RegExp;

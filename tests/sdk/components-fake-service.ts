@@ -144,7 +144,10 @@ export async function componentsService() {
       if (!c) return notFound();
       if (method === "GET") return { status: 200, json: { component: componentView(c) } };
       if (method === "DELETE") {
-        c.archived_at ??= now();
+        // The vendor's published refusals of a second archive.
+        if (c.archived_at)
+          return unprocessable({ errors: ["Component cannot be archived. Please make sure it hasn't already been archived."] });
+        c.archived_at = now();
         return { status: 200, json: componentView(c) };
       }
     }
@@ -230,7 +233,8 @@ export async function componentsService() {
       }
       if (method === "DELETE" && !pointPath[3]) {
         if (c.default_id === p.id) return unprocessable({ errors: ["Cannot archive the default price point."] });
-        p.archived_at ??= now();
+        if (p.archived_at) return unprocessable({ errors: ["Price point is already archived."] });
+        p.archived_at = now();
         return { status: 200, json: { price_point: pointView(p) } };
       }
       if (method === "PUT" && pointPath[3] === "/unarchive") {
