@@ -253,3 +253,61 @@ describe("the price point update's body from the tiers it replaces", () => {
     for (const p of body.price_point.prices) expect(p.ending_quantity === null).toBe(false);
   });
 });
+
+describe("leniency where it cannot make a result wrong", () => {
+  it("nulls, omitted fields, unknown kinds and schemes are read; quantities as text and prices as numbers too", () => {
+    const c = wire.componentResponse.parse({
+      component: {
+        id: 7,
+        kind: "subscription_addon_component",
+        pricing_scheme: "graduated",
+        handle: null,
+        description: null,
+        unit_price: null,
+        prices: [
+          { starting_quantity: "11", ending_quantity: null, unit_price: 0.00000065 },
+          { starting_quantity: 1, ending_quantity: "10", unit_price: "2.50" },
+        ],
+      },
+    }).component;
+    expect(toComponent(c)).toMatchObject({
+      id: 7,
+      kind: "subscription_addon_component",
+      pricingScheme: "graduated",
+      handle: undefined,
+      unitPrice: undefined,
+      prices: [
+        { startingQuantity: 1, endingQuantity: 10, unitPrice: "2.50" },
+        { startingQuantity: 11, endingQuantity: undefined, unitPrice: "0.00000065" },
+      ],
+    });
+  });
+
+  it.each([
+    ["a unit price that is not a number", { starting_quantity: 1, unit_price: "ten" }],
+    ["a fractional quantity", { starting_quantity: 1.5, unit_price: "1" }],
+    ["a quantity as text that is not an integer", { starting_quantity: "1.5", unit_price: "1" }],
+  ])("%s is refused: a tier read wrong is a price reported wrong", (_, price) => {
+    expect(wire.componentPricePointResponse.safeParse({ price_point: { id: 1, prices: [price] } }).success).toBe(false);
+  });
+
+  it("a coupon's percentage as a number reads as its text; restrictions with id 0 are left out", () => {
+    const c = toCoupon(
+      wire.couponResponse.parse({
+        coupon: {
+          id: 3,
+          code: "X",
+          percentage: 12.5,
+          coupon_restrictions: [
+            { item_type: "Product", item_id: 0 },
+            { item_type: "Component", item_id: 9 },
+          ],
+        },
+      }).coupon,
+    );
+    expect(c).toMatchObject({
+      percentage: "12.5",
+      restrictions: [{ itemType: "Component", itemId: 9, handle: undefined, name: undefined }],
+    });
+  });
+});
