@@ -43,12 +43,6 @@ export function engineLog(args: readonly string[]): EngineLog {
   };
 }
 
-/** Warnings on the engine's diagnostics (see {@link engineLog}), attributed to `urn` when given. */
-export function engineWarnings(args: readonly string[]): (message: string, urn?: string) => void {
-  const log = engineLog(args);
-  return (message, urn) => log("warning", message, urn);
-}
-
 /**
  * The URN of the resource whose operation is running, across its awaits: the plugin serves many
  * operations at once, so a notice is attributed by the asynchronous context it was made in.
