@@ -8,7 +8,7 @@ import { idOf, idProblems, parsed, tokenProblems } from "./checks";
 import { componentCreateBody, componentUpdateBody } from "./component-bodies";
 import { componentInput, componentUpdateInput } from "./component-inputs";
 import { toComponent } from "./component-results";
-import { type CreateOptions, createOnce, type Sighting } from "./create";
+import { type CreateOptions, createOnce, type Sighting, sightingInFamily } from "./create";
 import type { ComponentInput, ComponentUpdateInput } from "./input-types";
 import { catalogHandle } from "./inputs";
 import { settledWrite } from "./settle";
@@ -86,20 +86,9 @@ export async function listComponents(t: Transport, opts: ListComponentsOptions =
   }
 }
 
-/** A component by handle, for a create's read-back: a 404 is "not found", any other failure throws. */
-async function findComponent(t: Transport, handle: string, familyId: number): Promise<Sighting<Component>> {
-  let c: Component;
-  try {
-    c = await findComponentByHandle(t, handle);
-  } catch (err) {
-    if (err instanceof BillingApiError && err.status === 404) return { seen: "not found (404)" };
-    throw err;
-  }
-  if (c.archivedAt !== undefined) return { seen: `an archived component (id ${c.id}, archived ${c.archivedAt})` };
-  if (c.productFamilyId !== undefined && c.productFamilyId !== familyId)
-    return { seen: `component ${c.id} in another family (${c.productFamilyId})` };
-  return { found: c };
-}
+/** A component by handle, for a create's read-back (see {@link sightingInFamily}). */
+const findComponent = (t: Transport, handle: string, familyId: number): Promise<Sighting<Component>> =>
+  sightingInFamily("component", familyId, () => findComponentByHandle(t, handle));
 
 /**
  * Creates a component in a family once (see {@link createOnce}), by the create path of its kind

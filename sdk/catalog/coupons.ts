@@ -8,7 +8,7 @@ import { idOf, idProblems, parsed, tokenProblems } from "./checks";
 import { couponBody } from "./component-bodies";
 import { toCoupon } from "./component-results";
 import { couponCode, couponInput } from "./coupon-inputs";
-import { type CreateOptions, createOnce, type Sighting } from "./create";
+import { type CreateOptions, createOnce, type Sighting, sightingInFamily } from "./create";
 import type { CouponInput } from "./input-types";
 import { settledWrite } from "./settle";
 
@@ -91,20 +91,9 @@ export async function listCoupons(t: Transport, opts: ListCouponsOptions = {}): 
   }
 }
 
-/** A coupon by code, for a create's read-back: a 404 is "not found", any other failure throws. */
-async function findByCode(t: Transport, code: string, familyId: number): Promise<Sighting<Coupon>> {
-  let c: Coupon;
-  try {
-    c = await findCoupon(t, code, { familyId });
-  } catch (err) {
-    if (err instanceof BillingApiError && err.status === 404) return { seen: "not found (404)" };
-    throw err;
-  }
-  if (c.archivedAt !== undefined) return { seen: `an archived coupon (id ${c.id}, archived ${c.archivedAt})` };
-  if (c.productFamilyId !== undefined && c.productFamilyId !== familyId)
-    return { seen: `coupon ${c.id} in another family (${c.productFamilyId})` };
-  return { found: c };
-}
+/** A coupon by code, for a create's read-back (see {@link sightingInFamily}). */
+const findByCode = (t: Transport, code: string, familyId: number): Promise<Sighting<Coupon>> =>
+  sightingInFamily("coupon", familyId, () => findCoupon(t, code, { familyId }));
 
 /** Creates a coupon in a family once (see {@link createOnce}); its code is what it is read back by. */
 export async function createCoupon(

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { z } from "zod";
-import { BillingError, type CatalogKind, CatalogOutcomeUnknownError } from "../errors";
+import { BillingApiError, BillingError, type CatalogKind, CatalogOutcomeUnknownError } from "../errors";
 import { backoffDelay, readBack } from "../retry";
 import { type ApiRequest, parseBody, type Transport } from "../transport";
 import { catalogFailure } from "./refusals";
@@ -17,6 +17,28 @@ export interface CreateOptions {
 
 /** What a read-back by handle saw: the object, or in words what stood in its place. */
 export type Sighting<T> = { readonly found: T } | { readonly seen: string };
+
+/**
+ * What a create's read-back saw of the object it looks for in a family: a 404 is "not found" (any other failure
+ * throws); an archived object, or one in another family, was seen but is not the one this create would have made.
+ */
+export async function sightingInFamily<T extends { readonly id: number; readonly archivedAt?: string; readonly productFamilyId?: number }>(
+  what: string,
+  familyId: number,
+  lookup: () => Promise<T>,
+): Promise<Sighting<T>> {
+  let o: T;
+  try {
+    o = await lookup();
+  } catch (err) {
+    if (err instanceof BillingApiError && err.status === 404) return { seen: "not found (404)" };
+    throw err;
+  }
+  if (o.archivedAt !== undefined) return { seen: `an archived ${what} (id ${o.id}, archived ${o.archivedAt})` };
+  if (o.productFamilyId !== undefined && o.productFamilyId !== familyId)
+    return { seen: `${what} ${o.id} in another family (${o.productFamilyId})` };
+  return { found: o };
+}
 
 /** One catalog create: what it makes, its request (with its token), how its answer reads and how to find it by handle. */
 export interface CreateSpec<S extends z.ZodType, T> {

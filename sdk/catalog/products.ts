@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { BillingApiError } from "../errors";
 import { type ProductInput, type ProductUpdateInput, productInput, productUpdateInput } from "../inputs";
 import { readProduct, readProductByHandle } from "../products";
 import type { Product } from "../results";
@@ -7,7 +6,7 @@ import type { Transport } from "../transport";
 import { MAX_PRODUCTS_PER_PAGE, productListResponse, productResponse } from "../wire";
 import { productCreateBody, productUpdateBody } from "./bodies";
 import { idOf, idProblems, parsed, tokenProblems } from "./checks";
-import { type CreateOptions, createOnce, type Sighting } from "./create";
+import { type CreateOptions, createOnce, type Sighting, sightingInFamily } from "./create";
 import { settledWrite } from "./settle";
 import { toProduct } from "./to-results";
 
@@ -52,21 +51,9 @@ export async function listProducts(t: Transport, opts: ListProductsOptions = {})
   }
 }
 
-/** A product by handle, for a create's read-back: a 404 is "not found", any other failure throws. */
-async function findProduct(t: Transport, handle: string, familyId: number): Promise<Sighting<Product>> {
-  let p: Product;
-  try {
-    // By the handle path always: a handle of digits ("2024") is not an id here.
-    p = await readProductByHandle(t, handle);
-  } catch (err) {
-    if (err instanceof BillingApiError && err.status === 404) return { seen: "not found (404)" };
-    throw err;
-  }
-  if (p.archivedAt !== undefined) return { seen: `an archived product (id ${p.id}, archived ${p.archivedAt})` };
-  if (p.productFamilyId !== undefined && p.productFamilyId !== familyId)
-    return { seen: `product ${p.id} in another family (${p.productFamilyId})` };
-  return { found: p };
-}
+/** A product by handle, for a create's read-back (see {@link sightingInFamily}): by the handle path always, as a handle of digits ("2024") is not an id here. */
+const findProduct = (t: Transport, handle: string, familyId: number): Promise<Sighting<Product>> =>
+  sightingInFamily("product", familyId, () => readProductByHandle(t, handle));
 
 /** Creates a product in a family once (see {@link createOnce}): never two, whatever fails. */
 export async function createProduct(
