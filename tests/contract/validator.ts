@@ -68,10 +68,11 @@ export const PATCHES: { what: string; why: string; apply(ops: Operation[]): void
     },
   },
   {
-    what: "operations with an id or handle in the path may answer 404 with an error list",
-    why: "an unknown subscription or product is not found; the contract lists 404 only for some operations",
+    what: "operations with an id or handle in the path, and lookups by handle or code, may answer 404 with an error list",
+    why: "an unknown subscription, product, component or coupon code is not found (findCoupon's description says so); the contract lists 404 only for some operations",
     apply: (ops) => {
-      for (const o of ops) if (o.path.includes("{")) o.op.responses["404"] ??= jsonResponse("Not Found", errorList);
+      for (const o of ops)
+        if (o.path.includes("{") || /\/(lookup|find)\.json$/.test(o.path)) o.op.responses["404"] ??= jsonResponse("Not Found", errorList);
     },
   },
   {

@@ -4,8 +4,8 @@ import { basic } from "./helpers";
 
 /**
  * A lookup that finds nothing is a 404 (the service's answer to an unknown handle or code; findCoupon's
- * description says so) with an error list; the contract lists no 404 for these paths without an id in them
- * (tests/contract/validator.ts adds one only to paths with a parameter), so this one is checked here by hand.
+ * description says so) with an error list: its exact shape, beyond what the contract validator's added 404
+ * (tests/contract/validator.ts) accepts.
  */
 export async function notFound(sim: Simulator, path: string): Promise<void> {
   const res = await fetch(sim.url + path, { headers: { authorization: basic(), accept: "application/json" } });
