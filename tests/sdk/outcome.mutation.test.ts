@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type Answer, classifyAnswer, serviceMessages } from "../../sdk/outcome";
+import { DUPLICATE_SUBMISSION } from "../../sdk/wire";
 
 // The classifier's edges and the service's words from a page that is not JSON (found by `npm run mutate`, issue 24).
 
@@ -20,6 +21,12 @@ describe("classifyAnswer at the edges of each range", () => {
     expect(classifyAnswer(text(status, "")).kind).toBe(kind);
   });
 
+  it("the duplicate-submission words make a duplicate only on a 409", () => {
+    const body = { errors: [DUPLICATE_SUBMISSION] };
+    expect(classifyAnswer({ status: 422, body, text: "", retryAfter: undefined }).kind).toBe("refused");
+    expect(classifyAnswer({ status: 409, body, text: "", retryAfter: undefined }).kind).toBe("duplicate");
+  });
+
   it("a refusal keeps its status, body and text", () => {
     expect(classifyAnswer({ status: 404, body: { errors: ["x"] }, text: "{}", retryAfter: "3" })).toStrictEqual({
       kind: "refused",
@@ -35,6 +42,10 @@ describe("serviceMessages from a page that is not JSON", () => {
     expect(serviceMessages(classifyAnswer(text(502, "<html>\n<body><h1>Bad</h1>\n\n<p>gateway  here</p></body></html>")))).toEqual([
       "Bad gateway here",
     ]);
+  });
+
+  it("a tag between two words parts them", () => {
+    expect(serviceMessages(classifyAnswer(text(502, "Bad<br>gateway")))).toEqual(["Bad gateway"]);
   });
 
   it("a title is matched whatever its case; the page's text is not added", () => {
