@@ -3,8 +3,8 @@
  * Mutation testing (issue 24): `npm run mutate` (not part of `npm test`: a full run takes long).
  * Scores, times and the explained survivors: mutation/README.md, mutation/survivors.md.
  *
- * Only the critical files:
- *   npm run mutate -- --mutate 'provider/runtime/**\/*.ts' --mutate 'sdk/{transport,retry,outcome,replay,migration}.ts'
+ * Only the critical files (one comma-separated --mutate: a second one replaces the first, and braces do not expand):
+ *   npm run mutate -- --mutate 'provider/runtime/**\/*.ts,sdk/transport.ts,sdk/retry.ts,sdk/outcome.ts,sdk/replay.ts,sdk/migration.ts'
  *
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
