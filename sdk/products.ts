@@ -1,6 +1,7 @@
 import { toPricePoint, toProduct } from "./catalog/to-results";
 import { BillingError, BillingValidationError } from "./errors";
 import { positiveId } from "./inputs";
+import { allPages } from "./pages";
 import type { PricePoint, Product, Subscription } from "./results";
 import type { Transport } from "./transport";
 import { problemsOf } from "./validation";
@@ -43,32 +44,24 @@ export interface ListPricePointsOptions {
 export async function listPricePoints(t: Transport, productId: unknown, opts: ListPricePointsOptions = {}): Promise<PricePoint[]> {
   const id = positiveId.safeParse(productId);
   if (!id.success) throw new BillingValidationError("invalid product", problemsOf(id.error, "productId"));
-  const out: PricePoint[] = [];
-  const seen = new Set<number>();
-  for (let page = 1; ; page++) {
-    const { price_points: rows } = await t.call(
-      {
-        method: "GET",
-        path: `/products/${id.data}/price_points.json`,
-        repeatable: true,
-        // archived=true: how the vendor's own SDK (@maxio-com/advanced-billing-sdk, listProductPricePoints) asks for archived
-        // price points; the vendored contract has no parameter for it. Sent only when asked.
-        query: { page, per_page: MAX_PRICE_POINTS_PER_PAGE, archived: opts.includeArchived ? "true" : undefined },
-      },
-      pricePointListResponse,
-    );
-    let fresh = 0;
-    // An entry without a real id (the vendor publishes one with id 0) could only make a migration record a wrong price point.
-    for (const r of rows) {
-      if (r.id > 0 && !seen.has(r.id)) {
-        seen.add(r.id);
-        out.push(toPricePoint({ ...r, id: r.id }));
-        fresh++;
-      }
-    }
-    // A short page ends the list; so does a page with nothing new (a service that ignored `page`).
-    if (rows.length < MAX_PRICE_POINTS_PER_PAGE || fresh === 0) return out;
-  }
+  const rows = await allPages(
+    MAX_PRICE_POINTS_PER_PAGE,
+    async (page) =>
+      (
+        await t.call(
+          {
+            method: "GET",
+            path: `/products/${id.data}/price_points.json`,
+            repeatable: true,
+            // archived=true: how the vendor's own SDK (@maxio-com/advanced-billing-sdk, listProductPricePoints) asks for archived
+            // price points; the vendored contract has no parameter for it. Sent only when asked.
+            query: { page, per_page: MAX_PRICE_POINTS_PER_PAGE, archived: opts.includeArchived ? "true" : undefined },
+          },
+          pricePointListResponse,
+        )
+      ).price_points,
+  );
+  return rows.map(toPricePoint);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { BillingValidationError } from "../errors";
+import { allPages } from "../pages";
 import type { ComponentPricePoint, PriceTier } from "../results";
 import type { Transport } from "../transport";
 import {
@@ -53,24 +54,17 @@ export async function listComponentPricePoints(
   opts: ListComponentPricePointsOptions = {},
 ): Promise<ComponentPricePoint[]> {
   const cid = idOf(componentId, "componentId", "invalid component price point list");
-  const out: ComponentPricePoint[] = [];
-  const seen = new Set<number>();
-  for (let page = 1; ; page++) {
-    const { price_points: rows } = await t.call(
-      { method: "GET", path: pointsPath(cid), repeatable: true, query: { page, per_page: MAX_COMPONENT_PRICE_POINTS_PER_PAGE } },
-      componentPricePointListResponse,
-    );
-    let fresh = 0;
-    for (const p of rows) {
-      if (p.id > 0 && !seen.has(p.id)) {
-        seen.add(p.id);
-        const point = toComponentPricePoint({ ...p, id: p.id });
-        if (opts.includeArchived || point.archivedAt === undefined) out.push(point);
-        fresh++;
-      }
-    }
-    if (rows.length < MAX_COMPONENT_PRICE_POINTS_PER_PAGE || fresh === 0) return out;
-  }
+  const rows = await allPages(
+    MAX_COMPONENT_PRICE_POINTS_PER_PAGE,
+    async (page) =>
+      (
+        await t.call(
+          { method: "GET", path: pointsPath(cid), repeatable: true, query: { page, per_page: MAX_COMPONENT_PRICE_POINTS_PER_PAGE } },
+          componentPricePointListResponse,
+        )
+      ).price_points,
+  );
+  return rows.map(toComponentPricePoint).filter((p) => opts.includeArchived || p.archivedAt === undefined);
 }
 
 /** A price point by handle among its component's, for a create's read-back; an archived one is not the one created. */

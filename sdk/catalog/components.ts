@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { BillingApiError, BillingValidationError } from "../errors";
+import { allPages } from "../pages";
 import type { Component } from "../results";
 import type { Transport } from "../transport";
 import { problemsOf } from "../validation";
@@ -59,31 +60,21 @@ export async function listComponents(t: Transport, opts: ListComponentsOptions =
     opts.familyId === undefined
       ? "/components.json"
       : `/product_families/${idOf(opts.familyId, "familyId", "invalid component list")}/components.json`;
-  const out: Component[] = [];
-  const seen = new Set<number>();
-  for (let page = 1; ; page++) {
-    const rows = await t.call(
-      {
-        method: "GET",
-        path,
-        repeatable: true,
-        query: { page, per_page: MAX_COMPONENTS_PER_PAGE, include_archived: opts.includeArchived ? "true" : undefined },
-      },
-      componentListResponse,
-    );
-    let fresh = 0;
-    for (const { component: c } of rows) {
-      if (c.id > 0 && !seen.has(c.id)) {
-        seen.add(c.id);
-        const component = toComponent({ ...c, id: c.id });
-        // Without includeArchived, an archived one the service still sent is left out.
-        if (opts.includeArchived || component.archivedAt === undefined) out.push(component);
-        fresh++;
-      }
-    }
-    // A short page ends the list; so does a page with nothing new (a service that ignored `page`).
-    if (rows.length < MAX_COMPONENTS_PER_PAGE || fresh === 0) return out;
-  }
+  const rows = await allPages(MAX_COMPONENTS_PER_PAGE, async (page) =>
+    (
+      await t.call(
+        {
+          method: "GET",
+          path,
+          repeatable: true,
+          query: { page, per_page: MAX_COMPONENTS_PER_PAGE, include_archived: opts.includeArchived ? "true" : undefined },
+        },
+        componentListResponse,
+      )
+    ).map((r) => r.component),
+  );
+  // Without includeArchived, an archived one the service still sent is left out.
+  return rows.map(toComponent).filter((c) => opts.includeArchived || c.archivedAt === undefined);
 }
 
 /** A component by handle, for a create's read-back (see {@link sightingInFamily}). */

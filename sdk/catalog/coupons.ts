@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { BillingApiError, BillingValidationError } from "../errors";
+import { allPages } from "../pages";
 import type { Coupon } from "../results";
 import type { Transport } from "../transport";
 import { problemsOf } from "../validation";
@@ -71,24 +72,12 @@ export async function listCoupons(t: Transport, opts: ListCouponsOptions = {}): 
     opts.familyId === undefined
       ? "/coupons.json"
       : `/product_families/${idOf(opts.familyId, "familyId", "invalid coupon list")}/coupons.json`;
-  const out: Coupon[] = [];
-  const seen = new Set<number>();
-  for (let page = 1; ; page++) {
-    const rows = await t.call(
-      { method: "GET", path, repeatable: true, query: { page, per_page: MAX_COUPONS_PER_PAGE } },
-      couponListResponse,
-    );
-    let fresh = 0;
-    for (const { coupon: c } of rows) {
-      if (c.id > 0 && !seen.has(c.id)) {
-        seen.add(c.id);
-        const coupon = toCoupon({ ...c, id: c.id });
-        if (opts.includeArchived || coupon.archivedAt === undefined) out.push(coupon);
-        fresh++;
-      }
-    }
-    if (rows.length < MAX_COUPONS_PER_PAGE || fresh === 0) return out;
-  }
+  const rows = await allPages(MAX_COUPONS_PER_PAGE, async (page) =>
+    (await t.call({ method: "GET", path, repeatable: true, query: { page, per_page: MAX_COUPONS_PER_PAGE } }, couponListResponse)).map(
+      (r) => r.coupon,
+    ),
+  );
+  return rows.map(toCoupon).filter((c) => opts.includeArchived || c.archivedAt === undefined);
 }
 
 /** A coupon by code, for a create's read-back (see {@link sightingInFamily}). */

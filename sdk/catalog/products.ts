@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { type ProductInput, type ProductUpdateInput, productInput, productUpdateInput } from "../inputs";
+import { allPages } from "../pages";
 import { readProduct, readProductByHandle } from "../products";
 import type { Product } from "../results";
 import type { Transport } from "../transport";
@@ -25,30 +26,20 @@ export async function listProducts(t: Transport, opts: ListProductsOptions = {})
     opts.familyId === undefined
       ? "/products.json"
       : `/product_families/${idOf(opts.familyId, "familyId", "invalid product list")}/products.json`;
-  const out: Product[] = [];
-  const seen = new Set<number>();
-  for (let page = 1; ; page++) {
-    const rows = await t.call(
-      {
-        method: "GET",
-        path,
-        repeatable: true,
-        query: { page, per_page: MAX_PRODUCTS_PER_PAGE, include_archived: opts.includeArchived ? "true" : undefined },
-      },
-      productListResponse,
-    );
-    let fresh = 0;
-    for (const { product: p } of rows) {
-      // A placeholder entry (id 0, as the vendor publishes one) is left out rather than returned as product 0.
-      if (p.id > 0 && !seen.has(p.id)) {
-        seen.add(p.id);
-        out.push(toProduct({ ...p, id: p.id }));
-        fresh++;
-      }
-    }
-    // A short page ends the list; so does a page with nothing new (a service that ignored `page`).
-    if (rows.length < MAX_PRODUCTS_PER_PAGE || fresh === 0) return out;
-  }
+  const rows = await allPages(MAX_PRODUCTS_PER_PAGE, async (page) =>
+    (
+      await t.call(
+        {
+          method: "GET",
+          path,
+          repeatable: true,
+          query: { page, per_page: MAX_PRODUCTS_PER_PAGE, include_archived: opts.includeArchived ? "true" : undefined },
+        },
+        productListResponse,
+      )
+    ).map((r) => r.product),
+  );
+  return rows.map(toProduct);
 }
 
 /** A product by handle, for a create's read-back (see {@link sightingInFamily}): by the handle path always, as a handle of digits ("2024") is not an id here. */
