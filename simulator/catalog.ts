@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import { archivePricePoint, promotePricePoint, unarchivePricePoint } from "./price-point-lifecycle";
 import type {
   PricePointInput,
   PricePointRecord,
@@ -11,8 +12,6 @@ import type {
 } from "./records";
 import { SiteError } from "./site-error";
 import {
-  ALREADY_ARCHIVED,
-  DEFAULT_NOT_ARCHIVABLE,
   type FamilyBody,
   HANDLE_TAKEN,
   hasProblems,
@@ -427,40 +426,19 @@ export class Catalog {
     return pp;
   }
 
-  /** DELETE …/price_points/{id}.json: never the default (the published 422), nor twice. */
+  /** DELETE …/price_points/{id}.json (price-point-lifecycle.ts). */
   archivePricePoint(pp: PricePointRecord): PricePointRecord {
-    if (pp.default) refuse("base", DEFAULT_NOT_ARCHIVABLE);
-    if (pp.archivedAt !== null) refuse("base", ALREADY_ARCHIVED);
-    pp.archivedAt = this.#now();
-    pp.updatedAt = pp.archivedAt;
-    return pp;
+    return archivePricePoint(pp, this.#now());
   }
 
-  /** PATCH …/unarchive.json. One that is not archived is answered as it is (the contract lists no refusal). */
+  /** PATCH …/unarchive.json (price-point-lifecycle.ts). */
   unarchivePricePoint(pp: PricePointRecord): PricePointRecord {
-    if (pp.archivedAt === null) return pp;
-    pp.archivedAt = null;
-    pp.updatedAt = this.#now();
-    return pp;
+    return unarchivePricePoint(pp, () => this.#now());
   }
 
-  /**
-   * PATCH …/default.json: this price point becomes the product's default and
-   * the old default a catalog one. The default already is a no-op. An
-   * archived price point cannot be the default (it could not be archived
-   * while it was one, so it is refused rather than quietly unarchived).
-   */
+  /** PATCH …/default.json: this price point becomes the product's default (price-point-lifecycle.ts). */
   promotePricePoint(p: ProductRecord, pp: PricePointRecord): ProductRecord {
-    if (pp.default) return p;
-    if (pp.archivedAt !== null) refuse("base", `Price point '${pp.handle}' is archived: unarchive it before making it the default.`);
-    const old = defaultPricePoint(p);
-    const now = this.#now();
-    old.default = false;
-    old.updatedAt = now;
-    pp.default = true;
-    pp.updatedAt = now;
-    p.updatedAt = now;
-    return p;
+    return promotePricePoint(p, pp, defaultPricePoint(p), () => this.#now());
   }
 
   // ---- data file ----------------------------------------------------------

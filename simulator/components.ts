@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Catalog } from "./catalog";
+import { archivePricePoint, promotePricePoint, unarchivePricePoint } from "./price-point-lifecycle";
 import type {
   ComponentInput,
   ComponentKind,
@@ -13,7 +14,7 @@ import type {
   ProductFamilyRecord,
 } from "./records";
 import { SiteError } from "./site-error";
-import { ALREADY_ARCHIVED, DEFAULT_NOT_ARCHIVABLE, HANDLE_TAKEN, hasProblems, type Problems, Refusal, refuse } from "./wire-catalog";
+import { HANDLE_TAKEN, hasProblems, type Problems, Refusal, refuse } from "./wire-catalog";
 import {
   bracketProblems,
   COMPONENT_NOT_ARCHIVABLE,
@@ -538,39 +539,22 @@ export class Components {
     return pp;
   }
 
-  /** DELETE …/price_points/{id}.json: never the default, nor twice (the published 422). */
+  /** DELETE …/price_points/{id}.json (price-point-lifecycle.ts). */
   archivePricePoint(pp: ComponentPricePointRecord): ComponentPricePointRecord {
-    if (pp.default) refuse("base", DEFAULT_NOT_ARCHIVABLE);
-    if (pp.archivedAt !== null) refuse("base", ALREADY_ARCHIVED);
-    pp.archivedAt = this.#now();
-    pp.updatedAt = pp.archivedAt;
-    return pp;
+    return archivePricePoint(pp, this.#now());
   }
 
-  /** PUT …/unarchive.json. One that is not archived is answered as it is (the contract lists no refusal). */
+  /** PUT …/unarchive.json (price-point-lifecycle.ts). */
   unarchivePricePoint(pp: ComponentPricePointRecord): ComponentPricePointRecord {
-    if (pp.archivedAt === null) return pp;
-    pp.archivedAt = null;
-    pp.updatedAt = this.#now();
-    return pp;
+    return unarchivePricePoint(pp, () => this.#now());
   }
 
   /**
-   * PUT …/default.json: this price point becomes the component's default (its
-   * scheme and prices the component's); the old one a catalog price point
-   * (subscriptions keep theirs). An archived one is refused, as for products.
+   * PUT …/default.json: this price point becomes the component's default (its scheme and prices the
+   * component's; price-point-lifecycle.ts).
    */
   promote(c: ComponentRecord, pp: ComponentPricePointRecord): ComponentRecord {
-    if (pp.default) return c;
-    if (pp.archivedAt !== null) refuse("base", `Price point '${pp.handle}' is archived: unarchive it before making it the default.`);
-    const old = defaultComponentPricePoint(c);
-    const now = this.#now();
-    old.default = false;
-    old.updatedAt = now;
-    pp.default = true;
-    pp.updatedAt = now;
-    c.updatedAt = now;
-    return c;
+    return promotePricePoint(c, pp, defaultComponentPricePoint(c), () => this.#now());
   }
 
   // ---- data file -----------------------------------------------------------
