@@ -256,3 +256,11 @@ export const componentPricePointUpdateInput = withComponentRule(
     )
     .strict(),
 );
+
+/** The shared pieces, for the provider's Component and ComponentPricePoint kinds (one schema and one description each). */
+export {
+  frequency as componentFrequency,
+  overagePricing as componentOveragePricing,
+  prepaidTerms as componentPrepaidTerms,
+  prices as componentPrices,
+};

@@ -1,0 +1,64 @@
+import {
+  componentFrequency,
+  componentOveragePricing,
+  componentPrepaidTerms,
+  componentPrices,
+  componentRule,
+} from "../../sdk/catalog/component-inputs";
+import { pricingScheme } from "../../sdk/catalog/tiers";
+import type { BillingClient } from "../../sdk/client";
+import type { Component } from "../../sdk/results";
+import { findByHandle, referenceField } from "./catalog";
+
+/**
+ * What the Component and ComponentPricePoint kinds share: the pricing fields (the SDK's schemas,
+ * each described for the docs), the rules across them, and the reference to a component. One
+ * schema per field, so a catalog export, the kinds and the SDK agree on names and on what passes.
+ */
+
+/** The scheme and tiers, as the SDK checks them. */
+export const componentPricingFields = {
+  pricingScheme: pricingScheme.describe(
+    'How the tiers price a quantity: "per_unit" (one tier, one price), "volume" (every unit at the price of the tier the total falls in), "tiered" (each unit at its own tier\'s price) or "stairstep" (one price per tier reached).',
+  ),
+  prices: componentPrices(),
+};
+
+/** The default price point's billing frequency (sites with multifrequency). */
+export const componentFrequencyFields = {
+  interval: componentFrequency.interval,
+  intervalUnit: componentFrequency.intervalUnit,
+};
+
+/** A prepaid usage component's (or its price point's) overage pricing and rollover terms. */
+export const componentPrepaidFields = {
+  overagePricing: componentOveragePricing.describe(
+    "How usage beyond the prepaid quantity is priced: { pricingScheme, prices }, the same tier rules as prices.",
+  ),
+  rolloverPrepaidRemainder: componentPrepaidTerms.rolloverPrepaidRemainder,
+  renewPrepaidAllocation: componentPrepaidTerms.renewPrepaidAllocation,
+  expirationInterval: componentPrepaidTerms.expirationInterval,
+  expirationIntervalUnit: componentPrepaidTerms.expirationIntervalUnit,
+};
+
+/**
+ * The SDK's rules across component fields, for a kind's `superRefine`: the tier rules on `prices`
+ * and `overagePricing.prices` (first at 1, ascending, contiguous, only the last open-ended) and
+ * each interval with its unit. Run even when a field failed, so a preview reports every problem.
+ */
+export const componentTierRule = [componentRule, { when: () => true }] as const;
+
+/** A component: a Component resource's `componentId`, an id, or "handle:<handle>". */
+export const componentReferenceField = () =>
+  referenceField("component").describe('The component: a Component resource, its `componentId`, an id, or "handle:<handle>".');
+
+/**
+ * The component with this handle, archived ones included, or undefined. The lookup answers archived
+ * components where the service does; where it does not (a 404), the site's list with archived ones
+ * is the answer, since an archived component keeps its handle.
+ */
+export async function componentWithHandle(client: BillingClient, handle: string): Promise<Component | undefined> {
+  const found = await findByHandle(() => client.findComponentByHandle(handle));
+  if (found) return found;
+  return (await client.listComponents({ includeArchived: true })).find((c) => c.handle === handle);
+}
