@@ -5,14 +5,15 @@ import { compare, type Note, typeOfStep } from "./steps";
 
 /**
  * The catalog's objects in a preview: product families, products and price
- * points, each as a reviewer reads it. What the service does with each step
- * is said in the service's terms (a product's pricing change is a new default
- * price point; a price point's is a replacement in a fixed order; nothing is
- * ever deleted, only archived).
+ * points, components and their price points, coupons, each as a reviewer
+ * reads it. What the service does with each step is said in the service's
+ * terms (a product's pricing change is a new default price point; a price
+ * point's is a replacement in a fixed order; a component's prices change in
+ * place on its default price point; nothing is ever deleted, only archived).
  */
 
 /** The catalog kinds, in the order a review lists them. */
-export const CATALOG_KINDS = ["ProductFamily", "Product", "ProductPricePoint"] as const;
+export const CATALOG_KINDS = ["ProductFamily", "Product", "ProductPricePoint", "Component", "ComponentPricePoint", "Coupon"] as const;
 export type CatalogKind = (typeof CATALOG_KINDS)[number];
 
 /** How a review names each kind in a sentence. */
@@ -20,11 +21,15 @@ export const CATALOG_NOUN: Readonly<Record<CatalogKind, string>> = {
   ProductFamily: "Product family",
   Product: "Product",
   ProductPricePoint: "Price point",
+  Component: "Component",
+  ComponentPricePoint: "Component price point",
+  Coupon: "Coupon",
 };
 
 // A dynamic resource's type (`pulumi-nodejs:dynamic/billing:Product`, also what its urn holds) or the plugin's
 // (`billing:index:Product`).
-const CATALOG_TYPE = /^(?:pulumi-nodejs:dynamic\/billing|billing:index):(ProductFamily|Product|ProductPricePoint)$/;
+const CATALOG_TYPE =
+  /^(?:pulumi-nodejs:dynamic\/billing|billing:index):(ProductFamily|Product|ProductPricePoint|Component|ComponentPricePoint|Coupon)$/;
 
 /** The catalog kind of a type, if it is one. */
 export function catalogKindOf(type: string): CatalogKind | undefined {
@@ -57,6 +62,8 @@ export interface CatalogReview {
   readonly site?: string;
   /** A price point's product. */
   readonly product?: ProductRef;
+  /** A component price point's component (the same shape: a handle, an id, or unknown). */
+  readonly component?: ProductRef;
   /** An existing object this step adopts: from check()'s `preview.adopt`, or the provider's notice. */
   readonly adopted?: { readonly id: string; readonly handle: string };
   /** Inputs that change, field by field, formatted (amounts as money, intervals in words). */
@@ -73,7 +80,9 @@ export interface CatalogReview {
 
 export { PRICING_FIELDS };
 
-const PRICING: ReadonlySet<string> = new Set(PRICING_FIELDS);
+/** A component's or its price point's pricing: changed in place, so what subscriptions on it pay. */
+const TIER_FIELDS = ["pricingScheme", "prices", "unitPrice", "overagePricing"] as const;
+const PRICING: ReadonlySet<string> = new Set([...PRICING_FIELDS, ...TIER_FIELDS]);
 const MONEY: ReadonlySet<string> = new Set(["priceInCents", "trialPriceInCents", "initialChargeInCents"]);
 
 /** A length and its unit shown as one change: `interval` "per month" → "every 12 months". */
@@ -87,7 +96,7 @@ const PERIODS = [
 const NOT_SHOWN = new Set(["preview", "__provider", "adopt"]);
 
 /** The order inputs are listed in: identity and names first, then pricing as the service lists it, the rest by name. */
-const FIRST = ["handle", "name", "description", "productFamily", "product", "default"];
+const FIRST = ["handle", "code", "name", "description", "productFamily", "product", "component", "kind", "default", ...TIER_FIELDS];
 
 /** Cents as money: 4900 → "$49.00", 123456 → "$1,234.56" (the site's currency; the symbol is a reading aid). */
 export function dollars(cents: number): string {
@@ -128,8 +137,28 @@ function expiration(n: unknown, unit: unknown): string {
 function fieldText(key: string, v: unknown): string {
   if (MONEY.has(key) && typeof v === "number") return dollars(v);
   if (v === null) return "not set";
-  if ((key === "productFamily" || key === "product") && typeof v === "string" && v.startsWith("handle:")) return v.slice("handle:".length);
+  if ((key === "productFamily" || key === "product" || key === "component") && typeof v === "string" && v.startsWith("handle:"))
+    return v.slice("handle:".length);
+  if (key === "prices" && Array.isArray(v)) return tiersText(v);
+  if (key === "overagePricing" && record(v)) {
+    const o = record(v) as Record<string, unknown>;
+    return `${valueText(o.pricingScheme)}: ${Array.isArray(o.prices) ? tiersText(o.prices) : valueText(o.prices)}`;
+  }
   return valueText(v);
+}
+
+/** Tiers as a reviewer reads them: "1–100 at 0.10; 101+ at 0.08" (unit prices in the site's currency, as declared). */
+export function tiersText(tiers: readonly unknown[]): string {
+  if (tiers.length === 0) return "none";
+  return tiers
+    .map((t) => {
+      const o = record(t);
+      if (!o) return valueText(t);
+      const start = valueText(o.startingQuantity ?? 1);
+      const range = o.endingQuantity === undefined || o.endingQuantity === null ? `${start}+` : `${start}–${valueText(o.endingQuantity)}`;
+      return `${range} at ${valueText(o.unitPrice)}`;
+    })
+    .join("; ");
 }
 
 const record = (v: unknown): Record<string, unknown> | undefined =>
@@ -193,6 +222,9 @@ const ADOPT_NOUN: Readonly<Record<CatalogKind, string>> = {
   ProductFamily: "product family",
   Product: "product",
   ProductPricePoint: "price point",
+  Component: "component",
+  ComponentPricePoint: "component price point",
+  Coupon: "coupon",
 };
 
 /** The provider's adoption notice (`adopted product \`pro\` (id 123) …`) for this kind and handle, if a diagnostic holds one. */
@@ -243,6 +275,17 @@ function replacementSteps(kind: CatalogKind, inputs: Record<string, unknown>): s
   }
   if (kind === "Product")
     return ["create the new product (or adopt one with its handle)", "archive the old one (subscriptions on it keep it)"];
+  if (kind === "Component" || kind === "ComponentPricePoint") {
+    const noun = kind === "Component" ? "component" : "price point";
+    const promote = kind === "ComponentPricePoint" && inputs.default === true ? ["promote it to the component's default"] : [];
+    return [
+      `rename the old ${noun}'s handle (which frees it)`,
+      "create the new one",
+      ...promote,
+      "archive the old one (subscriptions on it keep it)",
+    ];
+  }
+  if (kind === "Coupon") return ["create the new coupon (or adopt one with its code)", "archive the old one"];
   return [
     "create the new family (or adopt one with its handle)",
     "the old one leaves the stack and stays at the service (a family has no delete)",
@@ -253,10 +296,14 @@ function replacementSteps(kind: CatalogKind, inputs: Record<string, unknown>): s
 function deleteEffect(kind: CatalogKind, before: Record<string, unknown>): string[] {
   if (kind === "ProductFamily") return ["leaves the stack; the service keeps the family (it has no delete)"];
   if (kind === "Product") return ["archived: new signups can no longer choose it; its subscriptions keep it; its handle stays taken"];
+  if (kind === "Component")
+    return ["archived: it can no longer be added to subscriptions; subscriptions that have it keep it; its handle stays taken"];
+  if (kind === "Coupon") return ["archived: it can no longer be applied; subscriptions that have it keep their discount"];
   const effects = ["archived: its subscriptions keep it; its handle stays taken"];
+  const parent = kind === "ComponentPricePoint" ? "component" : "product";
   if (before.default === true) {
     effects.push(
-      "it is declared the product's default, which the service cannot archive: promote another price point first, or archive its product in the same update",
+      `it is declared the ${parent}'s default, which the service cannot archive: promote another price point first, or archive its ${parent} in the same update`,
     );
   }
   return effects;
@@ -282,6 +329,9 @@ const CATALOG_KIND_WORDS: Readonly<Record<CatalogKind, string>> = {
   ProductFamily: "(?:ProductFamily|product family)",
   Product: "(?:Product|product)",
   ProductPricePoint: "(?:ProductPricePoint|price point)",
+  Component: "(?:Component|component)",
+  ComponentPricePoint: "(?:ComponentPricePoint|price point)",
+  Coupon: "(?:Coupon|coupon)",
 };
 
 /**
@@ -306,7 +356,9 @@ export function catalogReviews(
     const after = deleting ? undefined : (step.newState?.inputs ?? {});
     const inputs = after ?? before ?? {};
     const preview = after ? record(after.preview) : undefined;
-    const adopted = step.op === "create" ? (adoptOf(preview) ?? adoptNotice(diagnostics, kind, inputs.handle, step.urn)) : undefined;
+    // A coupon's identity is its code; every other catalog object's, its handle.
+    const handle = kind === "Coupon" ? inputs.code : inputs.handle;
+    const adopted = step.op === "create" ? (adoptOf(preview) ?? adoptNotice(diagnostics, kind, handle, step.urn)) : undefined;
 
     let changes: FieldChange[] = [];
     if (after) {
@@ -337,6 +389,13 @@ export function catalogReviews(
     if (kind === "Product" && pricingChanged && (step.op === "update" || adopted)) {
       effects.push("a new default price point; existing subscriptions keep theirs");
     }
+    if (step.op === "update" && pricingChanged && (kind === "Component" || kind === "ComponentPricePoint")) {
+      effects.push(
+        kind === "Component"
+          ? "its default price point's prices change in place: subscriptions on that price point pay the new prices from their next charge"
+          : "the price point's prices change in place: subscriptions on it pay the new prices from their next charge",
+      );
+    }
     if (step.op === "replace" && kind === "ProductPricePoint" && pricingChanged) {
       effects.push(
         inputs.default === true
@@ -351,21 +410,23 @@ export function catalogReviews(
     for (const v of mine) used.add(v);
     const site = inputs.site;
     const product = kind === "ProductPricePoint" ? productRef(inputs.product) : undefined;
+    const component = kind === "ComponentPricePoint" ? productRef(inputs.component) : undefined;
     out.push({
       urn: step.urn,
       name: urnParts(step.urn).name,
       kind,
       op: step.op,
       action,
-      handle: valueText(inputs.handle),
+      handle: valueText(handle),
       ...(site !== undefined ? { site: valueText(site) } : {}),
       ...(product !== undefined ? { product } : {}),
+      ...(component !== undefined ? { component } : {}),
       ...(adopted ? { adopted } : {}),
       changes,
       pricingChanged,
       steps: step.op === "replace" ? replacementSteps(kind, inputs) : [],
       effects,
-      warnings: warningsFor(step, kind, inputs.handle, notes, used),
+      warnings: warningsFor(step, kind, handle, notes, used),
       violations: mine,
     });
   }
@@ -374,7 +435,7 @@ export function catalogReviews(
     (a, b) =>
       compare(a.site ?? "", b.site ?? "") ||
       kindRank(a.kind) - kindRank(b.kind) ||
-      compare(refKey(a.product), refKey(b.product)) ||
+      compare(refKey(a.product ?? a.component), refKey(b.product ?? b.component)) ||
       compare(a.handle, b.handle) ||
       compare(a.urn, b.urn) ||
       compare(a.op, b.op),

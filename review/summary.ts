@@ -120,10 +120,10 @@ function webhooksSection(sites: readonly SiteWebhooks[], level: number): string[
 /** A handle or other declared value as inline code, but "unknown until up", which is no value. */
 const codeOrUnknown = (v: string) => (v === UNKNOWN_TEXT ? v : code(v));
 
-function productRefText(r: ProductRef): string {
-  if ("handle" in r) return `product ${code(r.handle)}`;
-  if ("id" in r) return `product ${text(r.id)}`;
-  return `a product ${UNKNOWN_TEXT}`;
+function productRefText(r: ProductRef, what = "product"): string {
+  if ("handle" in r) return `${what} ${code(r.handle)}`;
+  if ("id" in r) return `${what} ${text(r.id)}`;
+  return `a ${what} ${UNKNOWN_TEXT}`;
 }
 
 /** One change as a line: `priceInCents: $49.00 → $59.00` (or the declared value, on create). */
@@ -137,7 +137,7 @@ const sentence = (s: string) => {
 
 /** One catalog object: a bullet naming it and what its step does, then its changes, steps, effects and findings. */
 function catalogLines(o: CatalogReview): string[] {
-  const of = o.product ? ` of ${productRefText(o.product)}` : "";
+  const of = o.product ? ` of ${productRefText(o.product)}` : o.component ? ` of ${productRefText(o.component, "component")}` : "";
   const resource = o.name === o.handle ? "" : ` (resource ${code(o.name)})`;
   const title = `- ${CATALOG_NOUN[o.kind]} ${codeOrUnknown(o.handle)}${of}${resource}`;
   const lines: string[] = [];
@@ -145,7 +145,13 @@ function catalogLines(o: CatalogReview): string[] {
   switch (o.action) {
     case "create": {
       // The handle and a price point's product are in the title already.
-      const declared = o.changes.filter((c) => c.key !== "handle" && !(o.kind === "ProductPricePoint" && c.key === "product"));
+      const declared = o.changes.filter(
+        (c) =>
+          c.key !== "handle" &&
+          !(o.kind === "Coupon" && c.key === "code") &&
+          !(o.kind === "ProductPricePoint" && c.key === "product") &&
+          !(o.kind === "ComponentPricePoint" && c.key === "component"),
+      );
       lines.push(`${title}: **create**${declared.length ? `: ${declared.map(changeText).join(", ")}` : ""}`);
       break;
     }

@@ -30,6 +30,18 @@ const ANNUAL = {
   intervalUnit: "month",
   default: true,
 };
+const SMS = {
+  productFamily: "handle:saas",
+  kind: "metered",
+  handle: "sms",
+  name: "Text messages",
+  unitName: "message",
+  pricingScheme: "tiered",
+  prices: [
+    { startingQuantity: 1, endingQuantity: 100, unitPrice: "0.10" },
+    { startingQuantity: 101, unitPrice: "0.08" },
+  ],
+};
 const change = (from: Inputs, to: Inputs) => ({ pricingChange: { fields: Object.keys(to), from, to } });
 const PRICE_EFFECT = "  - As the service applies it: a new default price point; existing subscriptions keep theirs.";
 
@@ -312,6 +324,75 @@ const CASES: readonly Case[] = [
       "- Price point `b` of a product unknown until up: **create**: name: Annual, default: true, priceInCents: \\$490.00, interval: every 12 months",
     ],
   },
+  {
+    name: "a component's tiers changed in place: the tiers before and after, and whom the change affects",
+    input: preview([
+      step(
+        "update",
+        "Component",
+        "sms",
+        {
+          ...SMS,
+          prices: [
+            { startingQuantity: 1, endingQuantity: 100, unitPrice: "0.10" },
+            { startingQuantity: 101, unitPrice: "0.07" },
+          ],
+        },
+        SMS,
+      ),
+    ]),
+    has: [
+      "- Component `sms`: **update** in place",
+      "  - prices: 1–100 at 0.10; 101+ at 0.08 → 1–100 at 0.10; 101+ at 0.07",
+      "  - Its default price point's prices change in place: subscriptions on that price point pay the new prices from their next charge.",
+    ],
+    ordered: true,
+  },
+  {
+    name: "creates: a component, a price point of it, a coupon; coupons by code, tiers in words",
+    input: preview([
+      step("create", "Coupon", "launch", { productFamily: "handle:saas", code: "LAUNCH15", name: "Launch", percentage: 15 }),
+      step("create", "ComponentPricePoint", "sms-annual", {
+        component: "handle:sms",
+        handle: "sms-annual",
+        name: "Annual",
+        pricingScheme: "per_unit",
+        prices: [{ startingQuantity: 1, unitPrice: "0.09" }],
+      }),
+      step("create", "Component", "sms", SMS),
+    ]),
+    has: [
+      "- Component `sms`: **create**: name: Text messages, productFamily: saas, kind: metered, pricingScheme: tiered, prices: 1–100 at 0.10; 101+ at 0.08, unitName: message",
+      "- Component price point `sms-annual` of component `sms`: **create**: name: Annual, pricingScheme: per\\_unit, prices: 1+ at 0.09",
+      "- Coupon `LAUNCH15` (resource `launch`): **create**: name: Launch, productFamily: saas, percentage: 15",
+    ],
+    ordered: true,
+  },
+  {
+    name: "a component's kind changed: replaced, its handle freed first",
+    input: preview([step("replace", "Component", "sms", { ...SMS, kind: "quantity_based" }, SMS)]),
+    has: [
+      "- Component `sms`: **replace**, in this order:",
+      "  1. rename the old component's handle (which frees it)",
+      "  2. create the new one",
+      "  3. archive the old one (subscriptions on it keep it)",
+      "  - kind: metered → quantity\\_based",
+    ],
+    ordered: true,
+  },
+  {
+    name: "a coupon and a component removed: archived, in the service's terms",
+    input: preview([
+      step("delete", "Coupon", "launch", undefined, { productFamily: "handle:saas", code: "LAUNCH15", name: "Launch", percentage: 15 }),
+      step("delete", "Component", "sms", undefined, SMS),
+    ]),
+    has: [
+      "- Component `sms`: **archive**",
+      "  - Archived: it can no longer be added to subscriptions; subscriptions that have it keep it; its handle stays taken.",
+      "- Coupon `LAUNCH15` (resource `launch`): **archive**",
+    ],
+    ordered: true,
+  },
 ];
 
 describe("billing-review: the catalog section", () => {
@@ -352,6 +433,9 @@ describe("billing-review: the catalog section", () => {
     ["pulumi-nodejs:dynamic/billing:Product", "Product"],
     ["pulumi-nodejs:dynamic/billing:ProductPricePoint", "ProductPricePoint"],
     ["billing:index:ProductPricePoint", "ProductPricePoint"],
+    ["billing:index:Component", "Component"],
+    ["pulumi-nodejs:dynamic/billing:ComponentPricePoint", "ComponentPricePoint"],
+    ["billing:index:Coupon", "Coupon"],
     ["pulumi-nodejs:dynamic/billing:SubscriptionMigration", undefined],
     ["pulumi-nodejs:dynamic/billing:ProductX", undefined],
     ["other:index:Product", undefined],
