@@ -3,6 +3,7 @@
  * docs, the serialization tests and the benchmark read, and the package's
  * exports of each kind. Adding a kind is its module and its lines here.
  */
+import { component } from "./component";
 import { registry } from "./kind";
 import { product } from "./product";
 import { productFamily } from "./product-family";
@@ -21,11 +22,13 @@ export const KINDS = registry({
   productFamily,
   product,
   productPricePoint,
+  component,
 });
 
 /** A kind's key, as the serialized provider stores it. */
 export type ProviderKind = keyof typeof KINDS;
 
+export { Component, type ComponentArgs, type ComponentOutputs, componentProvider } from "./component";
 export { Product, type ProductArgs, type ProductOutputs, productProvider } from "./product";
 export { ProductFamily, type ProductFamilyArgs, type ProductFamilyOutputs, productFamilyProvider } from "./product-family";
 export {
