@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * billing-simulator --port N [--host H] [--seed demo] [--data FILE] [--api-key K] [--access-token T] [--latency MS]
+ * billing-simulator --port N [--host H] [--seed demo] [--data FILE] [--api-key K] [--access-token T] [--latency MS|MEDIAN:P99]
  *                   [--max-concurrent N] [--over-capacity queue|429] [--report-price-point]
  * Runs until SIGINT/SIGTERM.
  *
@@ -9,9 +9,10 @@
  * has become since, and a restart must not undo that.
  */
 import { DEMO_SITE, type SimulatorOptions, startSimulator } from "./index";
+import { parseLatency } from "./latency";
 
 const USAGE =
-  "usage: billing-simulator [--port N] [--host H] [--seed demo] [--data FILE] [--api-key K] [--access-token T] [--latency MS]" +
+  "usage: billing-simulator [--port N] [--host H] [--seed demo] [--data FILE] [--api-key K] [--access-token T] [--latency MS|MEDIAN:P99]" +
   " [--max-concurrent N] [--over-capacity queue|429] [--report-price-point]";
 
 function parseArgs(argv: string[]): SimulatorOptions {
@@ -50,9 +51,17 @@ function parseArgs(argv: string[]): SimulatorOptions {
       case "--access-token":
         o.accessToken = value();
         break;
-      case "--latency":
-        o.latencyMs = number(flag, value());
+      case "--latency": {
+        let l: ReturnType<typeof parseLatency>;
+        try {
+          l = parseLatency(value());
+        } catch (err) {
+          fail((err as Error).message);
+        }
+        if (typeof l === "number") o.latencyMs = l;
+        else o.latency = l;
         break;
+      }
       case "--max-concurrent": {
         const n = number(flag, value());
         if (n === 0) fail("--max-concurrent needs at least 1");

@@ -5,6 +5,7 @@ export { DataFileError } from "./data-file";
 export { DATA_VERSION } from "./data-shape";
 export { DUPLICATE_WINDOW_MS, type TokenStatus } from "./duplicates";
 export type { FaultMatch, FaultSpec } from "./faults";
+export type { LatencyDistribution } from "./latency";
 // Every record and input type of the simulator's seeding calls (records.ts's functions are internal).
 export type * from "./records";
 export { DEMO_SITE, type DemoSite } from "./seed";

@@ -9,6 +9,7 @@ import { dataFileText, readDataFile, writeDataFile } from "./data-file";
 import { DuplicateGuard, type TokenStatus } from "./duplicates";
 import { parseJson } from "./exact-json";
 import { type FaultSpec, FaultTable } from "./faults";
+import { type LatencyDistribution, latencySampler } from "./latency";
 import type {
   BigIdWebhookRecord,
   ComponentInput,
@@ -44,6 +45,11 @@ export interface SimulatorOptions {
   accessToken?: string;
   /** Delay before answering each admitted request. Default 0. */
   latencyMs?: number;
+  /**
+   * A delay drawn for each admitted request (a log-normal distribution by its median and 99th
+   * percentile, seeded), instead of `latencyMs`; each request's draw is in its log entry.
+   */
+  latency?: LatencyDistribution;
   /** Requests processed at once; further ones wait or get 429 (`overCapacity`). Default 4, the service's per-site cap. */
   maxConcurrent?: number;
   /**
@@ -97,6 +103,8 @@ export interface RequestLogEntry {
   /** Arrival, epoch milliseconds of the real clock (not `now`: the log measures the run). */
   at: number;
   uniquenessToken?: string;
+  /** The latency the simulator added before handling it (ms), when one was set. */
+  latencyMs?: number;
 }
 
 export interface Simulator {
@@ -198,7 +206,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   if (overCapacity !== "queue" && overCapacity !== "429")
     throw new Error(`overCapacity must be "queue" or "429", got ${String(overCapacity)}`);
   const render = { reportPricePoint: options.reportPricePoint === true };
-  const latencyMs = options.latencyMs ?? 0;
+  if (options.latency !== undefined && options.latencyMs !== undefined)
+    throw new Error("give latencyMs (every request) or latency (a distribution), not both");
+  const drawLatency = options.latency !== undefined ? latencySampler(options.latency) : () => options.latencyMs ?? 0;
   const logBodies = options.logBodies ?? true;
   const site = new Site(now);
   const guard = new DuplicateGuard(() => now().getTime());
@@ -307,6 +317,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
       const fault = faults.take(method, entry.path);
       const before = fault && !fault.applyAfterHandling && fault.kind !== "processing" ? fault : undefined;
+      const latencyMs = drawLatency();
+      if (latencyMs > 0) entry.latencyMs = latencyMs;
       const wait = latencyMs + (before?.kind === "delay" ? before.ms : 0);
       if (wait > 0) await sleep(wait, undefined, { signal: closing.signal });
       if (before && before.kind !== "delay") return inject(before);
