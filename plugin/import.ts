@@ -3,6 +3,7 @@ import { KINDS, type ProviderKind } from "../provider/kinds";
 import { kinds } from "../provider/runtime";
 import { clientFor, SiteConfigError, siteLabel } from "../provider/runtime/config";
 import { importFamily, importPricePoint, importProduct } from "./import-catalog";
+import { importComponentPricePoint } from "./import-component-price-point";
 import { plain } from "./values";
 
 /**
@@ -18,12 +19,13 @@ export async function importRead(provider: object, key: ProviderKind, id: string
   if (key === "productFamily") return importFamily(provider, id);
   if (key === "product") return importProduct(provider, id);
   if (key === "productPricePoint") return importPricePoint(provider, id);
+  if (key === "componentPricePoint") return importComponentPricePoint(provider, id);
   throw new Error(NOT_IMPORTABLE[key]);
 }
 
 /** Why the one-shot kinds cannot be imported. */
 const NOT_IMPORTABLE: Record<
-  Exclude<ProviderKind, "webhookEndpoint" | "webhookSettings" | "productFamily" | "product" | "productPricePoint">,
+  Exclude<ProviderKind, "webhookEndpoint" | "webhookSettings" | "productFamily" | "product" | "productPricePoint" | "componentPricePoint">,
   string
 > = {
   subscriptionMigration:

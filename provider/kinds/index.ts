@@ -4,6 +4,7 @@
  * exports of each kind. Adding a kind is its module and its lines here.
  */
 import { component } from "./component";
+import { componentPricePoint } from "./component-price-point";
 import { registry } from "./kind";
 import { product } from "./product";
 import { productFamily } from "./product-family";
@@ -22,6 +23,7 @@ export const KINDS = registry({
   productFamily,
   product,
   productPricePoint,
+  componentPricePoint,
   component,
 });
 
@@ -29,6 +31,12 @@ export const KINDS = registry({
 export type ProviderKind = keyof typeof KINDS;
 
 export { Component, type ComponentArgs, type ComponentOutputs, componentProvider } from "./component";
+export {
+  ComponentPricePoint,
+  type ComponentPricePointArgs,
+  type ComponentPricePointOutputs,
+  componentPricePointProvider,
+} from "./component-price-point";
 export { Product, type ProductArgs, type ProductOutputs, productProvider } from "./product";
 export { ProductFamily, type ProductFamilyArgs, type ProductFamilyOutputs, productFamilyProvider } from "./product-family";
 export {
