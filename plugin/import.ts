@@ -4,6 +4,7 @@ import { kinds } from "../provider/runtime";
 import { clientFor, SiteConfigError, siteLabel } from "../provider/runtime/config";
 import { importFamily, importPricePoint, importProduct } from "./import-catalog";
 import { importComponentPricePoint } from "./import-component-price-point";
+import { importCoupon } from "./import-coupon";
 import { plain } from "./values";
 
 /**
@@ -19,13 +20,17 @@ export async function importRead(provider: object, key: ProviderKind, id: string
   if (key === "productFamily") return importFamily(provider, id);
   if (key === "product") return importProduct(provider, id);
   if (key === "productPricePoint") return importPricePoint(provider, id);
+  if (key === "coupon") return importCoupon(provider, id);
   if (key === "componentPricePoint") return importComponentPricePoint(provider, id);
   throw new Error(NOT_IMPORTABLE[key]);
 }
 
 /** Why the one-shot kinds cannot be imported. */
 const NOT_IMPORTABLE: Record<
-  Exclude<ProviderKind, "webhookEndpoint" | "webhookSettings" | "productFamily" | "product" | "productPricePoint" | "componentPricePoint">,
+  Exclude<
+    ProviderKind,
+    "webhookEndpoint" | "webhookSettings" | "productFamily" | "product" | "productPricePoint" | "componentPricePoint" | "coupon"
+  >,
   string
 > = {
   subscriptionMigration:

@@ -5,6 +5,7 @@
  */
 import { component } from "./component";
 import { componentPricePoint } from "./component-price-point";
+import { coupon } from "./coupon";
 import { registry } from "./kind";
 import { product } from "./product";
 import { productFamily } from "./product-family";
@@ -25,6 +26,7 @@ export const KINDS = registry({
   productPricePoint,
   componentPricePoint,
   component,
+  coupon,
 });
 
 /** A kind's key, as the serialized provider stores it. */
@@ -37,6 +39,7 @@ export {
   type ComponentPricePointOutputs,
   componentPricePointProvider,
 } from "./component-price-point";
+export { Coupon, type CouponArgs, type CouponOutputs, couponProvider } from "./coupon";
 export { Product, type ProductArgs, type ProductOutputs, productProvider } from "./product";
 export { ProductFamily, type ProductFamilyArgs, type ProductFamilyOutputs, productFamilyProvider } from "./product-family";
 export {

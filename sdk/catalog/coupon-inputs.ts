@@ -85,7 +85,7 @@ const couponObject = z
   .strict();
 
 /** Exactly one of `percentage` and `amountInCents`; a duration only on a recurring coupon. */
-function couponRule(raw: unknown, ctx: z.RefinementCtx): void {
+export function couponRule(raw: unknown, ctx: z.RefinementCtx): void {
   if (typeof raw !== "object" || raw === null) return;
   const o = raw as Record<string, unknown>;
   const p = o.percentage !== undefined;
