@@ -1,0 +1,175 @@
+import { existsSync, statSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { type DiffFormat, diffCatalogs, isEmptyDiff, renderDiff } from "./diff";
+import { catalogImportFile, importFileJson } from "./import-file";
+import { catalogProgram } from "./program";
+import type { ReadProgress } from "./read";
+import { type CatalogSnapshot, snapshotJson } from "./snapshot";
+import { CatalogUsageError, DEFAULT_KEY_ENV, DEFAULT_TOKEN_ENV, readSite, readSnapshotFile, siteOptions } from "./sources";
+
+export const USAGE = `Usage:
+  billing-catalog export --site SITE --out DIR [--include-archived] [--format import|program|snapshot|all] [--site-entry NAME]
+      writes DIR/import.json (for \`pulumi import --file\` with the provider plugin), DIR/index.ts (a program for the
+      dynamic providers) and DIR/snapshot.json (the catalog by handle, for \`diff\`); --format picks one (default all).
+      --site-entry NAME prefixes import ids and sets each resource's \`site\` to an entry of billing:sites.
+  billing-catalog diff A B [--format markdown|json] [--a-key-env NAME] [--b-key-env NAME] [--include-archived]
+      compares two catalogs by handle, field by field; A and B are each a site or a snapshot.json written by export.
+
+SITE is the site's URL (https://acme.chargify.com, or the simulator's) or its subdomain (acme).
+Credentials never go on the command line: the key is read from ${DEFAULT_KEY_ENV} (or a bearer token from
+${DEFAULT_TOKEN_ENV}); for diff, --a-key-env/--b-key-env name the variable holding each side's key.
+Progress goes to stderr when it is a terminal. At most 4 requests are in flight per site.
+Exit code: export 0 when written; diff 0 when equal, 1 when they differ; 2 for a usage error or a failed read.`;
+
+/** Where the command writes, and what it reads credentials from. */
+export interface CatalogIo {
+  readonly stdout: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream;
+  /** Whether stderr is a terminal: then a count of objects read is shown on it. */
+  readonly progress?: boolean;
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+const FORMATS = ["import", "program", "snapshot", "all"] as const;
+
+function progressLine(io: CatalogIo, label: string): { onProgress?: (p: ReadProgress) => void; done: () => void } {
+  if (!io.progress) return { done: () => {} };
+  let shown = false;
+  return {
+    onProgress: (p) => {
+      shown = true;
+      io.stderr.write(`\r${label}: ${p.objects} objects read (${p.lists} lists, ${p.listsLeft} to go)\x1b[K`);
+    },
+    done: () => {
+      if (shown) io.stderr.write("\n");
+    },
+  };
+}
+
+async function exportCommand(argv: string[], io: CatalogIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      site: { type: "string" },
+      out: { type: "string" },
+      "include-archived": { type: "boolean" },
+      format: { type: "string" },
+      "site-entry": { type: "string" },
+      "key-env": { type: "string" },
+    },
+  });
+  if (positionals.length > 0) throw new CatalogUsageError(`export: unexpected ${JSON.stringify(positionals[0])}\n${USAGE}`);
+  if (!values.site) throw new CatalogUsageError(`export: --site is required\n${USAGE}`);
+  if (!values.out) throw new CatalogUsageError(`export: --out is required (the folder to write to)\n${USAGE}`);
+  const format = (values.format ?? "all") as (typeof FORMATS)[number];
+  if (!FORMATS.includes(format))
+    throw new CatalogUsageError(`--format ${JSON.stringify(values.format)}: give import, program, snapshot or all`);
+  if (existsSync(values.out) && !statSync(values.out).isDirectory()) throw new CatalogUsageError(`--out ${values.out}: not a folder`);
+  const options = siteOptions(values.site, io.env ?? process.env, values["key-env"]);
+  const includeArchived = values["include-archived"] === true;
+  const progress = progressLine(io, "export");
+  let read: Awaited<ReturnType<typeof readSite>>;
+  try {
+    read = await readSite(options, { includeArchived, onProgress: progress.onProgress });
+  } finally {
+    progress.done();
+  }
+  const entry = values["site-entry"];
+  const files: [string, string][] = [];
+  if (format === "import" || format === "all")
+    files.push(["import.json", importFileJson(catalogImportFile(read.snapshot, entry !== undefined ? { site: entry } : {}))]);
+  if (format === "program" || format === "all")
+    files.push(["index.ts", catalogProgram(read.snapshot, entry !== undefined ? { site: entry } : {})]);
+  if (format === "snapshot" || format === "all") files.push(["snapshot.json", snapshotJson(read.snapshot)]);
+  await mkdir(values.out, { recursive: true });
+  for (const [name, text] of files) await writeFile(path.join(values.out, name), text);
+  const s = read.snapshot;
+  const count = (r: Readonly<Record<string, { pricePoints?: object }>>) =>
+    Object.values(r).reduce((n, o) => n + 1 + (o.pricePoints ? Object.keys(o.pricePoints).length : 0), 0);
+  io.stdout.write(
+    `Read ${Object.keys(s.families).length} families, ${count(s.products)} products and price points, ` +
+      `${count(s.components)} components and price points, ${Object.keys(s.coupons).length} coupons` +
+      `${includeArchived ? " (archived ones included)" : ""}; wrote ${files.map(([n]) => path.join(values.out as string, n)).join(", ")}.\n`,
+  );
+  for (const x of read.skipped) io.stderr.write(`skipped ${x.type} id ${x.id}: ${x.reason} (nothing keys it across sites)\n`);
+  return 0;
+}
+
+/** One side of a diff: a snapshot file, or a site. */
+async function sideOf(
+  arg: string,
+  keyEnv: string | undefined,
+  includeArchived: boolean,
+  io: CatalogIo,
+  label: string,
+): Promise<CatalogSnapshot> {
+  if (existsSync(arg) && statSync(arg).isFile()) return readSnapshotFile(arg);
+  if (!/^https?:\/\//i.test(arg) && !/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i.test(arg))
+    throw new CatalogUsageError(`diff: ${label} ${JSON.stringify(arg)} is neither a snapshot file nor a site (a URL or a subdomain)`);
+  const progress = progressLine(io, `diff ${label}`);
+  try {
+    return (await readSite(siteOptions(arg, io.env ?? process.env, keyEnv), { includeArchived, onProgress: progress.onProgress })).snapshot;
+  } finally {
+    progress.done();
+  }
+}
+
+async function diffCommand(argv: string[], io: CatalogIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      format: { type: "string" },
+      "a-key-env": { type: "string" },
+      "b-key-env": { type: "string" },
+      "include-archived": { type: "boolean" },
+      "compare-default-handles": { type: "boolean" },
+    },
+  });
+  if (positionals.length !== 2) throw new CatalogUsageError(`diff: give two catalogs, A and B\n${USAGE}`);
+  const format = (values.format ?? "markdown") as DiffFormat;
+  if (format !== "markdown" && format !== "json")
+    throw new CatalogUsageError(`--format ${JSON.stringify(values.format)}: give markdown or json`);
+  const [a = "", b = ""] = positionals;
+  const includeArchived = values["include-archived"] === true;
+  // One side after the other: each site gets the whole of its own 4-request budget, and a failure names its side.
+  const left = await sideOf(a, values["a-key-env"], includeArchived, io, "A");
+  const right = await sideOf(b, values["b-key-env"], includeArchived, io, "B");
+  const d = diffCatalogs(left, right, { compareDefaultHandles: values["compare-default-handles"] === true });
+  io.stdout.write(renderDiff(d, format, { a, b }));
+  return isEmptyDiff(d) ? 0 : 1;
+}
+
+/**
+ * Runs `billing-catalog` with these arguments; resolves to the exit code (export: 0 written; diff: 0
+ * equal, 1 different; 2 for a usage error or a failed read, reported on stderr).
+ */
+export async function main(
+  argv: readonly string[],
+  io: CatalogIo = { stdout: process.stdout, stderr: process.stderr, progress: process.stderr.isTTY === true, env: process.env },
+): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    if (command === "export") return await exportCommand(rest, io);
+    if (command === "diff") return await diffCommand(rest, io);
+    if (command === "--help" || command === "-h" || command === "help") {
+      io.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
+    throw new CatalogUsageError(command === undefined ? USAGE : `unknown command ${JSON.stringify(command)}\n${USAGE}`);
+  } catch (err) {
+    io.stderr.write(`billing-catalog: ${redacted((err as Error).message, io.env ?? process.env)}\n`);
+    return 2;
+  }
+}
+
+/** A message with any credential the environment holds blanked, should a lower layer ever have echoed one. */
+function redacted(message: string, env: NodeJS.ProcessEnv): string {
+  let out = message;
+  for (const [k, v] of Object.entries(env))
+    if (v && v.length >= 8 && /(KEY|TOKEN|SECRET|PASSWORD)/i.test(k)) out = out.split(v).join("[redacted]");
+  return out;
+}

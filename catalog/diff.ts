@@ -1,0 +1,179 @@
+import type { CatalogSnapshot } from "./snapshot";
+
+/** What a diff entry is: one of the catalog's kinds. */
+export type DiffKind = "ProductFamily" | "Product" | "ProductPricePoint" | "Component" | "ComponentPricePoint" | "Coupon";
+
+/** An object on one side only. */
+export interface DiffPresence {
+  readonly kind: DiffKind;
+  /** Its handle (a coupon's code; `<product>/<price point>` for price points). */
+  readonly key: string;
+}
+
+/** One field that differs: its path in the object (`prices[1].unitPrice`), and each side's value (undefined: not held). */
+export interface FieldChange {
+  readonly field: string;
+  readonly old: unknown;
+  readonly new: unknown;
+}
+
+/** An object on both sides whose fields differ. */
+export interface DiffChange extends DiffPresence {
+  readonly fields: readonly FieldChange[];
+}
+
+/** Two catalogs compared by handle: what only B has (added), only A has (removed), and what differs field by field. */
+export interface CatalogDiff {
+  readonly added: readonly DiffPresence[];
+  readonly removed: readonly DiffPresence[];
+  readonly changed: readonly DiffChange[];
+}
+
+/** Whether a diff found nothing. */
+export const isEmptyDiff = (d: CatalogDiff): boolean => d.added.length === 0 && d.removed.length === 0 && d.changed.length === 0;
+
+/** Fields holding decimal text, compared as numbers: "10.0" and "10" are the same price. */
+const DECIMAL = /(^|\.)unitPrice$/;
+
+function flatten(v: unknown, path: string, out: Map<string, unknown>): void {
+  if (Array.isArray(v)) {
+    if (v.every((x) => typeof x !== "object" || x === null)) {
+      out.set(path, v);
+      return;
+    }
+    for (const [i, x] of v.entries()) flatten(x, `${path}[${i}]`, out);
+    if (v.length === 0) out.set(path, v);
+    return;
+  }
+  if (v !== null && typeof v === "object") {
+    for (const [k, x] of Object.entries(v)) if (x !== undefined) flatten(x, path ? `${path}.${k}` : k, out);
+    return;
+  }
+  out.set(path, v);
+}
+
+function same(field: string, a: unknown, b: unknown): boolean {
+  if (DECIMAL.test(field) && typeof a === "string" && typeof b === "string") {
+    const x = Number(a);
+    const y = Number(b);
+    if (Number.isFinite(x) && Number.isFinite(y)) return x === y;
+  }
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** The fields of two objects that differ, in path order. */
+function fieldChanges(a: object, b: object): FieldChange[] {
+  const fa = new Map<string, unknown>();
+  const fb = new Map<string, unknown>();
+  flatten(a, "", fa);
+  flatten(b, "", fb);
+  const paths = [...new Set([...fa.keys(), ...fb.keys()])].sort(byPath);
+  return paths.filter((p) => !same(p, fa.get(p), fb.get(p))).map((p) => ({ field: p, old: fa.get(p), new: fb.get(p) }));
+}
+
+/** Paths in reading order: `prices[2]` before `prices[10]`. */
+function byPath(x: string, y: string): number {
+  const split = (s: string) => s.split(/(\d+)/).map((part, i) => (i % 2 === 1 ? Number(part) : part));
+  const a = split(x);
+  const b = split(y);
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const p = a[i];
+    const q = b[i];
+    if (p === q) continue;
+    if (p === undefined) return -1;
+    if (q === undefined) return 1;
+    if (typeof p === "number" && typeof q === "number") return p - q;
+    return String(p) < String(q) ? -1 : 1;
+  }
+  return 0;
+}
+
+/** Options of {@link diffCatalogs}. */
+export interface DiffOptions {
+  /**
+   * Compare the default price points' handles. Default false: the service makes that handle
+   * (`uuid:…`) when a product or component is created through the API, so a catalog built from a
+   * program differs there from one clicked together in the web UI, without any difference in price.
+   */
+  readonly compareDefaultHandles?: boolean;
+}
+
+type Keyed = Readonly<Record<string, object>>;
+
+/**
+ * Compares two snapshots by handle (coupons by code), field by field: `added` is what only `b`
+ * holds, `removed` what only `a` holds, `changed` each object on both sides with its differing fields
+ * (old is `a`'s value, new is `b`'s). Price points are objects of their own (`<product>/<handle>`), not
+ * fields of their product. Ids are never compared: they differ per site. Equal catalogs give an empty diff.
+ */
+export function diffCatalogs(a: CatalogSnapshot, b: CatalogSnapshot, options: DiffOptions = {}): CatalogDiff {
+  const added: DiffPresence[] = [];
+  const removed: DiffPresence[] = [];
+  const changed: DiffChange[] = [];
+  const strip = (o: object): object => {
+    const { pricePoints: _, defaultPricePoint, ...rest } = o as { pricePoints?: unknown; defaultPricePoint?: { handle?: string } };
+    if (defaultPricePoint === undefined) return rest;
+    const { handle, ...dp } = defaultPricePoint;
+    return { ...rest, defaultPricePoint: options.compareDefaultHandles ? { handle, ...dp } : dp };
+  };
+  const compare = (kind: DiffKind, x: Keyed, y: Keyed, prefix = "") => {
+    const keys = [...new Set([...Object.keys(x), ...Object.keys(y)])].sort();
+    for (const k of keys) {
+      const key = `${prefix}${k}`;
+      const p = x[k];
+      const q = y[k];
+      if (p === undefined) added.push({ kind, key });
+      else if (q === undefined) removed.push({ kind, key });
+      else {
+        const fields = fieldChanges(strip(p), strip(q));
+        if (fields.length > 0) changed.push({ kind, key, fields });
+      }
+    }
+  };
+  compare("ProductFamily", a.families, b.families);
+  compare("Product", a.products, b.products);
+  for (const h of Object.keys(a.products)) {
+    const q = b.products[h];
+    if (q) compare("ProductPricePoint", a.products[h]?.pricePoints ?? {}, q.pricePoints, `${h}/`);
+  }
+  compare("Component", a.components, b.components);
+  for (const h of Object.keys(a.components)) {
+    const q = b.components[h];
+    if (q) compare("ComponentPricePoint", a.components[h]?.pricePoints ?? {}, q.pricePoints, `${h}/`);
+  }
+  compare("Coupon", a.coupons, b.coupons);
+  return { added, removed, changed };
+}
+
+const show = (v: unknown): string => (v === undefined ? "(none)" : `\`${JSON.stringify(v)}\``);
+const cell = (s: string) => s.replace(/\|/g, "\\|");
+
+/** Markdown or JSON, as `billing-catalog diff --format` takes it. */
+export type DiffFormat = "markdown" | "json";
+
+/**
+ * A diff as Markdown (a summary line, then what was added and removed, then a table of changed fields
+ * with old → new) or as JSON (the {@link CatalogDiff} itself). An empty diff renders as the empty
+ * string, in both formats, so that "no output" means "no difference".
+ */
+export function renderDiff(d: CatalogDiff, format: DiffFormat = "markdown", labels: { a?: string; b?: string } = {}): string {
+  if (isEmptyDiff(d)) return "";
+  if (format === "json") return `${JSON.stringify(d, null, 2)}\n`;
+  const a = labels.a ?? "A";
+  const b = labels.b ?? "B";
+  const fields = d.changed.reduce((n, c) => n + c.fields.length, 0);
+  const lines = [
+    `# Catalog diff: ${a} → ${b}`,
+    "",
+    `${d.added.length} added, ${d.removed.length} removed, ${d.changed.length} changed (${fields} field${fields === 1 ? "" : "s"}).`,
+  ];
+  if (d.added.length > 0) lines.push("", `## Only in ${b} (added)`, "", ...d.added.map((x) => `- ${x.kind} \`${x.key}\``));
+  if (d.removed.length > 0) lines.push("", `## Only in ${a} (removed)`, "", ...d.removed.map((x) => `- ${x.kind} \`${x.key}\``));
+  if (d.changed.length > 0) {
+    lines.push("", "## Changed", "", `| Object | Field | ${cell(a)} | ${cell(b)} |`, "| --- | --- | --- | --- |");
+    for (const c of d.changed)
+      for (const f of c.fields)
+        lines.push(`| ${c.kind} \`${cell(c.key)}\` | \`${f.field}\` | ${cell(show(f.old))} | ${cell(show(f.new))} |`);
+  }
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,96 @@
+import { readFile } from "node:fs/promises";
+import type { BillingClientOptions } from "../sdk/options";
+import { type CatalogRead, type ReadProgress, readCatalog } from "./read";
+import { type CatalogSnapshot, SNAPSHOT_FORMAT } from "./snapshot";
+
+/**
+ * Where `billing-catalog` reads a catalog from, and with which credential. Credentials come from
+ * environment variables only, never from the command line (where `ps` and shell history would keep
+ * them): `BILLING_API_KEY` (or `BILLING_ACCESS_TOKEN`), the variables the provider reads for its
+ * top-level site, unless a side names its own variable.
+ */
+
+/** The environment variables the provider reads for the top-level site's credentials (provider/runtime/config.ts). */
+export const DEFAULT_KEY_ENV = "BILLING_API_KEY";
+/** The variable a bearer token is read from when {@link DEFAULT_KEY_ENV} is not set. */
+export const DEFAULT_TOKEN_ENV = "BILLING_ACCESS_TOKEN";
+
+/** A usage mistake: exit code 2, with the message as it is (it never holds a credential). */
+export class CatalogUsageError extends Error {}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * The client options for `--site`: an http(s) URL (the service's host, a proxy, the simulator) or a
+ * site's subdomain. A URL with credentials in it is refused without repeating it.
+ */
+export function siteOptions(site: string, env: NodeJS.ProcessEnv, keyEnv?: string): BillingClientOptions {
+  const credential = credentialOf(env, keyEnv);
+  if (/^https?:\/\//i.test(site)) {
+    let url: URL;
+    try {
+      url = new URL(site);
+    } catch {
+      throw new CatalogUsageError(`--site: not a URL: give https://<host> or a site's subdomain`);
+    }
+    if (url.username !== "" || url.password !== "")
+      throw new CatalogUsageError(
+        `--site: the URL carries credentials, which never go on the command line: give the URL without them, and the key in ${keyEnv ?? DEFAULT_KEY_ENV}`,
+      );
+    return { baseUrl: site, ...credential };
+  }
+  if (/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i.test(site)) {
+    const environment = env.BILLING_ENVIRONMENT;
+    if (environment !== undefined && environment !== "us" && environment !== "eu")
+      throw new CatalogUsageError(
+        `BILLING_ENVIRONMENT: must be "us" or "eu" for a site given by subdomain, got ${JSON.stringify(environment)}`,
+      );
+    return { subdomain: site, ...(environment ? { environment } : {}), ...credential };
+  }
+  throw new CatalogUsageError(
+    `--site ${JSON.stringify(site)}: give the site's URL (https://acme.chargify.com, or the simulator's) or its subdomain (acme)`,
+  );
+}
+
+function credentialOf(env: NodeJS.ProcessEnv, keyEnv: string | undefined): { apiKey: string } | { accessToken: string } {
+  if (keyEnv !== undefined) {
+    if (!ENV_NAME.test(keyEnv))
+      throw new CatalogUsageError(
+        `key variable ${JSON.stringify(keyEnv)}: give the name of an environment variable (e.g. STAGING_BILLING_API_KEY), not the key`,
+      );
+    const v = env[keyEnv];
+    if (!v) throw new CatalogUsageError(`${keyEnv} is not set: it must hold the site's API key`);
+    return { apiKey: v };
+  }
+  const key = env[DEFAULT_KEY_ENV];
+  if (key) return { apiKey: key };
+  const token = env[DEFAULT_TOKEN_ENV];
+  if (token) return { accessToken: token };
+  throw new CatalogUsageError(`${DEFAULT_KEY_ENV} is not set: it must hold the site's API key (or ${DEFAULT_TOKEN_ENV} a bearer token)`);
+}
+
+/** Reads a site's catalog; at most 4 requests in flight. */
+export async function readSite(
+  options: BillingClientOptions,
+  read: { includeArchived?: boolean; onProgress?: (p: ReadProgress) => void },
+): Promise<CatalogRead> {
+  return readCatalog(options, read);
+}
+
+/** A snapshot file written by `export` (`snapshot.json`), checked to be one. */
+export async function readSnapshotFile(file: string): Promise<CatalogSnapshot> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(file, "utf8"));
+  } catch (err) {
+    throw new CatalogUsageError(`${file}: not a snapshot (${(err as Error).message})`);
+  }
+  const s = parsed as Partial<CatalogSnapshot> | null;
+  if (s === null || typeof s !== "object" || s.format !== SNAPSHOT_FORMAT)
+    throw new CatalogUsageError(
+      `${file}: not a snapshot written by \`billing-catalog export\` (its "format" must be "${SNAPSHOT_FORMAT}")`,
+    );
+  for (const k of ["families", "products", "components", "coupons"] as const)
+    if (s[k] === null || typeof s[k] !== "object") throw new CatalogUsageError(`${file}: its "${k}" must be an object keyed by handle`);
+  return s as CatalogSnapshot;
+}
