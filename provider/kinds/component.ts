@@ -2,6 +2,7 @@ import { z } from "zod";
 import {
   COMPONENT_KINDS,
   componentInput,
+  componentRule,
   componentUpdateInput,
   eventBasedComponentInput,
   meteredComponentInput,
@@ -77,10 +78,12 @@ const NOT_CREATED = ["productFamily", "adopt", "site", "accountingCode", "itemCa
  */
 function kindRule(raw: Record<string, unknown>, ctx: z.RefinementCtx): void {
   if (typeof raw !== "object" || raw === null) return;
-  const kind = raw.kind;
-  if (typeof kind !== "string" || !(COMPONENT_KINDS as readonly string[]).includes(kind)) return;
+  const which = raw.kind;
+  // Without a kind (missing, unknown until apply, or bad) the rules across fields still hold, so one bad value never hides another.
+  if (typeof which !== "string" || !(COMPONENT_KINDS as readonly string[]).includes(which)) return componentRule(raw, ctx);
   const body = Object.fromEntries(
-    Object.entries(raw).filter(([k, v]) => v !== undefined && !(NOT_CREATED as readonly string[]).includes(k)),
+    // Keys no kind declares are the runtime's to name (unknown inputs), once.
+    Object.entries(raw).filter(([k, v]) => v !== undefined && k in kind.inputs.shape && !(NOT_CREATED as readonly string[]).includes(k)),
   );
   const r = componentInput.safeParse(body);
   if (r.success) return;
@@ -90,7 +93,7 @@ function kindRule(raw: Record<string, unknown>, ctx: z.RefinementCtx): void {
         ctx.addIssue({
           code: "custom",
           path: [key],
-          message: `is not taken by a "${kind}" component: ${takersOf(key)}; leave it out`,
+          message: `must be left out: it is not taken by a "${which}" component (${takersOf(key)})`,
         });
       continue;
     }
@@ -99,7 +102,7 @@ function kindRule(raw: Record<string, unknown>, ctx: z.RefinementCtx): void {
     if (issue.code === "custom" || (typeof top === "string" && raw[top] === undefined)) {
       const message =
         issue.code !== "custom" && typeof top === "string" && issue.path.length === 1
-          ? `is required for a "${kind}" component`
+          ? `is required for a "${which}" component`
           : issue.message;
       ctx.addIssue({ code: "custom", path: issue.path as PropertyKey[] as (string | number)[], message });
     }
