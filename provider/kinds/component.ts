@@ -80,7 +80,10 @@ function kindRule(raw: Record<string, unknown>, ctx: z.RefinementCtx): void {
   if (typeof raw !== "object" || raw === null) return;
   const which = raw.kind;
   // Without a kind (missing, unknown until apply, or bad) the rules across fields still hold, so one bad value never hides another.
-  if (typeof which !== "string" || !(COMPONENT_KINDS as readonly string[]).includes(which)) return componentRule(raw, ctx);
+  if (typeof which !== "string" || !(COMPONENT_KINDS as readonly string[]).includes(which)) {
+    componentRule(raw, ctx);
+    return;
+  }
   const body = Object.fromEntries(
     // Keys no kind declares are the runtime's to name (unknown inputs), once.
     Object.entries(raw).filter(([k, v]) => v !== undefined && k in kind.inputs.shape && !(NOT_CREATED as readonly string[]).includes(k)),
