@@ -19,6 +19,7 @@ import {
   referenceField,
   refersTo,
 } from "./catalog";
+import { Component } from "./component";
 import type { CouponArgs, CouponOutputs } from "./generated/coupon";
 import { accepting, siteInput } from "./inputs";
 import { type ArgsOf, type Context, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
@@ -108,7 +109,7 @@ const kind = declareKind({
       restrictedComponents: references("component", "a Component's componentId")
         .optional()
         .describe(
-          "The components it is limited to: their `componentId`s, ids, or \"handle:<handle>\"; resolved to the site's ids at apply time. Order does not matter; [] lifts every component restriction; left out, the service's are kept.",
+          "The components it is limited to: Component resources, their `componentId`s, ids, or \"handle:<handle>\"; resolved to the site's ids at apply time. Order does not matter; [] lifts every component restriction; left out, the service's are kept.",
         ),
       adopt: adoptField.describe(
         "Default true: a create first looks for a coupon with this code and adopts it (then converges it to the declaration). false: an existing code is a preview error.",
@@ -607,11 +608,12 @@ export const coupon: KindModule<typeof kind, State> = {
 type KindArgs = ArgsOf<typeof kind>;
 
 /**
- * The args' TypeScript types, from the declaration, except that `restrictedProducts` may also list Product
- * resources; CouponArgs gives each its docs (generated: ./generated/coupon.ts).
+ * The args' TypeScript types, from the declaration, except that the restrictions may also list Product and
+ * Component resources; CouponArgs gives each its docs (generated: ./generated/coupon.ts).
  */
-export type ArgTypes = Omit<KindArgs, "restrictedProducts"> & {
+export type ArgTypes = Omit<KindArgs, Restriction> & {
   readonly restrictedProducts?: readonly (Product | pulumi.Input<number | string>)[] | KindArgs["restrictedProducts"];
+  readonly restrictedComponents?: readonly (Component | pulumi.Input<number | string>)[] | KindArgs["restrictedComponents"];
 };
 export type { CouponArgs, CouponOutputs };
 
@@ -620,8 +622,9 @@ export const couponProvider = shellProvider(kind);
 
 const Base = resourceClass<typeof kind, KindArgs, CouponOutputs>(kind, couponProvider);
 
-/** A Product in the list as its productId (an output, so the engine creates the product first). */
-const asReference = (r: unknown) => (r instanceof Product ? r.productId : r);
+/** A Product or Component in a list as its id (an output, so the engine creates it first). */
+const asReference = (r: unknown) => (r instanceof Product ? r.productId : r instanceof Component ? r.componentId : r);
+const idsIn = (refs: unknown) => (Array.isArray(refs) ? refs.map(asReference) : refs);
 
 /**
  * A coupon. Create adopts an existing coupon with the same code and converges it; everything but its family
@@ -642,12 +645,12 @@ const asReference = (r: unknown) => (r instanceof Product ? r.productId : r);
  */
 export class Coupon extends Base {
   constructor(name: string, args: CouponArgs, opts?: pulumi.CustomResourceOptions) {
-    const products = args.restrictedProducts;
     super(
       name,
       {
         ...args,
-        restrictedProducts: (Array.isArray(products) ? products.map(asReference) : products) as KindArgs["restrictedProducts"],
+        restrictedProducts: idsIn(args.restrictedProducts) as KindArgs["restrictedProducts"],
+        restrictedComponents: idsIn(args.restrictedComponents) as KindArgs["restrictedComponents"],
       },
       opts,
     );

@@ -109,7 +109,7 @@ export interface CouponArgs {
    */
   readonly restrictedProducts?: ArgTypes["restrictedProducts"];
   /**
-   * The components it is limited to: their `componentId`s, ids, or "handle:<handle>"; resolved to the site's ids at apply time. Order does not matter; [] lifts every component restriction; left out, the service's are kept.
+   * The components it is limited to: Component resources, their `componentId`s, ids, or "handle:<handle>"; resolved to the site's ids at apply time. Order does not matter; [] lifts every component restriction; left out, the service's are kept.
    *
    * A change updates the resource in place.
    */
