@@ -1,4 +1,5 @@
 import type * as plugin from "@pulumi/pulumi/provider";
+import { findByHandle } from "../provider/kinds/catalog";
 import { componentWithHandle } from "../provider/kinds/component-fields";
 import { kinds } from "../provider/runtime";
 import type { Component, ComponentPricePoint, PriceTier } from "../sdk/results";
@@ -67,8 +68,10 @@ export async function importComponentPricePoint(provider: object, importId: stri
     : await componentWithHandle(client, componentKey);
   if (!component)
     throw new Error(`${TYPE} import id "${importId}": component ${componentKey} does not exist at the site: nothing to import`);
-  const all = await client.listComponentPricePoints(component.id, { includeArchived: true });
-  const pp = all.find((x) => (isId(ppKey) ? x.id === Number(ppKey) : x.handle === ppKey));
+  // Read by id or by `handle:` (the contract's Read takes either, archived ones too; the list may leave those out).
+  const pp = await findByHandle(() =>
+    client.readComponentPricePoint(component.id, (isId(ppKey) ? Number(ppKey) : `handle:${ppKey}`) as number),
+  );
   if (!pp) throw new Error(`${TYPE} import id "${importId}": component ${componentKey} has no price point ${ppKey}: nothing to import`);
   const inputs = componentPricePointInputs(component, pp, site);
   const { site: _, ...args } = inputs;

@@ -227,6 +227,15 @@ async function componentIdOf(ctx: Context, ref: number | string, site: string | 
   return c.id;
 }
 
+/**
+ * The component's price point with this handle, archived ones included, or undefined. Read by
+ * `handle:<handle>` (the contract's Read takes it) rather than found in the list, which the contract
+ * gives no archived filter: a service may leave archived ones out of it (the simulator does). The
+ * SDK reads the `handle:` form; BillingClient's signature names only numeric ids.
+ */
+const pricePointWithHandle = (ctx: Context, site: string | undefined, componentId: number, handle: string) =>
+  findByHandle(() => ctx.client(site).readComponentPricePoint(componentId, `handle:${handle}` as unknown as number));
+
 /** A handle no price point of the component has: the old one's, freed for its replacement. */
 function freedHandle(handle: string, id: number, taken: ReadonlySet<string>): string {
   for (let n = 0; ; n++) {
@@ -322,8 +331,7 @@ async function createOrAdopt(
 ): Promise<{ id: string; state: State }> {
   const client = ctx.client(inputs.site);
   const componentId = await componentIdOf(ctx, inputs.component, inputs.site);
-  const all = await client.listComponentPricePoints(componentId, { includeArchived: true });
-  const existing = all.find((pp) => pp.handle === inputs.handle);
+  const existing = await pricePointWithHandle(ctx, inputs.site, componentId, inputs.handle);
   const archive = [...replacing];
   let promote = inputs.default === true;
   if (existing) {
@@ -351,6 +359,7 @@ async function createOrAdopt(
       return { id: newId, state: await finish(ctx, newId, s, componentId) };
     }
     // Fields the service cannot change differ: free the handle, create the replacement, archive the old one after.
+    const all = await client.listComponentPricePoints(componentId, { includeArchived: true });
     const freed = freedHandle(inputs.handle, found.id, new Set(all.map((pp) => pp.handle ?? "")));
     await client.updateComponentPricePoint(componentId, found.id, { handle: freed });
     ctx.notice(
@@ -434,7 +443,7 @@ export const componentPricePoint: KindModule<typeof kind, State> = {
       if (componentId === undefined) return { failures: [] };
       const listed = await ctx
         .client(site)
-        .listComponentPricePoints(componentId, { includeArchived: true })
+        .listComponentPricePoints(componentId)
         .catch((err: unknown) => {
           if (isNotFound(err)) return undefined;
           throw err;
@@ -448,7 +457,7 @@ export const componentPricePoint: KindModule<typeof kind, State> = {
             },
           ],
         };
-      const found = listed.find((pp) => pp.handle === inputs.handle);
+      const found = await pricePointWithHandle(ctx, site, componentId, String(inputs.handle));
       if (!found) return { failures: [] };
       if (inputs.adopt === false)
         return {
@@ -486,9 +495,7 @@ export const componentPricePoint: KindModule<typeof kind, State> = {
       if (typeof olds.handle !== "string" || (typeof olds.component !== "number" && typeof olds.component !== "string")) return undefined;
       const componentId = await componentIdOf(ctx, olds.component, site).catch(() => undefined);
       if (componentId === undefined) return undefined;
-      const found = (await ctx.client(site).listComponentPricePoints(componentId, { includeArchived: true })).find(
-        (pp) => pp.handle === olds.handle,
-      );
+      const found = await pricePointWithHandle(ctx, site, componentId, olds.handle);
       return found && { pricePointId: found.id, componentId };
     },
 
@@ -543,9 +550,7 @@ export const componentPricePoint: KindModule<typeof kind, State> = {
       const client = ctx.client(s.site);
       const componentId = s.componentId ?? (await componentIdOf(ctx, s.args.component as number | string, s.site));
       const pricePointId =
-        s.pendingToken === undefined
-          ? pricePointIdOf(id, s)
-          : (await client.listComponentPricePoints(componentId, { includeArchived: true })).find((pp) => pp.handle === s.handle)?.id;
+        s.pendingToken === undefined ? pricePointIdOf(id, s) : (await pricePointWithHandle(ctx, s.site, componentId, s.handle))?.id;
       if (pricePointId === undefined)
         return ctx.notice(`ComponentPricePoint: the pending create of \`${s.handle}\` made no price point; nothing to archive.`);
       const live = await findByHandle(() => client.readComponentPricePoint(componentId, pricePointId));

@@ -15,6 +15,7 @@ import { componentPricePointInput, componentPricePointUpdateInput } from "./comp
 import { toComponentPricePoint } from "./component-results";
 import { type CreateOptions, createOnce, type Sighting } from "./create";
 import type { ComponentPricePointInput, ComponentPricePointUpdateInput } from "./input-types";
+import { catalogHandle } from "./inputs";
 import { settledWrite } from "./settle";
 
 /** A component's price points: create, read, list, update (prices included), archive, unarchive, make default. */
@@ -28,10 +29,19 @@ function idsOf(componentId: unknown, pricePointId: unknown): [number, number] {
   return [componentId as number, pricePointId as number];
 }
 
-/** A component price point by id. A 404 is a {@link BillingApiError} with status 404. */
+/** `handle:<handle>`: the contract's other form of `{price_point_id}` ("When using the handle, it must be prefixed with `handle:`"). */
+const handleRef = (v: unknown): v is string =>
+  typeof v === "string" && v.startsWith("handle:") && catalogHandle.safeParse(v.slice(7)).success;
+
+/**
+ * A component price point by id, or by `handle:<handle>` (the contract's Read takes either, and finds
+ * an archived one too, which the list may not show). A 404 is a {@link BillingApiError} with status 404.
+ */
 export async function readComponentPricePoint(t: Transport, componentId: unknown, pricePointId: unknown): Promise<ComponentPricePoint> {
-  const [cid, ppid] = idsOf(componentId, pricePointId);
-  const { price_point: p } = await t.call({ method: "GET", path: pointPath(cid, ppid), repeatable: true }, componentPricePointResponse);
+  const [cid, ppid] = handleRef(pricePointId) ? [idsOf(componentId, 1)[0], pricePointId] : idsOf(componentId, pricePointId);
+  // A handle's characters (a-z, 0-9, '.', ':', '_', '-') need no escaping in a path.
+  const path = typeof ppid === "string" ? `/components/${cid}/price_points/${ppid}.json` : pointPath(cid, ppid);
+  const { price_point: p } = await t.call({ method: "GET", path, repeatable: true }, componentPricePointResponse);
   return toComponentPricePoint(p);
 }
 
