@@ -3,6 +3,7 @@ import { KINDS, type ProviderKind } from "../provider/kinds";
 import { kinds } from "../provider/runtime";
 import { clientFor, SiteConfigError, siteLabel } from "../provider/runtime/config";
 import { importFamily, importPricePoint, importProduct } from "./import-catalog";
+import { importComponent } from "./import-component";
 import { importComponentPricePoint } from "./import-component-price-point";
 import { importCoupon } from "./import-coupon";
 import { plain } from "./values";
@@ -22,6 +23,7 @@ export async function importRead(provider: object, key: ProviderKind, id: string
   if (key === "productPricePoint") return importPricePoint(provider, id);
   if (key === "coupon") return importCoupon(provider, id);
   if (key === "componentPricePoint") return importComponentPricePoint(provider, id);
+  if (key === "component") return importComponent(provider, id);
   throw new Error(NOT_IMPORTABLE[key]);
 }
 
@@ -29,7 +31,14 @@ export async function importRead(provider: object, key: ProviderKind, id: string
 const NOT_IMPORTABLE: Record<
   Exclude<
     ProviderKind,
-    "webhookEndpoint" | "webhookSettings" | "productFamily" | "product" | "productPricePoint" | "componentPricePoint" | "coupon"
+    | "webhookEndpoint"
+    | "webhookSettings"
+    | "productFamily"
+    | "product"
+    | "productPricePoint"
+    | "componentPricePoint"
+    | "coupon"
+    | "component"
   >,
   string
 > = {
