@@ -1,0 +1,341 @@
+/**
+ * Fuzz of the Coupon kind's `check()` with fast-check: arbitrary inputs (wrong types, lowercase and
+ * foreign codes, percentages out of range or non-finite, fractional and negative amounts, both discounts
+ * or neither, a duration on a one-off coupon, bad dates, bad references and lists of them, unknown keys,
+ * the engine's UNKNOWN placeholder anywhere, a list element included), on a first deploy (check reads the
+ * service to preview an adoption and to resolve restricted handles) and on an update (olds given). For
+ * every input check must answer `{ inputs, failures }` and never throw; every failure names a declared
+ * input (or the unknown key given) and says what would be accepted; an input an independent oracle knows
+ * to be valid gets no failure, and a field it knows to be invalid gets one on that field. Nothing is ever
+ * sent but reads.
+ *
+ * Reproducing: `CATALOG_FUZZ_SEED=<n> npx vitest run tests/provider/coupon-check-fuzz.test.ts`
+ * (fast-check's error carries the seed and shrink path too).
+ */
+
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { kinds } from "../../provider/runtime";
+import { configure } from "../../provider/runtime/config";
+import { type Simulator, startSimulator } from "../../simulator";
+import { seedOf } from "../seeds";
+
+const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+const SEED = seedOf("CATALOG_FUZZ_SEED");
+const RUNS = 1000;
+const KEY = "sk_coupon_fuzz";
+
+type Props = Record<string, unknown>;
+type Failure = { property: string; reason: string };
+
+const compact = (o: Props): Props => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+
+const FLAGS = [
+  "recurring",
+  "stackable",
+  "allowNegativeBalance",
+  "excludeMidPeriodAllocations",
+  "applyOnCancelAtEndOfPeriod",
+  "applyOnSubscriptionExpiration",
+  "adopt",
+];
+const INPUTS = [
+  "productFamily",
+  "code",
+  "name",
+  "description",
+  "percentage",
+  "amountInCents",
+  "durationPeriodCount",
+  "endDate",
+  "compoundingStrategy",
+  "restrictedProducts",
+  "restrictedComponents",
+  "site",
+  ...FLAGS,
+];
+
+// ---------------------------------------------------------------------------
+// Generators
+// ---------------------------------------------------------------------------
+
+const CODE = /^[A-Z0-9%@+\-_.]+$/;
+const DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/;
+const HANDLE = /^[a-z0-9][a-z0-9.:_-]*$/;
+/** Codes no coupon of the fuzz site has (`FZ` starts none of them). */
+const freshCode = fc.stringMatching(/^FZ[A-Z0-9%@+\-_.]{0,20}$/);
+const badCode = fc.oneof(
+  fc.constantFrom("", "spring25", "Spring25", "SPRING 25", "CAFÉ", "A/B", "A,B", "A#1", " A", "A\n", "X".repeat(256)),
+  fc.string({ maxLength: 12 }).filter((s) => !CODE.test(s)),
+);
+const junk: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constantFrom<unknown>(null, NaN, Infinity, -Infinity, -0, 0, 1, -1, 0.5, 100.5, 2 ** 53, 1e308, true, false, "", "1", "15", "true"),
+  fc.constantFrom<unknown>("compound", "full-price", "Compound", "handle:", "handle:Pro", "handle:basic", [], {}, [1], [1.5], ["pro"], {
+    a: 1,
+  }),
+  fc.integer(),
+  fc.double(),
+  fc.string({ maxLength: 12 }),
+  fc.constant(UNKNOWN),
+);
+const orUnknown = <T>(a: fc.Arbitrary<T>) =>
+  fc.oneof({ weight: 8, arbitrary: a as fc.Arbitrary<unknown> }, { weight: 1, arbitrary: fc.constant<unknown>(UNKNOWN) });
+const opt = <T>(a: fc.Arbitrary<T>) => fc.option(orUnknown(a), { nil: undefined, freq: 2 });
+
+const reference = fc.oneof(
+  fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
+  fc.integer({ min: 1, max: 999_999 }).map(String),
+  fc.stringMatching(/^fz[a-z0-9][a-z0-9.:_-]{0,20}$/).map((h) => `handle:${h}`),
+  fc.constant(UNKNOWN),
+);
+/** Restrictions the site can resolve: ids (never checked before apply), its own handles, or unknown. */
+const restrictions = (handles: readonly string[]) =>
+  fc.array(fc.oneof(fc.integer({ min: 1, max: 999_999 }), fc.constantFrom(...handles.map((h) => `handle:${h}`)), fc.constant(UNKNOWN)), {
+    maxLength: 4,
+  });
+
+const validCoupon: fc.Arbitrary<Props> = fc
+  .record({
+    productFamily: reference,
+    code: orUnknown(freshCode),
+    name: orUnknown(fc.string({ minLength: 1, maxLength: 40 })),
+    description: opt(fc.string({ maxLength: 40 })),
+    discount: fc.oneof(
+      fc.record({ percentage: orUnknown(fc.oneof(fc.integer({ min: 1, max: 100 }), fc.double({ min: 0.01, max: 100, noNaN: true }))) }),
+      fc.record({ amountInCents: orUnknown(fc.integer({ min: 1, max: 10_000_000 })) }),
+    ),
+    duration: fc.option(
+      fc.oneof(
+        fc.record({ recurring: fc.constant<unknown>(true), durationPeriodCount: orUnknown(fc.integer({ min: 1, max: 36 })) }),
+        fc.record({ recurring: orUnknown(fc.boolean()) }),
+      ),
+      { nil: undefined },
+    ),
+    endDate: opt(fc.constantFrom("2099-12-31", "2099-12-31T23:59:59Z", "2099-01-01T00:00+02:00", "2099-06-30T12:00:00.5-04:00")),
+    stackable: opt(fc.boolean()),
+    compoundingStrategy: opt(fc.constantFrom("compound", "full-price")),
+    allowNegativeBalance: opt(fc.boolean()),
+    excludeMidPeriodAllocations: opt(fc.boolean()),
+    applyOnCancelAtEndOfPeriod: opt(fc.boolean()),
+    applyOnSubscriptionExpiration: opt(fc.boolean()),
+    restrictedProducts: fc.option(orUnknown(restrictions(["basic", "pro"])), { nil: undefined }),
+    restrictedComponents: fc.option(orUnknown(restrictions(["support"])), { nil: undefined }),
+    adopt: opt(fc.boolean()),
+    site: fc.option(fc.constantFrom("eu-shop", UNKNOWN), { nil: undefined, freq: 3 }),
+  })
+  .map(({ discount, duration, ...rest }) => compact({ ...rest, ...discount, ...duration }));
+
+/** A valid input, or one with one to three keys set to a bad or arbitrary value, removed, or added. */
+const inputs: fc.Arbitrary<Props> = (() => {
+  const bad = fc.oneof(
+    junk,
+    badCode,
+    fc.constantFrom<unknown>(
+      -1,
+      -15,
+      0.5,
+      1e21,
+      150,
+      "25",
+      "2099-13",
+      "31/12/2099",
+      "handle:",
+      "handle: fz",
+      ["handle:"],
+      [0],
+      [-1],
+      "nowhere",
+    ),
+  );
+  const mutation = fc.oneof(
+    { weight: 4, arbitrary: fc.record({ key: fc.constantFrom(...INPUTS), value: bad as fc.Arbitrary<unknown> }) },
+    { weight: 1, arbitrary: fc.record({ key: fc.constantFrom(...INPUTS), value: fc.constant<unknown>(undefined) }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        key: fc.constantFrom("percent", "amount", "amount_in_cents", "restricted_products", "Code", "__proto__", "constructor"),
+        value: junk,
+      }),
+    },
+  );
+  return fc.oneof(
+    { weight: 2, arbitrary: validCoupon },
+    {
+      weight: 3,
+      arbitrary: fc.tuple(validCoupon, fc.array(mutation, { minLength: 1, maxLength: 3 })).map(([base, ms]) => {
+        const entries = new Map(Object.entries(base));
+        for (const m of ms) {
+          if (m.value === undefined) entries.delete(m.key);
+          else entries.set(m.key, m.value);
+        }
+        return Object.fromEntries(entries);
+      }),
+    },
+  );
+})();
+
+// ---------------------------------------------------------------------------
+// Oracle: what the kind accepts, stated independently of the schemas
+// ---------------------------------------------------------------------------
+
+const own = (o: Props, k: string) => (Object.hasOwn(o, k) ? o[k] : undefined);
+
+class Judge {
+  readonly mustFail = new Set<string>();
+  unsure = false;
+  field(name: string, v: "ok" | "bad" | "either") {
+    if (v === "bad") this.mustFail.add(name);
+    if (v === "either") this.unsure = true;
+  }
+}
+
+function scalar(v: unknown, optional: boolean, accept: (v: unknown) => boolean): "ok" | "bad" | "either" {
+  if (v === undefined) return optional ? "ok" : "bad";
+  if (v === UNKNOWN) return "ok";
+  if (v === null) return optional ? "either" : "bad";
+  return accept(v) ? "ok" : "bad";
+}
+const isText =
+  (max: number, min = 0) =>
+  (v: unknown) =>
+    typeof v === "string" && v.length >= min && v.length <= max;
+const isInt = (min: number) => (v: unknown) => typeof v === "number" && Number.isSafeInteger(v) && v >= min;
+const isBool = (v: unknown) => typeof v === "boolean";
+const isReference = (v: unknown) =>
+  (typeof v === "number" && Number.isSafeInteger(v) && v > 0) ||
+  (typeof v === "string" && (/^[1-9][0-9]{0,15}$/.test(v) || (v.startsWith("handle:") && v.length <= 7 + 255 && HANDLE.test(v.slice(7)))));
+
+/** A list of references: each entry judged on its own (UNKNOWN passes); a failing entry is named `<list>.<index>`. */
+function judgeList(j: Judge, name: string, v: unknown) {
+  if (v === undefined || v === UNKNOWN) return;
+  if (v === null) return j.field(name, "either");
+  if (!Array.isArray(v)) return j.field(name, "bad");
+  v.forEach((x, i) => {
+    if (x !== UNKNOWN && !isReference(x)) j.mustFail.add(`${name}.${i}`);
+  });
+}
+
+function expectCoupon(news: Props): Judge {
+  const j = new Judge();
+  const v = (k: string) => own(news, k);
+  for (const k of Object.keys(news)) if (!INPUTS.includes(k)) j.mustFail.add(k);
+  j.field("productFamily", scalar(v("productFamily"), false, isReference));
+  j.field(
+    "code",
+    scalar(v("code"), false, (x) => typeof x === "string" && x.length >= 1 && x.length <= 255 && CODE.test(x)),
+  );
+  j.field("name", scalar(v("name"), false, isText(255, 1)));
+  j.field(
+    "description",
+    scalar(v("description"), true, (x) => typeof x === "string"),
+  );
+  j.field(
+    "percentage",
+    scalar(v("percentage"), true, (x) => typeof x === "number" && Number.isFinite(x) && x > 0 && x <= 100),
+  );
+  j.field("amountInCents", scalar(v("amountInCents"), true, isInt(1)));
+  j.field("durationPeriodCount", scalar(v("durationPeriodCount"), true, isInt(1)));
+  j.field(
+    "endDate",
+    scalar(v("endDate"), true, (x) => typeof x === "string" && DATE.test(x)),
+  );
+  j.field(
+    "compoundingStrategy",
+    scalar(v("compoundingStrategy"), true, (x) => x === "compound" || x === "full-price"),
+  );
+  for (const k of FLAGS) j.field(k, scalar(v(k), true, isBool));
+  judgeList(j, "restrictedProducts", v("restrictedProducts"));
+  judgeList(j, "restrictedComponents", v("restrictedComponents"));
+  const site = v("site");
+  j.field("site", site === undefined || site === UNKNOWN || site === "eu-shop" ? "ok" : "bad");
+  // The rules across fields, on presence (UNKNOWN is present); a failing field never hides them.
+  const has = (k: string) => v(k) !== undefined;
+  if ([v("percentage"), v("amountInCents"), v("durationPeriodCount"), v("recurring")].includes(null)) j.unsure = true;
+  if (has("percentage") && has("amountInCents") && v("amountInCents") !== UNKNOWN) j.mustFail.add("amountInCents");
+  if (!has("percentage") && !has("amountInCents")) j.mustFail.add("percentage");
+  if (has("durationPeriodCount") && v("recurring") !== true && v("recurring") !== UNKNOWN) j.mustFail.add("recurring");
+  return j;
+}
+
+const SAYS_WHAT_IS_ACCEPTED = /entries|entry|must|expected|one of|accepted|is required|required with|needs?|choose|declare|set adopt/i;
+
+const text = (v: unknown) =>
+  JSON.stringify(v, (_k, x) => (typeof x === "number" && (!Number.isFinite(x) || Object.is(x, -0)) ? String(x) : x));
+
+async function violations(provider: object, olds: Props, news: Props, j: Judge) {
+  const found: string[] = [];
+  let answer: { inputs?: unknown; failures?: Failure[] };
+  try {
+    answer = await kinds.coupon.check(provider, olds, news);
+  } catch (err) {
+    return [`check threw: ${err instanceof Error ? err.message : String(err)}`];
+  }
+  if (!answer || typeof answer.inputs !== "object" || !Array.isArray(answer.failures))
+    return [`check did not answer { inputs, failures }: ${text(answer)}`];
+  for (const f of answer.failures) {
+    const top = f.property.split(/[.[]/)[0] ?? "";
+    if (!INPUTS.includes(top) && !Object.hasOwn(news, f.property) && f.property !== "") found.push(`failure names no input: ${text(f)}`);
+    if (typeof f.reason !== "string" || !SAYS_WHAT_IS_ACCEPTED.test(f.reason))
+      found.push(`reason does not say what is accepted: ${text(f)}`);
+  }
+  if (j.mustFail.size === 0 && !j.unsure && answer.failures.length > 0) found.push(`a valid input got failures: ${text(answer.failures)}`);
+  for (const name of j.mustFail)
+    if (!answer.failures.some((f) => f.property === name || f.property.startsWith(`${name}.`)))
+      found.push(`no failure on ${name}; got ${text(answer.failures)}`);
+  return found;
+}
+
+describe(`Coupon check() under fuzz (CATALOG_FUZZ_SEED=${SEED})`, () => {
+  let sim: Simulator;
+  const provider = {};
+  beforeAll(async () => {
+    sim = await startSimulator({ apiKey: KEY });
+    // What a first deploy may meet: restricted handles that resolve, a code to adopt (or refuse with adopt: false), an archived one.
+    sim.addProductFamily({ handle: "launch", name: "Launch" });
+    sim.addProduct({ id: 1, handle: "basic", familyHandle: "launch" });
+    sim.addProduct({ id: 2, handle: "pro", familyHandle: "launch" });
+    sim.addComponent({ familyHandle: "launch", kind: "on_off", handle: "support" });
+    sim.addCoupon({ familyHandle: "launch", code: "WEB10", percentage: 10 });
+    sim.addCoupon({ familyHandle: "launch", code: "OLD5", amountInCents: 500, archived: true });
+    const config: Record<string, string> = {
+      "billing:baseUrl": sim.url,
+      "billing:apiKey": KEY,
+      "billing:sites": JSON.stringify({ "eu-shop": { baseUrl: sim.url, apiKey: KEY } }),
+    };
+    configure(provider, { config: { get: (k: string) => config[k] } });
+  });
+  afterAll(async () => sim?.close());
+
+  const examples: Props[] = [
+    { productFamily: "handle:launch", code: "FZ25", name: "A", percentage: 25, restrictedProducts: ["handle:pro", 1, UNKNOWN] },
+    { productFamily: "handle:launch", code: "WEB10", name: "Web", percentage: 10, adopt: false },
+    { productFamily: "handle:launch", code: "OLD5", name: "Old", amountInCents: 500 },
+    { productFamily: 1, code: "fz25", name: "", percentage: 25, amountInCents: 5.5, durationPeriodCount: 2 },
+    { productFamily: UNKNOWN, code: UNKNOWN, name: "U", percentage: UNKNOWN, restrictedComponents: [UNKNOWN, "handle:support"] },
+  ];
+
+  it(`${RUNS} inputs, first deploys and updates; reads only`, async () => {
+    const before = sim.requests.length;
+    try {
+      await fc.assert(
+        fc.asyncProperty(inputs, fc.boolean(), async (news, update) => {
+          // An update: the earlier inputs were the same but for the name (in place). Recorded inputs are always known.
+          const olds = update ? { ...Object.fromEntries(Object.entries(news).filter(([, v]) => v !== UNKNOWN)), name: "earlier" } : {};
+          const j = expectCoupon(news);
+          // A first deploy reads the service: an existing code is adopted, unless it is archived or adopt is false.
+          const code = own(news, "code");
+          if (!update && j.mustFail.size === 0 && !j.unsure && own(news, "site") !== UNKNOWN) {
+            if (code === "OLD5" || (code === "WEB10" && own(news, "adopt") === false)) j.mustFail.add("code");
+          }
+          expect(await violations(provider, olds, news, j)).toEqual([]);
+        }),
+        { numRuns: RUNS, seed: SEED, examples: examples.flatMap((e) => [[e, false] as [Props, boolean], [e, true] as [Props, boolean]]) },
+      );
+    } catch (err) {
+      console.error(`coupon check fuzz: failed with CATALOG_FUZZ_SEED=${SEED}`);
+      throw err;
+    }
+    const sent = sim.requests.slice(before).filter((r) => r.method !== "GET");
+    expect(sent, "check sent something other than reads").toEqual([]);
+  }, 60_000);
+});
