@@ -41,7 +41,11 @@ function render(v: Value, indent: string, lead: number): string {
   if (entries.length === 0) return "{}";
   const lines = entries.map(([k, x]) => {
     const key = IDENTIFIER.test(k) ? k : JSON.stringify(k);
-    return `${inner}${key}: ${render(x, inner, inner.length + key.length + 2)},\n`;
+    const value = render(x, inner, inner.length + key.length + 2);
+    // A string too long for the line goes on the next one, unless the key is short (under 5 characters), as biome lays it out.
+    if (typeof x === "string" && key.length >= 5 && inner.length + key.length + 2 + value.length + 1 > LINE)
+      return `${inner}${key}:\n${inner}  ${value},\n`;
+    return `${inner}${key}: ${value},\n`;
   });
   return `{\n${lines.join("")}${indent}}`;
 }

@@ -264,9 +264,13 @@ async function readWith(t: Transport, options: ReadCatalogOptions): Promise<Cata
   let objects = 0;
   let lists = 0;
   let listsLeft = 4;
-  const read = async <T>(list: () => Promise<T[]>): Promise<T[]> => {
+  const live = (rows: { archivedAt?: string }[]) => rows.filter((r) => includeArchived || r.archivedAt === undefined).length;
+  // A product's or component's default price point is the product's or component's own pricing, not an object of its own.
+  const others = (rows: unknown[]) => Math.max(0, rows.length - 1);
+  // `counted`: how many of a list's rows the snapshot holds as objects of their own, so the count only grows.
+  const read = async <T>(list: () => Promise<T[]>, counted: (rows: T[]) => number = (rows) => rows.length): Promise<T[]> => {
     const rows = await run(list);
-    objects += rows.length;
+    objects += counted(rows);
     lists++;
     listsLeft--;
     options.onProgress?.({ objects, lists, listsLeft });
@@ -275,21 +279,18 @@ async function readWith(t: Transport, options: ReadCatalogOptions): Promise<Cata
 
   const [families, products, components, coupons] = await Promise.all([
     read(() => listProductFamilies(t)),
-    read(() => listProducts(t, { includeArchived: true })),
-    read(() => listComponents(t, { includeArchived: true })),
+    read(() => listProducts(t, { includeArchived: true }), live),
+    read(() => listComponents(t, { includeArchived: true }), live),
     read(() => listCoupons(t, { includeArchived })),
   ]);
   // Archived products and components were listed to name restrictions; only the wanted ones are read further.
   const liveProducts = products.filter((p) => includeArchived || p.archivedAt === undefined);
   const liveComponents = components.filter((c) => includeArchived || c.archivedAt === undefined);
-  objects -= products.length - liveProducts.length + components.length - liveComponents.length;
   listsLeft += liveProducts.length + liveComponents.length;
   const [productPoints, componentPoints] = await Promise.all([
-    Promise.all(liveProducts.map((p) => read(() => listPricePoints(t, p.id, { includeArchived })))),
-    Promise.all(liveComponents.map((c) => read(() => listComponentPricePoints(t, c.id, includeArchived)))),
+    Promise.all(liveProducts.map((p) => read(() => listPricePoints(t, p.id, { includeArchived }), others))),
+    Promise.all(liveComponents.map((c) => read(() => listComponentPricePoints(t, c.id, includeArchived), others))),
   ]);
-  // The default price point is counted with its product or component, as the snapshot holds it.
-  objects -= liveProducts.length + liveComponents.length;
 
   const skipped: SkippedObject[] = [];
   const familyHandle = new Map<number, string>();

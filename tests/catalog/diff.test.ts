@@ -1,0 +1,80 @@
+import { describe, expect, it, onTestFinished } from "vitest";
+import { type CatalogSnapshot, diffCatalogs, isEmptyDiff, readCatalog, renderDiff } from "../../catalog";
+import { SECRET_KEY, webUiSite } from "./site";
+
+// diffCatalogs over snapshots read from simulator sites: equal sites give nothing, a changed tier is named field by field.
+
+async function snapshotOf(o: Parameters<typeof webUiSite>[0] = {}, change?: (sim: Awaited<ReturnType<typeof webUiSite>>) => void) {
+  const sim = await webUiSite(o);
+  onTestFinished(() => sim.close());
+  change?.(sim);
+  return (await readCatalog({ baseUrl: sim.url, apiKey: SECRET_KEY })).snapshot;
+}
+
+describe("diffCatalogs", () => {
+  it("finds two identically seeded sites equal (their ids and generated default handles differ), and renders nothing", async () => {
+    const a = await snapshotOf();
+    const b = await snapshotOf({}, (sim) => sim.addProductFamily({ handle: "zz-unrelated", name: "x" }));
+    const { "zz-unrelated": _, ...families } = b.families;
+    const bSame: CatalogSnapshot = { ...b, families };
+    const d = diffCatalogs(a, bSame);
+    expect(d).toEqual({ added: [], removed: [], changed: [] });
+    expect(isEmptyDiff(d)).toBe(true);
+    expect(renderDiff(d, "markdown")).toBe("");
+    expect(renderDiff(d, "json")).toBe("");
+    // The family only B has is an addition.
+    expect(diffCatalogs(a, b)).toEqual({ added: [{ kind: "ProductFamily", key: "zz-unrelated" }], removed: [], changed: [] });
+  });
+
+  it("names a changed tier field by field, old → new, in Markdown and JSON", async () => {
+    const a = await snapshotOf();
+    const b = await snapshotOf({ tier: "0.12" });
+    const d = diffCatalogs(a, b);
+    expect(d.added).toEqual([]);
+    expect(d.removed).toEqual([]);
+    expect(d.changed).toEqual([
+      { kind: "Component", key: "api-calls", fields: [{ field: "prices[0].unitPrice", old: "0.1", new: "0.12" }] },
+    ]);
+    const md = renderDiff(d, "markdown", { a: "staging", b: "production" });
+    expect(md).toContain("# Catalog diff: staging → production");
+    expect(md).toContain("0 added, 0 removed, 1 changed (1 field).");
+    expect(md).toContain('| Component `api-calls` | `prices[0].unitPrice` | `"0.1"` | `"0.12"` |');
+    expect(JSON.parse(renderDiff(d, "json"))).toEqual(d);
+  });
+
+  it("price points are objects of their own: added, removed and changed under <product>/<handle>", async () => {
+    const a = await snapshotOf();
+    const b = structuredClone(a) as any;
+    delete b.products.pro.pricePoints["pro-annual"];
+    b.products.pro.pricePoints["pro-biennial"] = { name: "Biennial", priceInCents: 90000, interval: 24, intervalUnit: "month" };
+    b.components["api-calls"].pricePoints["api-calls-eu"].prices[2].startingQuantity = 1002;
+    b.coupons.WELCOME10.restrictedProducts = ["pro"];
+    const d = diffCatalogs(a, b);
+    expect(d.added).toEqual([{ kind: "ProductPricePoint", key: "pro/pro-biennial" }]);
+    expect(d.removed).toEqual([{ kind: "ProductPricePoint", key: "pro/pro-annual" }]);
+    expect(d.changed).toEqual([
+      {
+        kind: "ComponentPricePoint",
+        key: "api-calls/api-calls-eu",
+        fields: [{ field: "prices[2].startingQuantity", old: 1001, new: 1002 }],
+      },
+      { kind: "Coupon", key: "WELCOME10", fields: [{ field: "restrictedProducts", old: ["basic", "pro"], new: ["pro"] }] },
+    ]);
+  });
+
+  it("compares prices as numbers (10.0 is 10), a field held on one side only against (none), default handles only when asked", async () => {
+    const a = await snapshotOf();
+    const b = structuredClone(a) as any;
+    b.components.seats.prices[0].unitPrice = "50";
+    b.products.pro.taxCode = "SW050000";
+    b.products.pro.defaultPricePoint.handle = "pro-monthly";
+    const d = diffCatalogs(a, b);
+    expect(d.changed).toEqual([{ kind: "Product", key: "pro", fields: [{ field: "taxCode", old: undefined, new: "SW050000" }] }]);
+    expect(renderDiff(d)).toContain('| Product `pro` | `taxCode` | (none) | `"SW050000"` |');
+    expect(diffCatalogs(a, b, { compareDefaultHandles: true }).changed[0]!.fields).toContainEqual({
+      field: "defaultPricePoint.handle",
+      old: "pro-default",
+      new: "pro-monthly",
+    });
+  });
+});

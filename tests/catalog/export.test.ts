@@ -1,0 +1,131 @@
+import { describe, expect, it, onTestFinished } from "vitest";
+import { catalogImportFile, catalogProgram, importFileJson, readCatalog, snapshotJson } from "../../catalog";
+import { biomeFormatted, typecheckProgram } from "./compile";
+import { SECRET_KEY, webUiSite } from "./site";
+
+// The export's two outputs from a web-UI site read over a socket: the bulk import file and the program,
+// each the same bytes for the same catalog, the program formatted and type-checked against the package's types.
+
+async function readSite(o: Parameters<typeof webUiSite>[0] = {}, includeArchived = false) {
+  const sim = await webUiSite(o);
+  onTestFinished(() => sim.close());
+  return (await readCatalog({ baseUrl: sim.url, apiKey: SECRET_KEY }, { includeArchived })).snapshot;
+}
+
+describe("catalogImportFile", () => {
+  it("names every live object by handle, with the plugin's types and names derived from handles", async () => {
+    const s = await readSite();
+    const { resources } = catalogImportFile(s);
+    expect(resources.map((r) => [r.type.replace("billing:index:", ""), r.name, r.id])).toEqual([
+      ["ProductFamily", "family-addons", "addons"],
+      ["ProductFamily", "family-plans", "plans"],
+      ["Product", "product-basic", "basic"],
+      ["ProductPricePoint", "price-point-basic--basic-annual", "basic/basic-annual"],
+      ["Product", "product-pro", "pro"],
+      ["ProductPricePoint", "price-point-pro--pro-annual", "pro/pro-annual"],
+      ["ProductPricePoint", "price-point-pro--pro-quarterly", "pro/pro-quarterly"],
+      ["Component", "component-api-calls", "api-calls"],
+      ["ComponentPricePoint", "component-price-point-api-calls--api-calls-eu", "api-calls/api-calls-eu"],
+      ["Component", "component-credits", "credits"],
+      ["Component", "component-events", "events"],
+      ["Component", "component-seats", "seats"],
+      ["Component", "component-sso", "sso"],
+      ["Coupon", "coupon-SEATS5", "SEATS5"],
+      ["Coupon", "coupon-WELCOME10", "WELCOME10"],
+    ]);
+    expect(new Set(resources.map((r) => r.name)).size).toBe(resources.length);
+    expect(catalogImportFile(s, { site: "prod" }).resources[2]?.id).toBe("prod/basic");
+    expect(() => catalogImportFile(s, { site: "a/b" })).toThrow(/site: "a\/b" must be the name of an entry of billing:sites/);
+  });
+
+  it("archived objects stay out of the import file even when read (the kinds would restore them)", async () => {
+    const s = await readSite({}, true);
+    const ids = catalogImportFile(s).resources.map((r) => r.id);
+    expect(ids).not.toContain("legacy");
+    expect(ids).not.toContain("basic/basic-2019");
+    expect(ids).not.toContain("BLACKFRIDAY");
+    expect(ids).not.toContain("seats/seats-old");
+  });
+
+  it("is the same bytes for the same site read twice and for a second site seeded the same way", async () => {
+    const a = await readSite({ bulk: 5 });
+    const b = await readSite({ bulk: 5 });
+    expect(importFileJson(catalogImportFile(a))).toBe(importFileJson(catalogImportFile(b)));
+    expect(snapshotJson(a)).not.toBe(snapshotJson(b)); // the components' default price points have generated uuid: handles
+    expect(catalogProgram(a)).toBe(catalogProgram(b));
+  });
+
+  it("two handles that make the same name get distinct names, the same way every time", () => {
+    const s = {
+      format: "billing-catalog-snapshot/1" as const,
+      includesArchived: false,
+      families: {},
+      products: {},
+      components: {},
+      coupons: {
+        "A%B": { productFamily: "plans", name: "a" },
+        "A@B": { productFamily: "plans", name: "b" },
+      },
+    };
+    expect(catalogImportFile(s).resources.map((r) => r.name)).toEqual(["coupon-A_B", "coupon-A_B-2"]);
+  });
+});
+
+describe("catalogProgram", () => {
+  it("declares the catalog with references between its resources, leaving out what the service holds by default", async () => {
+    const code = catalogProgram(await readSite());
+    expect(code).toContain(
+      'import { Component, ComponentPricePoint, Coupon, Product, ProductFamily, ProductPricePoint } from "pulumi-subscription-billing";',
+    );
+    expect(code).toContain('const productPro = new Product("product-pro", {\n  productFamily: familyPlans.familyId,\n  handle: "pro",');
+    expect(code).toContain('new ProductPricePoint("price-point-pro--pro-annual", {\n  product: productPro,');
+    expect(code).toContain('new ComponentPricePoint("component-price-point-api-calls--api-calls-eu", {\n  component: componentApiCalls,');
+    expect(code).toContain("restrictedProducts: [productBasic.productId, productPro.productId],");
+    expect(code).toContain("restrictedComponents: [componentSeats.componentId],");
+    // Service defaults are left out: credit card options, exchange rates, a coupon's compounding.
+    expect(code).not.toMatch(/requireCreditCard|useSiteExchangeRate|compoundingStrategy|allowNegativeBalance|hideDateRangeOnInvoice/);
+    // An on/off component is its price, without the tiers its price point repeats.
+    expect(code).toContain('kind: "on_off",\n  handle: "sso",\n  name: "SSO",\n  unitPrice: "99.0",\n});');
+    expect(code).not.toMatch(/legacy|BLACKFRIDAY|basic-2019/);
+  });
+
+  it("is already formatted as biome formats it, archived objects listed in a closing comment", async () => {
+    const code = catalogProgram(await readSite({}, true));
+    expect(code).toContain("// Archived at the service, and not declared");
+    expect(code).toContain("// - Product `legacy`");
+    expect(code).toContain("// - ComponentPricePoint `seats/seats-old`");
+    expect(biomeFormatted(code)).toBe(code);
+  });
+
+  it("breaks a call whose head is too long for a line the way biome does, and sets a site when asked", () => {
+    const handle = `a-${"very-long-".repeat(14)}handle`;
+    const s = {
+      format: "billing-catalog-snapshot/1" as const,
+      includesArchived: false,
+      families: { [handle]: { name: handle, description: handle } },
+      products: {
+        p: {
+          productFamily: handle,
+          name: "P",
+          priceInCents: 100,
+          interval: 1,
+          intervalUnit: "month",
+          defaultPricePoint: {},
+          pricePoints: {},
+        },
+      },
+      components: {},
+      coupons: {},
+    };
+    const code = catalogProgram(s, { site: "staging" });
+    expect(code).toContain('  site: "staging",');
+    expect(biomeFormatted(code)).toBe(code);
+  });
+
+  it("type-checks against the package's published types (dist/)", async () => {
+    const code = catalogProgram(await readSite());
+    expect(typecheckProgram(code)).toEqual([]);
+    // The check is real: a wrong input name is an error.
+    expect(typecheckProgram(code.replace("unitName:", "unitNames:")).join("\n")).toMatch(/unitNames/);
+  });
+});
