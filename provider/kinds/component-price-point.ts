@@ -402,10 +402,14 @@ const pricePointIdOf = (id: string, s: State): number | undefined => s.pricePoin
 /** The `preview.pricingChange` annotation of a scheme or tier change (the review reads it), or undefined. */
 function pricingChangeOf(to: Partial<Record<string, unknown>>, from: Partial<Record<string, unknown>>, effect: string) {
   if (isUnknown(to.prices) || isUnknown(to.pricingScheme)) return undefined;
+  // Earlier inputs passed check; any other value (a state written by hand) reads as a change, never as a crash.
+  const tiers = (v: unknown) => {
+    const r = kind.inputs.shape.prices.safeParse(v);
+    return r.success ? r.data : undefined;
+  };
+  const [before, after] = [tiers(from.prices), tiers(to.prices)];
   const fields = (["pricingScheme", "prices"] as const).filter((k) =>
-    k === "prices"
-      ? !(Array.isArray(to.prices) && Array.isArray(from.prices) && sameTiers(asTiers(from.prices as Tier[]), to.prices as Tier[]))
-      : to[k] !== from[k],
+    k === "prices" ? !(before && after && sameTiers(asTiers(before), after)) : to[k] !== from[k],
   );
   if (fields.length === 0) return undefined;
   const pick = (v: Partial<Record<string, unknown>>) => Object.fromEntries(fields.map((k) => [k, v[k] ?? null]));
