@@ -42,7 +42,8 @@ export function componentPricePointInputs(component: Component, pp: ComponentPri
     ...(has(pp.pricingScheme) ? { pricingScheme: pp.pricingScheme } : {}),
     prices: declared(pp.prices),
     ...(has(pp.interval) && has(pp.intervalUnit) ? { interval: pp.interval, intervalUnit: pp.intervalUnit } : {}),
-    ...(pp.useSiteExchangeRate === true ? { useSiteExchangeRate: true } : {}),
+    // Each left out at the value the service holds when nothing was set (exchange rate followed, tax not included).
+    ...(pp.useSiteExchangeRate === false ? { useSiteExchangeRate: false } : {}),
     ...(pp.taxIncluded === true ? { taxIncluded: true } : {}),
     ...(has(pp.rolloverPrepaidRemainder) ? { rolloverPrepaidRemainder: pp.rolloverPrepaidRemainder } : {}),
     ...(has(pp.renewPrepaidAllocation) ? { renewPrepaidAllocation: pp.renewPrepaidAllocation } : {}),
