@@ -209,9 +209,11 @@ const state = kind.outputs.partial().extend({
   handle: z.string(),
   args: z.record(z.string(), z.unknown()),
   pendingToken: z.string().optional(),
-  archive: z.array(z.number().int()).optional(),
+  archive: z.array(z.object({ componentId: z.number().int(), productFamilyId: z.number().int() })).optional(),
 });
 type State = z.output<typeof state>;
+/** A component this one replaced, by its own family (a replacement may move to another). */
+type Replaced = { componentId: number; productFamilyId: number };
 
 const ARG_KEYS = Object.keys(kind.inputs.shape) as (keyof Inputs & string)[];
 const argsOf = (inputs: Inputs) => Object.fromEntries(ARG_KEYS.filter((k) => inputs[k] !== undefined).map((k) => [k, inputs[k]]));
@@ -244,7 +246,7 @@ function outputsOf({ c, pp }: Held, site: string | undefined): Outputs {
   };
 }
 
-const recordOf = (h: Held, inputs: Inputs, archive: readonly number[]): State => ({
+const recordOf = (h: Held, inputs: Inputs, archive: readonly Replaced[]): State => ({
   ...outputsOf(h, inputs.site),
   handle: h.c.handle ?? inputs.handle,
   args: argsOf(inputs),
@@ -358,17 +360,17 @@ async function archiveReplaced(ctx: Context, id: string, s: State): Promise<Stat
   let left = [...(s.archive ?? [])];
   try {
     while (left.length > 0) {
-      const old = left[0] as number;
-      const live = await findByHandle(() => client.readComponent(s.productFamilyId as number, old));
+      const old = left[0] as Replaced;
+      const live = await findByHandle(() => client.readComponent(old.productFamilyId, old.componentId));
       if (live && live.archivedAt === undefined) {
-        await client.archiveComponent(s.productFamilyId as number, old);
-        ctx.notice(`Component: archived the replaced ${label(live.handle ?? "?", old)}.`);
+        await client.archiveComponent(old.productFamilyId, old.componentId);
+        ctx.notice(`Component: archived the replaced ${label(live.handle ?? "?", old.componentId)}.`);
       }
       left = left.slice(1);
     }
   } catch (err) {
     throw ctx.partialFailure(
-      `${label(s.handle, s.componentId ?? 0)} is created and recorded; archiving the replaced component(s) ${left.join(", ")} failed: ${err instanceof Error ? err.message : String(err)}. The next \`pulumi up\` finishes it.`,
+      `${label(s.handle, s.componentId ?? 0)} is created and recorded; archiving the replaced component(s) ${left.map((r) => r.componentId).join(", ")} failed: ${err instanceof Error ? err.message : String(err)}. The next \`pulumi up\` finishes it.`,
       id,
       { ...s, archive: left },
     );
@@ -382,7 +384,7 @@ async function createOrAdopt(
   id: string | undefined,
   inputs: Inputs,
   token: string | undefined,
-  replacing: readonly number[] = [],
+  replacing: readonly Replaced[] = [],
 ): Promise<{ id: string; state: State }> {
   const client = ctx.client(inputs.site);
   const familyId = await familyIdOf(ctx, inputs.productFamily, inputs.site);
@@ -416,7 +418,7 @@ async function createOrAdopt(
     ctx.notice(
       `Component: ${label(inputs.handle, existing.id)} is renamed \`${freed}\` to free its handle for its replacement (${createOnly.join(", ")}); it is archived once the new one exists.`,
     );
-    archive.push(existing.id);
+    archive.push({ componentId: existing.id, productFamilyId: existing.productFamilyId ?? familyId });
   }
   const body = Object.fromEntries(
     Object.entries(inputs).filter(([k, v]) => v !== undefined && !(NOT_CREATED as readonly string[]).includes(k)),

@@ -73,7 +73,8 @@ describe("pulumi import of a Component", () => {
     const imported = await p.read("sms", COMPONENT, {});
     expect(imported.id).toBe(String(sms.id));
     expect(imported.inputs).toMatchObject({ ...declared, prices: [expect.any(Object), expect.any(Object)] });
-    expect(((imported.inputs ?? {}).prices as { unitPrice: string }[]).map((t) => Number(t.unitPrice))).toEqual([0.5, 0.25]);
+    const prices = imported.inputs?.prices as { unitPrice: string }[] | undefined;
+    expect(prices?.map((t) => Number(t.unitPrice))).toEqual([0.5, 0.25]);
     expect(Object.keys(imported.inputs ?? {}).sort()).toEqual(Object.keys(declared).sort());
     expect(imported.props).toMatchObject({ componentId: sms.id, handle: "sms", archivedAt: null, pricingScheme: "tiered" });
     expect(sim.requests.filter((r) => r.method !== "GET")).toEqual([]);
