@@ -227,6 +227,38 @@ describe("Component provider", () => {
     },
   );
 
+  it("a change of family replaces it; the old one is archived in its own family", async () => {
+    const { components, familyId } = await setup();
+    const other = sim.addProductFamily({ handle: "boosters", name: "Boosters" });
+    const old = await components.create(sms);
+    sim.reset();
+    const news = { ...sms, productFamily: "handle:boosters" };
+    expect((await components.diff!(old.id, old.outs, news)).replaces).toEqual(["productFamily"]);
+    const created = await components.create(news);
+    expect(created.outs.productFamilyId).toBe(other.id);
+    expect(steps(sim)).toEqual([
+      `PUT /components/${old.id}.json`,
+      `POST /product_families/${other.id}/metered_components.json`,
+      `DELETE /product_families/${familyId}/components/${old.id}.json`,
+    ]);
+    expect(
+      sim
+        .components()
+        .filter((c) => c.archivedAt === null)
+        .map((c) => [c.handle, c.familyId]),
+    ).toEqual([["sms", other.id]]);
+  });
+
+  it("an adopted component whose create-only fields differ is replaced, not changed: the declaration wins, the old one is archived", async () => {
+    const { components } = await setup();
+    const made = sim.addComponent({ familyHandle: "rockets", kind: "quantity_based", handle: "sms", unitName: "seat" });
+    const { result, text } = await captureOutput(() => components.create(sms));
+    expect(result?.id).not.toBe(String(made.id));
+    expect(text).toMatch(/renamed `sms-replaced-\d+` to free its handle.*kind quantity_based → metered, unitName seat → message/);
+    const live = sim.components().filter((c) => c.archivedAt === null);
+    expect(live.map((c) => [c.handle, c.kind])).toEqual([["sms", "metered"]]);
+  });
+
   it("adopts a component made in the web UI and converges it; at preview it is announced", async () => {
     const { components } = await setup();
     const made = sim.addComponent({ familyHandle: "rockets", kind: "metered", handle: "sms", name: "Old name", unitName: "message" });
