@@ -233,7 +233,14 @@ describe(`Component check() under fuzz (CATALOG_FUZZ_SEED=${SEED})`, () => {
               text(news),
             ).toBe(true);
         }),
-        { numRuns: RUNS, seed: SEED, examples: examples.flatMap((e) => [[{ news: e, brokePrices: false }, false] as const]) },
+        {
+          numRuns: RUNS,
+          seed: SEED,
+          examples: examples.flatMap((e): [{ news: Props; brokePrices: boolean }, boolean][] => [
+            [{ news: e, brokePrices: false }, false],
+            [{ news: e, brokePrices: false }, true],
+          ]),
+        },
       );
     } catch (err) {
       console.error(`component check fuzz: failed with CATALOG_FUZZ_SEED=${SEED}`);
