@@ -265,6 +265,26 @@ describe("Coupon provider", () => {
     expect(restricted("SPRING25", "Product")).toEqual([2]);
   });
 
+  it("a create whose outcome is unknown is recorded pending; the next up re-sends it with the same token, once", async () => {
+    const { coupons } = await setup();
+    sim.injectFault({ kind: "status", status: 503, rate: 1, match: { method: "POST" } });
+    const { error } = await captureOutput(() => coupons.create(spring));
+    const partial = error as { message: string; id?: string; properties?: Record<string, unknown> };
+    expect(partial.message).toMatch(/next `pulumi up` looks for coupon `SPRING25` by its code/);
+    expect(partial.id).toMatch(/^pending-/);
+    const token = partial.properties?.pendingToken;
+    expect(token).toEqual(expect.any(String));
+    expect(held("SPRING25")).toEqual([]);
+    sim.clearFaults();
+    const { __provider: _, ...recorded } = partial.properties ?? {};
+    expect(await coupons.diff!(partial.id ?? "", recorded, spring)).toMatchObject({ changes: true, replaces: [] });
+    const { outs } = await captureOutput(() => coupons.update!(partial.id ?? "", recorded, spring)).then((r) => r.result ?? { outs: {} });
+    expect(held("SPRING25")).toHaveLength(1);
+    expect(outs).toMatchObject({ couponId: held("SPRING25")[0]?.id, code: "SPRING25" });
+    expect(outs.pendingToken).toBeUndefined();
+    expect(new Set(sim.requests.filter((r) => r.method === "POST").map((r) => r.uniquenessToken))).toEqual(new Set([token]));
+  });
+
   it("refresh of a coupon archived outside the stack shows it archived; up says what to do and changes nothing", async () => {
     const { coupons } = await setup();
     const made = await coupons.create(spring);
