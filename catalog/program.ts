@@ -269,10 +269,9 @@ export function catalogProgram(snapshot: CatalogSnapshot, options: ProgramOption
           "// Archived at the service, and not declared (a declaration would restore or replace them):",
           ...archivedLines.map((l) => `// - ${l}`),
         ];
-  return [...header, importLine, ...statements.flatMap((s, i) => (i === 0 ? [s] : ["", s])), ...footer]
-    .join("\n")
-    .replace(/\n{3,}/g, "\n\n")
-    .replace(/\n*$/, "\n");
+  // Every statement and the import line end with a newline: one more between them is the blank line biome keeps.
+  const body = [importLine, ...statements].filter((x) => x !== "").join("\n");
+  return `${header.join("\n")}\n${body}${footer.map((l) => `${l}\n`).join("")}`;
 }
 
 /** The snapshot's archived objects, one line each, in the program's order. */

@@ -173,8 +173,11 @@ export interface SkippedObject {
 
 /** A record with its keys in code-unit order (the order JSON and the generated program follow). */
 export function sortedRecord<T>(entries: Iterable<readonly [string, T]>): Record<string, T> {
-  const all = [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return Object.fromEntries(all);
+  const byKey = new Map<string, T>(entries);
+  // The default sort compares UTF-16 code units: the order JSON.stringify then keeps, and the cheapest one.
+  const out: Record<string, T> = {};
+  for (const k of [...byKey.keys()].sort()) out[k] = byKey.get(k) as T;
+  return out;
 }
 
 /** The snapshot as the JSON `export --snapshot` writes: two-space indented, ending with a newline. */
