@@ -31,7 +31,16 @@ import {
 import { componentFrequencyFields, componentPrepaidFields, componentPricingFields, componentWithHandle } from "./component-fields";
 import type { ComponentArgs, ComponentOutputs } from "./generated/component";
 import { siteInput } from "./inputs";
-import { type ArgsOf, type Context, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
+import {
+  type ArgsOf,
+  type Context,
+  declareKind,
+  type InputsOf,
+  type KindModule,
+  type PreviewedInputs,
+  resourceClass,
+  type Verified,
+} from "./kind";
 
 /** A field optional here (the flat input) that some kinds require; its description kept for the docs. */
 const opt = <S extends z.ZodType>(s: S) => s.optional().describe(s.description ?? "");
@@ -465,6 +474,36 @@ function serviceValue(k: string, s: State): unknown {
   return undefined;
 }
 
+const changed = (inputs: PreviewedInputs<typeof kind>, olds: Partial<Inputs>, k: keyof Inputs) =>
+  !isUnknown(inputs[k]) && JSON.stringify(inputs[k] ?? null) !== JSON.stringify(olds[k] ?? null);
+
+/**
+ * An update's checks at preview: an in-place change of prices is announced (every subscription on the
+ * default price point pays them), and a new handle another component holds is refused before anything
+ * is sent (handles are unique among the site's components, archived ones included). A replacement
+ * (a create-only field changed) is a create, judged there.
+ */
+async function updateChecks(ctx: Context, inputs: PreviewedInputs<typeof kind>, olds: Partial<Inputs>): Promise<Verified> {
+  if (CREATE_ONLY.some((k) => changed(inputs, olds, k)) || changed(inputs, olds, "site") || isUnknown(inputs.site)) return { failures: [] };
+  const handle = inputs.handle;
+  if (["pricingScheme", "prices", "unitPrice"].some((k) => changed(inputs, olds, k as keyof Inputs)))
+    ctx.notice(
+      `Component \`${String(handle)}\`: its prices change in place on its default price point: every subscription on it pays the new prices.`,
+    );
+  if (typeof handle !== "string" || isUnknown(handle) || handle === olds.handle) return { failures: [] };
+  const holder = await componentWithHandle(ctx.client(inputs.site as string | undefined), handle);
+  // Renamed so already (outside the stack): its own handle, which the update then records.
+  if (!holder || holder.id === (olds as Record<string, unknown>).componentId) return { failures: [] };
+  return {
+    failures: [
+      {
+        property: "handle",
+        reason: `must be a handle no other component has: ${label(handle, holder.id)}${holder.archivedAt !== undefined ? " (archived)" : ""} holds it, and handles are unique among the site's components, archived ones included; choose another`,
+      },
+    ],
+  };
+}
+
 export const component: KindModule<typeof kind, State> = {
   kind,
   operations: {
@@ -483,7 +522,7 @@ export const component: KindModule<typeof kind, State> = {
     unfinished: (s) => s.pendingToken !== undefined || (s.archive?.length ?? 0) > 0 || (s.archivedAt ?? null) !== null,
 
     async preflight(ctx, inputs, olds) {
-      if (olds !== undefined) return { failures: [] };
+      if (olds !== undefined) return updateChecks(ctx, inputs, olds);
       if (isUnknown(inputs.handle) || isUnknown(inputs.site)) return { failures: [] };
       const handle = inputs.handle as string;
       const existing = await componentWithHandle(ctx.client(inputs.site as string | undefined), handle);

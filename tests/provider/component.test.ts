@@ -164,6 +164,22 @@ describe("Component provider", () => {
     expect(mutations(sim)).toEqual([]);
   });
 
+  it("at preview: a new handle another component holds is refused, a price change is announced; nothing is sent", async () => {
+    const { components } = await setup();
+    const { outs } = await components.create(sms);
+    sim.addComponent({ familyHandle: "rockets", kind: "on_off", handle: "taken", archived: true });
+    sim.reset();
+    const refused = await components.check!({ ...sms, componentId: outs.componentId }, { ...sms, handle: "taken" });
+    expect(refused.failures?.[0]).toMatchObject({ property: "handle" });
+    expect(refused.failures?.[0]?.reason).toMatch(/must be a handle no other component has: component `taken` .* \(archived\) holds it/);
+    const repriced = await captureOutput(() =>
+      components.check!(sms, { ...sms, prices: [{ startingQuantity: 1, unitPrice: 1 }], pricingScheme: "per_unit" }),
+    );
+    expect(repriced.result?.failures ?? []).toEqual([]);
+    expect(repriced.text).toMatch(/prices change in place on its default price point: every subscription on it pays the new prices/);
+    expect(mutations(sim)).toEqual([]);
+  });
+
   it("new tiers change in place through the default price point, which keeps its id", async () => {
     const { components } = await setup();
     const { id, outs } = await components.create(sms);
