@@ -14,6 +14,7 @@ import { plain } from "./values";
 
 /** `SPRING25`, `60001`, `<site>/SPRING25` (a code has no "/"). */
 const ID = /^(?:([^/]+)\/)?([^/]+)$/;
+const CODE = /^[A-Z0-9%@+\-_.]+$/;
 
 /** Options a declaration leaves out when the service holds what it holds without them. */
 const FLAGS = [
@@ -27,8 +28,11 @@ const FLAGS = [
 
 /** The coupon with this code, else the one with this id (a code may be digits only: the code wins). */
 async function couponOf(client: BillingClient, key: string): Promise<Coupon | undefined> {
-  const all = await client.listCoupons({ includeArchived: true });
-  return all.find((c) => c.code === key) ?? (/^[1-9][0-9]{0,15}$/.test(key) ? all.find((c) => c.id === Number(key)) : undefined);
+  const byCode = CODE.test(key)
+    ? (await client.listCoupons({ includeArchived: true, codes: [key] })).find((c) => c.code === key)
+    : undefined;
+  if (byCode || !/^[1-9][0-9]{0,15}$/.test(key)) return byCode;
+  return (await client.listCoupons({ includeArchived: true })).find((c) => c.id === Number(key));
 }
 
 /** Each restriction as `handle:<handle>` when the service says (or the product's read does), else its id. */

@@ -274,7 +274,7 @@ async function familyOf(ctx: Context, inputs: Inputs): Promise<Family> {
 /**
  * The coupon holding this code anywhere on the site, archived ones included, or undefined. The find answers
  * within one family (the site's default one without `familyId`), so a code held in another family is looked
- * for in the list.
+ * for in the site's list, filtered by code.
  */
 export async function couponWithCode(
   client: BillingClient,
@@ -286,7 +286,7 @@ export async function couponWithCode(
     // Found within the family it was asked in, whether or not the answer says so.
     if (found) return { ...found, productFamilyId: found.productFamilyId ?? familyId };
   }
-  return (await client.listCoupons({ includeArchived: true })).find((c) => c.code === code);
+  return (await client.listCoupons({ includeArchived: true, codes: [code] })).find((c) => c.code === code);
 }
 
 const WHAT = { restrictedProducts: "product", restrictedComponents: "component" } as const;
@@ -347,11 +347,10 @@ const otherFamily = (c: ServiceCoupon, familyId: number) =>
 
 /** A code no coupon holds: the replaced coupon's, out of the way of its replacement's. */
 async function freedCode(client: BillingClient, code: string, id: number): Promise<string> {
-  const taken = new Set((await client.listCoupons({ includeArchived: true })).map((c) => c.code));
   for (let n = 0; ; n++) {
     const suffix = `-REPLACED-${id}${n === 0 ? "" : `-${n}`}`;
     const candidate = `${code.slice(0, 255 - suffix.length)}${suffix}`;
-    if (!taken.has(candidate)) return candidate;
+    if ((await client.listCoupons({ includeArchived: true, codes: [candidate] })).length === 0) return candidate;
   }
 }
 

@@ -60,6 +60,8 @@ export interface ListCouponsOptions {
   readonly includeArchived?: boolean;
   /** Only this family's coupons (`GET /product_families/{id}/coupons.json`). */
   readonly familyId?: number;
+  /** Only the coupons with these codes (`filter[codes]`): a lookup by code across the site's families, archived ones included. */
+  readonly codes?: readonly string[];
 }
 
 /**
@@ -72,10 +74,21 @@ export async function listCoupons(t: Transport, opts: ListCouponsOptions = {}): 
     opts.familyId === undefined
       ? "/coupons.json"
       : `/product_families/${idOf(opts.familyId, "familyId", "invalid coupon list")}/coupons.json`;
+  const codes = opts.codes?.map((code) => {
+    const r = couponCode.safeParse(code);
+    if (!r.success) throw new BillingValidationError("invalid coupon list", problemsOf(r.error, "codes"));
+    return r.data;
+  });
+  // An empty list of codes matches no coupon; the service would read an empty filter as none at all.
+  if (codes !== undefined && codes.length === 0) return [];
+  const filter = codes === undefined ? {} : { "filter[codes]": codes.join(",") };
   const rows = await allPages(MAX_COUPONS_PER_PAGE, async (page) =>
-    (await t.call({ method: "GET", path, repeatable: true, query: { page, per_page: MAX_COUPONS_PER_PAGE } }, couponListResponse)).map(
-      (r) => r.coupon,
-    ),
+    (
+      await t.call(
+        { method: "GET", path, repeatable: true, query: { page, per_page: MAX_COUPONS_PER_PAGE, ...filter } },
+        couponListResponse,
+      )
+    ).map((r) => r.coupon),
   );
   return rows.map(toCoupon).filter((c) => opts.includeArchived || c.archivedAt === undefined);
 }
