@@ -210,7 +210,13 @@ function convergence(inputs: Inputs, held: HeldPricePoint): Record<string, unkno
   return Object.keys(change).length > 0 ? change : undefined;
 }
 
-/** The create-only fields declared and held otherwise (the overage's scheme is not in the service's answer: its tiers are compared). */
+/**
+ * The create-only fields declared and not confirmed held: held otherwise, or not in the service's answer
+ * (the overage's scheme never is, so its tiers are compared; a prepaid price point always has overage
+ * tiers, so none in the answer means the answer does not show them). Adopting a price point whose terms
+ * cannot be confirmed replaces it rather than claim it: a replacement's create adopting its own
+ * predecessor would then have it archived by the engine's delete of the old resource.
+ */
 function createOnlyChanges(inputs: Inputs, held: HeldPricePoint): string[] {
   const out: string[] = CREATE_ONLY.filter((k) => inputs[k] !== undefined && inputs[k] !== held[k]);
   if (inputs.overagePricing !== undefined && !sameTiers(held.overagePrices, inputs.overagePricing.prices)) out.push("overagePricing");
@@ -344,7 +350,8 @@ async function createOrAdopt(
       found = await client.unarchiveComponentPricePoint(componentId, found.id);
       ctx.notice(`ComponentPricePoint: unarchived ${label(inputs.handle, found.id)} to manage it.`);
     }
-    const fixed = createOnlyChanges(inputs, found);
+    // A pending create resumed finds its own price point: made from these inputs.
+    const fixed = token === undefined ? createOnlyChanges(inputs, found) : [];
     if (fixed.length === 0) {
       if (token === undefined) adoptedNotice(ctx, inputs.site, "component price point", inputs.handle, found.id);
       const newId = id ?? String(found.id);
@@ -428,8 +435,10 @@ export const componentPricePoint: KindModule<typeof kind, State> = {
       const declared = s.args.prices as Tier[] | undefined;
       if (declared !== undefined && s.prices !== undefined && !sameTiers(asTiers(s.prices), declared)) out.prices = declaredTiers(s.prices);
       const overage = s.args.overagePricing as { pricingScheme: string; prices: Tier[] } | undefined;
-      if (overage !== undefined && s.overagePrices !== undefined && !sameTiers(asTiers(s.overagePrices), overage.prices))
-        out.overagePricing = { ...overage, prices: declaredTiers(s.overagePrices) };
+      // No overage tiers in the answer: the service does not show them (a prepaid price point has them), so no drift either.
+      const heldOverage = s.overagePrices ?? [];
+      if (overage !== undefined && heldOverage.length > 0 && !sameTiers(asTiers(heldOverage), overage.prices))
+        out.overagePricing = { ...overage, prices: declaredTiers(heldOverage) };
       // Promoted outside: no longer declared-false vs held-true drift (the service cannot demote).
       if (s.args.default === true && s.isDefault === false) out.default = false;
       return out;
