@@ -389,11 +389,15 @@ async function createOrAdopt(
     return { id: id ?? String(existing.id), state: recordOf(held, inputs, family, resolved) };
   }
   let freed: string | undefined;
+  if (existing && existing.productFamilyId === undefined)
+    throw new Error(
+      `${label(inputs.code, existing.id)} exists, and the service's answer does not say in which family: nothing was changed`,
+    );
   if (existing) {
     // Preview refused a code held in another family on a first deploy, so this is a replacement (the family changed):
     // the old coupon, archived by the engine's delete after this, gives up its code first.
     freed = await freedCode(client, inputs.code, existing.id);
-    await client.updateCoupon(existing.productFamilyId as number, existing.id, { ...heldBody(existing), code: freed });
+    await client.updateCoupon(existing.productFamilyId ?? family.id, existing.id, { ...heldBody(existing), code: freed });
     ctx.notice(
       `Coupon: ${label(inputs.code, existing.id)} in family ${existing.productFamilyId} is renamed \`${freed}\` to free its code for its replacement in family ${family.id}; it is archived when the replaced resource is deleted.`,
     );
