@@ -43,7 +43,11 @@ import {
 } from "./kind";
 
 /** A field optional here (the flat input) that some kinds require; its description kept for the docs. */
-const opt = <S extends z.ZodType>(s: S) => s.optional().describe(s.description ?? "");
+const opt = <S extends z.ZodType>(s: S, which = "") => s.optional().describe(`${s.description ?? ""}${which}`);
+/** The kinds that take a field, for its docs (the kind rule refuses it on the others). */
+const REQUIRED_BUT_ON_OFF = " Required for every kind but on_off, which does not take it.";
+const only = (kinds: string, required = false) => ` ${kinds} only${required ? " (required there)" : ""}.`;
+const describedFor = <S extends z.ZodType>(s: S, which: string) => s.describe(`${s.description ?? ""}${which}`);
 
 const m = meteredComponentInput.shape;
 
@@ -150,17 +154,21 @@ const kind = declareKind({
         .describe('"metered", "quantity_based", "on_off", "prepaid_usage" or "event_based". A change replaces the component.'),
       handle: handleField("component"),
       name: m.name,
-      unitName: opt(m.unitName),
+      unitName: opt(m.unitName, REQUIRED_BUT_ON_OFF),
       description: m.description,
-      pricingScheme: opt(componentPricingFields.pricingScheme),
-      prices: opt(componentPricingFields.prices),
-      unitPrice: opt(onOffComponentInput.shape.unitPrice),
-      ...componentPrepaidFields,
-      overagePricing: opt(componentPrepaidFields.overagePricing),
-      recurring: quantityBasedComponentInput.shape.recurring,
-      eventBasedBillingMetricId: opt(eventBasedComponentInput.shape.eventBasedBillingMetricId),
-      allowFractionalQuantities: m.allowFractionalQuantities,
-      ...componentFrequencyFields,
+      pricingScheme: opt(componentPricingFields.pricingScheme, REQUIRED_BUT_ON_OFF),
+      prices: opt(componentPricingFields.prices, REQUIRED_BUT_ON_OFF),
+      unitPrice: opt(onOffComponentInput.shape.unitPrice, only("on_off", true)),
+      overagePricing: opt(componentPrepaidFields.overagePricing, only("prepaid_usage", true)),
+      rolloverPrepaidRemainder: describedFor(componentPrepaidFields.rolloverPrepaidRemainder, only("prepaid_usage")),
+      renewPrepaidAllocation: describedFor(componentPrepaidFields.renewPrepaidAllocation, only("prepaid_usage")),
+      expirationInterval: describedFor(componentPrepaidFields.expirationInterval, only("prepaid_usage")),
+      expirationIntervalUnit: describedFor(componentPrepaidFields.expirationIntervalUnit, only("prepaid_usage")),
+      recurring: describedFor(quantityBasedComponentInput.shape.recurring, only("quantity_based")),
+      eventBasedBillingMetricId: opt(eventBasedComponentInput.shape.eventBasedBillingMetricId, only("event_based", true)),
+      allowFractionalQuantities: describedFor(m.allowFractionalQuantities, " Not for on_off."),
+      interval: describedFor(componentFrequencyFields.interval, " Not for prepaid_usage."),
+      intervalUnit: describedFor(componentFrequencyFields.intervalUnit, " Not for prepaid_usage."),
       taxable: m.taxable,
       taxCode: m.taxCode,
       accountingCode: componentUpdateInput.shape.accountingCode,

@@ -37,7 +37,7 @@ export interface ComponentArgs {
    */
   readonly name: ArgTypes["name"];
   /**
-   * The unit the quantity counts, singular ("message"): the service pluralizes it. Create-only.
+   * The unit the quantity counts, singular ("message"): the service pluralizes it. Create-only. Required for every kind but on_off, which does not take it.
    *
    * A change replaces the resource.
    */
@@ -49,7 +49,7 @@ export interface ComponentArgs {
    */
   readonly description?: ArgTypes["description"];
   /**
-   * How the tiers price a quantity: "per_unit" (one tier, one price), "volume" (every unit at the price of the tier the total falls in), "tiered" (each unit at its own tier's price) or "stairstep" (one price per tier reached).
+   * How the tiers price a quantity: "per_unit" (one tier, one price), "volume" (every unit at the price of the tier the total falls in), "tiered" (each unit at its own tier's price) or "stairstep" (one price per tier reached). Required for every kind but on_off, which does not take it.
    *
    * Accepted values: `"per_unit"`, `"volume"`, `"tiered"`, `"stairstep"`.
    *
@@ -57,43 +57,43 @@ export interface ComponentArgs {
    */
   readonly pricingScheme?: ArgTypes["pricingScheme"];
   /**
-   * The tiers, ascending and contiguous: the first starts at 1, each next one at the previous endingQuantity + 1, the last has no endingQuantity. per_unit takes exactly one tier.
+   * The tiers, ascending and contiguous: the first starts at 1, each next one at the previous endingQuantity + 1, the last has no endingQuantity. per_unit takes exactly one tier. Required for every kind but on_off, which does not take it.
    *
    * A change updates the resource in place.
    */
   readonly prices?: ArgTypes["prices"];
   /**
-   * The price charged while the component is on, in the site's currency: a number or decimal text.
+   * The price charged while the component is on, in the site's currency: a number or decimal text. on_off only (required there).
    *
    * A change updates the resource in place.
    */
   readonly unitPrice?: ArgTypes["unitPrice"];
   /**
-   * How usage beyond the prepaid quantity is priced: { pricingScheme, prices }, the same tier rules as prices.
+   * How usage beyond the prepaid quantity is priced: { pricingScheme, prices }, the same tier rules as prices. prepaid_usage only (required there).
    *
    * A change replaces the resource.
    */
   readonly overagePricing?: ArgTypes["overagePricing"];
   /**
-   * Whether unused prepaid units roll over to the next period.
+   * Whether unused prepaid units roll over to the next period. prepaid_usage only.
    *
    * A change replaces the resource.
    */
   readonly rolloverPrepaidRemainder?: ArgTypes["rolloverPrepaidRemainder"];
   /**
-   * Whether the prepaid quantity is renewed at the start of each period.
+   * Whether the prepaid quantity is renewed at the start of each period. prepaid_usage only.
    *
    * A change replaces the resource.
    */
   readonly renewPrepaidAllocation?: ArgTypes["renewPrepaidAllocation"];
   /**
-   * After how many expirationIntervalUnits rolled-over units expire (with rolloverPrepaidRemainder).
+   * After how many expirationIntervalUnits rolled-over units expire (with rolloverPrepaidRemainder). prepaid_usage only.
    *
    * A change replaces the resource.
    */
   readonly expirationInterval?: ArgTypes["expirationInterval"];
   /**
-   * "day" or "month"; with expirationInterval.
+   * "day" or "month"; with expirationInterval. prepaid_usage only.
    *
    * Accepted values: `"day"`, `"month"`.
    *
@@ -101,31 +101,31 @@ export interface ComponentArgs {
    */
   readonly expirationIntervalUnit?: ArgTypes["expirationIntervalUnit"];
   /**
-   * Whether the quantity is billed every period (true) or once. Create-only.
+   * Whether the quantity is billed every period (true) or once. Create-only. quantity_based only.
    *
    * A change replaces the resource.
    */
   readonly recurring?: ArgTypes["recurring"];
   /**
-   * The id of the event-based billing metric that counts the usage. Create-only.
+   * The id of the event-based billing metric that counts the usage. Create-only. event_based only (required there).
    *
    * A change replaces the resource.
    */
   readonly eventBasedBillingMetricId?: ArgTypes["eventBasedBillingMetricId"];
   /**
-   * Whether quantities may have decimals. Create-only.
+   * Whether quantities may have decimals. Create-only. Not for on_off.
    *
    * A change replaces the resource.
    */
   readonly allowFractionalQuantities?: ArgTypes["allowFractionalQuantities"];
   /**
-   * How many intervalUnits between charges of the default price point (sites with multifrequency).
+   * How many intervalUnits between charges of the default price point (sites with multifrequency). Not for prepaid_usage.
    *
    * A change updates the resource in place.
    */
   readonly interval?: ArgTypes["interval"];
   /**
-   * "day" or "month"; with interval.
+   * "day" or "month"; with interval. Not for prepaid_usage.
    *
    * Accepted values: `"day"`, `"month"`.
    *
