@@ -15,7 +15,9 @@ export const USAGE = `Usage:
       dynamic providers) and DIR/snapshot.json (the catalog by handle, for \`diff\`); --format picks one (default all).
       --site-entry NAME prefixes import ids and sets each resource's \`site\` to an entry of billing:sites.
   billing-catalog diff A B [--format markdown|json] [--a-key-env NAME] [--b-key-env NAME] [--include-archived]
+                       [--compare-default-price-points]
       compares two catalogs by handle, field by field; A and B are each a site or a snapshot.json written by export.
+      A default price point's handle and name are the service's own choice unless --compare-default-price-points.
 
 SITE is the site's URL (https://acme.chargify.com, or the simulator's) or its subdomain (acme).
 Credentials never go on the command line: the key is read from ${DEFAULT_KEY_ENV} (or a bearer token from
@@ -126,7 +128,7 @@ async function diffCommand(argv: string[], io: CatalogIo): Promise<number> {
       "a-key-env": { type: "string" },
       "b-key-env": { type: "string" },
       "include-archived": { type: "boolean" },
-      "compare-default-handles": { type: "boolean" },
+      "compare-default-price-points": { type: "boolean" },
     },
   });
   if (positionals.length !== 2) throw new CatalogUsageError(`diff: give two catalogs, A and B\n${USAGE}`);
@@ -138,7 +140,7 @@ async function diffCommand(argv: string[], io: CatalogIo): Promise<number> {
   // One side after the other: each site gets the whole of its own 4-request budget, and a failure names its side.
   const left = await sideOf(a, values["a-key-env"], includeArchived, io, "A");
   const right = await sideOf(b, values["b-key-env"], includeArchived, io, "B");
-  const d = diffCatalogs(left, right, { compareDefaultHandles: values["compare-default-handles"] === true });
+  const d = diffCatalogs(left, right, { compareDefaultPricePoints: values["compare-default-price-points"] === true });
   io.stdout.write(renderDiff(d, format, { a, b }));
   return isEmptyDiff(d) ? 0 : 1;
 }

@@ -91,11 +91,13 @@ function byPath(x: string, y: string): number {
 /** Options of {@link diffCatalogs}. */
 export interface DiffOptions {
   /**
-   * Compare the default price points' handles. Default false: the service makes that handle
-   * (`uuid:…`) when a product or component is created through the API, so a catalog built from a
-   * program differs there from one clicked together in the web UI, without any difference in price.
+   * Compare which price point is the default by its handle and name. Default false: the service names
+   * a default price point itself when a product or component is created through the API (a `uuid:…`
+   * handle, "Default" or "Original"), so a catalog built from a program differs there from one clicked
+   * together in the web UI without any difference in price; the default's pricing is its product's or
+   * component's, and is always compared.
    */
-  readonly compareDefaultHandles?: boolean;
+  readonly compareDefaultPricePoints?: boolean;
 }
 
 type Keyed = Readonly<Record<string, object>>;
@@ -111,10 +113,9 @@ export function diffCatalogs(a: CatalogSnapshot, b: CatalogSnapshot, options: Di
   const removed: DiffPresence[] = [];
   const changed: DiffChange[] = [];
   const strip = (o: object): object => {
-    const { pricePoints: _, defaultPricePoint, ...rest } = o as { pricePoints?: unknown; defaultPricePoint?: { handle?: string } };
+    const { pricePoints: _, defaultPricePoint, ...rest } = o as { pricePoints?: unknown; defaultPricePoint?: object };
     if (defaultPricePoint === undefined) return rest;
-    const { handle, ...dp } = defaultPricePoint;
-    return { ...rest, defaultPricePoint: options.compareDefaultHandles ? { handle, ...dp } : dp };
+    return options.compareDefaultPricePoints ? { ...rest, defaultPricePoint } : rest;
   };
   const compare = (kind: DiffKind, x: Keyed, y: Keyed, prefix = "") => {
     const keys = [...new Set([...Object.keys(x), ...Object.keys(y)])].sort();

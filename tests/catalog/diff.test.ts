@@ -62,19 +62,18 @@ describe("diffCatalogs", () => {
     ]);
   });
 
-  it("compares prices as numbers (10.0 is 10), a field held on one side only against (none), default handles only when asked", async () => {
+  it("compares prices as numbers (10.0 is 10), a field held on one side only against (none), default price points' names only when asked", async () => {
     const a = await snapshotOf();
     const b = structuredClone(a) as any;
     b.components.seats.prices[0].unitPrice = "50";
     b.products.pro.taxCode = "SW050000";
-    b.products.pro.defaultPricePoint.handle = "pro-monthly";
+    b.products.pro.defaultPricePoint = { handle: "uuid:0b9c", name: "Default" };
     const d = diffCatalogs(a, b);
     expect(d.changed).toEqual([{ kind: "Product", key: "pro", fields: [{ field: "taxCode", old: undefined, new: "SW050000" }] }]);
     expect(renderDiff(d)).toContain('| Product `pro` | `taxCode` | (none) | `"SW050000"` |');
-    expect(diffCatalogs(a, b, { compareDefaultHandles: true }).changed[0]!.fields).toContainEqual({
-      field: "defaultPricePoint.handle",
-      old: "pro-default",
-      new: "pro-monthly",
-    });
+    expect(diffCatalogs(a, b, { compareDefaultPricePoints: true }).changed[0]!.fields).toEqual([
+      { field: "defaultPricePoint.handle", old: "pro-default", new: "uuid:0b9c" },
+      { field: "taxCode", old: undefined, new: "SW050000" },
+    ]);
   });
 });
