@@ -317,8 +317,10 @@ function createOnlyDifferences(inputs: Inputs, familyId: number, { c, pp }: Held
   ];
   for (const [k, want, have] of same)
     if (want !== undefined && have !== undefined && want !== have) out.push(`${k} ${String(have)} → ${String(want)}`);
-  const overage = pp?.overagePrices ?? c.overagePrices;
-  if (inputs.overagePricing !== undefined && !sameTiers(overage, inputs.overagePricing.prices)) out.push("overagePricing");
+  // The component's answer carries the overage tiers where its price point's may not; an answer showing none is no evidence.
+  const overage = pp?.overagePrices.length ? pp.overagePrices : c.overagePrices;
+  if (inputs.overagePricing !== undefined && overage.length > 0 && !sameTiers(overage, inputs.overagePricing.prices))
+    out.push("overagePricing");
   return out;
 }
 

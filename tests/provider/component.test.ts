@@ -141,6 +141,15 @@ describe("Component provider", () => {
     expect(await components.diff!(id, outs, inputs)).toMatchObject({ changes: false });
   });
 
+  it.each(KINDS)("a second create of a %s component (a resumed create, a new stack) adopts it: nothing is sent", async (_, inputs) => {
+    const { components } = await setup();
+    const first = await components.create(inputs);
+    sim.reset();
+    const again = await components.create(inputs);
+    expect(again.id).toBe(first.id);
+    expect(mutations(sim)).toEqual([]);
+  });
+
   it("accountingCode and itemCategory, which only the update takes, are set right after the create", async () => {
     const { components } = await setup();
     const { id } = await components.create({ ...sms, accountingCode: "SMS-1", itemCategory: "Digital Services" });
@@ -242,6 +251,19 @@ describe("Component provider", () => {
       expect(mutations(sim)).toEqual([]);
     },
   );
+
+  it("a prepaid component's new overage pricing replaces it (the service changes no overage in place)", async () => {
+    const { components } = await setup();
+    const prepaid = KINDS[3][1];
+    const old = await components.create(prepaid);
+    const news = { ...prepaid, overagePricing: { pricingScheme: "per_unit", prices: [{ startingQuantity: 1, unitPrice: "0.3" }] } };
+    expect((await components.diff!(old.id, old.outs, news)).replaces).toEqual(["overagePricing"]);
+    const created = await components.create(news);
+    expect(created.id).not.toBe(old.id);
+    const live = sim.components().filter((c) => c.archivedAt === null);
+    expect(live.map((c) => c.id)).toEqual([Number(created.id)]);
+    expect(live[0]?.pricePoints.find((pp) => pp.default)?.overagePricing?.prices.map((p) => Number(p.unitPrice))).toEqual([0.3]);
+  });
 
   it("a change of family replaces it; the old one is archived in its own family", async () => {
     const { components, familyId } = await setup();
