@@ -35,12 +35,14 @@ const when = <T>(k: string, v: T | undefined | null, keep = given(v)) => (keep ?
  * not report a prepaid component's overage scheme (its answers carry the overage tiers only): the
  * printed one is "per_unit" for one tier and "volume" for more, which the overage pricing's
  * declaration needs and a diff never compares (overagePricing is create-only, compared by tiers).
+ * Its rollover terms are printed only where an answer carries them (the contract's do not).
  */
 export function componentInputs(c: Component, pp: ComponentPricePoint | undefined, familyHandle: string | undefined, site?: string) {
   const kind = c.kind ?? "metered";
   const handle = c.handle ?? String(c.id);
   const tiers = pp?.prices ?? c.prices;
-  const overage = pp?.overagePrices ?? c.overagePrices;
+  // The component's answer carries the overage tiers where its price point's may not.
+  const overage = pp?.overagePrices.length ? pp.overagePrices : c.overagePrices;
   const onOff = kind === "on_off";
   const prepaid = kind === "prepaid_usage";
   return {

@@ -111,6 +111,40 @@ describe("pulumi import of a Component", () => {
     expect((await p.check(COMPONENT, support.inputs ?? {}, support.inputs ?? {})).failures ?? []).toEqual([]);
   });
 
+  it("a prepaid usage component with its overage tiers; the printed code checks and previews with no changes", async () => {
+    const { sim } = await site(KEY);
+    const p = await provider(sim);
+    // Made through the API, as the kind would have (the seeding helper takes no overage).
+    const made = await fetch(`${sim.url}/product_families/handle:plans/prepaid_usage_components.json`, {
+      method: "POST",
+      headers: { authorization: `Basic ${Buffer.from(`${KEY}:x`).toString("base64")}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        prepaid_usage_component: {
+          name: "Prepaid texts",
+          handle: "prepaid-texts",
+          unit_name: "text",
+          pricing_scheme: "per_unit",
+          prices: [{ starting_quantity: 1, unit_price: "0.1" }],
+          overage_pricing: { pricing_scheme: "per_unit", prices: [{ starting_quantity: 1, unit_price: "0.2" }] },
+          rollover_prepaid_remainder: true,
+          expiration_interval: 1,
+          expiration_interval_unit: "month",
+        },
+      }),
+    });
+    expect(made.status).toBe(201);
+    const imported = await p.read("prepaid-texts", COMPONENT, {});
+    expect(imported.inputs).toMatchObject({
+      kind: "prepaid_usage",
+      overagePricing: { pricingScheme: "per_unit", prices: [{ startingQuantity: 1 }] },
+    });
+    // The contract's answers carry no rollover terms (neither the component's nor its price point's): none is printed.
+    expect(imported.inputs).not.toHaveProperty("rolloverPrepaidRemainder");
+    const checked = await p.check(COMPONENT, imported.inputs ?? {}, imported.inputs ?? {});
+    expect(checked.failures ?? []).toEqual([]);
+    expect(await p.diff(imported.id ?? "", COMPONENT, imported.props ?? {}, checked.inputs ?? {})).toMatchObject({ changes: false });
+  });
+
   it("<site>/<handle> reads that billing:sites entry with its credentials and records the site", async () => {
     const { sim } = await site(KEY);
     const eu = await startSimulator({ apiKey: EU_KEY });
