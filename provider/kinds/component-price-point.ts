@@ -242,6 +242,16 @@ async function componentIdOf(ctx: Context, ref: number | string, site: string | 
 const pricePointWithHandle = (ctx: Context, site: string | undefined, componentId: number, handle: string) =>
   findByHandle(() => ctx.client(site).readComponentPricePoint(componentId, `handle:${handle}` as unknown as number));
 
+/**
+ * Price points a create adopted in this process, by site, component and id. A replacement whose new
+ * inputs still name the same price point (its component given in another form: a handle, then the
+ * Component's id) adopts its predecessor; the engine then deletes the old resource, and that delete
+ * must not archive what the new one now manages. The engine runs both in one provider process.
+ */
+const adoptedHere = new Set<string>();
+const adoptionKey = (ctx: Context, site: string | undefined, componentId: number, id: number) =>
+  `${ctx.siteLabel(site)}/${componentId}/${id}`;
+
 /** A handle no price point of the component has: the old one's, freed for its replacement. */
 function freedHandle(handle: string, id: number, taken: ReadonlySet<string>): string {
   for (let n = 0; ; n++) {
@@ -353,7 +363,10 @@ async function createOrAdopt(
     // A pending create resumed finds its own price point: made from these inputs.
     const fixed = token === undefined ? createOnlyChanges(inputs, found) : [];
     if (fixed.length === 0) {
-      if (token === undefined) adoptedNotice(ctx, inputs.site, "component price point", inputs.handle, found.id);
+      if (token === undefined) {
+        adoptedNotice(ctx, inputs.site, "component price point", inputs.handle, found.id);
+        adoptedHere.add(adoptionKey(ctx, inputs.site, componentId, found.id));
+      }
       const newId = id ?? String(found.id);
       const base: State = { handle: inputs.handle, args: argsOf(inputs), ...(inputs.site !== undefined ? { site: inputs.site } : {}) };
       found = await converge(ctx, newId, componentId, found, inputs, base);
@@ -566,6 +579,11 @@ export const componentPricePoint: KindModule<typeof kind, State> = {
         s.pendingToken === undefined ? pricePointIdOf(id, s) : (await pricePointWithHandle(ctx, s.site, componentId, s.handle))?.id;
       if (pricePointId === undefined)
         return ctx.notice(`ComponentPricePoint: the pending create of \`${s.handle}\` made no price point; nothing to archive.`);
+      // Once: the old resource's delete; a later delete of the adopting resource archives as usual.
+      if (adoptedHere.delete(adoptionKey(ctx, s.site, componentId, pricePointId)))
+        return ctx.notice(
+          `ComponentPricePoint: ${label(s.handle, pricePointId)} stays live: its replacement adopted it (the same price point, named another way), so it is not archived.`,
+        );
       const live = await findByHandle(() => client.readComponentPricePoint(componentId, pricePointId));
       if (!live || live.archivedAt !== undefined) return;
       if (live.type === "default") {

@@ -269,6 +269,21 @@ describe("ComponentPricePoint", () => {
     expect(c?.pricePoints.filter((pp) => pp.default).map((pp) => pp.id)).toEqual([Number(b.id)]);
   });
 
+  it("its component named another way (the Component's id for handle:) replaces it by adoption, and the old one's delete leaves it live", async () => {
+    const { points, texts } = await setup();
+    const { id, outs } = await points.create!({ ...volume, default: true });
+    const news = { ...volume, default: true, component: texts.id };
+    expect((await points.diff!(id, outs, news)).replaces).toEqual(["component"]);
+    sim.reset();
+    const replacement = await captureOutput(() => points.create!(news));
+    expect(replacement.result?.id).toBe(id);
+    const deleted = await captureOutput(() => points.delete!(id, outs));
+    expect(deleted.error).toBeUndefined();
+    expect(deleted.text).toMatch(/stays live: its replacement adopted it/);
+    expect(mutations(sim)).toEqual([]);
+    expect(held(texts.id, "texts-volume")).toMatchObject({ archivedAt: null, default: true });
+  });
+
   it("delete archives it (subscriptions keep it, its handle stays taken); the default goes with its component", async () => {
     const { points, texts } = await setup();
     const { id, outs } = await points.create!(volume);
