@@ -16,7 +16,8 @@ export const USAGE = `Usage:
       --site-entry NAME prefixes import ids and sets each resource's \`site\` to an entry of billing:sites.
   billing-catalog diff A B [--format markdown|json] [--a-key-env NAME] [--b-key-env NAME] [--include-archived]
                        [--compare-default-price-points]
-      compares two catalogs by handle, field by field; A and B are each a site or a snapshot.json written by export.
+      compares two catalogs by handle, field by field; A and B are each a site, a snapshot.json written by export,
+      or a program's \`pulumi preview --json --show-sames\` output saved to a file (then only what it declares is compared).
       A default price point's handle and name are the service's own choice unless --compare-default-price-points.
 
 SITE is the site's URL (https://acme.chargify.com, or the simulator's) or its subdomain (acme).
@@ -110,7 +111,9 @@ async function sideOf(
 ): Promise<CatalogSnapshot> {
   if (existsSync(arg) && statSync(arg).isFile()) return readSnapshotFile(arg);
   if (!/^https?:\/\//i.test(arg) && !/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i.test(arg))
-    throw new CatalogUsageError(`diff: ${label} ${JSON.stringify(arg)} is neither a snapshot file nor a site (a URL or a subdomain)`);
+    throw new CatalogUsageError(
+      `diff: ${label} ${JSON.stringify(arg)} is neither a file (a snapshot, or a preview's JSON) nor a site (a URL or a subdomain)`,
+    );
   const progress = progressLine(io, `diff ${label}`);
   try {
     return (await readSite(siteOptions(arg, io.env ?? process.env, keyEnv), { includeArchived, onProgress: progress.onProgress })).snapshot;

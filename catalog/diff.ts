@@ -53,7 +53,7 @@ function flatten(v: unknown, path: string, out: Map<string, unknown>): void {
 }
 
 function same(field: string, a: unknown, b: unknown): boolean {
-  if (DECIMAL.test(field) && typeof a === "string" && typeof b === "string") {
+  if (DECIMAL.test(field) && (typeof a === "string" || typeof a === "number") && (typeof b === "string" || typeof b === "number")) {
     const x = Number(a);
     const y = Number(b);
     if (Number.isFinite(x) && Number.isFinite(y)) return x === y;
@@ -61,14 +61,25 @@ function same(field: string, a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-/** The fields of two objects that differ, in path order. */
-function fieldChanges(a: object, b: object): FieldChange[] {
+/** The fields of two objects that differ, in path order; only `a`'s or `b`'s own fields when that side is declared only. */
+function fieldChanges(a: object, b: object, declaredOnly: { a: boolean; b: boolean }): FieldChange[] {
   const fa = new Map<string, unknown>();
   const fb = new Map<string, unknown>();
   flatten(a, "", fa);
   flatten(b, "", fb);
-  const paths = [...new Set([...fa.keys(), ...fb.keys()])].sort(byPath);
+  const all = [...new Set([...fa.keys(), ...fb.keys()])];
+  // A field the declaring side leaves out is the service's choice; a list it declares is compared whole (a tier too many counts).
+  const declared = (m: Map<string, unknown>, p: string) => m.has(p) || tierOf(m, p);
+  const paths = all.filter((p) => (!declaredOnly.a || declared(fa, p)) && (!declaredOnly.b || declared(fb, p))).sort(byPath);
   return paths.filter((p) => !same(p, fa.get(p), fb.get(p))).map((p) => ({ field: p, old: fa.get(p), new: fb.get(p) }));
+}
+
+/** Whether a path is inside a list the side declares (`prices[3].unitPrice` when it declares `prices[0]…`). */
+function tierOf(m: Map<string, unknown>, p: string): boolean {
+  const list = /^(.*?)\[\d+\]/.exec(p)?.[1];
+  if (list === undefined) return false;
+  for (const k of m.keys()) if (k.startsWith(`${list}[`)) return true;
+  return false;
 }
 
 /** Paths in reading order: `prices[2]` before `prices[10]`. */
@@ -126,7 +137,7 @@ export function diffCatalogs(a: CatalogSnapshot, b: CatalogSnapshot, options: Di
       if (p === undefined) added.push({ kind, key });
       else if (q === undefined) removed.push({ kind, key });
       else {
-        const fields = fieldChanges(strip(p), strip(q));
+        const fields = fieldChanges(strip(p), strip(q), { a: a.declaredOnly === true, b: b.declaredOnly === true });
         if (fields.length > 0) changed.push({ kind, key, fields });
       }
     }

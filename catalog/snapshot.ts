@@ -150,6 +150,11 @@ export interface CatalogSnapshot {
   readonly format: typeof SNAPSHOT_FORMAT;
   /** Whether archived objects were read (then they are here with `archived: true`). */
   readonly includesArchived: boolean;
+  /**
+   * True for what a program declares (from its preview) rather than what a site holds: it leaves out
+   * what the service holds by default, so a diff compares only the fields it declares.
+   */
+  readonly declaredOnly?: boolean;
   readonly families: Readonly<Record<string, FamilyEntry>>;
   readonly products: Readonly<Record<string, ProductEntry>>;
   readonly components: Readonly<Record<string, ComponentEntry>>;

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import type { BillingClientOptions } from "../sdk/options";
+import { isPreviewJson, snapshotFromPreview } from "./preview";
 import { type CatalogRead, type ReadProgress, readCatalog } from "./read";
 import { type CatalogSnapshot, SNAPSHOT_FORMAT } from "./snapshot";
 
@@ -77,7 +78,10 @@ export async function readSite(
   return readCatalog(options, read);
 }
 
-/** A snapshot file written by `export` (`snapshot.json`), checked to be one. */
+/**
+ * A catalog file: a snapshot written by `export` (`snapshot.json`), or a program's
+ * `pulumi preview --json --show-sames` output (what the program would make), checked to be one.
+ */
 export async function readSnapshotFile(file: string): Promise<CatalogSnapshot> {
   let parsed: unknown;
   try {
@@ -85,10 +89,17 @@ export async function readSnapshotFile(file: string): Promise<CatalogSnapshot> {
   } catch (err) {
     throw new CatalogUsageError(`${file}: not a snapshot (${(err as Error).message})`);
   }
+  if (isPreviewJson(parsed)) {
+    try {
+      return snapshotFromPreview(parsed, { source: file });
+    } catch (err) {
+      throw new CatalogUsageError((err as Error).message);
+    }
+  }
   const s = parsed as Partial<CatalogSnapshot> | null;
   if (s === null || typeof s !== "object" || s.format !== SNAPSHOT_FORMAT)
     throw new CatalogUsageError(
-      `${file}: not a snapshot written by \`billing-catalog export\` (its "format" must be "${SNAPSHOT_FORMAT}")`,
+      `${file}: not a snapshot written by \`billing-catalog export\` (its "format" must be "${SNAPSHOT_FORMAT}") nor the output of \`pulumi preview --json\``,
     );
   for (const k of ["families", "products", "components", "coupons"] as const)
     if (s[k] === null || typeof s[k] !== "object") throw new CatalogUsageError(`${file}: its "${k}" must be an object keyed by handle`);

@@ -142,12 +142,23 @@ describe("billing-catalog diff", () => {
     expect(leaks(pasted.stderr)).toEqual([]);
   });
 
+  it("a program's saved `pulumi preview --json` is a side too: equal to the site it came from (exit 0)", async () => {
+    const a = await site();
+    const preview = path.join(__dirname, "fixtures/preview-fresh-site.json");
+    expect(await run(["diff", a.url, preview])).toEqual({ code: 0, stdout: "", stderr: "" });
+    const b = await site({ tier: "0.12" });
+    const r = await run(["diff", preview, b.url]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("`prices[0].unitPrice`");
+  });
+
   it("a file that is not a snapshot exits 2 naming the file", async () => {
     const file = path.join(tmp(), "other.json");
     writeFileSync(file, '{"resources": []}');
     const r = await run(["diff", file, file]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`${file}: not a snapshot written by \`billing-catalog export\``);
+    expect(r.stderr).toContain("nor the output of `pulumi preview --json`");
   });
 });
 

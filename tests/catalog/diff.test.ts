@@ -1,5 +1,7 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { type CatalogSnapshot, diffCatalogs, isEmptyDiff, readCatalog, renderDiff } from "../../catalog";
+import { type CatalogSnapshot, diffCatalogs, isEmptyDiff, readCatalog, renderDiff, snapshotFromPreview } from "../../catalog";
 import { SECRET_KEY, webUiSite } from "./site";
 
 // diffCatalogs over snapshots read from simulator sites: equal sites give nothing, a changed tier is named field by field.
@@ -75,5 +77,43 @@ describe("diffCatalogs", () => {
       { field: "defaultPricePoint.handle", old: "pro-default", new: "uuid:0b9c" },
       { field: "taxCode", old: undefined, new: "SW050000" },
     ]);
+  });
+});
+
+describe("a program's preview as a side of the diff", () => {
+  // The generated program of the web-UI site, previewed by the real CLI against an empty site (every id unknown);
+  // __provider, source positions and config stripped: tests/catalog/fixtures/preview-fresh-site.json.
+  const preview = () => JSON.parse(readFileSync(path.join(__dirname, "fixtures/preview-fresh-site.json"), "utf8"));
+
+  it("reads what the program declares, references resolved to handles through the preview's dependencies", () => {
+    const s = snapshotFromPreview(preview());
+    expect(s.declaredOnly).toBe(true);
+    expect(Object.keys(s.products)).toEqual(["basic", "pro"]);
+    expect(s.products.pro).toMatchObject({
+      productFamily: "plans",
+      priceInCents: 4900,
+      pricePoints: { "pro-annual": { priceInCents: 49000 } },
+    });
+    expect(s.components["api-calls"]!.pricePoints["api-calls-eu"]).toMatchObject({ pricingScheme: "volume" });
+    expect(s.coupons.WELCOME10).toMatchObject({ productFamily: "plans", restrictedProducts: ["basic", "pro"] });
+    expect(s.coupons.SEATS5).toMatchObject({ restrictedProducts: ["pro"], restrictedComponents: ["seats"] });
+  });
+
+  it("the site the program came from diffs equal to its preview (service defaults the program leaves out are not compared); a changed tier shows", async () => {
+    const site = await snapshotOf();
+    expect(diffCatalogs(site, snapshotFromPreview(preview()))).toEqual({ added: [], removed: [], changed: [] });
+    const changed = await snapshotOf({ tier: "0.12" });
+    expect(diffCatalogs(snapshotFromPreview(preview()), changed).changed).toEqual([
+      { kind: "Component", key: "api-calls", fields: [{ field: "prices[0].unitPrice", old: "0.1", new: "0.12" }] },
+    ]);
+  });
+
+  it("a preview that is not one, or whose reference names nothing, is refused naming it", () => {
+    expect(() => snapshotFromPreview({ resources: [] }, { source: "p.json" })).toThrow(/p.json: not the output of `pulumi preview --json`/);
+    const p = preview();
+    p.steps = p.steps.filter((s: any) => !String(s.urn).includes("Product::product-pro"));
+    expect(() => snapshotFromPreview(p, { source: "p.json" })).toThrow(
+      /p.json: urn:pulumi:\S+'s (product|restrictedProducts) is unknown at preview and names no resource of the program/,
+    );
   });
 });
