@@ -460,7 +460,18 @@ export const componentPricePoint: KindModule<typeof kind, State> = {
 
     async preflight(ctx, inputs, olds) {
       if (olds !== undefined) {
-        const pricingChange = pricingChangeOf(inputs, olds, `changed in place: ${AFFECTS}`);
+        // With a create-only change the new prices go to a new price point; the old one keeps its subscriptions and prices.
+        const replacing = (kind.replaceOn as readonly string[]).some(
+          (k) =>
+            JSON.stringify((inputs as Record<string, unknown>)[k] ?? null) !== JSON.stringify((olds as Record<string, unknown>)[k] ?? null),
+        );
+        const pricingChange = pricingChangeOf(
+          inputs,
+          olds,
+          replacing
+            ? "replaced: the old price point's handle is freed, the new one created with these prices (and promoted if default), the old one archived; subscriptions on the old one keep its prices"
+            : `changed in place: ${AFFECTS}`,
+        );
         return pricingChange ? { failures: [], preview: { pricingChange } } : { failures: [] };
       }
       if (isUnknown(inputs.handle) || isUnknown(inputs.component) || isUnknown(inputs.site)) return { failures: [] };

@@ -230,6 +230,10 @@ describe("ComponentPricePoint", () => {
     sim.reset();
     const news = { ...prepaid, default: true, overagePricing: { ...OVERAGE, prices: [{ startingQuantity: 1, unitPrice: "0.20" }] } };
     expect((await points.diff!(first.id, first.outs, news)).replaces).toEqual(["overagePricing"]);
+    const repriced = await points.check!({ ...prepaid, default: true }, { ...news, prices: [{ startingQuantity: 1, unitPrice: 3 }] });
+    expect(repriced.inputs.preview).toMatchObject({
+      pricingChange: { fields: ["prices"], effect: expect.stringMatching(/^replaced:.*keep its prices/) },
+    });
     const created = await points.create!(news);
     expect(steps(sim)).toEqual([
       `PUT /components/${credits.id}/price_points/${first.id}.json`, // the old one's handle freed
