@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { componentPricePointProvider } from "../../provider";
 import type { Simulator } from "../../simulator";
+import { quiet } from "../reliability/world";
 import { captureOutput, configured, KEY, mutations } from "./support";
 
 /**
@@ -286,6 +287,38 @@ describe("ComponentPricePoint", () => {
     expect(deleted.text).toMatch(/stays live: its replacement adopted it/);
     expect(mutations(sim)).toEqual([]);
     expect(held(texts.id, "texts-volume")).toMatchObject({ archivedAt: null, default: true });
+  });
+
+  it("a create whose outcome is unknown is recorded pending with its token; the next up finds it by handle, never a second one", async () => {
+    const c = await configured(componentPricePointProvider, {
+      "billing:timeoutMs": "300",
+      "billing:migrationSettleSeconds": "1",
+      "billing:retryBudgetSeconds": "3",
+    });
+    sim = c.sim;
+    sim.addProductFamily({ handle: "rockets", name: "Rockets" });
+    const texts = sim.addComponent({ familyHandle: "rockets", kind: "metered", handle: "texts", unitName: "message", unitPrice: "0.01" });
+    // Accepted at once, applied after the client's timeout and whole settle window.
+    sim.injectFault({ kind: "processing", ms: 2500, times: 1, match: { method: "POST" } });
+    const failed = await captureOutput(() => c.provider.create!({ ...volume, default: true }));
+    const partial = failed.error as { message: string; id?: string; properties?: Record<string, unknown> };
+    expect(partial.message).toMatch(/looks for component price point `texts-volume` by its handle/);
+    expect(partial.id).toMatch(/^pending-/);
+    expect(partial.properties).toMatchObject({ handle: "texts-volume", componentId: texts.id, pendingToken: expect.any(String) });
+    const token = partial.properties?.pendingToken;
+    expect(sim.requests.filter((r) => r.method === "POST").every((r) => r.uniquenessToken === token)).toBe(true);
+    await quiet([sim]);
+    const { __provider: _, ...recorded } = partial.properties as Record<string, unknown>;
+    const resumed = await c.provider.update!(partial.id as string, recorded, { ...volume, default: true });
+    const made =
+      sim
+        .components()
+        .find((x) => x.id === texts.id)
+        ?.pricePoints.filter((pp) => pp.handle === "texts-volume") ?? [];
+    expect(made).toHaveLength(1);
+    expect(resumed.outs).toMatchObject({ pricePointId: made[0]?.id, isDefault: true });
+    expect(resumed.outs.pendingToken).toBeUndefined();
+    expect(made[0]?.default).toBe(true);
   });
 
   it("delete archives it (subscriptions keep it, its handle stays taken); the default goes with its component", async () => {
