@@ -5,6 +5,7 @@ export type DiffKind = "ProductFamily" | "Product" | "ProductPricePoint" | "Comp
 
 /** An object on one side only. */
 export interface DiffPresence {
+  /** The object's kind. */
   readonly kind: DiffKind;
   /** Its handle (a coupon's code; `<product>/<price point>` for price points). */
   readonly key: string;
@@ -12,20 +13,27 @@ export interface DiffPresence {
 
 /** One field that differs: its path in the object (`prices[1].unitPrice`), and each side's value (undefined: not held). */
 export interface FieldChange {
+  /** The field's path in the object, e.g. `prices[1].unitPrice` or `defaultPricePoint.name`. */
   readonly field: string;
+  /** A's value; undefined when A holds none. */
   readonly old: unknown;
+  /** B's value; undefined when B holds none. */
   readonly new: unknown;
 }
 
 /** An object on both sides whose fields differ. */
 export interface DiffChange extends DiffPresence {
+  /** Each differing field, in path order. */
   readonly fields: readonly FieldChange[];
 }
 
 /** Two catalogs compared by handle: what only B has (added), only A has (removed), and what differs field by field. */
 export interface CatalogDiff {
+  /** What only B holds. */
   readonly added: readonly DiffPresence[];
+  /** What only A holds. */
   readonly removed: readonly DiffPresence[];
+  /** What both hold, with the fields that differ. */
   readonly changed: readonly DiffChange[];
 }
 

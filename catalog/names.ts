@@ -13,8 +13,11 @@ export type CatalogType = "ProductFamily" | "Product" | "ProductPricePoint" | "C
 
 /** One resource of the catalog: its type, its name, and its key in the snapshot (`product/price point` for price points). */
 export interface CatalogResource {
+  /** The resource's kind. */
   readonly type: CatalogType;
+  /** Its Pulumi name, unique in the catalog. */
   readonly name: string;
+  /** Its key in the snapshot: a handle, a code, or `<owner>/<handle>` for a price point. */
   readonly key: string;
   /** The owning product's or component's key, for price points. */
   readonly parent?: string;

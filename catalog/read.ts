@@ -51,8 +51,11 @@ export interface ReadCatalogOptions {
 
 /** What {@link readCatalog} returns: the snapshot, the site's ids aside, and what could not be keyed. */
 export interface CatalogRead {
+  /** The catalog by handle. */
   readonly snapshot: CatalogSnapshot;
+  /** The site's ids of the snapshot's objects, by the same keys. */
   readonly ids: CatalogIds;
+  /** Objects left out because no handle keys them across sites. */
   readonly skipped: readonly SkippedObject[];
 }
 

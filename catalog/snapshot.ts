@@ -147,6 +147,7 @@ export interface CouponEntry {
 
 /** A site's whole catalog, by handle; every record's keys sorted, so its JSON is the same bytes for the same site. */
 export interface CatalogSnapshot {
+  /** {@link SNAPSHOT_FORMAT}. */
   readonly format: typeof SNAPSHOT_FORMAT;
   /** Whether archived objects were read (then they are here with `archived: true`). */
   readonly includesArchived: boolean;
@@ -155,24 +156,35 @@ export interface CatalogSnapshot {
    * what the service holds by default, so a diff compares only the fields it declares.
    */
   readonly declaredOnly?: boolean;
+  /** Product families by handle. */
   readonly families: Readonly<Record<string, FamilyEntry>>;
+  /** Products by handle, each with its price points. */
   readonly products: Readonly<Record<string, ProductEntry>>;
+  /** Components by handle, each with its price points. */
   readonly components: Readonly<Record<string, ComponentEntry>>;
+  /** Coupons by code. */
   readonly coupons: Readonly<Record<string, CouponEntry>>;
 }
 
 /** The site's ids of what a snapshot holds, by the same keys: kept aside, as they differ per site. */
 export interface CatalogIds {
+  /** Family ids by handle. */
   readonly families: Readonly<Record<string, number>>;
+  /** Product ids by handle. */
   readonly products: Readonly<Record<string, number>>;
+  /** Component ids by handle. */
   readonly components: Readonly<Record<string, number>>;
+  /** Coupon ids by code. */
   readonly coupons: Readonly<Record<string, number>>;
 }
 
 /** An object the read left out because nothing can key it across sites (no handle), with its id. */
 export interface SkippedObject {
+  /** Its kind. */
   readonly type: "ProductFamily" | "Product" | "ProductPricePoint" | "Component" | "ComponentPricePoint" | "Coupon";
+  /** Its id at the site read. */
   readonly id: number;
+  /** Why it was left out, e.g. "a product without a handle". */
   readonly reason: string;
 }
 
