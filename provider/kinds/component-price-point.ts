@@ -24,10 +24,13 @@ import { type ArgsOf, type Context, declareKind, type InputsOf, type KindModule,
 /**
  * Whom an in-place price change affects. The contract's `Update Component Price Point`: "When
  * updating a price point, it's prices can be updated as well by creating new prices or editing /
- * removing existing ones" (no copy is made, unlike a product's price point); its `Promote Price Point
- * to Default`: "existing subscriptions will remain on their current price point". So the
- * subscriptions on this price point, and only they, pay the new prices, from their next charge
- * (what was charged stays); the SDK's `updateComponentPricePoint` says the same.
+ * removing existing ones" (the price point itself changes: no new one is made, unlike a product's
+ * pricing change); its `Archive Component Price Point`: "Subscriptions using a price point that has
+ * been archived will continue using it until they're moved to another price point"; its `Promote
+ * Price Point to Default`: "existing subscriptions will remain on their current price point". So the
+ * subscriptions on this price point, and only they, pay its new prices. When is not published: "from
+ * their next charge" is the SDK's reading (BillingClient.updateComponentPricePoint), charges already
+ * made being invoices the service does not rewrite.
  */
 const AFFECTS = "subscriptions on this price point pay the new prices from their next charge; charges already made stay as they were";
 
@@ -39,7 +42,7 @@ const kind = declareKind({
   inputs: z
     .object({
       component: componentReferenceField().describe(
-        'The component: a Component resource (then it is archived with it), its `componentId`, an id, or "handle:<handle>".',
+        'The component: a Component resource (then it goes with the component: destroying both archives the component and leaves this price point to it, even while it is the default), its `componentId`, an id, or "handle:<handle>".',
       ),
       handle: accepting<string>({ type: "string", pattern: "^[a-z0-9][a-z0-9.:_-]*$", maxLength: 255 })(catalogHandle).describe(
         "The price point's handle: its identity across sites (ids differ per site). Lowercase letters, numbers, '.', ':', '-', '_', starting with a letter or number. Unique among its component's price points, archived ones included.",

@@ -11,7 +11,7 @@ type Outputs = OutputPropsOf<(typeof componentPricePoint)["kind"]>;
  */
 export interface ComponentPricePointArgs {
   /**
-   * The component: a Component resource (then it is archived with it), its `componentId`, an id, or "handle:<handle>".
+   * The component: a Component resource (then it goes with the component: destroying both archives the component and leaves this price point to it, even while it is the default), its `componentId`, an id, or "handle:<handle>".
    *
    * A change replaces the resource.
    */
