@@ -636,9 +636,9 @@ export const componentPricePointProvider = shellProvider(kind);
 const Base = resourceClass<typeof kind, ArgsOf<typeof kind>, ComponentPricePointOutputs>(kind, componentPricePointProvider);
 
 /**
- * A price point of a component. Given the Component resource itself, it is archived with the
- * component (`deletedWith`): destroying both archives the component, which the service allows even
- * while this is its default.
+ * A price point of a component. Given the Component resource itself, it goes with the component
+ * (`deletedWith`): destroying both archives the component, which the service allows even while this
+ * is its default (whose own archive it refuses).
  *
  * @example
  * ```ts
