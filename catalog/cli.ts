@@ -11,6 +11,7 @@ import { CatalogUsageError, DEFAULT_KEY_ENV, DEFAULT_TOKEN_ENV, readSite, readSn
 
 export const USAGE = `Usage:
   billing-catalog export --site SITE --out DIR [--include-archived] [--format import|program|snapshot|all] [--site-entry NAME]
+                         [--key-env NAME]
       writes DIR/import.json (for \`pulumi import --file\` with the provider plugin), DIR/index.ts (a program for the
       dynamic providers) and DIR/snapshot.json (the catalog by handle, for \`diff\`); --format picks one (default all).
       --site-entry NAME prefixes import ids and sets each resource's \`site\` to an entry of billing:sites.
@@ -22,7 +23,7 @@ export const USAGE = `Usage:
 
 SITE is the site's URL (https://acme.chargify.com, or the simulator's) or its subdomain (acme).
 Credentials never go on the command line: the key is read from ${DEFAULT_KEY_ENV} (or a bearer token from
-${DEFAULT_TOKEN_ENV}); for diff, --a-key-env/--b-key-env name the variable holding each side's key.
+${DEFAULT_TOKEN_ENV}); --key-env (export) and --a-key-env/--b-key-env (diff) name another variable holding the key.
 Progress goes to stderr when it is a terminal. At most 4 requests are in flight per site.
 Exit code: export 0 when written; diff 0 when equal, 1 when they differ; 2 for a usage error or a failed read.`;
 

@@ -125,7 +125,8 @@ type Keyed = Readonly<Record<string, object>>;
  * Compares two snapshots by handle (coupons by code), field by field: `added` is what only `b`
  * holds, `removed` what only `a` holds, `changed` each object on both sides with its differing fields
  * (old is `a`'s value, new is `b`'s). Price points are objects of their own (`<product>/<handle>`), not
- * fields of their product. Ids are never compared: they differ per site. Equal catalogs give an empty diff.
+ * fields of their product. Ids are never compared: they differ per site. Archived objects are compared
+ * only when both snapshots were read with them. Equal catalogs give an empty diff.
  */
 export function diffCatalogs(a: CatalogSnapshot, b: CatalogSnapshot, options: DiffOptions = {}): CatalogDiff {
   const added: DiffPresence[] = [];
@@ -136,12 +137,17 @@ export function diffCatalogs(a: CatalogSnapshot, b: CatalogSnapshot, options: Di
     if (defaultPricePoint === undefined) return rest;
     return options.compareDefaultPricePoints ? { ...rest, defaultPricePoint } : rest;
   };
+  // Archived objects are compared only when both sides were read with them: else one side's would all show as added or removed.
+  const archivedToo = a.includesArchived && b.includesArchived;
+  const live = (o: object | undefined) =>
+    o !== undefined && (archivedToo || (o as { archived?: true }).archived !== true) ? o : undefined;
   const compare = (kind: DiffKind, x: Keyed, y: Keyed, prefix = "") => {
     const keys = [...new Set([...Object.keys(x), ...Object.keys(y)])].sort();
     for (const k of keys) {
       const key = `${prefix}${k}`;
-      const p = x[k];
-      const q = y[k];
+      const p = live(x[k]);
+      const q = live(y[k]);
+      if (p === undefined && q === undefined) continue;
       if (p === undefined) added.push({ kind, key });
       else if (q === undefined) removed.push({ kind, key });
       else {

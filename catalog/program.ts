@@ -143,7 +143,8 @@ export function catalogProgram(snapshot: CatalogSnapshot, options: ProgramOption
   const used = new Set<CatalogResource>();
   const ref = (type: CatalogType, key: string, output?: string): Value => {
     const r = byKey.get(`${type} ${key}`);
-    if (!r) return `handle:${key}`;
+    // Not declared here (archived, or in a family without a handle): named by handle, or by the id the read kept for want of one.
+    if (!r) return key.startsWith("id:") ? Number(key.slice(3)) : `handle:${key}`;
     used.add(r);
     const v = variables.get(r) as string;
     return new Code(output ? `${v}.${output}` : v);

@@ -117,3 +117,19 @@ describe("a program's preview as a side of the diff", () => {
     );
   });
 });
+
+describe("archived objects in a diff", () => {
+  it("are compared when both sides were read with them, and left aside when only one was", async () => {
+    const sim = await webUiSite();
+    onTestFinished(() => sim.close());
+    const site = { baseUrl: sim.url, apiKey: SECRET_KEY };
+    const withArchived = (await readCatalog(site, { includeArchived: true })).snapshot;
+    const without = (await readCatalog(site)).snapshot;
+    expect(diffCatalogs(withArchived, without)).toEqual({ added: [], removed: [], changed: [] });
+    const changed = structuredClone(withArchived) as any;
+    changed.products.legacy.priceInCents = 1000;
+    expect(diffCatalogs(withArchived, changed).changed).toEqual([
+      { kind: "Product", key: "legacy", fields: [{ field: "priceInCents", old: 900, new: 1000 }] },
+    ]);
+  });
+});
