@@ -21,7 +21,8 @@ export const USAGE = `Usage:
       or a program's \`pulumi preview --json --show-sames\` output saved to a file (then only what it declares is compared).
       A default price point's handle and name are the service's own choice unless --compare-default-price-points.
 
-SITE is the site's URL (https://acme.chargify.com, or the simulator's) or its subdomain (acme).
+SITE is the site's URL (https://acme.chargify.com, or the simulator's) or its subdomain (acme); export's default is
+BILLING_BASE_URL, else BILLING_SUBDOMAIN (with BILLING_ENVIRONMENT), as the provider reads its top-level site.
 Credentials never go on the command line: the key is read from ${DEFAULT_KEY_ENV} (or a bearer token from
 ${DEFAULT_TOKEN_ENV}); --key-env (export) and --a-key-env/--b-key-env (diff) name another variable holding the key.
 Progress goes to stderr when it is a terminal. At most 4 requests are in flight per site.
@@ -66,13 +67,16 @@ async function exportCommand(argv: string[], io: CatalogIo): Promise<number> {
     },
   });
   if (positionals.length > 0) throw new CatalogUsageError(`export: unexpected ${JSON.stringify(positionals[0])}\n${USAGE}`);
-  if (!values.site) throw new CatalogUsageError(`export: --site is required\n${USAGE}`);
+  const env = io.env ?? process.env;
+  // As the provider's top-level site: BILLING_BASE_URL, else BILLING_SUBDOMAIN, when --site is not given.
+  const site = values.site ?? (env.BILLING_BASE_URL || env.BILLING_SUBDOMAIN || undefined);
+  if (!site) throw new CatalogUsageError(`export: --site is required (or BILLING_BASE_URL or BILLING_SUBDOMAIN set)\n${USAGE}`);
   if (!values.out) throw new CatalogUsageError(`export: --out is required (the folder to write to)\n${USAGE}`);
   const format = (values.format ?? "all") as (typeof FORMATS)[number];
   if (!FORMATS.includes(format))
     throw new CatalogUsageError(`--format ${JSON.stringify(values.format)}: give import, program, snapshot or all`);
   if (existsSync(values.out) && !statSync(values.out).isDirectory()) throw new CatalogUsageError(`--out ${values.out}: not a folder`);
-  const options = siteOptions(values.site, io.env ?? process.env, values["key-env"]);
+  const options = siteOptions(site, env, values["key-env"]);
   const includeArchived = values["include-archived"] === true;
   const progress = progressLine(io, "export");
   let read: Awaited<ReturnType<typeof readSite>>;

@@ -68,6 +68,16 @@ describe("billing-catalog export", () => {
     expect(JSON.parse(readFileSync(path.join(out2, "snapshot.json"), "utf8")).products.legacy.archived).toBe(true);
   });
 
+  it("without --site, reads the site the provider's environment names (BILLING_BASE_URL)", async () => {
+    const sim = await site();
+    const out = tmp();
+    const r = await run(["export", "--out", out, "--format", "snapshot"], {
+      env: { BILLING_API_KEY: SECRET_KEY, BILLING_BASE_URL: sim.url },
+    });
+    expect(r.code).toBe(0);
+    expect(Object.keys(JSON.parse(readFileSync(path.join(out, "snapshot.json"), "utf8")).products)).toEqual(["basic", "pro"]);
+  });
+
   it("shows a count of objects read on stderr when it is a terminal, and nothing when it is not", async () => {
     const sim = await site({ bulk: 20 });
     const tty = await run(["export", "--site", sim.url, "--out", tmp(), "--format", "snapshot"], { progress: true });
