@@ -258,8 +258,8 @@ export function catalogProgram(snapshot: CatalogSnapshot, options: ProgramOption
   const count = resources.length;
   const header = [
     `// The catalog of a site, as \`billing-catalog export\` read it: ${count} object${count === 1 ? "" : "s"}, by handle.`,
-    "// Each resource adopts the object with its handle, so `pulumi preview` against that site shows no changes;",
-    "// against another site, `pulumi up` creates the same catalog there. What the service holds by default is left out.",
+    "// Each resource adopts the object with its handle: `pulumi up` against that site changes nothing there, and a preview",
+    "// after it shows no changes; against another site, `pulumi up` creates the same catalog. Service defaults are left out.",
   ];
   const archivedLines = archivedList(snapshot);
   const footer =
