@@ -340,6 +340,23 @@ const archivedError = (c: ServiceComponent) =>
   `${label(c.handle ?? "?", c.id)} is archived at the service (since ${c.archivedAt}), an archived component keeps its handle, ` +
   "and the service has no unarchive for components: declare the component with another handle (nothing was changed)";
 
+/**
+ * Components a create adopted in this process, by site and id. A replacement whose new inputs still
+ * name the same component (its family given another way: "handle:plans", then the ProductFamily's
+ * familyId) adopts its predecessor; the engine then deletes the old resource, in the same process,
+ * and that delete must not archive what the new one now manages. Kept with the adopter's declaration,
+ * so the adopter's own later delete (its declaration the same) archives as usual.
+ */
+const adoptedHere = new Map<string, string>();
+const adoptionKey = (ctx: Context, site: string | undefined, componentId: number) => `${ctx.siteLabel(site)}/${componentId}`;
+/** A declaration as text, keys sorted at every level (state read back from the engine need not keep their order). */
+const canonical = (v: unknown): string =>
+  JSON.stringify(v, (_k, x) =>
+    x !== null && typeof x === "object" && !Array.isArray(x)
+      ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : x,
+  );
+
 /** A handle no component of the site has: the old one's, freed for its replacement. */
 function freedHandle(handle: string, id: number, taken: ReadonlySet<string>): string {
   for (let n = 0; ; n++) {
@@ -416,7 +433,10 @@ async function createOrAdopt(
     const held = await heldOf(client, existing);
     const createOnly = createOnlyDifferences(inputs, familyId, held);
     if (createOnly.length === 0) {
-      if (token === undefined) adoptedNotice(ctx, inputs.site, "component", inputs.handle, existing.id);
+      if (token === undefined) {
+        adoptedNotice(ctx, inputs.site, "component", inputs.handle, existing.id);
+        adoptedHere.set(adoptionKey(ctx, inputs.site, existing.id), canonical(argsOf(inputs)));
+      }
       const newId = id ?? String(existing.id);
       let s: State;
       try {
@@ -605,6 +625,14 @@ export const component: KindModule<typeof kind, State> = {
       const familyId = s.productFamilyId ?? found?.productFamilyId;
       if (componentId === undefined || familyId == null)
         return ctx.notice(`Component: the pending create of \`${s.handle}\` made no component; nothing to archive.`);
+      // Once: the replaced resource's delete (another declaration than the adopter's); the adopter's own delete archives as usual.
+      const key = adoptionKey(ctx, s.site, componentId);
+      const adopter = adoptedHere.get(key);
+      adoptedHere.delete(key);
+      if (adopter !== undefined && adopter !== canonical(s.args))
+        return ctx.notice(
+          `Component: ${label(s.handle, componentId)} stays live: its replacement adopted it (the same component, its family named another way), so it is not archived.`,
+        );
       const live = await findByHandle(() => client.readComponent(familyId, componentId));
       if (!live || live.archivedAt !== undefined) return;
       try {

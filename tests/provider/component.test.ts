@@ -252,6 +252,31 @@ describe("Component provider", () => {
     },
   );
 
+  it("its family named another way (handle:, then the family's id) adopts the same component, and the old resource's delete leaves it live", async () => {
+    const { components, familyId } = await setup();
+    const old = await components.create(sms);
+    const news = { ...sms, productFamily: familyId };
+    expect((await components.diff!(old.id, old.outs, news)).replaces).toEqual(["productFamily"]);
+    sim.reset();
+    const adopted = await captureOutput(() => components.create(news));
+    expect(adopted.result?.id).toBe(old.id);
+    const deleted = await captureOutput(() => components.delete!(old.id, old.outs));
+    expect(deleted.text).toMatch(/stays live: its replacement adopted it/);
+    expect(mutations(sim)).toEqual([]);
+    expect(held("sms")?.archivedAt).toBeNull();
+    // The adopting resource's own delete archives it.
+    await components.delete!(adopted.result!.id, adopted.result!.outs);
+    expect(held("sms")?.archivedAt).not.toBeNull();
+  });
+
+  it("a component adopted by a create is archived by that same resource's delete later in the process", async () => {
+    const { components } = await setup();
+    sim.addComponent({ familyHandle: "rockets", kind: "metered", handle: "sms", name: "Text messages", unitName: "message" });
+    const adopted = await components.create(sms);
+    await components.delete!(adopted.id, adopted.outs);
+    expect(held("sms")?.archivedAt).not.toBeNull();
+  });
+
   it("a prepaid component's new overage pricing replaces it (the service changes no overage in place)", async () => {
     const { components } = await setup();
     const prepaid = KINDS[3][1];
