@@ -5,6 +5,21 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 // Export members:
+export { ComponentArgs } from "./component";
+export type Component = import("./component").Component;
+export const Component: typeof import("./component").Component = null as any;
+utilities.lazyLoad(exports, ["Component"], () => require("./component"));
+
+export { ComponentPricePointArgs } from "./componentPricePoint";
+export type ComponentPricePoint = import("./componentPricePoint").ComponentPricePoint;
+export const ComponentPricePoint: typeof import("./componentPricePoint").ComponentPricePoint = null as any;
+utilities.lazyLoad(exports, ["ComponentPricePoint"], () => require("./componentPricePoint"));
+
+export { CouponArgs } from "./coupon";
+export type Coupon = import("./coupon").Coupon;
+export const Coupon: typeof import("./coupon").Coupon = null as any;
+utilities.lazyLoad(exports, ["Coupon"], () => require("./coupon"));
+
 export { ProductArgs } from "./product";
 export type Product = import("./product").Product;
 export const Product: typeof import("./product").Product = null as any;
@@ -59,6 +74,12 @@ const _module = {
     version: utilities.getVersion(),
     construct: (name: string, type: string, urn: string): pulumi.Resource => {
         switch (type) {
+            case "billing:index:Component":
+                return new Component(name, <any>undefined, { urn })
+            case "billing:index:ComponentPricePoint":
+                return new ComponentPricePoint(name, <any>undefined, { urn })
+            case "billing:index:Coupon":
+                return new Coupon(name, <any>undefined, { urn })
             case "billing:index:Product":
                 return new Product(name, <any>undefined, { urn })
             case "billing:index:ProductFamily":

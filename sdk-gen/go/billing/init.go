@@ -21,6 +21,12 @@ func (m *module) Version() semver.Version {
 
 func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi.Resource, err error) {
 	switch typ {
+	case "billing:index:Component":
+		r = &Component{}
+	case "billing:index:ComponentPricePoint":
+		r = &ComponentPricePoint{}
+	case "billing:index:Coupon":
+		r = &Coupon{}
 	case "billing:index:Product":
 		r = &Product{}
 	case "billing:index:ProductFamily":

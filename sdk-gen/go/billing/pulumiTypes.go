@@ -13,6 +13,936 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
+type ComponentOveragePricing struct {
+	// The tiers, ascending and contiguous: the first starts at 1, each next one at the previous endingQuantity + 1, the last has no endingQuantity. per_unit takes exactly one tier.
+	Prices []ComponentOveragePricingPricesItem `pulumi:"prices"`
+	// The overage's scheme: "per_unit", "volume", "tiered" or "stairstep".
+	PricingScheme string `pulumi:"pricingScheme"`
+}
+
+// ComponentOveragePricingInput is an input type that accepts ComponentOveragePricingArgs and ComponentOveragePricingOutput values.
+// You can construct a concrete instance of `ComponentOveragePricingInput` via:
+//
+//	ComponentOveragePricingArgs{...}
+type ComponentOveragePricingInput interface {
+	pulumi.Input
+
+	ToComponentOveragePricingOutput() ComponentOveragePricingOutput
+	ToComponentOveragePricingOutputWithContext(context.Context) ComponentOveragePricingOutput
+}
+
+type ComponentOveragePricingArgs struct {
+	// The tiers, ascending and contiguous: the first starts at 1, each next one at the previous endingQuantity + 1, the last has no endingQuantity. per_unit takes exactly one tier.
+	Prices ComponentOveragePricingPricesItemArrayInput `pulumi:"prices"`
+	// The overage's scheme: "per_unit", "volume", "tiered" or "stairstep".
+	PricingScheme pulumi.StringInput `pulumi:"pricingScheme"`
+}
+
+func (ComponentOveragePricingArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComponentOveragePricing)(nil)).Elem()
+}
+
+func (i ComponentOveragePricingArgs) ToComponentOveragePricingOutput() ComponentOveragePricingOutput {
+	return i.ToComponentOveragePricingOutputWithContext(context.Background())
+}
+
+func (i ComponentOveragePricingArgs) ToComponentOveragePricingOutputWithContext(ctx context.Context) ComponentOveragePricingOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComponentOveragePricingOutput)
+}
+
+func (i ComponentOveragePricingArgs) ToComponentOveragePricingPtrOutput() ComponentOveragePricingPtrOutput {
+	return i.ToComponentOveragePricingPtrOutputWithContext(context.Background())
+}
+
+func (i ComponentOveragePricingArgs) ToComponentOveragePricingPtrOutputWithContext(ctx context.Context) ComponentOveragePricingPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComponentOveragePricingOutput).ToComponentOveragePricingPtrOutputWithContext(ctx)
+}
+
+// ComponentOveragePricingPtrInput is an input type that accepts ComponentOveragePricingArgs, ComponentOveragePricingPtr and ComponentOveragePricingPtrOutput values.
+// You can construct a concrete instance of `ComponentOveragePricingPtrInput` via:
+//
+//	        ComponentOveragePricingArgs{...}
+//
+//	or:
+//
+//	        nil
+type ComponentOveragePricingPtrInput interface {
+	pulumi.Input
+
+	ToComponentOveragePricingPtrOutput() ComponentOveragePricingPtrOutput
+	ToComponentOveragePricingPtrOutputWithContext(context.Context) ComponentOveragePricingPtrOutput
+}
+
+type componentOveragePricingPtrType ComponentOveragePricingArgs
+
+func ComponentOveragePricingPtr(v *ComponentOveragePricingArgs) ComponentOveragePricingPtrInput {
+	return (*componentOveragePricingPtrType)(v)
+}
+
+func (*componentOveragePricingPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ComponentOveragePricing)(nil)).Elem()
+}
+
+func (i *componentOveragePricingPtrType) ToComponentOveragePricingPtrOutput() ComponentOveragePricingPtrOutput {
+	return i.ToComponentOveragePricingPtrOutputWithContext(context.Background())
+}
+
+func (i *componentOveragePricingPtrType) ToComponentOveragePricingPtrOutputWithContext(ctx context.Context) ComponentOveragePricingPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComponentOveragePricingPtrOutput)
+}
+
+type ComponentOveragePricingOutput struct{ *pulumi.OutputState }
+
+func (ComponentOveragePricingOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComponentOveragePricing)(nil)).Elem()
+}
+
+func (o ComponentOveragePricingOutput) ToComponentOveragePricingOutput() ComponentOveragePricingOutput {
+	return o
+}
+
+func (o ComponentOveragePricingOutput) ToComponentOveragePricingOutputWithContext(ctx context.Context) ComponentOveragePricingOutput {
+	return o
+}
+
+func (o ComponentOveragePricingOutput) ToComponentOveragePricingPtrOutput() ComponentOveragePricingPtrOutput {
+	return o.ToComponentOveragePricingPtrOutputWithContext(context.Background())
+}
+
+func (o ComponentOveragePricingOutput) ToComponentOveragePricingPtrOutputWithContext(ctx context.Context) ComponentOveragePricingPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ComponentOveragePricing) *ComponentOveragePricing {
+		return &v
+	}).(ComponentOveragePricingPtrOutput)
+}
+
+// The tiers, ascending and contiguous: the first starts at 1, each next one at the previous endingQuantity + 1, the last has no endingQuantity. per_unit takes exactly one tier.
+func (o ComponentOveragePricingOutput) Prices() ComponentOveragePricingPricesItemArrayOutput {
+	return o.ApplyT(func(v ComponentOveragePricing) []ComponentOveragePricingPricesItem { return v.Prices }).(ComponentOveragePricingPricesItemArrayOutput)
+}
+
+// The overage's scheme: "per_unit", "volume", "tiered" or "stairstep".
+func (o ComponentOveragePricingOutput) PricingScheme() pulumi.StringOutput {
+	return o.ApplyT(func(v ComponentOveragePricing) string { return v.PricingScheme }).(pulumi.StringOutput)
+}
+
+type ComponentOveragePricingPtrOutput struct{ *pulumi.OutputState }
+
+func (ComponentOveragePricingPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ComponentOveragePricing)(nil)).Elem()
+}
+
+func (o ComponentOveragePricingPtrOutput) ToComponentOveragePricingPtrOutput() ComponentOveragePricingPtrOutput {
+	return o
+}
+
+func (o ComponentOveragePricingPtrOutput) ToComponentOveragePricingPtrOutputWithContext(ctx context.Context) ComponentOveragePricingPtrOutput {
+	return o
+}
+
+func (o ComponentOveragePricingPtrOutput) Elem() ComponentOveragePricingOutput {
+	return o.ApplyT(func(v *ComponentOveragePricing) ComponentOveragePricing {
+		if v != nil {
+			return *v
+		}
+		var ret ComponentOveragePricing
+		return ret
+	}).(ComponentOveragePricingOutput)
+}
+
+// The tiers, ascending and contiguous: the first starts at 1, each next one at the previous endingQuantity + 1, the last has no endingQuantity. per_unit takes exactly one tier.
+func (o ComponentOveragePricingPtrOutput) Prices() ComponentOveragePricingPricesItemArrayOutput {
+	return o.ApplyT(func(v *ComponentOveragePricing) []ComponentOveragePricingPricesItem {
+		if v == nil {
+			return nil
+		}
+		return v.Prices
+	}).(ComponentOveragePricingPricesItemArrayOutput)
+}
+
+// The overage's scheme: "per_unit", "volume", "tiered" or "stairstep".
+func (o ComponentOveragePricingPtrOutput) PricingScheme() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ComponentOveragePricing) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.PricingScheme
+	}).(pulumi.StringPtrOutput)
+}
+
+type ComponentOveragePricingPricesItem struct {
+	// The last quantity this tier prices (at least its startingQuantity); left out on the last tier only, which is open-ended.
+	EndingQuantity *int `pulumi:"endingQuantity"`
+	// The first quantity this tier prices: 1 for the first tier, one past the previous tier's endingQuantity for the others.
+	StartingQuantity int `pulumi:"startingQuantity"`
+	// The price per unit in this tier, in the site's currency (not cents): a number or decimal text ("0.0012"), at most 8 decimal places.
+	UnitPrice interface{} `pulumi:"unitPrice"`
+}
+
+// ComponentOveragePricingPricesItemInput is an input type that accepts ComponentOveragePricingPricesItemArgs and ComponentOveragePricingPricesItemOutput values.
+// You can construct a concrete instance of `ComponentOveragePricingPricesItemInput` via:
+//
+//	ComponentOveragePricingPricesItemArgs{...}
+type ComponentOveragePricingPricesItemInput interface {
+	pulumi.Input
+
+	ToComponentOveragePricingPricesItemOutput() ComponentOveragePricingPricesItemOutput
+	ToComponentOveragePricingPricesItemOutputWithContext(context.Context) ComponentOveragePricingPricesItemOutput
+}
+
+type ComponentOveragePricingPricesItemArgs struct {
+	// The last quantity this tier prices (at least its startingQuantity); left out on the last tier only, which is open-ended.
+	EndingQuantity pulumi.IntPtrInput `pulumi:"endingQuantity"`
+	// The first quantity this tier prices: 1 for the first tier, one past the previous tier's endingQuantity for the others.
+	StartingQuantity pulumi.IntInput `pulumi:"startingQuantity"`
+	// The price per unit in this tier, in the site's currency (not cents): a number or decimal text ("0.0012"), at most 8 decimal places.
+	UnitPrice pulumi.Input `pulumi:"unitPrice"`
+}
+
+func (ComponentOveragePricingPricesItemArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComponentOveragePricingPricesItem)(nil)).Elem()
+}
+
+func (i ComponentOveragePricingPricesItemArgs) ToComponentOveragePricingPricesItemOutput() ComponentOveragePricingPricesItemOutput {
+	return i.ToComponentOveragePricingPricesItemOutputWithContext(context.Background())
+}
+
+func (i ComponentOveragePricingPricesItemArgs) ToComponentOveragePricingPricesItemOutputWithContext(ctx context.Context) ComponentOveragePricingPricesItemOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComponentOveragePricingPricesItemOutput)
+}
+
+// ComponentOveragePricingPricesItemArrayInput is an input type that accepts ComponentOveragePricingPricesItemArray and ComponentOveragePricingPricesItemArrayOutput values.
+// You can construct a concrete instance of `ComponentOveragePricingPricesItemArrayInput` via:
+//
+//	ComponentOveragePricingPricesItemArray{ ComponentOveragePricingPricesItemArgs{...} }
+type ComponentOveragePricingPricesItemArrayInput interface {
+	pulumi.Input
+
+	ToComponentOveragePricingPricesItemArrayOutput() ComponentOveragePricingPricesItemArrayOutput
+	ToComponentOveragePricingPricesItemArrayOutputWithContext(context.Context) ComponentOveragePricingPricesItemArrayOutput
+}
+
+type ComponentOveragePricingPricesItemArray []ComponentOveragePricingPricesItemInput
+
+func (ComponentOveragePricingPricesItemArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ComponentOveragePricingPricesItem)(nil)).Elem()
+}
+
+func (i ComponentOveragePricingPricesItemArray) ToComponentOveragePricingPricesItemArrayOutput() ComponentOveragePricingPricesItemArrayOutput {
+	return i.ToComponentOveragePricingPricesItemArrayOutputWithContext(context.Background())
+}
+
+func (i ComponentOveragePricingPricesItemArray) ToComponentOveragePricingPricesItemArrayOutputWithContext(ctx context.Context) ComponentOveragePricingPricesItemArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComponentOveragePricingPricesItemArrayOutput)
+}
+
+type ComponentOveragePricingPricesItemOutput struct{ *pulumi.OutputState }
+
+func (ComponentOveragePricingPricesItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComponentOveragePricingPricesItem)(nil)).Elem()
+}
+
+func (o ComponentOveragePricingPricesItemOutput) ToComponentOveragePricingPricesItemOutput() ComponentOveragePricingPricesItemOutput {
+	return o
+}
+
+func (o ComponentOveragePricingPricesItemOutput) ToComponentOveragePricingPricesItemOutputWithContext(ctx context.Context) ComponentOveragePricingPricesItemOutput {
+	return o
+}
+
+// The last quantity this tier prices (at least its startingQuantity); left out on the last tier only, which is open-ended.
+func (o ComponentOveragePricingPricesItemOutput) EndingQuantity() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ComponentOveragePricingPricesItem) *int { return v.EndingQuantity }).(pulumi.IntPtrOutput)
+}
+
+// The first quantity this tier prices: 1 for the first tier, one past the previous tier's endingQuantity for the others.
+func (o ComponentOveragePricingPricesItemOutput) StartingQuantity() pulumi.IntOutput {
+	return o.ApplyT(func(v ComponentOveragePricingPricesItem) int { return v.StartingQuantity }).(pulumi.IntOutput)
+}
+
+// The price per unit in this tier, in the site's currency (not cents): a number or decimal text ("0.0012"), at most 8 decimal places.
+func (o ComponentOveragePricingPricesItemOutput) UnitPrice() pulumi.AnyOutput {
+	return o.ApplyT(func(v ComponentOveragePricingPricesItem) interface{} { return v.UnitPrice }).(pulumi.AnyOutput)
+}
+
+type ComponentOveragePricingPricesItemArrayOutput struct{ *pulumi.OutputState }
+
+func (ComponentOveragePricingPricesItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ComponentOveragePricingPricesItem)(nil)).Elem()
+}
+
+func (o ComponentOveragePricingPricesItemArrayOutput) ToComponentOveragePricingPricesItemArrayOutput() ComponentOveragePricingPricesItemArrayOutput {
+	return o
+}
+
+func (o ComponentOveragePricingPricesItemArrayOutput) ToComponentOveragePricingPricesItemArrayOutputWithContext(ctx context.Context) ComponentOveragePricingPricesItemArrayOutput {
+	return o
+}
+
+func (o ComponentOveragePricingPricesItemArrayOutput) Index(i pulumi.IntInput) ComponentOveragePricingPricesItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ComponentOveragePricingPricesItem {
+		return vs[0].([]ComponentOveragePricingPricesItem)[vs[1].(int)]
+	}).(ComponentOveragePricingPricesItemOutput)
+}
+
+type ComponentPricePointOveragePricesOutputItem struct {
+	EndingQuantity   int    `pulumi:"endingQuantity"`
+	StartingQuantity int    `pulumi:"startingQuantity"`
+	UnitPrice        string `pulumi:"unitPrice"`
+}
+
+type ComponentPricePointOveragePricesOutputItemOutput struct{ *pulumi.OutputState }
+
+func (ComponentPricePointOveragePricesOutputItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComponentPricePointOveragePricesOutputItem)(nil)).Elem()
+}
+
+func (o ComponentPricePointOveragePricesOutputItemOutput) ToComponentPricePointOveragePricesOutputItemOutput() ComponentPricePointOveragePricesOutputItemOutput {
+	return o
+}
+
+func (o ComponentPricePointOveragePricesOutputItemOutput) ToComponentPricePointOveragePricesOutputItemOutputWithContext(ctx context.Context) ComponentPricePointOveragePricesOutputItemOutput {
+	return o
+}
+
+func (o ComponentPricePointOveragePricesOutputItemOutput) EndingQuantity() pulumi.IntOutput {
+	return o.ApplyT(func(v ComponentPricePointOveragePricesOutputItem) int { return v.EndingQuantity }).(pulumi.IntOutput)
+}
+
+func (o ComponentPricePointOveragePricesOutputItemOutput) StartingQuantity() pulumi.IntOutput {
+	return o.ApplyT(func(v ComponentPricePointOveragePricesOutputItem) int { return v.StartingQuantity }).(pulumi.IntOutput)
+}
+
+func (o ComponentPricePointOveragePricesOutputItemOutput) UnitPrice() pulumi.StringOutput {
+	return o.ApplyT(func(v ComponentPricePointOveragePricesOutputItem) string { return v.UnitPrice }).(pulumi.StringOutput)
+}
+
+type ComponentPricePointOveragePricesOutputItemArrayOutput struct{ *pulumi.OutputState }
+
+func (ComponentPricePointOveragePricesOutputItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ComponentPricePointOveragePricesOutputItem)(nil)).Elem()
+}
+
+func (o ComponentPricePointOveragePricesOutputItemArrayOutput) ToComponentPricePointOveragePricesOutputItemArrayOutput() ComponentPricePointOveragePricesOutputItemArrayOutput {
+	return o
+}
+
+func (o ComponentPricePointOveragePricesOutputItemArrayOutput) ToComponentPricePointOveragePricesOutputItemArrayOutputWithContext(ctx context.Context) ComponentPricePointOveragePricesOutputItemArrayOutput {
+	return o
+}
+
+func (o ComponentPricePointOveragePricesOutputItemArrayOutput) Index(i pulumi.IntInput) ComponentPricePointOveragePricesOutputItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ComponentPricePointOveragePricesOutputItem {
+		return vs[0].([]ComponentPricePointOveragePricesOutputItem)[vs[1].(int)]
+	}).(ComponentPricePointOveragePricesOutputItemOutput)
+}
+
+type ComponentPricePointOveragePricing struct {
+	// The tiers, ascending and contiguous: the first starts at 1, each next one at the previous endingQuantity + 1, the last has no endingQuantity. per_unit takes exactly one tier.
+	Prices []ComponentPricePointOveragePricingPricesItem `pulumi:"prices"`
+	// The overage's scheme: "per_unit", "volume", "tiered" or "stairstep".
+	PricingScheme string `pulumi:"pricingScheme"`
+}
+
+// ComponentPricePointOveragePricingInput is an input type that accepts ComponentPricePointOveragePricingArgs and ComponentPricePointOveragePricingOutput values.
+// You can construct a concrete instance of `ComponentPricePointOveragePricingInput` via:
+//
+//	ComponentPricePointOveragePricingArgs{...}
+type ComponentPricePointOveragePricingInput interface {
+	pulumi.Input
+
+	ToComponentPricePointOveragePricingOutput() ComponentPricePointOveragePricingOutput
+	ToComponentPricePointOveragePricingOutputWithContext(context.Context) ComponentPricePointOveragePricingOutput
+}
+
+type ComponentPricePointOveragePricingArgs struct {
+	// The tiers, ascending and contiguous: the first starts at 1, each next one at the previous endingQuantity + 1, the last has no endingQuantity. per_unit takes exactly one tier.
+	Prices ComponentPricePointOveragePricingPricesItemArrayInput `pulumi:"prices"`
+	// The overage's scheme: "per_unit", "volume", "tiered" or "stairstep".
+	PricingScheme pulumi.StringInput `pulumi:"pricingScheme"`
+}
+
+func (ComponentPricePointOveragePricingArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComponentPricePointOveragePricing)(nil)).Elem()
+}
+
+func (i ComponentPricePointOveragePricingArgs) ToComponentPricePointOveragePricingOutput() ComponentPricePointOveragePricingOutput {
+	return i.ToComponentPricePointOveragePricingOutputWithContext(context.Background())
+}
+
+func (i ComponentPricePointOveragePricingArgs) ToComponentPricePointOveragePricingOutputWithContext(ctx context.Context) ComponentPricePointOveragePricingOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComponentPricePointOveragePricingOutput)
+}
+
+func (i ComponentPricePointOveragePricingArgs) ToComponentPricePointOveragePricingPtrOutput() ComponentPricePointOveragePricingPtrOutput {
+	return i.ToComponentPricePointOveragePricingPtrOutputWithContext(context.Background())
+}
+
+func (i ComponentPricePointOveragePricingArgs) ToComponentPricePointOveragePricingPtrOutputWithContext(ctx context.Context) ComponentPricePointOveragePricingPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComponentPricePointOveragePricingOutput).ToComponentPricePointOveragePricingPtrOutputWithContext(ctx)
+}
+
+// ComponentPricePointOveragePricingPtrInput is an input type that accepts ComponentPricePointOveragePricingArgs, ComponentPricePointOveragePricingPtr and ComponentPricePointOveragePricingPtrOutput values.
+// You can construct a concrete instance of `ComponentPricePointOveragePricingPtrInput` via:
+//
+//	        ComponentPricePointOveragePricingArgs{...}
+//
+//	or:
+//
+//	        nil
+type ComponentPricePointOveragePricingPtrInput interface {
+	pulumi.Input
+
+	ToComponentPricePointOveragePricingPtrOutput() ComponentPricePointOveragePricingPtrOutput
+	ToComponentPricePointOveragePricingPtrOutputWithContext(context.Context) ComponentPricePointOveragePricingPtrOutput
+}
+
+type componentPricePointOveragePricingPtrType ComponentPricePointOveragePricingArgs
+
+func ComponentPricePointOveragePricingPtr(v *ComponentPricePointOveragePricingArgs) ComponentPricePointOveragePricingPtrInput {
+	return (*componentPricePointOveragePricingPtrType)(v)
+}
+
+func (*componentPricePointOveragePricingPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ComponentPricePointOveragePricing)(nil)).Elem()
+}
+
+func (i *componentPricePointOveragePricingPtrType) ToComponentPricePointOveragePricingPtrOutput() ComponentPricePointOveragePricingPtrOutput {
+	return i.ToComponentPricePointOveragePricingPtrOutputWithContext(context.Background())
+}
+
+func (i *componentPricePointOveragePricingPtrType) ToComponentPricePointOveragePricingPtrOutputWithContext(ctx context.Context) ComponentPricePointOveragePricingPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComponentPricePointOveragePricingPtrOutput)
+}
+
+type ComponentPricePointOveragePricingOutput struct{ *pulumi.OutputState }
+
+func (ComponentPricePointOveragePricingOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComponentPricePointOveragePricing)(nil)).Elem()
+}
+
+func (o ComponentPricePointOveragePricingOutput) ToComponentPricePointOveragePricingOutput() ComponentPricePointOveragePricingOutput {
+	return o
+}
+
+func (o ComponentPricePointOveragePricingOutput) ToComponentPricePointOveragePricingOutputWithContext(ctx context.Context) ComponentPricePointOveragePricingOutput {
+	return o
+}
+
+func (o ComponentPricePointOveragePricingOutput) ToComponentPricePointOveragePricingPtrOutput() ComponentPricePointOveragePricingPtrOutput {
+	return o.ToComponentPricePointOveragePricingPtrOutputWithContext(context.Background())
+}
+
+func (o ComponentPricePointOveragePricingOutput) ToComponentPricePointOveragePricingPtrOutputWithContext(ctx context.Context) ComponentPricePointOveragePricingPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ComponentPricePointOveragePricing) *ComponentPricePointOveragePricing {
+		return &v
+	}).(ComponentPricePointOveragePricingPtrOutput)
+}
+
+// The tiers, ascending and contiguous: the first starts at 1, each next one at the previous endingQuantity + 1, the last has no endingQuantity. per_unit takes exactly one tier.
+func (o ComponentPricePointOveragePricingOutput) Prices() ComponentPricePointOveragePricingPricesItemArrayOutput {
+	return o.ApplyT(func(v ComponentPricePointOveragePricing) []ComponentPricePointOveragePricingPricesItem {
+		return v.Prices
+	}).(ComponentPricePointOveragePricingPricesItemArrayOutput)
+}
+
+// The overage's scheme: "per_unit", "volume", "tiered" or "stairstep".
+func (o ComponentPricePointOveragePricingOutput) PricingScheme() pulumi.StringOutput {
+	return o.ApplyT(func(v ComponentPricePointOveragePricing) string { return v.PricingScheme }).(pulumi.StringOutput)
+}
+
+type ComponentPricePointOveragePricingPtrOutput struct{ *pulumi.OutputState }
+
+func (ComponentPricePointOveragePricingPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ComponentPricePointOveragePricing)(nil)).Elem()
+}
+
+func (o ComponentPricePointOveragePricingPtrOutput) ToComponentPricePointOveragePricingPtrOutput() ComponentPricePointOveragePricingPtrOutput {
+	return o
+}
+
+func (o ComponentPricePointOveragePricingPtrOutput) ToComponentPricePointOveragePricingPtrOutputWithContext(ctx context.Context) ComponentPricePointOveragePricingPtrOutput {
+	return o
+}
+
+func (o ComponentPricePointOveragePricingPtrOutput) Elem() ComponentPricePointOveragePricingOutput {
+	return o.ApplyT(func(v *ComponentPricePointOveragePricing) ComponentPricePointOveragePricing {
+		if v != nil {
+			return *v
+		}
+		var ret ComponentPricePointOveragePricing
+		return ret
+	}).(ComponentPricePointOveragePricingOutput)
+}
+
+// The tiers, ascending and contiguous: the first starts at 1, each next one at the previous endingQuantity + 1, the last has no endingQuantity. per_unit takes exactly one tier.
+func (o ComponentPricePointOveragePricingPtrOutput) Prices() ComponentPricePointOveragePricingPricesItemArrayOutput {
+	return o.ApplyT(func(v *ComponentPricePointOveragePricing) []ComponentPricePointOveragePricingPricesItem {
+		if v == nil {
+			return nil
+		}
+		return v.Prices
+	}).(ComponentPricePointOveragePricingPricesItemArrayOutput)
+}
+
+// The overage's scheme: "per_unit", "volume", "tiered" or "stairstep".
+func (o ComponentPricePointOveragePricingPtrOutput) PricingScheme() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ComponentPricePointOveragePricing) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.PricingScheme
+	}).(pulumi.StringPtrOutput)
+}
+
+type ComponentPricePointOveragePricingPricesItem struct {
+	// The last quantity this tier prices (at least its startingQuantity); left out on the last tier only, which is open-ended.
+	EndingQuantity *int `pulumi:"endingQuantity"`
+	// The first quantity this tier prices: 1 for the first tier, one past the previous tier's endingQuantity for the others.
+	StartingQuantity int `pulumi:"startingQuantity"`
+	// The price per unit in this tier, in the site's currency (not cents): a number or decimal text ("0.0012"), at most 8 decimal places.
+	UnitPrice interface{} `pulumi:"unitPrice"`
+}
+
+// ComponentPricePointOveragePricingPricesItemInput is an input type that accepts ComponentPricePointOveragePricingPricesItemArgs and ComponentPricePointOveragePricingPricesItemOutput values.
+// You can construct a concrete instance of `ComponentPricePointOveragePricingPricesItemInput` via:
+//
+//	ComponentPricePointOveragePricingPricesItemArgs{...}
+type ComponentPricePointOveragePricingPricesItemInput interface {
+	pulumi.Input
+
+	ToComponentPricePointOveragePricingPricesItemOutput() ComponentPricePointOveragePricingPricesItemOutput
+	ToComponentPricePointOveragePricingPricesItemOutputWithContext(context.Context) ComponentPricePointOveragePricingPricesItemOutput
+}
+
+type ComponentPricePointOveragePricingPricesItemArgs struct {
+	// The last quantity this tier prices (at least its startingQuantity); left out on the last tier only, which is open-ended.
+	EndingQuantity pulumi.IntPtrInput `pulumi:"endingQuantity"`
+	// The first quantity this tier prices: 1 for the first tier, one past the previous tier's endingQuantity for the others.
+	StartingQuantity pulumi.IntInput `pulumi:"startingQuantity"`
+	// The price per unit in this tier, in the site's currency (not cents): a number or decimal text ("0.0012"), at most 8 decimal places.
+	UnitPrice pulumi.Input `pulumi:"unitPrice"`
+}
+
+func (ComponentPricePointOveragePricingPricesItemArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComponentPricePointOveragePricingPricesItem)(nil)).Elem()
+}
+
+func (i ComponentPricePointOveragePricingPricesItemArgs) ToComponentPricePointOveragePricingPricesItemOutput() ComponentPricePointOveragePricingPricesItemOutput {
+	return i.ToComponentPricePointOveragePricingPricesItemOutputWithContext(context.Background())
+}
+
+func (i ComponentPricePointOveragePricingPricesItemArgs) ToComponentPricePointOveragePricingPricesItemOutputWithContext(ctx context.Context) ComponentPricePointOveragePricingPricesItemOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComponentPricePointOveragePricingPricesItemOutput)
+}
+
+// ComponentPricePointOveragePricingPricesItemArrayInput is an input type that accepts ComponentPricePointOveragePricingPricesItemArray and ComponentPricePointOveragePricingPricesItemArrayOutput values.
+// You can construct a concrete instance of `ComponentPricePointOveragePricingPricesItemArrayInput` via:
+//
+//	ComponentPricePointOveragePricingPricesItemArray{ ComponentPricePointOveragePricingPricesItemArgs{...} }
+type ComponentPricePointOveragePricingPricesItemArrayInput interface {
+	pulumi.Input
+
+	ToComponentPricePointOveragePricingPricesItemArrayOutput() ComponentPricePointOveragePricingPricesItemArrayOutput
+	ToComponentPricePointOveragePricingPricesItemArrayOutputWithContext(context.Context) ComponentPricePointOveragePricingPricesItemArrayOutput
+}
+
+type ComponentPricePointOveragePricingPricesItemArray []ComponentPricePointOveragePricingPricesItemInput
+
+func (ComponentPricePointOveragePricingPricesItemArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ComponentPricePointOveragePricingPricesItem)(nil)).Elem()
+}
+
+func (i ComponentPricePointOveragePricingPricesItemArray) ToComponentPricePointOveragePricingPricesItemArrayOutput() ComponentPricePointOveragePricingPricesItemArrayOutput {
+	return i.ToComponentPricePointOveragePricingPricesItemArrayOutputWithContext(context.Background())
+}
+
+func (i ComponentPricePointOveragePricingPricesItemArray) ToComponentPricePointOveragePricingPricesItemArrayOutputWithContext(ctx context.Context) ComponentPricePointOveragePricingPricesItemArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComponentPricePointOveragePricingPricesItemArrayOutput)
+}
+
+type ComponentPricePointOveragePricingPricesItemOutput struct{ *pulumi.OutputState }
+
+func (ComponentPricePointOveragePricingPricesItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComponentPricePointOveragePricingPricesItem)(nil)).Elem()
+}
+
+func (o ComponentPricePointOveragePricingPricesItemOutput) ToComponentPricePointOveragePricingPricesItemOutput() ComponentPricePointOveragePricingPricesItemOutput {
+	return o
+}
+
+func (o ComponentPricePointOveragePricingPricesItemOutput) ToComponentPricePointOveragePricingPricesItemOutputWithContext(ctx context.Context) ComponentPricePointOveragePricingPricesItemOutput {
+	return o
+}
+
+// The last quantity this tier prices (at least its startingQuantity); left out on the last tier only, which is open-ended.
+func (o ComponentPricePointOveragePricingPricesItemOutput) EndingQuantity() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ComponentPricePointOveragePricingPricesItem) *int { return v.EndingQuantity }).(pulumi.IntPtrOutput)
+}
+
+// The first quantity this tier prices: 1 for the first tier, one past the previous tier's endingQuantity for the others.
+func (o ComponentPricePointOveragePricingPricesItemOutput) StartingQuantity() pulumi.IntOutput {
+	return o.ApplyT(func(v ComponentPricePointOveragePricingPricesItem) int { return v.StartingQuantity }).(pulumi.IntOutput)
+}
+
+// The price per unit in this tier, in the site's currency (not cents): a number or decimal text ("0.0012"), at most 8 decimal places.
+func (o ComponentPricePointOveragePricingPricesItemOutput) UnitPrice() pulumi.AnyOutput {
+	return o.ApplyT(func(v ComponentPricePointOveragePricingPricesItem) interface{} { return v.UnitPrice }).(pulumi.AnyOutput)
+}
+
+type ComponentPricePointOveragePricingPricesItemArrayOutput struct{ *pulumi.OutputState }
+
+func (ComponentPricePointOveragePricingPricesItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ComponentPricePointOveragePricingPricesItem)(nil)).Elem()
+}
+
+func (o ComponentPricePointOveragePricingPricesItemArrayOutput) ToComponentPricePointOveragePricingPricesItemArrayOutput() ComponentPricePointOveragePricingPricesItemArrayOutput {
+	return o
+}
+
+func (o ComponentPricePointOveragePricingPricesItemArrayOutput) ToComponentPricePointOveragePricingPricesItemArrayOutputWithContext(ctx context.Context) ComponentPricePointOveragePricingPricesItemArrayOutput {
+	return o
+}
+
+func (o ComponentPricePointOveragePricingPricesItemArrayOutput) Index(i pulumi.IntInput) ComponentPricePointOveragePricingPricesItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ComponentPricePointOveragePricingPricesItem {
+		return vs[0].([]ComponentPricePointOveragePricingPricesItem)[vs[1].(int)]
+	}).(ComponentPricePointOveragePricingPricesItemOutput)
+}
+
+type ComponentPricePointPricesItem struct {
+	// The last quantity this tier prices (at least its startingQuantity); left out on the last tier only, which is open-ended.
+	EndingQuantity *int `pulumi:"endingQuantity"`
+	// The first quantity this tier prices: 1 for the first tier, one past the previous tier's endingQuantity for the others.
+	StartingQuantity int `pulumi:"startingQuantity"`
+	// The price per unit in this tier, in the site's currency (not cents): a number or decimal text ("0.0012"), at most 8 decimal places.
+	UnitPrice interface{} `pulumi:"unitPrice"`
+}
+
+// ComponentPricePointPricesItemInput is an input type that accepts ComponentPricePointPricesItemArgs and ComponentPricePointPricesItemOutput values.
+// You can construct a concrete instance of `ComponentPricePointPricesItemInput` via:
+//
+//	ComponentPricePointPricesItemArgs{...}
+type ComponentPricePointPricesItemInput interface {
+	pulumi.Input
+
+	ToComponentPricePointPricesItemOutput() ComponentPricePointPricesItemOutput
+	ToComponentPricePointPricesItemOutputWithContext(context.Context) ComponentPricePointPricesItemOutput
+}
+
+type ComponentPricePointPricesItemArgs struct {
+	// The last quantity this tier prices (at least its startingQuantity); left out on the last tier only, which is open-ended.
+	EndingQuantity pulumi.IntPtrInput `pulumi:"endingQuantity"`
+	// The first quantity this tier prices: 1 for the first tier, one past the previous tier's endingQuantity for the others.
+	StartingQuantity pulumi.IntInput `pulumi:"startingQuantity"`
+	// The price per unit in this tier, in the site's currency (not cents): a number or decimal text ("0.0012"), at most 8 decimal places.
+	UnitPrice pulumi.Input `pulumi:"unitPrice"`
+}
+
+func (ComponentPricePointPricesItemArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComponentPricePointPricesItem)(nil)).Elem()
+}
+
+func (i ComponentPricePointPricesItemArgs) ToComponentPricePointPricesItemOutput() ComponentPricePointPricesItemOutput {
+	return i.ToComponentPricePointPricesItemOutputWithContext(context.Background())
+}
+
+func (i ComponentPricePointPricesItemArgs) ToComponentPricePointPricesItemOutputWithContext(ctx context.Context) ComponentPricePointPricesItemOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComponentPricePointPricesItemOutput)
+}
+
+// ComponentPricePointPricesItemArrayInput is an input type that accepts ComponentPricePointPricesItemArray and ComponentPricePointPricesItemArrayOutput values.
+// You can construct a concrete instance of `ComponentPricePointPricesItemArrayInput` via:
+//
+//	ComponentPricePointPricesItemArray{ ComponentPricePointPricesItemArgs{...} }
+type ComponentPricePointPricesItemArrayInput interface {
+	pulumi.Input
+
+	ToComponentPricePointPricesItemArrayOutput() ComponentPricePointPricesItemArrayOutput
+	ToComponentPricePointPricesItemArrayOutputWithContext(context.Context) ComponentPricePointPricesItemArrayOutput
+}
+
+type ComponentPricePointPricesItemArray []ComponentPricePointPricesItemInput
+
+func (ComponentPricePointPricesItemArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ComponentPricePointPricesItem)(nil)).Elem()
+}
+
+func (i ComponentPricePointPricesItemArray) ToComponentPricePointPricesItemArrayOutput() ComponentPricePointPricesItemArrayOutput {
+	return i.ToComponentPricePointPricesItemArrayOutputWithContext(context.Background())
+}
+
+func (i ComponentPricePointPricesItemArray) ToComponentPricePointPricesItemArrayOutputWithContext(ctx context.Context) ComponentPricePointPricesItemArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComponentPricePointPricesItemArrayOutput)
+}
+
+type ComponentPricePointPricesItemOutput struct{ *pulumi.OutputState }
+
+func (ComponentPricePointPricesItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComponentPricePointPricesItem)(nil)).Elem()
+}
+
+func (o ComponentPricePointPricesItemOutput) ToComponentPricePointPricesItemOutput() ComponentPricePointPricesItemOutput {
+	return o
+}
+
+func (o ComponentPricePointPricesItemOutput) ToComponentPricePointPricesItemOutputWithContext(ctx context.Context) ComponentPricePointPricesItemOutput {
+	return o
+}
+
+// The last quantity this tier prices (at least its startingQuantity); left out on the last tier only, which is open-ended.
+func (o ComponentPricePointPricesItemOutput) EndingQuantity() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ComponentPricePointPricesItem) *int { return v.EndingQuantity }).(pulumi.IntPtrOutput)
+}
+
+// The first quantity this tier prices: 1 for the first tier, one past the previous tier's endingQuantity for the others.
+func (o ComponentPricePointPricesItemOutput) StartingQuantity() pulumi.IntOutput {
+	return o.ApplyT(func(v ComponentPricePointPricesItem) int { return v.StartingQuantity }).(pulumi.IntOutput)
+}
+
+// The price per unit in this tier, in the site's currency (not cents): a number or decimal text ("0.0012"), at most 8 decimal places.
+func (o ComponentPricePointPricesItemOutput) UnitPrice() pulumi.AnyOutput {
+	return o.ApplyT(func(v ComponentPricePointPricesItem) interface{} { return v.UnitPrice }).(pulumi.AnyOutput)
+}
+
+type ComponentPricePointPricesItemArrayOutput struct{ *pulumi.OutputState }
+
+func (ComponentPricePointPricesItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ComponentPricePointPricesItem)(nil)).Elem()
+}
+
+func (o ComponentPricePointPricesItemArrayOutput) ToComponentPricePointPricesItemArrayOutput() ComponentPricePointPricesItemArrayOutput {
+	return o
+}
+
+func (o ComponentPricePointPricesItemArrayOutput) ToComponentPricePointPricesItemArrayOutputWithContext(ctx context.Context) ComponentPricePointPricesItemArrayOutput {
+	return o
+}
+
+func (o ComponentPricePointPricesItemArrayOutput) Index(i pulumi.IntInput) ComponentPricePointPricesItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ComponentPricePointPricesItem {
+		return vs[0].([]ComponentPricePointPricesItem)[vs[1].(int)]
+	}).(ComponentPricePointPricesItemOutput)
+}
+
+type ComponentPricePointPricesOutputItem struct {
+	EndingQuantity   int    `pulumi:"endingQuantity"`
+	StartingQuantity int    `pulumi:"startingQuantity"`
+	UnitPrice        string `pulumi:"unitPrice"`
+}
+
+type ComponentPricePointPricesOutputItemOutput struct{ *pulumi.OutputState }
+
+func (ComponentPricePointPricesOutputItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComponentPricePointPricesOutputItem)(nil)).Elem()
+}
+
+func (o ComponentPricePointPricesOutputItemOutput) ToComponentPricePointPricesOutputItemOutput() ComponentPricePointPricesOutputItemOutput {
+	return o
+}
+
+func (o ComponentPricePointPricesOutputItemOutput) ToComponentPricePointPricesOutputItemOutputWithContext(ctx context.Context) ComponentPricePointPricesOutputItemOutput {
+	return o
+}
+
+func (o ComponentPricePointPricesOutputItemOutput) EndingQuantity() pulumi.IntOutput {
+	return o.ApplyT(func(v ComponentPricePointPricesOutputItem) int { return v.EndingQuantity }).(pulumi.IntOutput)
+}
+
+func (o ComponentPricePointPricesOutputItemOutput) StartingQuantity() pulumi.IntOutput {
+	return o.ApplyT(func(v ComponentPricePointPricesOutputItem) int { return v.StartingQuantity }).(pulumi.IntOutput)
+}
+
+func (o ComponentPricePointPricesOutputItemOutput) UnitPrice() pulumi.StringOutput {
+	return o.ApplyT(func(v ComponentPricePointPricesOutputItem) string { return v.UnitPrice }).(pulumi.StringOutput)
+}
+
+type ComponentPricePointPricesOutputItemArrayOutput struct{ *pulumi.OutputState }
+
+func (ComponentPricePointPricesOutputItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ComponentPricePointPricesOutputItem)(nil)).Elem()
+}
+
+func (o ComponentPricePointPricesOutputItemArrayOutput) ToComponentPricePointPricesOutputItemArrayOutput() ComponentPricePointPricesOutputItemArrayOutput {
+	return o
+}
+
+func (o ComponentPricePointPricesOutputItemArrayOutput) ToComponentPricePointPricesOutputItemArrayOutputWithContext(ctx context.Context) ComponentPricePointPricesOutputItemArrayOutput {
+	return o
+}
+
+func (o ComponentPricePointPricesOutputItemArrayOutput) Index(i pulumi.IntInput) ComponentPricePointPricesOutputItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ComponentPricePointPricesOutputItem {
+		return vs[0].([]ComponentPricePointPricesOutputItem)[vs[1].(int)]
+	}).(ComponentPricePointPricesOutputItemOutput)
+}
+
+type ComponentPricesItem struct {
+	// The last quantity this tier prices (at least its startingQuantity); left out on the last tier only, which is open-ended.
+	EndingQuantity *int `pulumi:"endingQuantity"`
+	// The first quantity this tier prices: 1 for the first tier, one past the previous tier's endingQuantity for the others.
+	StartingQuantity int `pulumi:"startingQuantity"`
+	// The price per unit in this tier, in the site's currency (not cents): a number or decimal text ("0.0012"), at most 8 decimal places.
+	UnitPrice interface{} `pulumi:"unitPrice"`
+}
+
+// ComponentPricesItemInput is an input type that accepts ComponentPricesItemArgs and ComponentPricesItemOutput values.
+// You can construct a concrete instance of `ComponentPricesItemInput` via:
+//
+//	ComponentPricesItemArgs{...}
+type ComponentPricesItemInput interface {
+	pulumi.Input
+
+	ToComponentPricesItemOutput() ComponentPricesItemOutput
+	ToComponentPricesItemOutputWithContext(context.Context) ComponentPricesItemOutput
+}
+
+type ComponentPricesItemArgs struct {
+	// The last quantity this tier prices (at least its startingQuantity); left out on the last tier only, which is open-ended.
+	EndingQuantity pulumi.IntPtrInput `pulumi:"endingQuantity"`
+	// The first quantity this tier prices: 1 for the first tier, one past the previous tier's endingQuantity for the others.
+	StartingQuantity pulumi.IntInput `pulumi:"startingQuantity"`
+	// The price per unit in this tier, in the site's currency (not cents): a number or decimal text ("0.0012"), at most 8 decimal places.
+	UnitPrice pulumi.Input `pulumi:"unitPrice"`
+}
+
+func (ComponentPricesItemArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComponentPricesItem)(nil)).Elem()
+}
+
+func (i ComponentPricesItemArgs) ToComponentPricesItemOutput() ComponentPricesItemOutput {
+	return i.ToComponentPricesItemOutputWithContext(context.Background())
+}
+
+func (i ComponentPricesItemArgs) ToComponentPricesItemOutputWithContext(ctx context.Context) ComponentPricesItemOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComponentPricesItemOutput)
+}
+
+// ComponentPricesItemArrayInput is an input type that accepts ComponentPricesItemArray and ComponentPricesItemArrayOutput values.
+// You can construct a concrete instance of `ComponentPricesItemArrayInput` via:
+//
+//	ComponentPricesItemArray{ ComponentPricesItemArgs{...} }
+type ComponentPricesItemArrayInput interface {
+	pulumi.Input
+
+	ToComponentPricesItemArrayOutput() ComponentPricesItemArrayOutput
+	ToComponentPricesItemArrayOutputWithContext(context.Context) ComponentPricesItemArrayOutput
+}
+
+type ComponentPricesItemArray []ComponentPricesItemInput
+
+func (ComponentPricesItemArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ComponentPricesItem)(nil)).Elem()
+}
+
+func (i ComponentPricesItemArray) ToComponentPricesItemArrayOutput() ComponentPricesItemArrayOutput {
+	return i.ToComponentPricesItemArrayOutputWithContext(context.Background())
+}
+
+func (i ComponentPricesItemArray) ToComponentPricesItemArrayOutputWithContext(ctx context.Context) ComponentPricesItemArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComponentPricesItemArrayOutput)
+}
+
+type ComponentPricesItemOutput struct{ *pulumi.OutputState }
+
+func (ComponentPricesItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComponentPricesItem)(nil)).Elem()
+}
+
+func (o ComponentPricesItemOutput) ToComponentPricesItemOutput() ComponentPricesItemOutput {
+	return o
+}
+
+func (o ComponentPricesItemOutput) ToComponentPricesItemOutputWithContext(ctx context.Context) ComponentPricesItemOutput {
+	return o
+}
+
+// The last quantity this tier prices (at least its startingQuantity); left out on the last tier only, which is open-ended.
+func (o ComponentPricesItemOutput) EndingQuantity() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ComponentPricesItem) *int { return v.EndingQuantity }).(pulumi.IntPtrOutput)
+}
+
+// The first quantity this tier prices: 1 for the first tier, one past the previous tier's endingQuantity for the others.
+func (o ComponentPricesItemOutput) StartingQuantity() pulumi.IntOutput {
+	return o.ApplyT(func(v ComponentPricesItem) int { return v.StartingQuantity }).(pulumi.IntOutput)
+}
+
+// The price per unit in this tier, in the site's currency (not cents): a number or decimal text ("0.0012"), at most 8 decimal places.
+func (o ComponentPricesItemOutput) UnitPrice() pulumi.AnyOutput {
+	return o.ApplyT(func(v ComponentPricesItem) interface{} { return v.UnitPrice }).(pulumi.AnyOutput)
+}
+
+type ComponentPricesItemArrayOutput struct{ *pulumi.OutputState }
+
+func (ComponentPricesItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ComponentPricesItem)(nil)).Elem()
+}
+
+func (o ComponentPricesItemArrayOutput) ToComponentPricesItemArrayOutput() ComponentPricesItemArrayOutput {
+	return o
+}
+
+func (o ComponentPricesItemArrayOutput) ToComponentPricesItemArrayOutputWithContext(ctx context.Context) ComponentPricesItemArrayOutput {
+	return o
+}
+
+func (o ComponentPricesItemArrayOutput) Index(i pulumi.IntInput) ComponentPricesItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ComponentPricesItem {
+		return vs[0].([]ComponentPricesItem)[vs[1].(int)]
+	}).(ComponentPricesItemOutput)
+}
+
+type ComponentPricesOutputItem struct {
+	EndingQuantity   int    `pulumi:"endingQuantity"`
+	StartingQuantity int    `pulumi:"startingQuantity"`
+	UnitPrice        string `pulumi:"unitPrice"`
+}
+
+type ComponentPricesOutputItemOutput struct{ *pulumi.OutputState }
+
+func (ComponentPricesOutputItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComponentPricesOutputItem)(nil)).Elem()
+}
+
+func (o ComponentPricesOutputItemOutput) ToComponentPricesOutputItemOutput() ComponentPricesOutputItemOutput {
+	return o
+}
+
+func (o ComponentPricesOutputItemOutput) ToComponentPricesOutputItemOutputWithContext(ctx context.Context) ComponentPricesOutputItemOutput {
+	return o
+}
+
+func (o ComponentPricesOutputItemOutput) EndingQuantity() pulumi.IntOutput {
+	return o.ApplyT(func(v ComponentPricesOutputItem) int { return v.EndingQuantity }).(pulumi.IntOutput)
+}
+
+func (o ComponentPricesOutputItemOutput) StartingQuantity() pulumi.IntOutput {
+	return o.ApplyT(func(v ComponentPricesOutputItem) int { return v.StartingQuantity }).(pulumi.IntOutput)
+}
+
+func (o ComponentPricesOutputItemOutput) UnitPrice() pulumi.StringOutput {
+	return o.ApplyT(func(v ComponentPricesOutputItem) string { return v.UnitPrice }).(pulumi.StringOutput)
+}
+
+type ComponentPricesOutputItemArrayOutput struct{ *pulumi.OutputState }
+
+func (ComponentPricesOutputItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ComponentPricesOutputItem)(nil)).Elem()
+}
+
+func (o ComponentPricesOutputItemArrayOutput) ToComponentPricesOutputItemArrayOutput() ComponentPricesOutputItemArrayOutput {
+	return o
+}
+
+func (o ComponentPricesOutputItemArrayOutput) ToComponentPricesOutputItemArrayOutputWithContext(ctx context.Context) ComponentPricesOutputItemArrayOutput {
+	return o
+}
+
+func (o ComponentPricesOutputItemArrayOutput) Index(i pulumi.IntInput) ComponentPricesOutputItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ComponentPricesOutputItem {
+		return vs[0].([]ComponentPricesOutputItem)[vs[1].(int)]
+	}).(ComponentPricesOutputItemOutput)
+}
+
 type WebhookReplaySelector struct {
 	// Webhooks created on or after this date (YYYY-MM-DD).
 	SinceDate *string `pulumi:"sinceDate"`
@@ -208,8 +1138,38 @@ func (o WebhookReplaySelectorPtrOutput) UntilDate() pulumi.StringPtrOutput {
 }
 
 func init() {
+	pulumi.RegisterInputType(reflect.TypeOf((*ComponentOveragePricingInput)(nil)).Elem(), ComponentOveragePricingArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ComponentOveragePricingPtrInput)(nil)).Elem(), ComponentOveragePricingArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ComponentOveragePricingPricesItemInput)(nil)).Elem(), ComponentOveragePricingPricesItemArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ComponentOveragePricingPricesItemArrayInput)(nil)).Elem(), ComponentOveragePricingPricesItemArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ComponentPricePointOveragePricingInput)(nil)).Elem(), ComponentPricePointOveragePricingArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ComponentPricePointOveragePricingPtrInput)(nil)).Elem(), ComponentPricePointOveragePricingArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ComponentPricePointOveragePricingPricesItemInput)(nil)).Elem(), ComponentPricePointOveragePricingPricesItemArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ComponentPricePointOveragePricingPricesItemArrayInput)(nil)).Elem(), ComponentPricePointOveragePricingPricesItemArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ComponentPricePointPricesItemInput)(nil)).Elem(), ComponentPricePointPricesItemArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ComponentPricePointPricesItemArrayInput)(nil)).Elem(), ComponentPricePointPricesItemArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ComponentPricesItemInput)(nil)).Elem(), ComponentPricesItemArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ComponentPricesItemArrayInput)(nil)).Elem(), ComponentPricesItemArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*WebhookReplaySelectorInput)(nil)).Elem(), WebhookReplaySelectorArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*WebhookReplaySelectorPtrInput)(nil)).Elem(), WebhookReplaySelectorArgs{})
+	pulumi.RegisterOutputType(ComponentOveragePricingOutput{})
+	pulumi.RegisterOutputType(ComponentOveragePricingPtrOutput{})
+	pulumi.RegisterOutputType(ComponentOveragePricingPricesItemOutput{})
+	pulumi.RegisterOutputType(ComponentOveragePricingPricesItemArrayOutput{})
+	pulumi.RegisterOutputType(ComponentPricePointOveragePricesOutputItemOutput{})
+	pulumi.RegisterOutputType(ComponentPricePointOveragePricesOutputItemArrayOutput{})
+	pulumi.RegisterOutputType(ComponentPricePointOveragePricingOutput{})
+	pulumi.RegisterOutputType(ComponentPricePointOveragePricingPtrOutput{})
+	pulumi.RegisterOutputType(ComponentPricePointOveragePricingPricesItemOutput{})
+	pulumi.RegisterOutputType(ComponentPricePointOveragePricingPricesItemArrayOutput{})
+	pulumi.RegisterOutputType(ComponentPricePointPricesItemOutput{})
+	pulumi.RegisterOutputType(ComponentPricePointPricesItemArrayOutput{})
+	pulumi.RegisterOutputType(ComponentPricePointPricesOutputItemOutput{})
+	pulumi.RegisterOutputType(ComponentPricePointPricesOutputItemArrayOutput{})
+	pulumi.RegisterOutputType(ComponentPricesItemOutput{})
+	pulumi.RegisterOutputType(ComponentPricesItemArrayOutput{})
+	pulumi.RegisterOutputType(ComponentPricesOutputItemOutput{})
+	pulumi.RegisterOutputType(ComponentPricesOutputItemArrayOutput{})
 	pulumi.RegisterOutputType(WebhookReplaySelectorOutput{})
 	pulumi.RegisterOutputType(WebhookReplaySelectorPtrOutput{})
 }

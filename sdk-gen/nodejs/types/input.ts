@@ -5,6 +5,88 @@ import * as pulumi from "@pulumi/pulumi";
 import * as inputs from "../types/input";
 import * as outputs from "../types/output";
 
+export interface ComponentOveragePricingArgs {
+    /**
+     * The tiers, ascending and contiguous: the first starts at 1, each next one at the previous endingQuantity + 1, the last has no endingQuantity. per_unit takes exactly one tier.
+     */
+    prices: pulumi.Input<pulumi.Input<inputs.ComponentOveragePricingPricesItemArgs>[]>;
+    /**
+     * The overage's scheme: "per_unit", "volume", "tiered" or "stairstep".
+     */
+    pricingScheme: pulumi.Input<string>;
+}
+
+export interface ComponentOveragePricingPricesItemArgs {
+    /**
+     * The last quantity this tier prices (at least its startingQuantity); left out on the last tier only, which is open-ended.
+     */
+    endingQuantity?: pulumi.Input<number | undefined>;
+    /**
+     * The first quantity this tier prices: 1 for the first tier, one past the previous tier's endingQuantity for the others.
+     */
+    startingQuantity: pulumi.Input<number>;
+    /**
+     * The price per unit in this tier, in the site's currency (not cents): a number or decimal text ("0.0012"), at most 8 decimal places.
+     */
+    unitPrice: pulumi.Input<number | string>;
+}
+
+export interface ComponentPricePointOveragePricingArgs {
+    /**
+     * The tiers, ascending and contiguous: the first starts at 1, each next one at the previous endingQuantity + 1, the last has no endingQuantity. per_unit takes exactly one tier.
+     */
+    prices: pulumi.Input<pulumi.Input<inputs.ComponentPricePointOveragePricingPricesItemArgs>[]>;
+    /**
+     * The overage's scheme: "per_unit", "volume", "tiered" or "stairstep".
+     */
+    pricingScheme: pulumi.Input<string>;
+}
+
+export interface ComponentPricePointOveragePricingPricesItemArgs {
+    /**
+     * The last quantity this tier prices (at least its startingQuantity); left out on the last tier only, which is open-ended.
+     */
+    endingQuantity?: pulumi.Input<number | undefined>;
+    /**
+     * The first quantity this tier prices: 1 for the first tier, one past the previous tier's endingQuantity for the others.
+     */
+    startingQuantity: pulumi.Input<number>;
+    /**
+     * The price per unit in this tier, in the site's currency (not cents): a number or decimal text ("0.0012"), at most 8 decimal places.
+     */
+    unitPrice: pulumi.Input<number | string>;
+}
+
+export interface ComponentPricePointPricesItemArgs {
+    /**
+     * The last quantity this tier prices (at least its startingQuantity); left out on the last tier only, which is open-ended.
+     */
+    endingQuantity?: pulumi.Input<number | undefined>;
+    /**
+     * The first quantity this tier prices: 1 for the first tier, one past the previous tier's endingQuantity for the others.
+     */
+    startingQuantity: pulumi.Input<number>;
+    /**
+     * The price per unit in this tier, in the site's currency (not cents): a number or decimal text ("0.0012"), at most 8 decimal places.
+     */
+    unitPrice: pulumi.Input<number | string>;
+}
+
+export interface ComponentPricesItemArgs {
+    /**
+     * The last quantity this tier prices (at least its startingQuantity); left out on the last tier only, which is open-ended.
+     */
+    endingQuantity?: pulumi.Input<number | undefined>;
+    /**
+     * The first quantity this tier prices: 1 for the first tier, one past the previous tier's endingQuantity for the others.
+     */
+    startingQuantity: pulumi.Input<number>;
+    /**
+     * The price per unit in this tier, in the site's currency (not cents): a number or decimal text ("0.0012"), at most 8 decimal places.
+     */
+    unitPrice: pulumi.Input<number | string>;
+}
+
 export interface WebhookReplaySelectorArgs {
     /**
      * Webhooks created on or after this date (YYYY-MM-DD).

@@ -5,3 +5,21 @@ import * as pulumi from "@pulumi/pulumi";
 import * as inputs from "../types/input";
 import * as outputs from "../types/output";
 
+export interface ComponentPricePointOveragePricesOutputItem {
+    endingQuantity: number;
+    startingQuantity: number;
+    unitPrice: string;
+}
+
+export interface ComponentPricePointPricesOutputItem {
+    endingQuantity: number;
+    startingQuantity: number;
+    unitPrice: string;
+}
+
+export interface ComponentPricesOutputItem {
+    endingQuantity: number;
+    startingQuantity: number;
+    unitPrice: string;
+}
+

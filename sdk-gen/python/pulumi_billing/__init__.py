@@ -6,6 +6,9 @@ import builtins as _builtins
 from . import _utilities
 import typing
 # Export this package's modules as members:
+from .component import *
+from .component_price_point import *
+from .coupon import *
 from .product import *
 from .product_family import *
 from .product_price_point import *
@@ -15,6 +18,7 @@ from .webhook_endpoint import *
 from .webhook_replay import *
 from .webhook_settings import *
 from ._inputs import *
+from . import outputs
 
 # Make subpackages available:
 if typing.TYPE_CHECKING:
@@ -31,6 +35,9 @@ _utilities.register(
   "mod": "index",
   "fqn": "pulumi_billing",
   "classes": {
+   "billing:index:Component": "Component",
+   "billing:index:ComponentPricePoint": "ComponentPricePoint",
+   "billing:index:Coupon": "Coupon",
    "billing:index:Product": "Product",
    "billing:index:ProductFamily": "ProductFamily",
    "billing:index:ProductPricePoint": "ProductPricePoint",

@@ -15,9 +15,383 @@ else:
 from . import _utilities
 
 __all__ = [
+    'ComponentOveragePricingArgs',
+    'ComponentOveragePricingArgsDict',
+    'ComponentOveragePricingPricesItemArgs',
+    'ComponentOveragePricingPricesItemArgsDict',
+    'ComponentPricePointOveragePricingArgs',
+    'ComponentPricePointOveragePricingArgsDict',
+    'ComponentPricePointOveragePricingPricesItemArgs',
+    'ComponentPricePointOveragePricingPricesItemArgsDict',
+    'ComponentPricePointPricesItemArgs',
+    'ComponentPricePointPricesItemArgsDict',
+    'ComponentPricesItemArgs',
+    'ComponentPricesItemArgsDict',
     'WebhookReplaySelectorArgs',
     'WebhookReplaySelectorArgsDict',
 ]
+
+class ComponentOveragePricingArgsDict(TypedDict):
+    prices: pulumi.Input[Sequence[pulumi.Input['ComponentOveragePricingPricesItemArgsDict']]]
+    """
+    The tiers, ascending and contiguous: the first starts at 1, each next one at the previous endingQuantity + 1, the last has no endingQuantity. per_unit takes exactly one tier.
+    """
+    pricing_scheme: pulumi.Input[_builtins.str]
+    """
+    The overage's scheme: "per_unit", "volume", "tiered" or "stairstep".
+    """
+
+@pulumi.input_type
+class ComponentOveragePricingArgs:
+    def __init__(__self__, *,
+                 prices: pulumi.Input[Sequence[pulumi.Input['ComponentOveragePricingPricesItemArgs']]],
+                 pricing_scheme: pulumi.Input[_builtins.str]):
+        """
+        :param pulumi.Input[Sequence[pulumi.Input['ComponentOveragePricingPricesItemArgs']]] prices: The tiers, ascending and contiguous: the first starts at 1, each next one at the previous endingQuantity + 1, the last has no endingQuantity. per_unit takes exactly one tier.
+        :param pulumi.Input[_builtins.str] pricing_scheme: The overage's scheme: "per_unit", "volume", "tiered" or "stairstep".
+        """
+        pulumi.set(__self__, "prices", prices)
+        pulumi.set(__self__, "pricing_scheme", pricing_scheme)
+
+    @_builtins.property
+    @pulumi.getter
+    def prices(self) -> pulumi.Input[Sequence[pulumi.Input['ComponentOveragePricingPricesItemArgs']]]:
+        """
+        The tiers, ascending and contiguous: the first starts at 1, each next one at the previous endingQuantity + 1, the last has no endingQuantity. per_unit takes exactly one tier.
+        """
+        return pulumi.get(self, "prices")
+
+    @prices.setter
+    def prices(self, value: pulumi.Input[Sequence[pulumi.Input['ComponentOveragePricingPricesItemArgs']]]):
+        pulumi.set(self, "prices", value)
+
+    @_builtins.property
+    @pulumi.getter(name="pricingScheme")
+    def pricing_scheme(self) -> pulumi.Input[_builtins.str]:
+        """
+        The overage's scheme: "per_unit", "volume", "tiered" or "stairstep".
+        """
+        return pulumi.get(self, "pricing_scheme")
+
+    @pricing_scheme.setter
+    def pricing_scheme(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "pricing_scheme", value)
+
+
+class ComponentOveragePricingPricesItemArgsDict(TypedDict):
+    starting_quantity: pulumi.Input[_builtins.int]
+    """
+    The first quantity this tier prices: 1 for the first tier, one past the previous tier's endingQuantity for the others.
+    """
+    unit_price: pulumi.Input[Union[_builtins.float, _builtins.str]]
+    """
+    The price per unit in this tier, in the site's currency (not cents): a number or decimal text ("0.0012"), at most 8 decimal places.
+    """
+    ending_quantity: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    The last quantity this tier prices (at least its startingQuantity); left out on the last tier only, which is open-ended.
+    """
+
+@pulumi.input_type
+class ComponentOveragePricingPricesItemArgs:
+    def __init__(__self__, *,
+                 starting_quantity: pulumi.Input[_builtins.int],
+                 unit_price: pulumi.Input[Union[_builtins.float, _builtins.str]],
+                 ending_quantity: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        :param pulumi.Input[_builtins.int] starting_quantity: The first quantity this tier prices: 1 for the first tier, one past the previous tier's endingQuantity for the others.
+        :param pulumi.Input[Union[_builtins.float, _builtins.str]] unit_price: The price per unit in this tier, in the site's currency (not cents): a number or decimal text ("0.0012"), at most 8 decimal places.
+        :param pulumi.Input[_builtins.int] ending_quantity: The last quantity this tier prices (at least its startingQuantity); left out on the last tier only, which is open-ended.
+        """
+        pulumi.set(__self__, "starting_quantity", starting_quantity)
+        pulumi.set(__self__, "unit_price", unit_price)
+        if ending_quantity is not None:
+            pulumi.set(__self__, "ending_quantity", ending_quantity)
+
+    @_builtins.property
+    @pulumi.getter(name="startingQuantity")
+    def starting_quantity(self) -> pulumi.Input[_builtins.int]:
+        """
+        The first quantity this tier prices: 1 for the first tier, one past the previous tier's endingQuantity for the others.
+        """
+        return pulumi.get(self, "starting_quantity")
+
+    @starting_quantity.setter
+    def starting_quantity(self, value: pulumi.Input[_builtins.int]):
+        pulumi.set(self, "starting_quantity", value)
+
+    @_builtins.property
+    @pulumi.getter(name="unitPrice")
+    def unit_price(self) -> pulumi.Input[Union[_builtins.float, _builtins.str]]:
+        """
+        The price per unit in this tier, in the site's currency (not cents): a number or decimal text ("0.0012"), at most 8 decimal places.
+        """
+        return pulumi.get(self, "unit_price")
+
+    @unit_price.setter
+    def unit_price(self, value: pulumi.Input[Union[_builtins.float, _builtins.str]]):
+        pulumi.set(self, "unit_price", value)
+
+    @_builtins.property
+    @pulumi.getter(name="endingQuantity")
+    def ending_quantity(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The last quantity this tier prices (at least its startingQuantity); left out on the last tier only, which is open-ended.
+        """
+        return pulumi.get(self, "ending_quantity")
+
+    @ending_quantity.setter
+    def ending_quantity(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "ending_quantity", value)
+
+
+class ComponentPricePointOveragePricingArgsDict(TypedDict):
+    prices: pulumi.Input[Sequence[pulumi.Input['ComponentPricePointOveragePricingPricesItemArgsDict']]]
+    """
+    The tiers, ascending and contiguous: the first starts at 1, each next one at the previous endingQuantity + 1, the last has no endingQuantity. per_unit takes exactly one tier.
+    """
+    pricing_scheme: pulumi.Input[_builtins.str]
+    """
+    The overage's scheme: "per_unit", "volume", "tiered" or "stairstep".
+    """
+
+@pulumi.input_type
+class ComponentPricePointOveragePricingArgs:
+    def __init__(__self__, *,
+                 prices: pulumi.Input[Sequence[pulumi.Input['ComponentPricePointOveragePricingPricesItemArgs']]],
+                 pricing_scheme: pulumi.Input[_builtins.str]):
+        """
+        :param pulumi.Input[Sequence[pulumi.Input['ComponentPricePointOveragePricingPricesItemArgs']]] prices: The tiers, ascending and contiguous: the first starts at 1, each next one at the previous endingQuantity + 1, the last has no endingQuantity. per_unit takes exactly one tier.
+        :param pulumi.Input[_builtins.str] pricing_scheme: The overage's scheme: "per_unit", "volume", "tiered" or "stairstep".
+        """
+        pulumi.set(__self__, "prices", prices)
+        pulumi.set(__self__, "pricing_scheme", pricing_scheme)
+
+    @_builtins.property
+    @pulumi.getter
+    def prices(self) -> pulumi.Input[Sequence[pulumi.Input['ComponentPricePointOveragePricingPricesItemArgs']]]:
+        """
+        The tiers, ascending and contiguous: the first starts at 1, each next one at the previous endingQuantity + 1, the last has no endingQuantity. per_unit takes exactly one tier.
+        """
+        return pulumi.get(self, "prices")
+
+    @prices.setter
+    def prices(self, value: pulumi.Input[Sequence[pulumi.Input['ComponentPricePointOveragePricingPricesItemArgs']]]):
+        pulumi.set(self, "prices", value)
+
+    @_builtins.property
+    @pulumi.getter(name="pricingScheme")
+    def pricing_scheme(self) -> pulumi.Input[_builtins.str]:
+        """
+        The overage's scheme: "per_unit", "volume", "tiered" or "stairstep".
+        """
+        return pulumi.get(self, "pricing_scheme")
+
+    @pricing_scheme.setter
+    def pricing_scheme(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "pricing_scheme", value)
+
+
+class ComponentPricePointOveragePricingPricesItemArgsDict(TypedDict):
+    starting_quantity: pulumi.Input[_builtins.int]
+    """
+    The first quantity this tier prices: 1 for the first tier, one past the previous tier's endingQuantity for the others.
+    """
+    unit_price: pulumi.Input[Union[_builtins.float, _builtins.str]]
+    """
+    The price per unit in this tier, in the site's currency (not cents): a number or decimal text ("0.0012"), at most 8 decimal places.
+    """
+    ending_quantity: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    The last quantity this tier prices (at least its startingQuantity); left out on the last tier only, which is open-ended.
+    """
+
+@pulumi.input_type
+class ComponentPricePointOveragePricingPricesItemArgs:
+    def __init__(__self__, *,
+                 starting_quantity: pulumi.Input[_builtins.int],
+                 unit_price: pulumi.Input[Union[_builtins.float, _builtins.str]],
+                 ending_quantity: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        :param pulumi.Input[_builtins.int] starting_quantity: The first quantity this tier prices: 1 for the first tier, one past the previous tier's endingQuantity for the others.
+        :param pulumi.Input[Union[_builtins.float, _builtins.str]] unit_price: The price per unit in this tier, in the site's currency (not cents): a number or decimal text ("0.0012"), at most 8 decimal places.
+        :param pulumi.Input[_builtins.int] ending_quantity: The last quantity this tier prices (at least its startingQuantity); left out on the last tier only, which is open-ended.
+        """
+        pulumi.set(__self__, "starting_quantity", starting_quantity)
+        pulumi.set(__self__, "unit_price", unit_price)
+        if ending_quantity is not None:
+            pulumi.set(__self__, "ending_quantity", ending_quantity)
+
+    @_builtins.property
+    @pulumi.getter(name="startingQuantity")
+    def starting_quantity(self) -> pulumi.Input[_builtins.int]:
+        """
+        The first quantity this tier prices: 1 for the first tier, one past the previous tier's endingQuantity for the others.
+        """
+        return pulumi.get(self, "starting_quantity")
+
+    @starting_quantity.setter
+    def starting_quantity(self, value: pulumi.Input[_builtins.int]):
+        pulumi.set(self, "starting_quantity", value)
+
+    @_builtins.property
+    @pulumi.getter(name="unitPrice")
+    def unit_price(self) -> pulumi.Input[Union[_builtins.float, _builtins.str]]:
+        """
+        The price per unit in this tier, in the site's currency (not cents): a number or decimal text ("0.0012"), at most 8 decimal places.
+        """
+        return pulumi.get(self, "unit_price")
+
+    @unit_price.setter
+    def unit_price(self, value: pulumi.Input[Union[_builtins.float, _builtins.str]]):
+        pulumi.set(self, "unit_price", value)
+
+    @_builtins.property
+    @pulumi.getter(name="endingQuantity")
+    def ending_quantity(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The last quantity this tier prices (at least its startingQuantity); left out on the last tier only, which is open-ended.
+        """
+        return pulumi.get(self, "ending_quantity")
+
+    @ending_quantity.setter
+    def ending_quantity(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "ending_quantity", value)
+
+
+class ComponentPricePointPricesItemArgsDict(TypedDict):
+    starting_quantity: pulumi.Input[_builtins.int]
+    """
+    The first quantity this tier prices: 1 for the first tier, one past the previous tier's endingQuantity for the others.
+    """
+    unit_price: pulumi.Input[Union[_builtins.float, _builtins.str]]
+    """
+    The price per unit in this tier, in the site's currency (not cents): a number or decimal text ("0.0012"), at most 8 decimal places.
+    """
+    ending_quantity: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    The last quantity this tier prices (at least its startingQuantity); left out on the last tier only, which is open-ended.
+    """
+
+@pulumi.input_type
+class ComponentPricePointPricesItemArgs:
+    def __init__(__self__, *,
+                 starting_quantity: pulumi.Input[_builtins.int],
+                 unit_price: pulumi.Input[Union[_builtins.float, _builtins.str]],
+                 ending_quantity: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        :param pulumi.Input[_builtins.int] starting_quantity: The first quantity this tier prices: 1 for the first tier, one past the previous tier's endingQuantity for the others.
+        :param pulumi.Input[Union[_builtins.float, _builtins.str]] unit_price: The price per unit in this tier, in the site's currency (not cents): a number or decimal text ("0.0012"), at most 8 decimal places.
+        :param pulumi.Input[_builtins.int] ending_quantity: The last quantity this tier prices (at least its startingQuantity); left out on the last tier only, which is open-ended.
+        """
+        pulumi.set(__self__, "starting_quantity", starting_quantity)
+        pulumi.set(__self__, "unit_price", unit_price)
+        if ending_quantity is not None:
+            pulumi.set(__self__, "ending_quantity", ending_quantity)
+
+    @_builtins.property
+    @pulumi.getter(name="startingQuantity")
+    def starting_quantity(self) -> pulumi.Input[_builtins.int]:
+        """
+        The first quantity this tier prices: 1 for the first tier, one past the previous tier's endingQuantity for the others.
+        """
+        return pulumi.get(self, "starting_quantity")
+
+    @starting_quantity.setter
+    def starting_quantity(self, value: pulumi.Input[_builtins.int]):
+        pulumi.set(self, "starting_quantity", value)
+
+    @_builtins.property
+    @pulumi.getter(name="unitPrice")
+    def unit_price(self) -> pulumi.Input[Union[_builtins.float, _builtins.str]]:
+        """
+        The price per unit in this tier, in the site's currency (not cents): a number or decimal text ("0.0012"), at most 8 decimal places.
+        """
+        return pulumi.get(self, "unit_price")
+
+    @unit_price.setter
+    def unit_price(self, value: pulumi.Input[Union[_builtins.float, _builtins.str]]):
+        pulumi.set(self, "unit_price", value)
+
+    @_builtins.property
+    @pulumi.getter(name="endingQuantity")
+    def ending_quantity(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The last quantity this tier prices (at least its startingQuantity); left out on the last tier only, which is open-ended.
+        """
+        return pulumi.get(self, "ending_quantity")
+
+    @ending_quantity.setter
+    def ending_quantity(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "ending_quantity", value)
+
+
+class ComponentPricesItemArgsDict(TypedDict):
+    starting_quantity: pulumi.Input[_builtins.int]
+    """
+    The first quantity this tier prices: 1 for the first tier, one past the previous tier's endingQuantity for the others.
+    """
+    unit_price: pulumi.Input[Union[_builtins.float, _builtins.str]]
+    """
+    The price per unit in this tier, in the site's currency (not cents): a number or decimal text ("0.0012"), at most 8 decimal places.
+    """
+    ending_quantity: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    The last quantity this tier prices (at least its startingQuantity); left out on the last tier only, which is open-ended.
+    """
+
+@pulumi.input_type
+class ComponentPricesItemArgs:
+    def __init__(__self__, *,
+                 starting_quantity: pulumi.Input[_builtins.int],
+                 unit_price: pulumi.Input[Union[_builtins.float, _builtins.str]],
+                 ending_quantity: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        :param pulumi.Input[_builtins.int] starting_quantity: The first quantity this tier prices: 1 for the first tier, one past the previous tier's endingQuantity for the others.
+        :param pulumi.Input[Union[_builtins.float, _builtins.str]] unit_price: The price per unit in this tier, in the site's currency (not cents): a number or decimal text ("0.0012"), at most 8 decimal places.
+        :param pulumi.Input[_builtins.int] ending_quantity: The last quantity this tier prices (at least its startingQuantity); left out on the last tier only, which is open-ended.
+        """
+        pulumi.set(__self__, "starting_quantity", starting_quantity)
+        pulumi.set(__self__, "unit_price", unit_price)
+        if ending_quantity is not None:
+            pulumi.set(__self__, "ending_quantity", ending_quantity)
+
+    @_builtins.property
+    @pulumi.getter(name="startingQuantity")
+    def starting_quantity(self) -> pulumi.Input[_builtins.int]:
+        """
+        The first quantity this tier prices: 1 for the first tier, one past the previous tier's endingQuantity for the others.
+        """
+        return pulumi.get(self, "starting_quantity")
+
+    @starting_quantity.setter
+    def starting_quantity(self, value: pulumi.Input[_builtins.int]):
+        pulumi.set(self, "starting_quantity", value)
+
+    @_builtins.property
+    @pulumi.getter(name="unitPrice")
+    def unit_price(self) -> pulumi.Input[Union[_builtins.float, _builtins.str]]:
+        """
+        The price per unit in this tier, in the site's currency (not cents): a number or decimal text ("0.0012"), at most 8 decimal places.
+        """
+        return pulumi.get(self, "unit_price")
+
+    @unit_price.setter
+    def unit_price(self, value: pulumi.Input[Union[_builtins.float, _builtins.str]]):
+        pulumi.set(self, "unit_price", value)
+
+    @_builtins.property
+    @pulumi.getter(name="endingQuantity")
+    def ending_quantity(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The last quantity this tier prices (at least its startingQuantity); left out on the last tier only, which is open-ended.
+        """
+        return pulumi.get(self, "ending_quantity")
+
+    @ending_quantity.setter
+    def ending_quantity(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "ending_quantity", value)
+
 
 class WebhookReplaySelectorArgsDict(TypedDict):
     status: pulumi.Input[_builtins.str]
