@@ -286,15 +286,6 @@ async function readWith(t: Transport, options: ReadCatalogOptions): Promise<Cata
     read(() => listComponents(t, { includeArchived: true }), live),
     read(() => listCoupons(t, { includeArchived })),
   ]);
-  // Archived products and components were listed to name restrictions; only the wanted ones are read further.
-  const liveProducts = products.filter((p) => includeArchived || p.archivedAt === undefined);
-  const liveComponents = components.filter((c) => includeArchived || c.archivedAt === undefined);
-  listsLeft += liveProducts.length + liveComponents.length;
-  const [productPoints, componentPoints] = await Promise.all([
-    Promise.all(liveProducts.map((p) => read(() => listPricePoints(t, p.id, { includeArchived }), others))),
-    Promise.all(liveComponents.map((c) => read(() => listComponentPricePoints(t, c.id, includeArchived), others))),
-  ]);
-
   const skipped: SkippedObject[] = [];
   const familyHandle = new Map<number, string>();
   const familyRows: [string, FamilyEntry][] = [];
@@ -310,28 +301,35 @@ async function readWith(t: Transport, options: ReadCatalogOptions): Promise<Cata
   }
   const familyOf = (id: number | undefined) => (id !== undefined ? (familyHandle.get(id) ?? `id:${id}`) : "");
 
+  // Archived products and components were listed to name restrictions; only the wanted ones are read further, and
+  // one without a handle not at all (nothing keys it, or its price points, across sites).
+  const keyed = <T extends { id: number; handle: string | undefined }>(rows: T[], type: SkippedObject["type"], what: string) =>
+    rows.filter((r) => {
+      if (!includeArchived && (r as { archivedAt?: string }).archivedAt !== undefined) return false;
+      if (r.handle) return true;
+      skipped.push({ type, id: r.id, reason: `${what} without a handle (its price points left out with it)` });
+      return false;
+    });
+  const liveProducts = keyed(products, "Product", "a product");
+  const liveComponents = keyed(components, "Component", "a component");
+  listsLeft += liveProducts.length + liveComponents.length;
+  // Each entry is built as its price points arrive, while the other lists are still in flight.
+  const productsRead = Promise.all(
+    liveProducts.map(async (p): Promise<[string, ProductEntry]> => {
+      const points = await read(() => listPricePoints(t, p.id, { includeArchived }), others);
+      return [p.handle as string, productEntry(p, p.productFamilyHandle ?? familyOf(p.productFamilyId), points, skipped)];
+    }),
+  );
+  const componentsRead = Promise.all(
+    liveComponents.map(async (c): Promise<[string, ComponentEntry]> => {
+      const points = await read(() => listComponentPricePoints(t, c.id, includeArchived), others);
+      return [c.handle as string, componentEntry(c, familyOf(c.productFamilyId), points, skipped)];
+    }),
+  );
+
+  // The coupons are built while the price point lists are read.
   const productHandle = new Map(products.map((p) => [p.id, p.handle ?? `id:${p.id}`]));
   const componentHandle = new Map(components.map((c) => [c.id, c.handle ?? `id:${c.id}`]));
-  const productRows: [string, ProductEntry][] = [];
-  const productIds: [string, number][] = [];
-  for (const [i, p] of liveProducts.entries()) {
-    if (!p.handle) {
-      skipped.push({ type: "Product", id: p.id, reason: "a product without a handle" });
-      continue;
-    }
-    productRows.push([p.handle, productEntry(p, p.productFamilyHandle ?? familyOf(p.productFamilyId), productPoints[i] ?? [], skipped)]);
-    productIds.push([p.handle, p.id]);
-  }
-  const componentRows: [string, ComponentEntry][] = [];
-  const componentIds: [string, number][] = [];
-  for (const [i, c] of liveComponents.entries()) {
-    if (!c.handle) {
-      skipped.push({ type: "Component", id: c.id, reason: "a component without a handle" });
-      continue;
-    }
-    componentRows.push([c.handle, componentEntry(c, familyOf(c.productFamilyId), componentPoints[i] ?? [], skipped)]);
-    componentIds.push([c.handle, c.id]);
-  }
   const couponRows: [string, CouponEntry][] = [];
   const couponIds: [string, number][] = [];
   for (const c of coupons) {
@@ -350,6 +348,11 @@ async function readWith(t: Transport, options: ReadCatalogOptions): Promise<Cata
     ]);
     couponIds.push([c.code, c.id]);
   }
+  const [productRows, componentRows] = await Promise.all([productsRead, componentsRead]);
+  const productIds = liveProducts.map((p): [string, number] => [p.handle as string, p.id]);
+  const componentIds = liveComponents.map((c): [string, number] => [c.handle as string, c.id]);
+  // Price points are skipped as their lists arrive: sorted, the list is the same whatever the order of answers.
+  skipped.sort((x, y) => (x.type < y.type ? -1 : x.type > y.type ? 1 : x.id - y.id));
   options.onProgress?.({ objects, lists, listsLeft: 0 });
   return {
     snapshot: {

@@ -122,3 +122,16 @@ describe("readCatalog", () => {
     for (let i = 1; i < seen.length - 1; i++) expect(seen[i]).toBeGreaterThanOrEqual(seen[i - 1]!);
   });
 });
+
+describe("objects nothing keys across sites", () => {
+  it("a product without a handle is left out, named in skipped, and its price points are not read", async () => {
+    const sim = await started();
+    const nameless = sim.addProduct({ handle: null, name: "Made by an old import", familyHandle: "plans", priceInCents: 100 });
+    const { snapshot, skipped } = await readCatalog({ baseUrl: sim.url, apiKey: SECRET_KEY });
+    expect(skipped).toEqual([
+      { type: "Product", id: nameless.id, reason: "a product without a handle (its price points left out with it)" },
+    ]);
+    expect(Object.keys(snapshot.products)).toEqual(["basic", "pro"]);
+    expect(sim.requests.some((r) => r.path === `/products/${nameless.id}/price_points.json`)).toBe(false);
+  });
+});
