@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import {
   componentFrequency,
   componentOveragePricing,
@@ -9,6 +10,7 @@ import { pricingScheme } from "../../sdk/catalog/tiers";
 import type { BillingClient } from "../../sdk/client";
 import type { Component } from "../../sdk/results";
 import { findByHandle, referenceField } from "./catalog";
+import { accepting } from "./inputs";
 
 /**
  * What the Component and ComponentPricePoint kinds share: the pricing fields (the SDK's schemas,
@@ -30,9 +32,17 @@ export const componentFrequencyFields = {
   intervalUnit: componentFrequency.intervalUnit,
 };
 
+/** How usage beyond the prepaid quantity is priced, as a program writes it (each field documented where it is typed). */
+export interface OveragePricingArgs {
+  /** The overage's scheme: "per_unit", "volume", "tiered" or "stairstep". */
+  readonly pricingScheme: z.input<typeof pricingScheme>;
+  /** The overage's tiers, with the same rules as `prices`: the first starts at 1, each next one where the previous ended + 1, only the last open. */
+  readonly prices: z.input<ReturnType<typeof componentPrices>>;
+}
+
 /** A prepaid usage component's (or its price point's) overage pricing and rollover terms. */
 export const componentPrepaidFields = {
-  overagePricing: componentOveragePricing.describe(
+  overagePricing: accepting<OveragePricingArgs>({})(componentOveragePricing).describe(
     "How usage beyond the prepaid quantity is priced: { pricingScheme, prices }, the same tier rules as prices.",
   ),
   rolloverPrepaidRemainder: componentPrepaidTerms.rolloverPrepaidRemainder,
