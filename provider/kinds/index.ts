@@ -24,8 +24,8 @@ export const KINDS = registry({
   productFamily,
   product,
   productPricePoint,
-  componentPricePoint,
   component,
+  componentPricePoint,
   coupon,
 });
 

@@ -49,6 +49,8 @@ async function main(): Promise<void> {
   const host = await ProviderHost.start();
   try {
     await host.configure({ "engine-tests:other": "x" });
+    // Deleted last, newest first, as the engine orders a destroy: the examples refer to each other (a coupon's product).
+    const made: { u: string; id: string; props: Record<string, unknown> }[] = [];
     for (const { kind } of modules) {
       const r = registered.find((x) => x.type === token(kind.type));
       if (!r) throw new Error(`${kind.type} was not registered`);
@@ -56,13 +58,14 @@ async function main(): Promise<void> {
       const checked = await host.check(u, {}, r.inputs);
       answers.push(checked);
       if (checked.failures.length) throw new Error(`${kind.type}: check failed: ${JSON.stringify(checked.failures)}`);
-      const made = await host.create(u, checked.inputs);
-      answers.push(made);
+      const one = await host.create(u, checked.inputs);
+      answers.push(one);
       created.push(kind.type);
-      answers.push(await host.diff(u, made.id, made.props, checked.inputs));
-      if (kind.refresh) answers.push(await host.read(u, made.id, made.props));
-      await host.delete(u, made.id, made.props);
+      answers.push(await host.diff(u, one.id, one.props, checked.inputs));
+      if (kind.refresh) answers.push(await host.read(u, one.id, one.props));
+      made.push({ u, id: one.id, props: one.props });
     }
+    for (const m of made.reverse()) await host.delete(m.u, m.id, m.props);
   } finally {
     host.stop();
   }
