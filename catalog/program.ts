@@ -1,3 +1,4 @@
+import { PRICING_FIELDS } from "../provider/kinds/pricing-fields";
 import { SERVICE_DEFAULTS } from "./defaults";
 import { type CatalogResource, type CatalogType, catalogResources } from "./names";
 import type { CatalogSnapshot, ComponentEntry, ComponentPricingEntry, CouponEntry, PricingEntry, ProductEntry } from "./snapshot";
@@ -60,22 +61,9 @@ function withoutDefaults<T extends object>(o: T, defaults: Readonly<Record<strin
   return out as Partial<T>;
 }
 
-const PRICING_KEYS = [
-  "priceInCents",
-  "interval",
-  "intervalUnit",
-  "trialPriceInCents",
-  "trialInterval",
-  "trialIntervalUnit",
-  "trialType",
-  "initialChargeInCents",
-  "initialChargeAfterTrial",
-  "expirationInterval",
-  "expirationIntervalUnit",
-] as const;
 function pricing(p: PricingEntry): Record<string, Value | undefined> {
   const out: Record<string, Value | undefined> = {};
-  for (const k of PRICING_KEYS) if (p[k] !== undefined) out[k] = p[k];
+  for (const k of PRICING_FIELDS) if (p[k] !== undefined) out[k] = p[k];
   return out;
 }
 

@@ -1,3 +1,4 @@
+import { PRICING_FIELDS } from "../provider/kinds/pricing-fields";
 import { listComponents } from "../sdk/catalog/components";
 import { listCoupons } from "../sdk/catalog/coupons";
 import { listProductFamilies } from "../sdk/catalog/families";
@@ -64,25 +65,11 @@ function present<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null)) as T;
 }
 
-const PRICING_KEYS = [
-  "priceInCents",
-  "interval",
-  "intervalUnit",
-  "trialPriceInCents",
-  "trialInterval",
-  "trialIntervalUnit",
-  "trialType",
-  "initialChargeInCents",
-  "initialChargeAfterTrial",
-  "expirationInterval",
-  "expirationIntervalUnit",
-] as const;
-
 /** A product's or price point's pricing; "never" expiring and no charge after a trial are what the service holds when nothing was set. */
 function pricingOf(p: Pricing | undefined): PricingEntry {
   if (!p) return {};
   const out: Record<string, unknown> = {};
-  for (const k of PRICING_KEYS) {
+  for (const k of PRICING_FIELDS) {
     const v = p[k];
     if (v === undefined || v === null) continue;
     if ((k === "expirationIntervalUnit" && v === "never") || (k === "initialChargeAfterTrial" && v === false)) continue;
