@@ -93,7 +93,19 @@ const PERIODS = [
 ] as const;
 
 /** Inputs that are bookkeeping, not a change at the service. */
-const NOT_SHOWN = new Set(["preview", "__provider", "adopt"]);
+const NOT_SHOWN = new Set([
+  "preview",
+  "__provider",
+  "adopt",
+  // The ids an in-place update's check() records (the kinds' `stable`), so that the engine previews them as known:
+  // the service's, never declared, and unchanged by the update.
+  "productId",
+  "productFamilyId",
+  "pricePointId",
+  "componentId",
+  "defaultPricePointId",
+  "couponId",
+]);
 
 /** The order inputs are listed in: identity and names first, then pricing as the service lists it, the rest by name. */
 const FIRST = ["handle", "code", "name", "description", "productFamily", "product", "component", "kind", "default", ...TIER_FIELDS];

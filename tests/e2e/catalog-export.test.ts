@@ -164,7 +164,7 @@ describe("billing-catalog export, import and diff with the real CLI (README's co
   it("the README shows export, the import of its file, and diff; with the key in the environment only", () => {
     assert.deepEqual(
       commands.map((l) => l.split(/\s+/).slice(0, 3).join(" ")),
-      ["export BILLING_API_KEY=...", "npx billing-catalog export", "pulumi import --file", "npx billing-catalog diff acme-staging"],
+      ["export BILLING_API_KEY=...", "npx billing-catalog export", "pulumi import --file", "npx billing-catalog diff"],
     );
     assert.ok(commands.every((l) => !l.includes(SECRET_KEY)));
   });
@@ -199,7 +199,7 @@ describe("billing-catalog export, import and diff with the real CLI (README's co
     });
     imported.outputs.push(res.stdout, res.stderr);
     const file = JSON.parse(await readFile(path.join(project, "catalog/import.json"), "utf8")) as { resources: unknown[] };
-    assert.equal((res.stdout.match(/ imported/g) ?? []).length, file.resources.length, res.stdout);
+    assert.equal((res.stdout.match(/^ = +billing:index:\S+ \S+ imported /gm) ?? []).length, file.resources.length, res.stdout);
     assert.deepEqual(mutations(prod.requests), []);
     await writeFile(path.join(project, "index.ts"), printedCode(res.stdout));
     const preview = await imported.ws.pulumi(["preview", "--json", "--stack", imported.stack], {
@@ -222,12 +222,16 @@ describe("billing-catalog export, import and diff with the real CLI (README's co
     const catalogLines = catalog.split("\n").filter((l) => /^- (Product|Price point|Component|Coupon)/.test(l));
     const file = JSON.parse(await readFile(path.join(project, "catalog/import.json"), "utf8")) as { resources: unknown[] };
     assert.equal(catalogLines.length, file.resources.length, summary.stdout);
+    // Every object is adopted as it is; but a price point whose Product (or Component) is adopted in the same run
+    // names it by an id the preview cannot know yet, so check() cannot look it up, and the review says so.
+    const unknownParent = / of a (product|component) unknown until up .*: \*\*create\*\*/;
     assert.deepEqual(
-      catalogLines.filter((l) => !/: \*\*adopt\*\* \(id \d+\)$/.test(l)),
+      catalogLines.filter((l) => !/: \*\*adopt\*\* \(id \d+\)$/.test(l) && !unknownParent.test(l)),
       [],
       "every object is adopted as it is",
     );
-    assert.doesNotMatch(catalog, /→/, "an adopted object would be converged: the program differs from the site");
+    assert.ok(catalogLines.filter((l) => /\*\*adopt\*\*/.test(l)).length >= 11, summary.stdout);
+    assert.doesNotMatch(catalog, /^ {2}- .*→/m, "an adopted object would be converged: the program differs from the site");
     await programProd.run(["up", "--yes", "--skip-preview"]);
     assert.deepEqual(mutations(prod.requests), [], "adopting the exported program wrote to the site");
     await programProd.run(["preview", "--expect-no-changes"]);
@@ -249,8 +253,13 @@ describe("billing-catalog export, import and diff with the real CLI (README's co
     assert.notEqual(changed, program, "the program declares api-calls' first tier");
     await writeFile(path.join(programDir, "index.ts"), changed);
     const summary = await review(await previewJson(programStaging));
-    assert.match(summary.stdout, /^- Component `api-calls`: \*\*update\*\* in place$/m);
-    assert.match(summary.stdout, /^ {2}- prices: 1–100 at 0\.10?; .* → 1–100 at 0\.12; /m);
+    assert.match(summary.stdout, /^Changes: 1 to update, \d+ unchanged\.$/m);
+    assert.match(summary.stdout, /^- Component `api-calls` \(resource `component-api-calls`\): \*\*update\*\* in place$/m);
+    assert.match(
+      summary.stdout,
+      /^ {2}- prices: 1–100 at 0\.10?; 101–1000 at 0\.05; 1001\+ at 0\.01 → 1–100 at 0\.12; 101–1000 at 0\.05; 1001\+ at 0\.01$/m,
+    );
+    assert.doesNotMatch(summary.stdout, /not set →/, "only declared inputs are changes");
     await programStaging.run(["up", "--yes", "--skip-preview"]);
     const res = await billingCatalog([...command("npx billing-catalog diff"), "--format", "json"], project);
     assert.equal(res.code, 1, res.stderr);

@@ -337,6 +337,10 @@ const CASES: readonly Case[] = [
             { startingQuantity: 1, endingQuantity: 100, unitPrice: "0.10" },
             { startingQuantity: 101, unitPrice: "0.07" },
           ],
+          // What check() records for an in-place update (the kind's stable ids), never a change to show.
+          componentId: 30001,
+          defaultPricePointId: 40001,
+          productFamilyId: 9001,
         },
         SMS,
       ),
@@ -347,6 +351,7 @@ const CASES: readonly Case[] = [
       "  - Its default price point's prices change in place: subscriptions on that price point pay the new prices from their next charge.",
     ],
     ordered: true,
+    hasNot: ["componentId", "defaultPricePointId", "productFamilyId", "not set →"],
   },
   {
     name: "creates: a component, a price point of it, a coupon; coupons by code, tiers in words",
