@@ -17,6 +17,12 @@ const RANDOMIZED = [
   "tests/provider/subscription-migration.test.ts",
   "tests/reliability/fault-matrix.test.ts",
   "tests/reliability/catalog-faults.test.ts",
+  "tests/provider/component-check-fuzz.test.ts",
+  "tests/provider/component-price-point-check-fuzz.test.ts",
+  "tests/provider/coupon-check-fuzz.test.ts",
+  "tests/reliability/component-faults.test.ts",
+  "tests/reliability/component-price-point-faults.test.ts",
+  "tests/reliability/coupon-faults.test.ts",
   "tests/sdk/replay.test.ts",
   "tests/sdk/catalog-inputs.test.ts",
 ];

@@ -7,11 +7,11 @@
 export const FIXED_SEEDS = {
   /** tests/provider/check-fuzz.test.ts, tests/provider/migration-preview-fuzz.test.ts */
   FUZZ_SEED: 24_01,
-  /** tests/provider/catalog-check-fuzz.test.ts */
+  /** tests/provider/catalog-check-fuzz.test.ts, and component-, component-price-point- and coupon-check-fuzz */
   CATALOG_FUZZ_SEED: 24_02,
   /** tests/reliability/fault-matrix.test.ts (its simulators' fault draws included) */
   FAULT_MATRIX_SEED: 24_03,
-  /** tests/reliability/catalog-faults.test.ts */
+  /** tests/reliability/catalog-faults.test.ts, and component-, component-price-point- and coupon-faults */
   CATALOG_FAULTS_SEED: 24_04,
   /** Every other fast-check property: fast-check's global seed, set by tests/setup-source.ts */
   FC_SEED: 24_05,
