@@ -3,6 +3,7 @@ import path from "node:path";
 import type { ConfigMap, PulumiCommand, Stack } from "@pulumi/pulumi/automation";
 import { EventLog, firstLine } from "./events";
 import type { ResolvedSite } from "./fleet-file";
+import { knownConfig } from "./known-config";
 import { inlineProgram } from "./program";
 import { Redactor } from "./redact";
 import type { Operation, SiteReport } from "./report";
@@ -62,21 +63,42 @@ function nodePath(): string {
 /** One CLI for the run: each workspace would otherwise run `pulumi version` to find and check it. */
 let cli: Promise<PulumiCommand> | undefined;
 
-async function stackOf(site: ResolvedSite, o: SiteRunOptions): Promise<Stack> {
-  const { LocalWorkspace, PulumiCommand } = await import("@pulumi/pulumi/automation");
+/** The folder of a site's stack settings: the project's for a directory program, the runner's own for an inline one. */
+const workDirOf = (site: ResolvedSite, o: SiteRunOptions) =>
+  site.programKind === "directory" ? site.program : path.join(o.stateDir, "stacks", stackFileName(site.stack));
+
+/**
+ * The site's stack. `known`: its settings file is as this runner left it (see known-config.ts), so the
+ * stack exists; every command names it with `--stack`, and selecting it first would be a CLI run (about
+ * 1 s of CPU) that tells nothing new. Otherwise it is selected, or created.
+ */
+async function stackOf(site: ResolvedSite, o: SiteRunOptions, known: boolean): Promise<Stack> {
+  const { LocalWorkspace, PulumiCommand, Stack } = await import("@pulumi/pulumi/automation");
   cli ??= PulumiCommand.get();
   const pulumiCommand = await cli;
   const envVars = { PULUMI_BACKEND_URL: o.backend, NODE_PATH: nodePath() };
-  if (site.programKind === "directory") {
-    return LocalWorkspace.createOrSelectStack({ stackName: site.stack, workDir: site.program }, { envVars, pulumiCommand });
+  const workDir = workDirOf(site, o);
+  const opts =
+    site.programKind === "directory"
+      ? { workDir, envVars, pulumiCommand }
+      : {
+          workDir,
+          envVars,
+          pulumiCommand,
+          program: await inlineProgram(site),
+          projectSettings: { name: o.project, runtime: "nodejs" as const, backend: { url: o.backend } },
+        };
+  if (site.programKind !== "directory") await mkdir(workDir, { recursive: true });
+  const ws = await LocalWorkspace.create(opts);
+  if (known) {
+    ws.selectStack = async () => undefined;
+    return Stack.select(site.stack, ws);
   }
-  const workDir = path.join(o.stateDir, "stacks", stackFileName(site.stack));
-  await mkdir(workDir, { recursive: true });
-  return LocalWorkspace.createOrSelectStack(
-    { stackName: site.stack, projectName: o.project, program: await inlineProgram(site) },
-    { workDir, envVars, pulumiCommand, projectSettings: { name: o.project, runtime: "nodejs", backend: { url: o.backend } } },
-  );
+  return Stack.createOrSelect(site.stack, ws);
 }
+
+/** The CLI's words for a stack that is not there: a record that outlived its stack (see runSite). */
+const NO_STACK = /no stack named/i;
 
 /** The policy violations of the run, on `up` as on `preview` (whose document holds them too). */
 const violations = (log: EventLog): Pick<SiteReport, "policyViolations"> =>
@@ -115,34 +137,59 @@ export async function runSite(site: ResolvedSite, o: SiteRunOptions): Promise<Si
   };
   const base = { name: site.name, stack: site.stack };
   try {
-    o.onProgress?.("selecting the stack");
-    const stack = await stackOf(site, o);
-    await stack.setAllConfig({
-      ...Object.fromEntries(Object.entries(site.config).map(([k, value]) => [k, { value }])),
-      ...secretConfig(site, env),
+    const plain: ConfigMap = Object.fromEntries(Object.entries(site.config).map(([k, value]) => [k, { value }]));
+    const secrets = secretConfig(site, env);
+    const known = await knownConfig({
+      stateDir: o.stateDir,
+      stackFile: stackFileName(site.stack),
+      stack: site.stack,
+      workDir: workDirOf(site, o),
+      plain,
+      secrets,
+      env,
     });
+    const configured = async () => {
+      o.onProgress?.("selecting the stack");
+      const s = await stackOf(site, o, false);
+      await s.setAllConfig({ ...plain, ...secrets });
+      await known.remember();
+      return s;
+    };
+    if (known.unchanged) onOutput("config unchanged since the last run: no stack select, no config set-all\n");
+    let stack = known.unchanged ? await stackOf(site, o, true) : await configured();
     const policyPacks = o.policyPacks ? [...o.policyPacks] : undefined;
     const policyPackConfigs = o.policyPackConfigs?.length ? [...o.policyPackConfigs] : undefined;
     const signal = o.signal;
     if (signal?.aborted) throw new Error("not run: the fleet run was interrupted before this site started");
     let changes: Record<string, number> = {};
     let preview: SiteReport["preview"];
-    switch (o.operation) {
-      case "preview": {
-        const r = await stack.preview({ onEvent, onOutput, policyPacks, policyPackConfigs, signal });
-        changes = { ...r.changeSummary };
-        preview = log.preview(changes);
-        break;
+    const operate = async () => {
+      switch (o.operation) {
+        case "preview": {
+          const r = await stack.preview({ onEvent, onOutput, policyPacks, policyPackConfigs, signal });
+          changes = { ...r.changeSummary };
+          preview = log.preview(changes);
+          break;
+        }
+        case "up":
+          changes = { ...(await stack.up({ onEvent, onOutput, policyPacks, policyPackConfigs, signal })).summary.resourceChanges };
+          break;
+        case "refresh":
+          changes = { ...(await stack.refresh({ onEvent, onOutput, signal })).summary.resourceChanges };
+          break;
+        case "destroy":
+          changes = { ...(await stack.destroy({ onEvent, onOutput, signal })).summary.resourceChanges };
+          break;
       }
-      case "up":
-        changes = { ...(await stack.up({ onEvent, onOutput, policyPacks, policyPackConfigs, signal })).summary.resourceChanges };
-        break;
-      case "refresh":
-        changes = { ...(await stack.refresh({ onEvent, onOutput, signal })).summary.resourceChanges };
-        break;
-      case "destroy":
-        changes = { ...(await stack.destroy({ onEvent, onOutput, signal })).summary.resourceChanges };
-        break;
+    };
+    try {
+      await operate();
+    } catch (err) {
+      // The record outlived its stack (removed with its settings kept): forget it, then select or create it and set its config, once.
+      if (!known.unchanged || !NO_STACK.test(err instanceof Error ? err.message : String(err))) throw err;
+      await known.forget();
+      stack = await configured();
+      await operate();
     }
     return redact.value<SiteReport>({
       ...base,

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { cp, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import type { FleetReport } from "../../fleet/report";
 import { createWorkspace, type Workspace } from "../../scripts/lib/pulumi-cli";
@@ -31,10 +32,10 @@ describe("billing-fleet: 20 sites through the Automation API", function () {
   const sims: Simulator[] = [];
   const outputs: string[] = [];
 
-  async function fleet(args: string[]): Promise<Run> {
+  async function fleet(args: string[], more: NodeJS.ProcessEnv = {}): Promise<Run> {
     const reportFile = path.join(dir, `report-${outputs.length}.json`);
     const bin = path.join(c.dir, "node_modules/pulumi-subscription-billing/dist/fleet/bin.js");
-    const env = { ...ws.env, ...Object.fromEntries(sims.map((_, i) => [`SITE_${i}_API_KEY`, keyOf(i)])) };
+    const env = { ...ws.env, ...Object.fromEntries(sims.map((_, i) => [`SITE_${i}_API_KEY`, keyOf(i)])), ...more };
     const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
       execFile(
         process.execPath,
@@ -127,6 +128,59 @@ describe("billing-fleet: 20 sites through the Automation API", function () {
     assert.ok(destroyed.report.sites.every((s) => s.result === "succeeded" && (s.changes.delete ?? 0) >= 2));
     // The endpoint is unsubscribed from every event; settings stay as they were (disableOnDelete is false).
     for (const sim of sims) assert.deepEqual(sim.endpoints()[0]?.events, []);
+  });
+
+  it("config unchanged since the last run: no stack select or config call; a changed secret is applied to its site only", async () => {
+    // The CLI the runner starts, behind a shim that logs each command's first two words (never its arguments: set-all's carry keys).
+    const shim = await mkdtemp(path.join(tmpdir(), "pulumi-shim-"));
+    const calls = path.join(shim, "calls.log");
+    const real = path.join(c.bin, "pulumi");
+    await writeFile(path.join(shim, "pulumi"), `#!/bin/sh\necho "$1 $2" >> "${calls}"\nexec "${real}" "$@"\n`, { mode: 0o755 });
+    const env = { PATH: `${shim}${path.delimiter}${ws.env.PATH}` };
+    const commands = async () => (await readFile(calls, "utf8").catch(() => "")).split("\n").filter(Boolean);
+
+    const same = await fleet(["up", "--plain"], env);
+    assert.equal(same.code, 0, same.stderr);
+    const unchanged = await commands();
+    assert.equal(unchanged.filter((l) => l.startsWith("up ")).length, SITES, unchanged.join("\n"));
+    assert.deepEqual(
+      unchanged.filter((l) => /^(stack (select|init)|config )/.test(l)),
+      [],
+      "a site whose config is unchanged is neither selected nor configured",
+    );
+
+    // site-3's key is rotated: its service now refuses the old one, so only a run that applies the new key succeeds there.
+    const rotated = `${keyOf(3)}_rotated`;
+    const port = Number(new URL(sims[3].url).port);
+    await sims[3].close();
+    sims[3] = await startSimulator({ apiKey: rotated, port });
+    await rm(calls, { force: true });
+    const after = await fleet(["up", "--plain"], { ...env, SITE_3_API_KEY: rotated });
+    assert.equal(after.code, 0, after.stderr);
+    assert.ok(after.report.sites.every((st) => st.result === "succeeded"));
+    const changed = await commands();
+    assert.deepEqual(
+      changed.filter((l) => /^(stack (select|init)|config )/.test(l)),
+      ["stack select", "config set-all"],
+      "only site-3, whose secret changed, is selected and configured",
+    );
+    // The new site holds nothing yet, and an up changes nothing the state does not: a refresh reads it, with the stack's key.
+    await rm(calls, { force: true });
+    const refreshed = await fleet(["refresh", "--plain"], { ...env, SITE_3_API_KEY: rotated });
+    assert.equal(refreshed.code, 0, refreshed.stderr);
+    assert.deepEqual(
+      (await commands()).filter((l) => /^(stack (select|init)|config )/.test(l)),
+      [],
+      "the rotated key was set by the up: the refresh configures nothing",
+    );
+    assert.ok(sims[3].requests.length > 0, "the refresh read site-3");
+    assert.deepEqual(
+      sims[3].requests.filter((r) => r.status === 401),
+      [],
+      "site-3, which takes only the rotated key, was read with it",
+    );
+    assert.ok(!outputs.some((t) => t.includes(rotated)), "the rotated key appeared in an output or report");
+    await rm(shim, { recursive: true, force: true });
   });
 
   it("credentials reach no output, report, log, workspace or state file", async () => {
