@@ -71,6 +71,19 @@ export const referenceField = (what: string) =>
     }),
   );
 
+/**
+ * A handle none of `taken` is, for an object being replaced: its own handle with `-replaced-<id>` (and a
+ * count, if even that is taken), cut to the service's 255 characters. Renaming the old object to it frees
+ * the handle for its replacement, since handles stay taken while the object exists, archived or not.
+ */
+export function freedHandle(handle: string, id: number, taken: ReadonlySet<string>): string {
+  for (let n = 0; ; n++) {
+    const suffix = `-replaced-${id}${n === 0 ? "" : `-${n}`}`;
+    const candidate = `${handle.slice(0, 255 - suffix.length)}${suffix}`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}
+
 /** The handle a `handle:x` reference names, or undefined for an id. */
 export const referencedHandle = (ref: number | string): string | undefined =>
   typeof ref === "string" ? ref.slice("handle:".length) : undefined;
@@ -185,3 +198,69 @@ export async function productWithHandle(client: BillingClient, handle: string): 
 /** The family with this handle, or undefined (asked as `handle:x`, so a handle of digits is not read as an id). */
 export const familyWithHandle = (client: BillingClient, handle: string): Promise<ProductFamily | undefined> =>
   findByHandle(() => client.readProductFamily(`handle:${handle}`));
+
+/** A price point kind's own calls and words, for {@link finishReplacement}. */
+export interface PricePointSteps {
+  /** The kind's type, as its notices start ("ProductPricePoint"). */
+  readonly type: string;
+  /** What it is a price point of: "product" or "component". */
+  readonly parent: string;
+  /** How notices and errors name one: "price point `x` (id 1)". */
+  label(handle: string, id: number): string;
+  promote(id: number): Promise<unknown>;
+  read(id: number): Promise<{ readonly handle?: string; readonly type?: string; readonly archivedAt?: string } | undefined>;
+  archive(id: number): Promise<unknown>;
+}
+
+/** What is left of a replacement, recorded in state until it is done. */
+interface ReplacementTodo {
+  readonly promote?: boolean;
+  readonly archive?: readonly number[];
+}
+
+/**
+ * The steps after a price point's create or adoption: promote it if it is to be the default, then
+ * archive the ones it replaces (never the default, which the service refuses). The promotion comes
+ * first so that the parent always has a live default. A failure keeps the remaining steps in `todo`,
+ * with the price point recorded, so the next `up` finishes them.
+ */
+export async function finishReplacement<
+  S extends { readonly handle: string; readonly pricePointId?: number; readonly isDefault?: boolean; readonly todo?: ReplacementTodo },
+>(ctx: Context, id: string, s: S, steps: PricePointSteps): Promise<S> {
+  let todo = { promote: s.todo?.promote ?? false, archive: [...(s.todo?.archive ?? [])] };
+  let current = s;
+  const keep = (): S => ({ ...current, todo: todo.promote || todo.archive.length > 0 ? todo : undefined });
+  try {
+    if (todo.promote && current.pricePointId !== undefined) {
+      await steps.promote(current.pricePointId);
+      current = { ...current, isDefault: true };
+      todo = { ...todo, promote: false };
+    }
+    while (todo.archive.length > 0) {
+      const old = todo.archive[0] as number;
+      const live = await findByHandle(() => steps.read(old));
+      if (live && live.archivedAt === undefined) {
+        if (live.type === "default") {
+          ctx.notice(
+            `${steps.type}: ${steps.label(live.handle ?? "?", old)} stays live: it is still the ${steps.parent}'s default, which the service cannot archive; promote another price point, then remove it.`,
+          );
+        } else {
+          await steps.archive(old);
+          ctx.notice(`${steps.type}: archived the replaced ${steps.label(live.handle ?? "?", old)}; subscriptions on it keep it.`);
+        }
+      }
+      todo = { ...todo, archive: todo.archive.slice(1) };
+    }
+  } catch (err) {
+    const left = [
+      todo.promote ? `promote it to the ${steps.parent}'s default` : "",
+      todo.archive.length > 0 ? `archive the replaced price point(s) ${todo.archive.join(", ")}` : "",
+    ].filter(Boolean);
+    throw ctx.partialFailure(
+      `${steps.label(current.handle, current.pricePointId ?? 0)} was created and recorded; what is left (${left.join(", ")}) failed: ${err instanceof Error ? err.message : String(err)}. The next \`pulumi up\` finishes it.`,
+      id,
+      keep(),
+    );
+  }
+  return keep();
+}

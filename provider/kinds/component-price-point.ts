@@ -7,7 +7,7 @@ import { flag } from "../../sdk/inputs";
 import type { ComponentPricePoint as HeldPricePoint, PriceTier } from "../../sdk/results";
 import { isUnknown } from "../runtime/common";
 import { shellProvider } from "../shell";
-import { adoptedNotice, adoptField, findByHandle, isNotFound, referencedHandle } from "./catalog";
+import { adoptedNotice, adoptField, findByHandle, finishReplacement, freedHandle, isNotFound, referencedHandle } from "./catalog";
 import { Component } from "./component";
 import {
   componentFrequencyFields,
@@ -255,60 +255,18 @@ const adoptedHere = new Set<string>();
 const adoptionKey = (ctx: Context, site: string | undefined, componentId: number, id: number) =>
   `${ctx.siteLabel(site)}/${componentId}/${id}`;
 
-/** A handle no price point of the component has: the old one's, freed for its replacement. */
-function freedHandle(handle: string, id: number, taken: ReadonlySet<string>): string {
-  for (let n = 0; ; n++) {
-    const suffix = `-replaced-${id}${n === 0 ? "" : `-${n}`}`;
-    const candidate = `${handle.slice(0, 255 - suffix.length)}${suffix}`;
-    if (!taken.has(candidate)) return candidate;
-  }
-}
-
-/**
- * The steps after a create or an adoption: promote the price point if it is to be the default, then
- * archive the ones it replaces (never the default, which the service refuses). The promotion comes
- * first so that the component always has a live default. A failure keeps the remaining steps in
- * `todo`, with the price point recorded, so the next `up` finishes them.
- */
-async function finish(ctx: Context, id: string, s: State, componentId: number): Promise<State> {
+/** The steps after a create (promote, archive the replaced ones): see finishReplacement. */
+const finish = (ctx: Context, id: string, s: State, componentId: number): Promise<State> => {
   const client = ctx.client(s.site);
-  let todo = { promote: s.todo?.promote ?? false, archive: [...(s.todo?.archive ?? [])] };
-  let current = s;
-  const keep = () => ({ ...current, todo: todo.promote || todo.archive.length > 0 ? todo : undefined });
-  try {
-    if (todo.promote && current.pricePointId !== undefined) {
-      await client.setDefaultComponentPricePoint(componentId, current.pricePointId);
-      current = { ...current, isDefault: true };
-      todo = { ...todo, promote: false };
-    }
-    while (todo.archive.length > 0) {
-      const old = todo.archive[0] as number;
-      const live = await findByHandle(() => client.readComponentPricePoint(componentId, old));
-      if (live && live.archivedAt === undefined) {
-        if (live.type === "default") {
-          ctx.notice(
-            `ComponentPricePoint: ${label(live.handle ?? "?", old)} stays live: it is still the component's default, which the service cannot archive; promote another price point, then remove it.`,
-          );
-        } else {
-          await client.archiveComponentPricePoint(componentId, old);
-          ctx.notice(`ComponentPricePoint: archived the replaced ${label(live.handle ?? "?", old)}; subscriptions on it keep it.`);
-        }
-      }
-      todo = { ...todo, archive: todo.archive.slice(1) };
-    }
-  } catch (err) {
-    const left = [
-      todo.promote ? "promote it to the component's default" : "",
-      todo.archive.length > 0 ? `archive the replaced price point(s) ${todo.archive.join(", ")}` : "",
-    ].filter(Boolean);
-    throw ctx.partialFailure(
-      `${label(current.handle, current.pricePointId ?? 0)} was created and recorded; what is left (${left.join(", ")}) failed: ${err instanceof Error ? err.message : String(err)}. The next \`pulumi up\` finishes it.`,
-      id,
-      keep(),
-    );
-  }
-  return keep();
-}
+  return finishReplacement(ctx, id, s, {
+    type: "ComponentPricePoint",
+    parent: "component",
+    label,
+    promote: (pp) => client.setDefaultComponentPricePoint(componentId, pp),
+    read: (pp) => client.readComponentPricePoint(componentId, pp),
+    archive: (pp) => client.archiveComponentPricePoint(componentId, pp),
+  });
+};
 
 /** The SDK's create body: the declared price point, without the provider's own inputs. */
 function createBody(inputs: Inputs) {

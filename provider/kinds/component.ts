@@ -23,6 +23,7 @@ import {
   adoptField,
   familyWithHandle,
   findByHandle,
+  freedHandle,
   handleField,
   isNotFound,
   referencedHandle,
@@ -356,15 +357,6 @@ const canonical = (v: unknown): string =>
       ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1)))
       : x,
   );
-
-/** A handle no component of the site has: the old one's, freed for its replacement. */
-function freedHandle(handle: string, id: number, taken: ReadonlySet<string>): string {
-  for (let n = 0; ; n++) {
-    const suffix = `-replaced-${id}${n === 0 ? "" : `-${n}`}`;
-    const candidate = `${handle.slice(0, 255 - suffix.length)}${suffix}`;
-    if (!taken.has(candidate)) return candidate;
-  }
-}
 
 /** Sends what the service holds differently: the component's fields in place, the scheme and tiers through its default price point. */
 async function converge(ctx: Context, h: Held, inputs: Inputs): Promise<Held> {

@@ -10,6 +10,8 @@ import {
   adoptField,
   describeChanges,
   findByHandle,
+  finishReplacement,
+  freedHandle,
   handleField,
   isNotFound,
   PRICING_FIELDS,
@@ -123,59 +125,18 @@ async function productIdOf(ctx: Context, ref: number | string, site: string | un
   return p.id;
 }
 
-/** A handle no price point of the product has: the old one's, freed for its replacement. */
-function freedHandle(handle: string, id: number, taken: ReadonlySet<string>): string {
-  for (let n = 0; ; n++) {
-    const suffix = `-replaced-${id}${n === 0 ? "" : `-${n}`}`;
-    const candidate = `${handle.slice(0, 255 - suffix.length)}${suffix}`;
-    if (!taken.has(candidate)) return candidate;
-  }
-}
-
-/**
- * The steps after a create: promote the new price point if it is to be the default, then archive
- * the ones it replaces (never the default, which the service refuses). A failure keeps the
- * remaining steps in `todo`, with the price point recorded, so the next `up` finishes them.
- */
-async function finish(ctx: Context, id: string, s: State, productId: number): Promise<State> {
+/** The steps after a create (promote, archive the replaced ones): see finishReplacement. */
+const finish = (ctx: Context, id: string, s: State, productId: number): Promise<State> => {
   const client = ctx.client(s.site);
-  let todo = { promote: s.todo?.promote ?? false, archive: [...(s.todo?.archive ?? [])] };
-  let current = s;
-  const keep = () => ({ ...current, todo: todo.promote || todo.archive.length > 0 ? todo : undefined });
-  try {
-    if (todo.promote && current.pricePointId !== undefined) {
-      await client.promotePricePoint(productId, current.pricePointId);
-      current = { ...current, isDefault: true };
-      todo = { ...todo, promote: false };
-    }
-    while (todo.archive.length > 0) {
-      const old = todo.archive[0] as number;
-      const live = await findByHandle(() => client.readPricePoint(productId, old));
-      if (live && live.archivedAt === undefined) {
-        if (live.type === "default") {
-          ctx.notice(
-            `ProductPricePoint: ${label(live.handle ?? "?", old)} stays live: it is still the product's default, which the service cannot archive; promote another price point, then remove it.`,
-          );
-        } else {
-          await client.archivePricePoint(productId, old);
-          ctx.notice(`ProductPricePoint: archived the replaced ${label(live.handle ?? "?", old)}.`);
-        }
-      }
-      todo = { ...todo, archive: todo.archive.slice(1) };
-    }
-  } catch (err) {
-    const left = [
-      todo.promote ? "promote it to default" : "",
-      todo.archive.length > 0 ? `archive the replaced price point(s) ${todo.archive.join(", ")}` : "",
-    ].filter(Boolean);
-    throw ctx.partialFailure(
-      `${label(current.handle, current.pricePointId ?? 0)} was created and recorded; what is left (${left.join(", ")}) failed: ${err instanceof Error ? err.message : String(err)}. The next \`pulumi up\` finishes it.`,
-      id,
-      keep(),
-    );
-  }
-  return keep();
-}
+  return finishReplacement(ctx, id, s, {
+    type: "ProductPricePoint",
+    parent: "product",
+    label,
+    promote: (pp) => client.promotePricePoint(productId, pp),
+    read: (pp) => client.readPricePoint(productId, pp),
+    archive: (pp) => client.archivePricePoint(productId, pp),
+  });
+};
 
 async function createOrAdopt(
   ctx: Context,
