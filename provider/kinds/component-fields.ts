@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import {
   componentFrequency,
   componentOveragePricing,
@@ -72,3 +72,13 @@ export async function componentWithHandle(client: BillingClient, handle: string)
   if (found) return found;
   return (await client.listComponents({ includeArchived: true })).find((c) => c.handle === handle);
 }
+
+/** Tiers as a kind's outputs hold them: as the service holds them (unit prices as its decimal text, an open end null). */
+export const heldTiersOutput = () =>
+  z.array(
+    z.object({
+      startingQuantity: z.number().int(),
+      endingQuantity: z.number().int().nullable(),
+      unitPrice: z.string(),
+    }),
+  );

@@ -16,6 +16,7 @@ import {
   componentReferenceField,
   componentTierRule,
   componentWithHandle,
+  heldTiersOutput,
 } from "./component-fields";
 import type { ComponentPricePointArgs, ComponentPricePointOutputs } from "./generated/component-price-point";
 import { accepting, siteInput } from "./inputs";
@@ -84,24 +85,12 @@ const kind = declareKind({
     isDefault: z.boolean().describe("Whether it is its component's default price point."),
     archivedAt: z.string().nullable().describe("When it was archived (ISO-8601); null while it is live."),
     pricingScheme: z.string().nullable().describe("The pricing scheme, as the service holds it."),
-    prices: z
-      .array(
-        z.object({
-          startingQuantity: z.number().int(),
-          endingQuantity: z.number().int().nullable(),
-          unitPrice: z.string(),
-        }),
-      )
-      .describe("The tiers as the service holds them (unit prices as its decimal text, the open-ended last tier's endingQuantity null)."),
-    overagePrices: z
-      .array(
-        z.object({
-          startingQuantity: z.number().int(),
-          endingQuantity: z.number().int().nullable(),
-          unitPrice: z.string(),
-        }),
-      )
-      .describe("A prepaid usage price point's overage tiers as the service holds them; empty for other kinds."),
+    prices: heldTiersOutput().describe(
+      "The tiers as the service holds them (unit prices as its decimal text, the open-ended last tier's endingQuantity null).",
+    ),
+    overagePrices: heldTiersOutput().describe(
+      "A prepaid usage price point's overage tiers as the service holds them; empty for other kinds.",
+    ),
     interval: z.number().int().nullable().describe("The billing interval, as the service holds it (sites with multifrequency)."),
     intervalUnit: z.string().nullable().describe("The interval's unit, as the service holds it."),
     useSiteExchangeRate: z.boolean().nullable().describe("Whether other currencies' prices follow the site's exchange rate."),

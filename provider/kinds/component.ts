@@ -29,7 +29,13 @@ import {
   referencedHandle,
   referenceField,
 } from "./catalog";
-import { componentFrequencyFields, componentPrepaidFields, componentPricingFields, componentWithHandle } from "./component-fields";
+import {
+  componentFrequencyFields,
+  componentPrepaidFields,
+  componentPricingFields,
+  componentWithHandle,
+  heldTiersOutput,
+} from "./component-fields";
 import type { ComponentArgs, ComponentOutputs } from "./generated/component";
 import { siteInput } from "./inputs";
 import {
@@ -190,15 +196,7 @@ const kind = declareKind({
     defaultPricePointId: z.number().int().nullable().describe("The id of its default price point, which holds its pricing."),
     archivedAt: z.string().nullable().describe("When it was archived (ISO-8601); null while it is live."),
     pricingScheme: z.string().nullable().describe("The default price point's scheme, as the service holds it."),
-    prices: z
-      .array(
-        z.object({
-          startingQuantity: z.number().int(),
-          endingQuantity: z.number().int().nullable(),
-          unitPrice: z.string(),
-        }),
-      )
-      .describe("The default price point's tiers as the service holds them (unit prices as its decimal text)."),
+    prices: heldTiersOutput().describe("The default price point's tiers as the service holds them (unit prices as its decimal text)."),
     site: z.string().optional().describe("The site, when one was named."),
   }),
   replaceOn: ["site", ...CREATE_ONLY],
