@@ -1,4 +1,5 @@
 import { PRICING_FIELDS } from "../provider/kinds/pricing-fields";
+import { listComponentPricePoints } from "../sdk/catalog/component-price-points";
 import { listComponents } from "../sdk/catalog/components";
 import { listCoupons } from "../sdk/catalog/coupons";
 import { listProductFamilies } from "../sdk/catalog/families";
@@ -7,7 +8,6 @@ import { type BillingClientOptions, resolveConnection } from "../sdk/options";
 import { listPricePoints } from "../sdk/products";
 import type { Component, ComponentPricePoint, Coupon, PricePoint, PriceTier, Pricing, Product, ProductFamily } from "../sdk/results";
 import { Transport } from "../sdk/transport";
-import { listComponentPricePoints } from "./component-price-point-list";
 import { limiter } from "./limit";
 import {
   type CatalogIds,
@@ -309,7 +309,7 @@ async function readWith(t: Transport, options: ReadCatalogOptions): Promise<Cata
   );
   const componentsRead = Promise.all(
     liveComponents.map(async (c): Promise<[string, ComponentEntry]> => {
-      const points = await read(() => listComponentPricePoints(t, c.id, includeArchived), others);
+      const points = await read(() => listComponentPricePoints(t, c.id, { includeArchived }), others);
       return [c.handle as string, componentEntry(c, familyOf(c.productFamilyId), points, skipped)];
     }),
   );

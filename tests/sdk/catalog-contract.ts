@@ -52,6 +52,18 @@ export const REQUEST_DEVIATIONS: readonly {
     },
   },
   {
+    operationId: "listComponentPricePoints",
+    what: "include_archived in the query",
+    why:
+      "the parameter the contract publishes for the products' and components' lists (include_archived); this list publishes no archived " +
+      "filter and the vendor's SDK sends none. Sent only when archived price points are asked for (a create's read-back, an export with archived objects)",
+    applies: (r) => "include_archived" in r.query,
+    undo: (r) => {
+      const { include_archived: _, ...query } = r.query;
+      return { ...r, query };
+    },
+  },
+  {
     operationId: "updateProduct",
     what: "a partial product (without some of name, description, price_in_cents, interval, interval_unit)",
     why:
