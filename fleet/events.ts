@@ -11,6 +11,8 @@ export class EventLog {
   readonly #violations: PolicyViolation[] = [];
   /** The last resource step seen: the progress display's detail line. */
   last = "";
+  /** The engine's count of steps by operation ("same", "create", …), from its summary event at the end. */
+  changes: Readonly<Record<string, number>> = {};
 
   readonly onEvent = (e: EngineEvent): void => {
     const step = e.resourcePreEvent?.metadata;
@@ -34,6 +36,7 @@ export class EventLog {
           : {}),
       });
     }
+    if (e.summaryEvent) this.changes = { ...e.summaryEvent.resourceChanges };
     const d = e.diagnosticEvent;
     // Ephemeral diagnostics are progress noise; debug ones (which can quote the serialized provider) are for the log
     // file. The SDK types leave "debug" out, but the engine sends it.

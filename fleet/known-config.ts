@@ -103,6 +103,8 @@ const same = (a: string | undefined, b: string | undefined) =>
 export interface KnownConfig {
   /** True when the stack's settings file is as the runner left it, holding this very config. */
   readonly unchanged: boolean;
+  /** True when there is a record at all: the runner made or configured this stack before, so it exists (unless removed by hand). */
+  readonly recorded: boolean;
   /** Remembers the config as set (call right after `config set-all`). */
   remember(): Promise<void>;
   /** Forgets it (the stack was not where the record said). */
@@ -122,8 +124,10 @@ export async function knownConfig(o: {
   const settingsPath = settingsFile(o.workDir, o.stack);
   const settingsNow = async () => sha256(await readFile(settingsPath).catch(() => Buffer.alloc(0)));
   let unchanged = false;
+  let recorded = false;
   try {
     const stored = JSON.parse(await readFile(file, "utf8")) as ConfigRecord;
+    recorded = true;
     const wanted = await recordOf(o.stateDir, o.stack, o.plain, o.secrets, await settingsNow(), o.env);
     unchanged =
       wanted !== undefined &&
@@ -136,6 +140,7 @@ export async function knownConfig(o: {
   }
   return {
     unchanged,
+    recorded,
     async remember() {
       const record = await recordOf(o.stateDir, o.stack, o.plain, o.secrets, await settingsNow(), o.env);
       if (!record) return rm(file, { force: true });

@@ -68,15 +68,15 @@ const workDirOf = (site: ResolvedSite, o: SiteRunOptions) =>
   site.programKind === "directory" ? site.program : path.join(o.stateDir, "stacks", stackFileName(site.stack));
 
 /**
- * The site's stack. `known`: its settings file is as this runner left it (see known-config.ts), so the
- * stack exists; every command names it with `--stack`, and selecting it first would be a CLI run (about
- * 1 s of CPU) that tells nothing new. Otherwise it is selected, or created.
+ * The site's stack, with no CLI run: every command names it with `--stack`, so selecting it (a Go
+ * process that loads the stack: about 1 s of CPU) would tell nothing. Whether it exists is the
+ * caller's to know (see configure in runSite).
  */
-async function stackOf(site: ResolvedSite, o: SiteRunOptions, known: boolean): Promise<Stack> {
+async function stackOf(site: ResolvedSite, o: SiteRunOptions): Promise<Stack> {
   const { LocalWorkspace, PulumiCommand, Stack } = await import("@pulumi/pulumi/automation");
   cli ??= PulumiCommand.get();
   const pulumiCommand = await cli;
-  const envVars = { PULUMI_BACKEND_URL: o.backend, NODE_PATH: nodePath() };
+  const envVars = { PULUMI_BACKEND_URL: o.backend, NODE_PATH: nodePath(), ...nodeStartup(o.stateDir) };
   const workDir = workDirOf(site, o);
   const opts =
     site.programKind === "directory"
@@ -90,11 +90,38 @@ async function stackOf(site: ResolvedSite, o: SiteRunOptions, known: boolean): P
         };
   if (site.programKind !== "directory") await mkdir(workDir, { recursive: true });
   const ws = await LocalWorkspace.create(opts);
-  if (known) {
-    ws.selectStack = async () => undefined;
-    return Stack.select(site.stack, ws);
-  }
-  return Stack.createOrSelect(site.stack, ws);
+  ws.selectStack = async () => undefined;
+  return withoutReadBack(await Stack.select(site.stack, ws));
+}
+
+/** Makes the stack unless it exists: one `stack init`, where the Automation API's createOrSelect runs `stack select` first. */
+async function createIfMissing(stack: Stack): Promise<void> {
+  const { StackAlreadyExistsError } = await import("@pulumi/pulumi/automation");
+  await stack.workspace.createStack(stack.name).catch((err: unknown) => {
+    if (!(err instanceof StackAlreadyExistsError)) throw err;
+  });
+}
+
+/**
+ * The Automation API ends an `up`, `refresh` or `destroy` with three more CLI runs (`stack output`
+ * twice, to mask secrets, and `stack history`) for outputs and a summary the fleet does not use: the
+ * report takes the changes from the engine's own summary event (EventLog.changes), and a site's
+ * outputs stay in its stack. Without them a no-change `up` is one CLI run, as a bare `pulumi up` is.
+ */
+function withoutReadBack(stack: Stack): Stack {
+  stack.outputs = async () => ({});
+  stack.info = async () => undefined;
+  return stack;
+}
+
+/**
+ * Start-up of the Node processes the CLI runs for a site (the dynamic-provider host, a directory
+ * program): Node's compile cache, one folder for the whole fleet, so that @pulumi/pulumi, this
+ * package and their dependencies are compiled once, not once per site. See docs/fleet.md.
+ */
+function nodeStartup(stateDir: string): Record<string, string> {
+  if (process.env.NODE_COMPILE_CACHE !== undefined) return {};
+  return { NODE_COMPILE_CACHE: path.join(stateDir, "node-compile-cache") };
 }
 
 /** The CLI's words for a stack that is not there: a record that outlived its stack (see runSite). */
@@ -148,15 +175,22 @@ export async function runSite(site: ResolvedSite, o: SiteRunOptions): Promise<Si
       secrets,
       env,
     });
-    const configured = async () => {
-      o.onProgress?.("selecting the stack");
-      const s = await stackOf(site, o, false);
-      await s.setAllConfig({ ...plain, ...secrets });
+    const stack = await stackOf(site, o);
+    const noStack = (err: unknown) => NO_STACK.test(err instanceof Error ? err.message : String(err));
+    // A stack with a record exists (the runner made it); one without is made here, or found already made.
+    const configure = async (exists: boolean) => {
+      o.onProgress?.(exists ? "setting the config" : "making the stack");
+      if (!exists) await createIfMissing(stack);
+      await stack.setAllConfig({ ...plain, ...secrets }).catch(async (err: unknown) => {
+        // The record outlived its stack (removed with its settings kept): make it, then set the config, once.
+        if (!exists || !noStack(err)) throw err;
+        await createIfMissing(stack);
+        await stack.setAllConfig({ ...plain, ...secrets });
+      });
       await known.remember();
-      return s;
     };
-    if (known.unchanged) onOutput("config unchanged since the last run: no stack select, no config set-all\n");
-    let stack = known.unchanged ? await stackOf(site, o, true) : await configured();
+    if (known.unchanged) onOutput("config unchanged since the last run: no stack init, no config set-all\n");
+    else await configure(known.recorded);
     const policyPacks = o.policyPacks ? [...o.policyPacks] : undefined;
     const policyPackConfigs = o.policyPackConfigs?.length ? [...o.policyPackConfigs] : undefined;
     const signal = o.signal;
@@ -172,23 +206,26 @@ export async function runSite(site: ResolvedSite, o: SiteRunOptions): Promise<Si
           break;
         }
         case "up":
-          changes = { ...(await stack.up({ onEvent, onOutput, policyPacks, policyPackConfigs, signal })).summary.resourceChanges };
+          await stack.up({ onEvent, onOutput, policyPacks, policyPackConfigs, signal });
+          changes = { ...log.changes };
           break;
         case "refresh":
-          changes = { ...(await stack.refresh({ onEvent, onOutput, signal })).summary.resourceChanges };
+          await stack.refresh({ onEvent, onOutput, signal });
+          changes = { ...log.changes };
           break;
         case "destroy":
-          changes = { ...(await stack.destroy({ onEvent, onOutput, signal })).summary.resourceChanges };
+          await stack.destroy({ onEvent, onOutput, signal });
+          changes = { ...log.changes };
           break;
       }
     };
     try {
       await operate();
     } catch (err) {
-      // The record outlived its stack (removed with its settings kept): forget it, then select or create it and set its config, once.
-      if (!known.unchanged || !NO_STACK.test(err instanceof Error ? err.message : String(err))) throw err;
+      // The record outlived its stack (removed with its settings kept): forget it, then make the stack and set its config, once.
+      if (!known.unchanged || !noStack(err)) throw err;
       await known.forget();
-      stack = await configured();
+      await configure(false);
       await operate();
     }
     return redact.value<SiteReport>({
