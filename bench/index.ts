@@ -9,6 +9,7 @@ import { catalogCliFigure, pricePointsFigure } from "./catalog";
 import { catalogExportFigure } from "./catalog-export";
 import { cliFigure } from "./cli";
 import { fleetFigure } from "./fleet";
+import { fleetCostFigure } from "./fleet-cost";
 import { memoryFigure } from "./memory";
 import { packSizeFigure } from "./pack-size";
 import { perCallFigure } from "./per-call";
@@ -50,9 +51,19 @@ async function main(): Promise<void> {
   } else {
     await step("5", "the real CLI, 50 sites vs 50 no-op resources", () => cliFigure({ repeats: 3 }));
   }
-  await step("6", "the fleet runner, sites at concurrency 8 vs one at a time", () =>
-    fleetFigure(quick ? { sites: 16, singles: 2 } : { sites: 100, singles: 5 }),
-  );
+  let breakdown = "";
+  await step("6", "the fleet runner: CPU per site by process (6a); sites at concurrency 8 vs one at a time (6b)", async () => {
+    const cost = await fleetCostFigure(quick ? { sites: 2, rounds: 1 } : { sites: 3, rounds: 2 });
+    breakdown = cost.breakdown;
+    return [
+      ...cost.rows,
+      ...(await fleetFigure(
+        quick
+          ? { sites: 16, latencies: ["0", "100:800"], programs: ["webhooks"] }
+          : { sites: 100, latencies: ["0", "100:800"], programs: ["webhooks", "catalog"] },
+      )),
+    ];
+  });
   await step("7", "pulumi preview through the provider plugin vs the dynamic providers", () => pluginFigure({ repeats: quick ? 1 : 3 }));
   if (quick) {
     if (want("8"))
@@ -85,6 +96,7 @@ async function main(): Promise<void> {
     `\nNode ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${quick ? "--quick" : "full"} run, ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
   );
   console.log(table(rows));
+  if (breakdown) console.log(`\nFigure 6a, CPU per site by process:\n${breakdown}`);
 }
 
 main().catch((err) => {

@@ -1,0 +1,344 @@
+/**
+ * Figure 6a: a fleet's CPU per site, by process, against the bare CLI running the same program.
+ *
+ * The same two-resource site program (WebhookSettings and a WebhookEndpoint) runs two ways on one
+ * simulator per site (each in one child process, 4 requests in flight, as the service allows):
+ * `billing-fleet` (runFleet in this process, an inline program, one site at a time) and the bare CLI
+ * on a directory project (`pulumi stack init`, `config set`, `up`, `preview`). Rounds alternate the
+ * two; each round uses fresh stacks. Every process the CLI starts is logged with its CPU (see
+ * fleet-processes.ts); the runner's own CPU is this process's.
+ */
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { parseFleet } from "../fleet/fleet-file";
+import type { Operation } from "../fleet/report";
+import { runFleet } from "../fleet/runner";
+import { ensurePulumi, PASSPHRASE } from "../scripts/lib/pulumi-cli";
+import { keyDerivationMs, makeShims, type ProcessCpu, type Shims } from "./fleet-processes";
+import { median, type Row } from "./stats";
+
+const ROOT = path.resolve(__dirname, "..");
+const DIR = path.join(ROOT, ".cache/bench/fleet-cost");
+const KEY = "bench_fleet_cost_key";
+
+const program = (module: string) => `exports.program = () => {
+  const billing = require(${JSON.stringify(module)});
+  const settings = new billing.WebhookSettings("webhooks", { webhooksEnabled: true });
+  const endpoint = new billing.WebhookEndpoint("dunning", { url: "https://hooks.example.com/dunning", events: ["payment_failure"] });
+  return { webhooksEnabled: settings.webhooksEnabled, endpointId: endpoint.endpointId };
+};
+`;
+
+/** The sites' simulators, in a child process. */
+export async function startSites(count: number, key: string, latency = "0"): Promise<{ urls: string[]; child: ChildProcess }> {
+  const child = spawn(
+    process.execPath,
+    ["-r", "ts-node/register/transpile-only", path.join(__dirname, "fleet-sites.ts"), String(count), key, latency],
+    {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  const urls = await new Promise<string[]>((resolve, reject) => {
+    let out = "";
+    child.stdout?.on("data", (d) => {
+      out += d;
+      if (out.includes("\n")) resolve(JSON.parse(out.split("\n")[0]) as string[]);
+    });
+    child.once("exit", (code) => reject(new Error(`fleet-sites exited ${code}`)));
+  });
+  return { urls, child };
+}
+
+/** CPU milliseconds of this process (the runner, with its inline programs). */
+const ownCpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+/** One measured step: CPU per site by process group, and the state file's bytes per site. */
+interface Measured {
+  readonly byGroup: Record<string, number>;
+  readonly total: number;
+  readonly cliRuns: number;
+}
+
+/** Sorts the logged processes into groups; the CLI's own CPU is its subtree less its plugins'. */
+function groups(procs: ProcessCpu[], runnerMs: number, sites: number): Measured {
+  const sum = (f: (p: ProcessCpu) => boolean) => procs.filter(f).reduce((n, p) => n + p.cpuMs, 0);
+  const cli = procs.filter((p) => p.kind === "cli");
+  const byCommand: Record<string, number> = {};
+  for (const p of cli) byCommand[`CLI: ${p.what}`] = (byCommand[`CLI: ${p.what}`] ?? 0) + p.cpuMs;
+  const plugins = sum((p) => p.kind === "language" || p.kind === "provider");
+  // The CLI rows are subtrees: take the plugins out of the main operation's row (they ran under it).
+  const main = Object.keys(byCommand).find((k) => /^CLI: (up|preview|destroy|refresh)$/.test(k));
+  if (main) byCommand[main] -= plugins;
+  const language = sum((p) => p.kind === "language");
+  const programMs = sum((p) => p.kind === "node" && p.what === "program");
+  const hosts = sum((p) => p.kind === "provider");
+  const resolveMs = sum((p) => p.kind === "node" && p.what === "node -e");
+  const byGroup: Record<string, number> = {
+    ...(runnerMs > 0 ? { "billing-fleet process (inline program, Automation API)": runnerMs } : {}),
+    ...byCommand,
+    ...(language > 0 ? { "language host (Go)": language, "program (Node)": programMs } : {}),
+    "provider host (Node)": hosts - resolveMs,
+    "plugin launcher's `node -e` (finds the host)": resolveMs,
+  };
+  const per = Object.fromEntries(Object.entries(byGroup).map(([k, v]) => [k, v / sites]));
+  const total = Object.values(per).reduce((a, b) => a + b, 0);
+  return { byGroup: per, total, cliRuns: cli.filter((p) => p.what !== "version").length / sites };
+}
+
+/** The file backend's checkpoint bytes per stack. */
+function stateBytes(backendDir: string): number {
+  const stacks = path.join(backendDir, ".pulumi/stacks");
+  const files: number[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith(".json")) files.push(statSync(p).size);
+    }
+  };
+  walk(stacks);
+  return median(files);
+}
+
+type Step = "first up" | "up, stack exists" | "no-change up" | "preview";
+
+interface Variant {
+  readonly name: string;
+  /** Each step's CPU per site, one entry per round. */
+  readonly steps: Map<Step, Measured[]>;
+  stateBytes: number[];
+}
+
+const variant = (name: string): Variant => ({ name, steps: new Map(), stateBytes: [] });
+const push = (v: Variant, s: Step, m: Measured) => v.steps.set(s, [...(v.steps.get(s) ?? []), m]);
+
+export async function fleetCostFigure(o: { sites: number; rounds: number }): Promise<{ rows: Row[]; breakdown: string }> {
+  const binDir = await ensurePulumi({ quiet: true });
+  rmSync(DIR, { recursive: true, force: true });
+  mkdirSync(DIR, { recursive: true });
+  const shims = makeShims(DIR, binDir, path.join(ROOT, "dist/plugin/bin.js"));
+  const kdf = keyDerivationMs(path.join(ROOT, ".cache/bench"));
+  const { urls, child } = await startSites(o.sites, KEY);
+  writeFileSync(path.join(DIR, "dynamic.js"), program("pulumi-subscription-billing"));
+  writeFileSync(path.join(DIR, "plugin.js"), program("pulumi-subscription-billing/billing"));
+  mkdirSync(path.join(DIR, "project"), { recursive: true });
+  writeFileSync(path.join(DIR, "project/Pulumi.yaml"), "name: bench-site\nruntime: nodejs\nmain: index.js\n");
+  writeFileSync(path.join(DIR, "project/index.js"), 'module.exports = require("../dynamic.js").program();\n');
+
+  const saved = { ...process.env };
+  const home = path.join(DIR, "home");
+  mkdirSync(home, { recursive: true });
+  Object.assign(process.env, {
+    PATH: [shims.dir, binDir, path.dirname(process.execPath), saved.PATH ?? ""].join(path.delimiter),
+    PULUMI_HOME: home,
+    PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PULUMI_COPILOT: "false",
+    NO_COLOR: "1",
+    NODE_OPTIONS: shims.nodeOptions,
+    BENCH_FLEET_COST_KEY: KEY,
+  });
+  for (const k of Object.keys(process.env)) if (k.startsWith("BILLING_")) delete process.env[k];
+
+  const dynamic = variant("billing-fleet (dynamic providers, compile cache)");
+  const uncached = variant("billing-fleet (dynamic providers, no compile cache)");
+  const plugin = variant("billing-fleet (provider plugin, compile cache)");
+  const bare = variant("bare CLI on a directory project (dynamic providers)");
+
+  const fleetCycle = async (v: Variant, round: number, module: "dynamic" | "plugin", cache: boolean) => {
+    const prefix = `${module}${cache ? "" : "-nocache"}-r${round}`;
+    const backend = path.join(DIR, `state-${prefix}`);
+    mkdirSync(backend, { recursive: true });
+    const fleet = await parseFleet(
+      JSON.stringify({
+        program: `./${module}.js`,
+        backend: `file://${backend}`,
+        config: {},
+        secrets: { "billing:apiKey": "BENCH_FLEET_COST_KEY" },
+        sites: urls.map((url, i) => ({ name: `${prefix}-s${i}`, config: { "billing:baseUrl": url } })),
+      }),
+      path.join(DIR, `${prefix}.yaml`),
+    );
+    const stateDir = path.join(DIR, `.fleet-${prefix}`);
+    if (!cache) process.env.NODE_DISABLE_COMPILE_CACHE = "1";
+    const run = async (operation: Operation): Promise<Measured> => {
+      shims.take();
+      const before = ownCpuMs();
+      const r = await runFleet(fleet, { operation, concurrency: 1, display: "none", stateDir });
+      const runner = ownCpuMs() - before;
+      const failed = r.sites.filter((s) => s.result === "failed");
+      if (failed.length)
+        throw new Error(`fleet ${operation}: ${failed.map((s) => `${s.name}: ${s.error}`).join("; ")} (logs in ${stateDir})`);
+      return groups(shims.take(), runner, o.sites);
+    };
+    try {
+      push(v, "first up", await run("up"));
+      push(v, "no-change up", await run("up"));
+      v.stateBytes.push(stateBytes(backend));
+      push(v, "preview", await run("preview"));
+      await run("destroy");
+      push(v, "up, stack exists", await run("up"));
+    } finally {
+      delete process.env.NODE_DISABLE_COMPILE_CACHE;
+    }
+  };
+
+  const cwd = path.join(DIR, "project");
+  const cli = (args: string[], env: NodeJS.ProcessEnv) =>
+    promisify(execFile)("pulumi", [...args, "--non-interactive"], { cwd, env: { ...process.env, ...env }, maxBuffer: 1 << 26 });
+  const bareCycle = async (round: number) => {
+    const backend = path.join(DIR, `state-bare-r${round}`);
+    mkdirSync(backend, { recursive: true });
+    const env = { PULUMI_BACKEND_URL: `file://${backend}` };
+    const stacks = urls.map((_, i) => `bare-r${round}-s${i}`);
+    const each = async (f: (stack: string, i: number) => Promise<unknown>): Promise<Measured> => {
+      shims.take();
+      for (const [i, s] of stacks.entries()) await f(s, i);
+      return groups(shims.take(), 0, o.sites);
+    };
+    push(
+      bare,
+      "first up",
+      await each(async (s, i) => {
+        await cli(["stack", "init", s], env);
+        await cli(["config", "set", "billing:baseUrl", urls[i], "--stack", s], env);
+        await cli(["config", "set", "--secret", "billing:apiKey", KEY, "--stack", s], env);
+        await cli(["up", "--yes", "--skip-preview", "--stack", s], env);
+      }),
+    );
+    push(bare, "no-change up", await each((s) => cli(["up", "--yes", "--skip-preview", "--stack", s], env)));
+    bare.stateBytes.push(stateBytes(backend));
+    push(bare, "preview", await each((s) => cli(["preview", "--stack", s], env)));
+    await each((s) => cli(["destroy", "--yes", "--skip-preview", "--stack", s], env));
+    push(bare, "up, stack exists", await each((s) => cli(["up", "--yes", "--skip-preview", "--stack", s], env)));
+  };
+
+  try {
+    // One unrecorded cycle of each: the file cache, the compile cache and the CLI's first start.
+    await fleetCycle(variant("warm"), 0, "dynamic", true);
+    await fleetCycle(variant("warm"), 0, "plugin", true);
+    await bareCycle(0);
+    for (let r = 1; r <= o.rounds; r++) {
+      const order = r % 2 ? ["fleet", "bare"] : ["bare", "fleet"];
+      for (const side of order) {
+        if (side === "bare") await bareCycle(r);
+        else {
+          await fleetCycle(dynamic, r, "dynamic", true);
+          await fleetCycle(plugin, r, "plugin", true);
+          await fleetCycle(uncached, r, "dynamic", false);
+        }
+      }
+    }
+  } finally {
+    process.env = saved;
+    child.kill();
+  }
+  return { rows: rowsOf(dynamic, bare, plugin, uncached, o), breakdown: breakdownOf([dynamic, bare, plugin], kdf) };
+}
+
+/** The median of a step's per-site totals over the rounds, and that of one group. */
+const totalOf = (v: Variant, s: Step) => median((v.steps.get(s) ?? []).map((m) => m.total));
+const groupOf = (v: Variant, s: Step, g: string) => median((v.steps.get(s) ?? []).map((m) => m.byGroup[g] ?? 0));
+const ratioRow = (candidate: string, a: number, reference: string, b: number, target: number, repeats: string): Row => ({
+  figure: "6a",
+  candidate: `${candidate} (${(a / 1000).toFixed(2)} s CPU per site)`,
+  reference: `${reference} (${(b / 1000).toFixed(2)} s)`,
+  value: `${(a / b).toFixed(2)}×`,
+  spread: "",
+  repeats,
+  target: `≤ ${target}×`,
+  met: a / b <= target,
+});
+
+function rowsOf(dynamic: Variant, bare: Variant, plugin: Variant, uncached: Variant, o: { sites: number; rounds: number }): Row[] {
+  const repeats = `${o.rounds} × ${o.sites}`;
+  const kb = (v: Variant) => `${(median(v.stateBytes) / 1024).toFixed(1)} KB of state per site`;
+  return [
+    ratioRow(
+      "billing-fleet up, stack exists",
+      totalOf(dynamic, "up, stack exists"),
+      "pulumi up of the same program",
+      totalOf(bare, "up, stack exists"),
+      1.1,
+      repeats,
+    ),
+    ratioRow(
+      "billing-fleet up, nothing changed",
+      totalOf(dynamic, "no-change up"),
+      "pulumi preview",
+      totalOf(bare, "preview"),
+      1.1,
+      repeats,
+    ),
+    {
+      ...ratioRow(
+        "the same up through the provider plugin",
+        totalOf(plugin, "up, stack exists"),
+        "through the dynamic providers",
+        totalOf(dynamic, "up, stack exists"),
+        1,
+        repeats,
+      ),
+      spread: `${kb(plugin)} against ${kb(dynamic)}`,
+      target: "the cheaper is the default",
+      met: undefined,
+    },
+    {
+      ...ratioRow(
+        "billing-fleet up, without Node's compile cache",
+        totalOf(uncached, "up, stack exists"),
+        "with it (the default)",
+        totalOf(dynamic, "up, stack exists"),
+        1,
+        repeats,
+      ),
+      target: "the cheaper is the default",
+      met: undefined,
+    },
+  ];
+}
+
+/** The README's table: CPU per site by process, for each step, fleet and bare side by side. */
+function breakdownOf(variants: Variant[], kdf: number): string {
+  const steps: Step[] = ["first up", "up, stack exists", "no-change up", "preview"];
+  const out: string[] = [];
+  for (const v of variants) {
+    const names = [...new Set(steps.flatMap((s) => (v.steps.get(s) ?? []).flatMap((m) => Object.keys(m.byGroup))))];
+    out.push(`\n**${v.name}**: CPU ms per site (median of rounds)\n`);
+    out.push(`| process | ${steps.join(" | ")} |`);
+    out.push(`|---|${steps.map(() => "---:").join("|")}|`);
+    for (const g of names) out.push(`| ${g} | ${steps.map((s) => groupOf(v, s, g).toFixed(0)).join(" | ")} |`);
+    out.push(`| **total** | ${steps.map((s) => `**${totalOf(v, s).toFixed(0)}**`).join(" | ")} |`);
+    out.push(
+      `| CLI runs per site (each derives the secrets key: ${kdf.toFixed(0)} ms) | ${steps
+        .map((s) => median((v.steps.get(s) ?? []).map((m) => m.cliRuns)).toFixed(0))
+        .join(" | ")} |`,
+    );
+    out.push(`\nState per site after the first up: ${(median(v.stateBytes) / 1024).toFixed(1)} KB.`);
+  }
+  return out.join("\n");
+}
+
+/** `ts-node bench/fleet-cost.ts [sites] [rounds]`: figure 6a on its own. */
+if (require.main === module) {
+  const [sites = "4", rounds = "3"] = process.argv.slice(2);
+  fleetCostFigure({ sites: Number(sites), rounds: Number(rounds) })
+    .then(({ rows, breakdown }) => {
+      console.log(breakdown);
+      for (const r of rows)
+        console.log(`| ${r.figure} | ${r.candidate} | ${r.reference} | ${r.value} | ${r.spread} | ${r.repeats} | ${r.target} | ${r.met} |`);
+    })
+    .catch((err) => {
+      console.error(err);
+      process.exit(1);
+    });
+}
+
+export type { Shims };
