@@ -122,7 +122,8 @@ describe("catalogProgram", () => {
     expect(biomeFormatted(code)).toBe(code);
   });
 
-  it("type-checks against the package's published types (dist/)", async () => {
+  // Two compiler runs: past vitest's 20 s default once on a loaded 2-core machine. The timeout only stops a hang.
+  it("type-checks against the package's published types (dist/)", { timeout: 120_000 }, async () => {
     const code = catalogProgram(await readSite());
     expect(typecheckProgram(code)).toEqual([]);
     // The check is real: a wrong input name is an error.

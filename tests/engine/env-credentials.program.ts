@@ -41,7 +41,8 @@ async function main(): Promise<void> {
   pulumi.runtime.setAllConfig({ "engine-tests:other": "x" });
   const classes = require("../../provider") as Record<string, new (name: string, args: unknown) => unknown>;
   for (const { kind } of modules) new classes[kind.type](`${kind.key}-env`, kind.example);
-  for (let i = 0; i < 400 && registered.length < modules.length; i++) await new Promise((r) => setTimeout(r, 25));
+  // Up to 50 s: the deadline only names a hang before the test's 120 s timeout would (not a speed claim).
+  for (let i = 0; i < 2000 && registered.length < modules.length; i++) await new Promise((r) => setTimeout(r, 25));
   if (registered.length < modules.length) throw new Error(`${registered.length} of ${modules.length} resources registered`);
 
   const answers: unknown[] = [];

@@ -38,9 +38,10 @@ export async function registerUnderMocks(
     );
     pulumi.runtime.setAllConfig({ "billing:apiKey": API_KEY, "billing:baseUrl": "http://127.0.0.1:9" }, ["billing:apiKey"]);
     build(require("../../provider"));
-    // Registration (and the serialization inside it) finishes asynchronously: wait for all `expected`.
-    for (let i = 0; i < 400 && seen.length < expected; i++) await new Promise((r) => setTimeout(r, 25));
-    if (seen.length < expected) throw new Error(`${seen.length} of ${expected} resources registered within 10 s`);
+    // Registration (and the serialization inside it) finishes asynchronously: wait for all `expected`. The
+    // deadline only names a hang before the hooks' 60 s timeout would (a loaded 2-core machine can take seconds).
+    for (let i = 0; i < 2000 && seen.length < expected; i++) await new Promise((r) => setTimeout(r, 25));
+    if (seen.length < expected) throw new Error(`${seen.length} of ${expected} resources registered within 50 s`);
   } finally {
     delete process.env.BILLING_API_KEY;
   }

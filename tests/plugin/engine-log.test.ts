@@ -43,8 +43,9 @@ async function fakeEngine(): Promise<{ address: string; logged: Logged[]; close(
   return { address: `127.0.0.1:${port}`, logged, close: () => server.forceShutdown() };
 }
 
+/** Waits until the fake engine has what `ok` asks for: on state, not on time (the test's timeout stops a hang). */
 const until = async (ok: () => boolean) => {
-  for (let i = 0; i < 200 && !ok(); i++) await new Promise((r) => setTimeout(r, 25));
+  while (!ok()) await new Promise((r) => setTimeout(r, 25));
 };
 
 describe("the plugin's messages on the engine's log", () => {

@@ -254,7 +254,8 @@ describe("replay: every batch ends queued, not queued or unknown", () => {
 describe("migration: a POST still processing", () => {
   it("slower than timeoutMs: the retry with the same token gets 409, the SDK reads back until it lands, applied once", async () => {
     const { sim, billing, id } = await migrationSite({}, { timeoutMs: 100, migrationSettleSeconds: 5 });
-    sim.injectFault({ kind: "processing", ms: 500, times: 1, match: { method: "POST", path: MIGRATIONS } });
+    // Processing outlasts the timeout and the retry after it by more than a second: a late timer cannot reorder them.
+    sim.injectFault({ kind: "processing", ms: 1500, times: 1, match: { method: "POST", path: MIGRATIONS } });
     const sub = await billing.migrateSubscription(id, { productHandle: "pro" });
     expect(sub).toMatchObject({ id, product: { id: 2, handle: "pro" }, pricePointId: 201 });
     expect(sim.migrationsApplied(id)).toBe(1);

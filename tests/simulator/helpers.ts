@@ -65,8 +65,12 @@ export async function call(
   return { status: res.status, body, text, headers: res.headers };
 }
 
-/** Resolves once `predicate` holds, checking every few milliseconds: waits on state, not on time. */
-export async function until(predicate: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+/**
+ * Resolves once `predicate` holds, checking every few milliseconds: waits on state, not on time. The deadline only
+ * stops a hang with a message naming `what`; it sits just under vitest's 20 s test timeout, since on a loaded 2-core
+ * machine a 300 ms processing fault once took more than the 5 s this used to allow.
+ */
+export async function until(predicate: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!predicate()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
