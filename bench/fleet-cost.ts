@@ -65,26 +65,29 @@ interface Measured {
   readonly cliRuns: number;
 }
 
-/** Sorts the logged processes into groups; the CLI's own CPU is its subtree less its plugins'. */
+/**
+ * Sorts the logged processes into groups. A CLI row is its process's subtree: the language host (its own
+ * shim) and the provider hosts with the plugin script's `node -e` (each Node process's own CPU, from the
+ * preload) ran under the main operation's CLI, so they are taken out of its row. The program's Node
+ * process (bare runs) is not in the language host's subtree: it is counted apart.
+ */
 function groups(procs: ProcessCpu[], runnerMs: number, sites: number): Measured {
   const sum = (f: (p: ProcessCpu) => boolean) => procs.filter(f).reduce((n, p) => n + p.cpuMs, 0);
+  const node = (role: string) => sum((p) => p.kind === "node" && p.what === role);
   const cli = procs.filter((p) => p.kind === "cli");
   const byCommand: Record<string, number> = {};
   for (const p of cli) byCommand[`CLI: ${p.what}`] = (byCommand[`CLI: ${p.what}`] ?? 0) + p.cpuMs;
-  const plugins = sum((p) => p.kind === "language" || p.kind === "provider");
-  // The CLI rows are subtrees: take the plugins out of the main operation's row (they ran under it).
-  const main = Object.keys(byCommand).find((k) => /^CLI: (up|preview|destroy|refresh)$/.test(k));
-  if (main) byCommand[main] -= plugins;
   const language = sum((p) => p.kind === "language");
-  const programMs = sum((p) => p.kind === "node" && p.what === "program");
-  const hosts = sum((p) => p.kind === "provider");
-  const resolveMs = sum((p) => p.kind === "node" && p.what === "node -e");
+  const hosts = node("dynamic-provider host") + node("plugin host");
+  const resolveMs = node("node -e");
+  const main = Object.keys(byCommand).find((k) => /^CLI: (up|preview|destroy|refresh)$/.test(k));
+  if (main) byCommand[main] -= language + hosts + resolveMs;
   const byGroup: Record<string, number> = {
     ...(runnerMs > 0 ? { "billing-fleet process (inline program, Automation API)": runnerMs } : {}),
     ...byCommand,
-    ...(language > 0 ? { "language host (Go)": language, "program (Node)": programMs } : {}),
-    "provider host (Node)": hosts - resolveMs,
-    "plugin launcher's `node -e` (finds the host)": resolveMs,
+    ...(language > 0 ? { "language host (Go)": language, "program (Node)": node("program") } : {}),
+    "provider host (Node)": hosts,
+    ...(resolveMs > 0 ? { "dynamic-provider script's `node -e` (finds the host)": resolveMs } : {}),
   };
   const per = Object.fromEntries(Object.entries(byGroup).map(([k, v]) => [k, v / sites]));
   const total = Object.values(per).reduce((a, b) => a + b, 0);
@@ -122,7 +125,7 @@ export async function fleetCostFigure(o: { sites: number; rounds: number }): Pro
   const binDir = await ensurePulumi({ quiet: true });
   rmSync(DIR, { recursive: true, force: true });
   mkdirSync(DIR, { recursive: true });
-  const shims = makeShims(DIR, binDir, path.join(ROOT, "dist/plugin/bin.js"));
+  const shims = makeShims(DIR, binDir);
   const kdf = keyDerivationMs(path.join(ROOT, ".cache/bench"));
   const { urls, child } = await startSites(o.sites, KEY);
   writeFileSync(path.join(DIR, "dynamic.js"), program("pulumi-subscription-billing"));

@@ -46,7 +46,7 @@ const fs = require("node:fs");
 const role = () => {
   const a = process.argv.slice(1).join(" ");
   if (/dynamic-provider/.test(a)) return "dynamic-provider host";
-  if (/plugin\\/bin/.test(a)) return "plugin host";
+  if (/plugin\\/bin\\.js/.test(a)) return "plugin host";
   if (/cmd\\/run/.test(a)) return "program";
   if (process.argv.length <= 1 || /^-e|\\[eval\\]/.test(a) || process.execArgv.includes("-e")) return "node -e";
   return a.slice(0, 60);
@@ -71,8 +71,11 @@ export interface Shims {
   take(): ProcessCpu[];
 }
 
-/** Shims of the CLI (`binDir`'s), its nodejs language host and dynamic-provider plugin, and `pulumi-resource-billing` (`plugin`: its built entry point). */
-export function makeShims(root: string, binDir: string, plugin: string): Shims {
+/**
+ * Shims of the CLI (`binDir`'s), its nodejs language host and dynamic-provider plugin. The billing
+ * plugin needs none: billing-fleet names its launcher in the project file, and the Node preload sees it.
+ */
+export function makeShims(root: string, binDir: string): Shims {
   const dir = path.join(root, "shims");
   const log = path.join(root, "processes.log");
   rmSync(dir, { recursive: true, force: true });
@@ -86,10 +89,6 @@ export function makeShims(root: string, binDir: string, plugin: string): Shims {
     shim("provider", path.join(binDir, "pulumi-resource-pulumi-nodejs"), log),
     { mode: 0o755 },
   );
-  // The plugin as an installed package's bin runs it: Node from PATH on its built entry point.
-  const launcher = path.join(dir, "billing-plugin-launcher");
-  writeFileSync(launcher, `#!/bin/sh\nexec node "${plugin}" "$@"\n`, { mode: 0o755 });
-  writeFileSync(path.join(dir, "pulumi-resource-billing"), shim("provider", launcher, log), { mode: 0o755 });
   const preload = path.join(dir, "node-cpu.cjs");
   writeFileSync(preload, PRELOAD(log));
   writeFileSync(log, "");

@@ -1,4 +1,5 @@
-import { appendFile, mkdir, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { ConfigMap, PulumiCommand, Stack } from "@pulumi/pulumi/automation";
 import { EventLog, firstLine } from "./events";
@@ -86,7 +87,13 @@ async function stackOf(site: ResolvedSite, o: SiteRunOptions): Promise<Stack> {
           envVars,
           pulumiCommand,
           program: await inlineProgram(site),
-          projectSettings: { name: o.project, runtime: "nodejs" as const, backend: { url: o.backend } },
+          projectSettings: {
+            name: o.project,
+            runtime: "nodejs" as const,
+            backend: { url: o.backend },
+            // The project file's plugin override (not in the Automation API's type; the CLI reads it).
+            ...({ plugins: { providers: [{ name: "billing", path: await pluginFolder(o.stateDir) }] } } as object),
+          },
         };
   if (site.programKind !== "directory") await mkdir(workDir, { recursive: true });
   const ws = await LocalWorkspace.create(opts);
@@ -100,6 +107,26 @@ async function createIfMissing(stack: Stack): Promise<void> {
   await stack.workspace.createStack(stack.name).catch((err: unknown) => {
     if (!(err instanceof StackAlreadyExistsError)) throw err;
   });
+}
+
+/**
+ * The provider plugin of this very package, for the inline programs that declare resources through
+ * `pulumi-subscription-billing/billing`: a launcher in the state folder that runs its entry point on
+ * the runner's own Node, named by the project's `plugins.providers` (so nothing is installed in the
+ * user's plugin cache, and the CLI does not warn, as it does for a plugin found on PATH).
+ */
+async function pluginFolder(stateDir: string): Promise<string> {
+  const dir = path.join(stateDir, "plugin");
+  // Built, this module is dist/fleet/run-site.js; from source (ts-node), fleet/run-site.ts beside dist/.
+  const entry = [path.resolve(__dirname, "../plugin/bin.js"), path.resolve(__dirname, "../dist/plugin/bin.js")].find((f) => existsSync(f));
+  if (!entry) throw new Error(`the provider plugin's entry point is missing beside ${__dirname}: build the package (npm run build)`);
+  const launcher = `#!/bin/sh\nexec "${process.execPath}" "${entry}" "$@"\n`;
+  const file = path.join(dir, "pulumi-resource-billing");
+  if ((await readFile(file, "utf8").catch(() => "")) !== launcher) {
+    await mkdir(dir, { recursive: true });
+    await writeFile(file, launcher, { mode: 0o755 });
+  }
+  return dir;
 }
 
 /**

@@ -9,19 +9,26 @@ import { named } from "./resources";
 export type Check<C> = (props: Readonly<Record<string, unknown>>, config: C, who: string) => readonly string[];
 
 /**
- * The `validateResource` of a policy that looks at one resource type: other
- * types are skipped (and the type is attached the way CrossGuard's typed
- * helpers attach it, so its server skips them before calling). `settings`
- * turns the policy's config (as the policy config file gives it, without
- * `enforcementLevel`) into the check's, defaults applied.
+ * The same kind served by the provider plugin: `billing:index:WebhookSettings` for the dynamic
+ * resource's `pulumi-nodejs:dynamic/billing:WebhookSettings`. Both take the same inputs (the plugin's
+ * schema comes from the same declarations), so a policy judges both alike.
+ */
+export const pluginTypeOf = (type: string): string => type.replace(/^pulumi-nodejs:dynamic\/billing:/, "billing:index:");
+
+/**
+ * The `validateResource` of a policy that looks at one resource kind, whether a program declares it
+ * through the dynamic providers or the provider plugin: other types are skipped. (CrossGuard's typed
+ * helpers attach one type for its server to skip the others before calling; two cannot be attached,
+ * so the check is here.) `settings` turns the policy's config (as the policy config file gives it,
+ * without `enforcementLevel`) into the check's, defaults applied.
  */
 export function forType<C>(type: string, settings: (raw: Record<string, unknown>) => C, check: Check<C>): ResourceValidation {
-  const validate: ResourceValidation = (args, reportViolation) => {
-    if (args.type !== type) return;
+  const types = new Set([type, pluginTypeOf(type)]);
+  return (args, reportViolation) => {
+    if (!types.has(args.type)) return;
     const config = settings(args.getConfig<Record<string, unknown>>());
     for (const message of check(args.props, config, named(args.type, args.urn))) reportViolation(message);
   };
-  return Object.assign(validate, { __pulumiType: type });
 }
 
 /** For policies without settings of their own. */

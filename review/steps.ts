@@ -9,8 +9,13 @@ export const TYPES = {
   replay: "pulumi-nodejs:dynamic/billing:WebhookReplay",
 } as const;
 
-/** A step's type: as read (a digest has it in the step's states), else from its urn. */
-export const typeOfStep = (s: PreviewStep): string => s.type ?? urnParts(s.urn).type;
+/**
+ * A step's type: as read (a digest has it in the step's states), else from its urn. A kind served by the
+ * provider plugin (`billing:index:WebhookSettings`) reads as its dynamic resource's type: the two take the
+ * same inputs, and a review reviews them alike.
+ */
+export const typeOfStep = (s: PreviewStep): string =>
+  (s.type ?? urnParts(s.urn).type).replace(/^billing:index:/, "pulumi-nodejs:dynamic/billing:");
 
 // The engine's own bookkeeping: the stack and its providers are no change a reviewer reviews.
 const isEngineOwn = (type: string) => type === "pulumi:pulumi:Stack" || type.startsWith("pulumi:providers:");

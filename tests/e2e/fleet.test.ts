@@ -121,7 +121,11 @@ describe("billing-fleet: 20 sites through the Automation API", function () {
 
     const preview = await fleet(["preview", "--plain"]);
     assert.equal(preview.code, 0);
-    assert.ok(preview.report.sites.every((s) => s.preview?.steps?.some((st) => st.type?.endsWith("billing:WebhookEndpoint"))));
+    assert.ok(
+      preview.report.sites.every((s) =>
+        s.preview?.steps?.some((st) => /(dynamic\/billing|billing:index):WebhookEndpoint$/.test(st.type ?? "")),
+      ),
+    );
 
     const destroyed = await fleet(["destroy", "--plain"]);
     assert.equal(destroyed.code, 0, destroyed.stderr);

@@ -27,6 +27,9 @@ const URN = {
   [TYPES.webhookEndpoint]: `urn:pulumi:prod::billing::${TYPES.webhookEndpoint}::hooks`,
   [TYPES.product]: `urn:pulumi:prod::billing::${TYPES.product}::pro`,
   [TYPES.productPricePoint]: `urn:pulumi:prod::billing::${TYPES.productPricePoint}::pro-annual`,
+  // The provider plugin's types of the same kinds.
+  "billing:index:WebhookSettings": "urn:pulumi:prod::billing::billing:index:WebhookSettings::webhooks",
+  "billing:index:SubscriptionMigration": "urn:pulumi:prod::billing::billing:index:SubscriptionMigration::subscription-1001",
 };
 type BillingType = keyof typeof URN;
 
@@ -353,5 +356,29 @@ describe("pricing-change-acknowledged-in-production", () => {
     for (const type of [TYPES.subscriptionMigration, TYPES.webhookSettings, TYPES.productFamily]) {
       expect(await violations(pricingChangeAcknowledgedInProduction, type, props, PROD)).toEqual([]);
     }
+  });
+});
+
+describe("the provider plugin's resources", () => {
+  // The same kinds, served by pulumi-resource-billing (billing-fleet's inline programs, Go or Python programs): same inputs.
+  const PROD = { production: true };
+  it("are judged as the dynamic resources are: WebhookSettings off in production, by either type", async () => {
+    for (const type of [TYPES.webhookSettings, "billing:index:WebhookSettings"]) {
+      const found = await violations(webhooksStayEnabledInProduction, type, { webhooksEnabled: false }, PROD);
+      expect(found, type).toHaveLength(1);
+      expect(found[0]).toMatch(/^WebhookSettings 'webhooks' turns webhook delivery off/);
+    }
+  });
+
+  it("a SubscriptionMigration's charge through the plugin is stopped as the dynamic one is", async () => {
+    const props = migration(preview({ chargeInCents: 5000 }));
+    expect(await violations(migrationChargeAcknowledged, "billing:index:SubscriptionMigration", props)).toEqual(
+      await violations(migrationChargeAcknowledged, TYPES.subscriptionMigration, props),
+    );
+    expect(await violations(migrationChargeAcknowledged, "billing:index:SubscriptionMigration", props)).toHaveLength(1);
+  });
+
+  it("another package's type of the same name is not judged", async () => {
+    expect(await violations(webhooksStayEnabledInProduction, "other:index:WebhookSettings", { webhooksEnabled: false }, PROD)).toEqual([]);
   });
 });
