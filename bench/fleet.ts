@@ -51,6 +51,8 @@ export interface FleetCase {
   readonly latency: string;
   readonly from?: keyof typeof SITE_PROGRAMS;
   readonly to: keyof typeof SITE_PROGRAMS;
+  /** Sites of this case (default: the figure's). */
+  readonly sites?: number;
 }
 
 /**
@@ -81,7 +83,7 @@ export async function fleetFigure(o: { sites: number; cases: readonly FleetCase[
   try {
     // Fresh sites and stacks for every run: a site that already holds the catalog would be adopted, not created.
     const up = async (c: FleetCase, concurrency: number) => {
-      const { urls, child } = await startSites(o.sites, KEY, c.latency);
+      const { urls, child } = await startSites(c.sites ?? o.sites, KEY, c.latency);
       try {
         const prefix = `run${n++}-c${concurrency}`;
         const stateDir = path.join(DIR, `.fleet-${prefix}`);
@@ -100,7 +102,7 @@ export async function fleetFigure(o: { sites: number; cases: readonly FleetCase[
         const run = async (program: string, c8: number) => {
           const r = await runFleet(await fleetOf(program), { operation: "up", concurrency: c8, display: "none", stateDir });
           const failed = r.sites.filter((x) => x.result !== "succeeded");
-          if (failed.length) throw new Error(`fleet benchmark: ${failed.length} of ${o.sites} sites failed: ${failed[0]?.error}`);
+          if (failed.length) throw new Error(`fleet benchmark: ${failed.length} of ${urls.length} sites failed: ${failed[0]?.error}`);
         };
         if (c.from) await run(c.from, 8);
         const cpu = cpuMs();
@@ -119,11 +121,10 @@ export async function fleetFigure(o: { sites: number; cases: readonly FleetCase[
       const speedup = one.ms / eight.ms;
       const cpu = (one.cpuPerSite + eight.cpuPerSite) / 2;
       // The cores bound what concurrency can gain on CPU work: one at a time takes `one.ms`, all of it needs cpu × sites / cores.
-      const bound = one.ms / ((cpu * o.sites) / cpus().length);
+      const sites = c.sites ?? o.sites;
+      const bound = one.ms / ((cpu * sites) / cpus().length);
       const waits = c.latency === "0" ? "no latency" : `answers after ${c.latency.replace(":", " ms median, p99 ")} ms`;
-      const what = c.from
-        ? `${o.sites} sites' stacks rolled from the ${c.from} program to the ${c.to} one`
-        : `${o.sites} fresh ${c.to} sites`;
+      const what = c.from ? `${sites} sites' stacks rolled from the ${c.from} program to the ${c.to} one` : `${sites} fresh ${c.to} sites`;
       rows.push({
         figure: "6b",
         candidate: `billing-fleet up, ${what}, ${waits}, concurrency 8 (${s(eight.ms)})`,
@@ -141,15 +142,16 @@ export async function fleetFigure(o: { sites: number; cases: readonly FleetCase[
   }
 }
 
-/** `ts-node bench/fleet.ts [sites] [cases, e.g. 0:webhooks>catalog,100/800:webhooks>catalog,100/800:webhooks]`: figure 6b on its own. */
+/** `ts-node bench/fleet.ts [sites] [cases, e.g. 100/800:webhooks>catalog,0:webhooks>catalog@40,100/800:webhooks@40]`: figure 6b on its own. */
 if (require.main === module) {
-  const [sites = "100", cases = "0:webhooks>catalog,100/800:webhooks>catalog"] = process.argv.slice(2);
+  const [sites = "100", cases = "100/800:webhooks>catalog,0:webhooks>catalog@40,100/800:webhooks@40"] = process.argv.slice(2);
   fleetFigure({
     sites: Number(sites),
     cases: cases.split(",").map((c) => {
-      const [latency, programs] = c.split(":");
+      const [spec, count] = c.split("@");
+      const [latency, programs] = spec.split(":");
       const [from, to] = programs.includes(">") ? programs.split(">") : [undefined, programs];
-      return { latency: latency.replace("/", ":"), from, to } as FleetCase;
+      return { latency: latency.replace("/", ":"), from, to, ...(count ? { sites: Number(count) } : {}) } as FleetCase;
     }),
   })
     .then((rows) => {

@@ -59,8 +59,16 @@ async function main(): Promise<void> {
       ...cost.rows,
       ...(await fleetFigure(
         quick
-          ? { sites: 16, latencies: ["0", "100:800"], programs: ["webhooks"] }
-          : { sites: 100, latencies: ["0", "100:800"], programs: ["webhooks", "catalog"] },
+          ? { sites: 16, cases: [{ latency: "100:800", from: "webhooks", to: "catalog" }] }
+          : {
+              sites: 100,
+              // The target's case at 100 sites; the others, whose ratio does not depend on the count, at 40.
+              cases: [
+                { latency: "100:800", from: "webhooks", to: "catalog" },
+                { latency: "0", from: "webhooks", to: "catalog", sites: 40 },
+                { latency: "100:800", to: "webhooks", sites: 40 },
+              ],
+            },
       )),
     ];
   });
