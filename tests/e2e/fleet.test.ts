@@ -193,6 +193,31 @@ describe("billing-fleet: 20 sites through the Automation API", function () {
     await rm(shim, { recursive: true, force: true });
   });
 
+  it("the example's resources come through the package's own plugin: no install, no PATH warning, no serialized provider in state", async () => {
+    const logs = path.join(dir, ".billing-fleet", "logs");
+    const texts = await Promise.all((await readdir(logs)).map((f) => readFile(path.join(logs, f), "utf8")));
+    assert.equal(texts.length, SITES);
+    assert.deepEqual(
+      texts.filter((t) => /from \$PATH/.test(t)),
+      [],
+      "the CLI warned about a plugin found on PATH",
+    );
+    const state: string[] = [];
+    const walk = async (d: string): Promise<void> => {
+      for (const e of await readdir(d, { withFileTypes: true })) {
+        const p = path.join(d, e.name);
+        if (e.isDirectory()) await walk(p);
+        else if (p.endsWith(".json") && p.includes(`${path.sep}stacks${path.sep}`)) state.push(await readFile(p, "utf8"));
+      }
+    };
+    await walk(ws.dir);
+    assert.ok(
+      state.some((t) => t.includes("billing:index:WebhookSettings")),
+      "no stack holds the plugin's WebhookSettings",
+    );
+    assert.ok(!state.some((t) => t.includes("__provider")), "a resource carries a serialized dynamic provider");
+  });
+
   it("credentials reach no output, report, log, workspace or state file", async () => {
     const files: string[] = [];
     const walk = async (d: string): Promise<void> => {
