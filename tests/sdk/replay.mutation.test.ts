@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BillingValidationError } from "../../sdk";
-import { replayWebhooks } from "../../sdk/replay";
+import { distinctIds, replayWebhooks } from "../../sdk/replay";
 import type { Transport } from "../../sdk/transport";
 
 // Validation of a replay, before anything is sent (found by `npm run mutate`, issue 24): the messages and
@@ -42,5 +42,26 @@ describe("replayWebhooks: what a refused replay says", () => {
     expect(err.problems).toEqual([
       { property: "resume.1.uniquenessToken", message: "must be the non-empty token the batch was first sent with" },
     ]);
+  });
+});
+
+// The memory promise of distinctIds (its comment: a million ids cost ~8 MB, not a Set of them): ids with no
+// duplicate come back as the very array given, never a copy; only a list with a duplicate is filtered.
+describe("distinctIds: no copy of a list without duplicates", () => {
+  it.each([
+    ["ascending numbers", [1, 2, 3, 1000]],
+    ["numbers in any order", [30, 2, 1000, 7]],
+    ["a single id", [5]],
+    ["no id", []],
+  ])("%s: the same array", (_, ids) => {
+    expect(distinctIds(ids)).toBe(ids);
+  });
+
+  it("with a duplicate: a new array, first occurrences in order; the given one untouched", () => {
+    const ids = [30, 2, 30, 7, 2];
+    const out = distinctIds(ids);
+    expect(out).not.toBe(ids);
+    expect(out).toEqual([30, 2, 7]);
+    expect(ids).toEqual([30, 2, 30, 7, 2]);
   });
 });

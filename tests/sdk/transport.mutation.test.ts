@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { describe, expect, it, onTestFinished } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { z } from "zod";
 import { BillingApiError, BillingConnectionError } from "../../sdk";
 import { resolveConnection } from "../../sdk/options";
@@ -221,5 +221,116 @@ describe("failureOf and parseBody", () => {
     expect(e).toMatchObject({ status: 201, errors: [], mayHaveApplied: false, method: "POST", path: "/p.json" });
     expect(e?.message).toMatch(/^POST \/p\.json answered 201 with a body this SDK does not understand: a: .+; b: .+; c: [^;]+$/);
     expect(() => parseBody(req, 200, "text", schema)).toThrow(/does not understand: \(body\): /);
+  });
+});
+
+// The second run's survivors (mutation/survivors.md): the pool's cap, close(), a timeout that fires while the
+// request waits for a connection, the attempt's timer, and the dotted path of a nested field.
+describe("Transport: the pool and the attempt's timer", () => {
+  /** A server that holds each request until `release()`, and counts the most in flight at once. */
+  async function holding() {
+    let inFlight = 0;
+    let most = 0;
+    const held: ServerResponse[] = [];
+    const s = await server((_q, res) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      held.push(res);
+    });
+    const release = () => {
+      for (const res of held.splice(0)) {
+        inFlight--;
+        res.writeHead(200, { "content-type": "application/json" }).end("{}");
+      }
+    };
+    return { ...s, release, most: () => most, waiting: () => held.length };
+  }
+
+  it("at most maxConcurrency requests in flight; the others wait for a connection", async () => {
+    const s = await holding();
+    const t = transportOf(s.url, { maxConcurrency: 2 });
+    const all = Promise.all([1, 2, 3, 4, 5].map((n) => t.send({ method: "GET", path: `/${n}`, repeatable: true })));
+    // Release whatever is held until every request is answered.
+    while (s.seen.length < 5 || s.waiting() > 0) {
+      await new Promise((r) => setTimeout(r, 20));
+      if (s.waiting() === 2 || s.seen.length === 5) s.release();
+    }
+    const xs = await all;
+    expect(xs.map((x) => x.outcome.kind)).toEqual(["success", "success", "success", "success", "success"]);
+    expect(s.most()).toBe(2);
+  });
+
+  // The timer can fire before the request has a connection (undici has not started it: there is nothing to abort
+  // yet); the request must then be aborted when it starts, not sent. Deterministic: the send starts in the check
+  // phase, the loop is then held past the timeout, so the next loop turn runs the expired timer before the
+  // poll phase reports the connection.
+  it("a timeout before the request has a connection: aborted when it gets one, never sent", async () => {
+    const s = await server(json(200, {}));
+    const t = transportOf(s.url, { maxRetries: 0, timeoutMs: 1 });
+    const sent = await new Promise<Promise<Exchange>>((resolve) =>
+      setImmediate(() => {
+        const x = t.send({ method: "GET", path: "/late", repeatable: true });
+        const until = performance.now() + 30;
+        while (performance.now() < until) {
+          // hold the loop: the attempt's 1 ms timer expires before the connection is reported
+        }
+        resolve(x);
+      }),
+    );
+    const x = await sent;
+    expect(x.outcome).toMatchObject({ kind: "ambiguous", code: "ETIMEDOUT", message: expect.stringContaining("no answer within 1 ms") });
+    expect(s.seen).toEqual([]);
+  });
+
+  it("close(): the pool is closed; a request after it is not sent", async () => {
+    const s = await server(json(200, {}));
+    // Not transportOf: it closes the transport again when the test ends.
+    const t = new Transport(resolveConnection({ baseUrl: s.url, apiKey: "k", retryBaseDelayMs: 1, maxRetries: 0 }));
+    expect((await t.send({ method: "GET", path: "/before", repeatable: true })).outcome.kind).toBe("success");
+    await t.close();
+    const x = await t.send({ method: "GET", path: "/after", repeatable: true });
+    expect(x.outcome.kind).not.toBe("success");
+    expect(s.seen.map((q) => q.url)).toEqual(["/before"]);
+  });
+
+  // The timer is a setTimeout of the attempt's timeoutMs (an unusual value here, to tell it from any other
+  // timer); left pending, it would keep a finished client's process alive for up to the timeout (125 s by default).
+  it.each([
+    ["answered", "success", json(200, {})],
+    ["reset", "ambiguous", (q: IncomingMessage) => void q.socket.resetAndDestroy()],
+  ] as const)("the attempt's timer is cleared as soon as the attempt ends (%s)", async (_, kind, answer) => {
+    const s = await server(answer);
+    const t = transportOf(s.url, { maxRetries: 0, timeoutMs: 98_765 });
+    const timers = new Set<unknown>();
+    const realSet = globalThis.setTimeout;
+    const realClear = globalThis.clearTimeout;
+    const set = vi.spyOn(globalThis, "setTimeout").mockImplementation(((fn: () => void, ms?: number, ...rest: unknown[]) => {
+      const handle: ReturnType<typeof setTimeout> = Reflect.apply(realSet, globalThis, [fn, ms, ...rest]);
+      if (ms === 98_765) timers.add(handle);
+      return handle;
+    }) as typeof setTimeout);
+    const clear = vi.spyOn(globalThis, "clearTimeout").mockImplementation(((h?: Parameters<typeof clearTimeout>[0]) => {
+      timers.delete(h);
+      realClear(h);
+    }) as typeof clearTimeout);
+    let x: Exchange;
+    try {
+      x = await t.send({ method: "GET", path: "/t", repeatable: true });
+    } finally {
+      set.mockRestore();
+      clear.mockRestore();
+    }
+    expect(x.outcome.kind).toBe(kind);
+    expect(x.attempts).toBe(1);
+    expect(timers.size).toBe(0);
+  });
+});
+
+describe("parseBody: a nested field", () => {
+  it("is named by its dotted path", () => {
+    const schema = z.object({ subscription: z.object({ product: z.object({ id: z.number() }) }) });
+    expect(() => parseBody({ method: "GET", path: "/s.json" }, 200, { subscription: { product: {} } }, schema)).toThrow(
+      /does not understand: subscription\.product\.id: /,
+    );
   });
 });
