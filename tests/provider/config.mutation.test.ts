@@ -1,31 +1,13 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { clientFor, clientOptionsFor, configure, SiteConfigError, settingsFor, siteCheck } from "../../provider/runtime/config";
+import { billingEnvPerTest } from "./billing-env";
 import { configureRequest } from "./support";
 
 // provider/runtime/config.ts, the cases `npm run mutate` (issue 24) found the other tests pass through
 // without telling apart: empty config values, an empty or non-object billing:sites entry, which problems
 // a top-level message offers a command for, and which client a provider gets. See mutation/survivors.md.
 
-const ENV_KEYS = [
-  "BILLING_SUBDOMAIN",
-  "BILLING_ENVIRONMENT",
-  "BILLING_BASE_URL",
-  "BILLING_API_KEY",
-  "BILLING_ACCESS_TOKEN",
-  "BILLING_RETRY_BUDGET_SECONDS",
-  "BILLING_MIGRATION_SETTLE_SECONDS",
-  "BILLING_TIMEOUT_MS",
-];
-const saved = Object.fromEntries(ENV_KEYS.map((k) => [k, process.env[k]]));
-afterEach(() => {
-  for (const k of ENV_KEYS) {
-    if (saved[k] === undefined) delete process.env[k];
-    else process.env[k] = saved[k];
-  }
-});
-const clearEnv = () => {
-  for (const k of ENV_KEYS) delete process.env[k];
-};
+const clearEnv = billingEnvPerTest();
 
 const configuredWith = (config: Record<string, string>) => {
   const provider = {};

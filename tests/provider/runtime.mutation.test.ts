@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   isUnknown,
   notice,
@@ -19,32 +19,13 @@ import {
   siteLabel,
 } from "../../provider/runtime/config";
 import { plainCredentialWarning } from "../../provider/runtime/plain-credentials";
+import { billingEnvPerTest } from "./billing-env";
 import { captureOutput, configureRequest } from "./support";
 
 // The runtime's helpers, called directly (found by `npm run mutate`, issue 24): the cases the
 // resource-level tests pass through without telling apart.
 
-const ENV_KEYS = [
-  "BILLING_SUBDOMAIN",
-  "BILLING_ENVIRONMENT",
-  "BILLING_BASE_URL",
-  "BILLING_API_KEY",
-  "BILLING_ACCESS_TOKEN",
-  "BILLING_RETRY_BUDGET_SECONDS",
-  "BILLING_MIGRATION_SETTLE_SECONDS",
-  "BILLING_TIMEOUT_MS",
-];
-const saved = Object.fromEntries(ENV_KEYS.map((k) => [k, process.env[k]]));
-afterEach(() => {
-  for (const k of ENV_KEYS) {
-    if (saved[k] === undefined) delete process.env[k];
-    else process.env[k] = saved[k];
-  }
-  setNoticeSink(undefined);
-});
-const clearEnv = () => {
-  for (const k of ENV_KEYS) delete process.env[k];
-};
+const clearEnv = billingEnvPerTest(() => setNoticeSink(undefined));
 
 const configuredWith = (config: Record<string, string>) => {
   const provider = {};
