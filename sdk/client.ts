@@ -483,7 +483,7 @@ export class BillingClient {
     return endpoints.updateEndpoint(this.#transport, endpointId, input);
   }
 
-  /** Closes the connection pool. */
+  /** Closes the connection pool; calling it again resolves as the first call did. */
   close(): Promise<void> {
     return this.#transport.close();
   }

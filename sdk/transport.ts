@@ -44,6 +44,7 @@ export class Transport {
   // Private fields: never visible to JSON.stringify, util.inspect or closure capture of errors.
   readonly #authorization: string;
   readonly #pool: Pool;
+  #closing: Promise<void> | undefined;
   readonly #connection: Connection;
 
   constructor(connection: Connection) {
@@ -73,8 +74,10 @@ export class Transport {
     return parseBody(req, x.outcome.status, x.outcome.body, schema);
   }
 
-  async close(): Promise<void> {
-    await this.#pool.close();
+  /** Closes the pool once: a second call (a `finally` after an explicit close) gets the same promise, not undici's ClientDestroyedError. */
+  close(): Promise<void> {
+    this.#closing ??= this.#pool.close();
+    return this.#closing;
   }
 
   async #attempt(req: ApiRequest): Promise<Outcome> {

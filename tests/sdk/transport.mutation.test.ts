@@ -291,6 +291,8 @@ describe("Transport: the pool and the attempt's timer", () => {
     const x = await t.send({ method: "GET", path: "/after", repeatable: true });
     expect(x.outcome.kind).not.toBe("success");
     expect(s.seen.map((q) => q.url)).toEqual(["/before"]);
+    // A second close (a finally after an explicit close) resolves, as the first did (it was undici's ClientDestroyedError).
+    await t.close();
   });
 
   // The timer is a setTimeout of the attempt's timeoutMs (an unusual value here, to tell it from any other
