@@ -114,7 +114,7 @@ export async function fleetFigure(o: { sites: number; cases: readonly FleetCase[
       }
     };
     // Warm the file cache, the compile cache and the CLI, unrecorded.
-    await up({ latency: "0", to: "catalog" }, 2);
+    await up({ latency: "0", to: "catalog", sites: 8 }, 2);
     for (const c of o.cases) {
       const one = await up(c, 1);
       const eight = await up(c, 8);
