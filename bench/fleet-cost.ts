@@ -15,8 +15,8 @@ import { promisify } from "node:util";
 import { parseFleet } from "../fleet/fleet-file";
 import type { Operation } from "../fleet/report";
 import { runFleet } from "../fleet/runner";
-import { ensurePulumi, PASSPHRASE } from "../scripts/lib/pulumi-cli";
-import { keyDerivationMs, makeShims, type ProcessCpu, type Shims } from "./fleet-processes";
+import { createWorkspace, ensurePulumi } from "../scripts/lib/pulumi-cli";
+import { keyDerivationMs, makeShims, type ProcessCpu } from "./fleet-processes";
 import { median, type Row } from "./stats";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -147,21 +147,15 @@ export async function fleetCostFigure(o: { sites: number; rounds: number }): Pro
     writeFileSync(path.join(DIR, `project-${module}/index.js`), `module.exports = require("../${module}.js").program();\n`);
   }
 
-  const saved = { ...process.env };
-  const home = path.join(DIR, "home");
-  mkdirSync(home, { recursive: true });
-  Object.assign(process.env, {
-    PATH: [shims.dir, binDir, path.dirname(process.execPath), saved.PATH ?? ""].join(path.delimiter),
-    PULUMI_HOME: home,
-    PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    PULUMI_COPILOT: "false",
-    NO_COLOR: "1",
+  // The offline CLI environment the tests and the demo use, with the shims first on PATH and the preload in every Node child.
+  const ws = await createWorkspace(binDir);
+  const saved = process.env;
+  process.env = {
+    ...ws.env,
+    PATH: [shims.dir, ws.env.PATH].join(path.delimiter),
     NODE_OPTIONS: shims.nodeOptions,
     BENCH_FLEET_COST_KEY: KEY,
-  });
-  for (const k of Object.keys(process.env)) if (k.startsWith("BILLING_")) delete process.env[k];
+  };
 
   const v = {
     plugin: variant("billing-fleet, the default (provider plugin, compile cache)"),
@@ -262,6 +256,7 @@ export async function fleetCostFigure(o: { sites: number; rounds: number }): Pro
   } finally {
     process.env = saved;
     child.kill();
+    await ws.dispose();
   }
   return {
     rows: rowsOf(v, o),
@@ -367,5 +362,3 @@ if (require.main === module) {
       process.exit(1);
     });
 }
-
-export type { Shims };

@@ -3,7 +3,7 @@ import { cpus } from "node:os";
 import path from "node:path";
 import { parseFleet } from "../fleet/fleet-file";
 import { runFleet } from "../fleet/runner";
-import { ensurePulumi, PASSPHRASE } from "../scripts/lib/pulumi-cli";
+import { createWorkspace, ensurePulumi } from "../scripts/lib/pulumi-cli";
 import { startSites } from "./fleet-cost";
 import type { Row } from "./stats";
 
@@ -66,17 +66,10 @@ export async function fleetFigure(o: { sites: number; cases: readonly FleetCase[
   rmSync(DIR, { recursive: true, force: true });
   mkdirSync(DIR, { recursive: true });
   for (const [name, text] of Object.entries(SITE_PROGRAMS)) writeFileSync(path.join(DIR, `${name}.js`), text);
-  const saved = { ...process.env };
-  Object.assign(process.env, {
-    PATH: [bin, path.dirname(process.execPath), saved.PATH ?? ""].join(path.delimiter),
-    PULUMI_HOME: path.join(DIR, "home"),
-    PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    PULUMI_COPILOT: "false",
-    BENCH_FLEET_KEY: KEY,
-  });
-  for (const k of Object.keys(process.env)) if (k.startsWith("BILLING_")) delete process.env[k];
+  // The offline CLI environment the tests and the demo use (its own PULUMI_HOME, passphrase, no BILLING_* variables).
+  const ws = await createWorkspace(bin);
+  const saved = process.env;
+  process.env = { ...ws.env, BENCH_FLEET_KEY: KEY };
   const rows: Row[] = [];
   const s = (ms: number) => `${(ms / 1000).toFixed(0)} s`;
   let n = 0;
@@ -139,6 +132,7 @@ export async function fleetFigure(o: { sites: number; cases: readonly FleetCase[
     return rows;
   } finally {
     process.env = saved;
+    await ws.dispose();
   }
 }
 
