@@ -109,13 +109,27 @@ async function createIfMissing(stack: Stack): Promise<void> {
   });
 }
 
+const pluginFolders = new Map<string, Promise<string>>();
+
 /**
  * The provider plugin of this very package, for the inline programs that declare resources through
  * `pulumi-subscription-billing/billing`: a launcher in the state folder that runs its entry point on
  * the runner's own Node, named by the project's `plugins.providers` (so nothing is installed in the
  * user's plugin cache, and the CLI does not warn, as it does for a plugin found on PATH).
  */
-async function pluginFolder(stateDir: string): Promise<string> {
+function pluginFolder(stateDir: string): Promise<string> {
+  let folder = pluginFolders.get(stateDir);
+  if (!folder) {
+    folder = writeLauncher(stateDir);
+    pluginFolders.set(stateDir, folder);
+    // A failure is the site's to report; the next site tries again.
+    folder.catch(() => pluginFolders.delete(stateDir));
+  }
+  return folder;
+}
+
+/** Writes the launcher once per state folder and process (every site of a run shares it). */
+async function writeLauncher(stateDir: string): Promise<string> {
   const dir = path.join(stateDir, "plugin");
   // Built, this module is dist/fleet/run-site.js; from source (ts-node), fleet/run-site.ts beside dist/.
   const entry = [path.resolve(__dirname, "../plugin/bin.js"), path.resolve(__dirname, "../dist/plugin/bin.js")].find((f) => existsSync(f));
