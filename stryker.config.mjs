@@ -1,10 +1,12 @@
 // @ts-check
 /**
- * Mutation testing (issue 24): `npm run mutate` (not part of `npm test`: a full run takes long).
- * Scores, times and the explained survivors: mutation/README.md, mutation/survivors.md.
+ * Mutation testing (issue 24): `npm run mutate` (scripts/mutate.ts; not part of `npm test`: a full run takes
+ * hours). It runs Stryker once per folder with BILLING_MUTATE_FOLDER set, each folder incremental on its own
+ * file in mutation/incremental/. Scores, times and every survivor: mutation/scores.md; the explained
+ * survivors of the critical files: mutation/survivors.md.
  *
- * Only the critical files (one comma-separated --mutate: a second one replaces the first, and braces do not expand):
- *   npm run mutate -- --mutate 'provider/runtime/**\/*.ts,sdk/transport.ts,sdk/retry.ts,sdk/outcome.ts,sdk/replay.ts,sdk/migration.ts'
+ * Part of a folder (one comma-separated --mutate: a second one replaces the first, and braces do not expand):
+ *   npm run mutate -- sdk --mutate 'sdk/transport.ts,sdk/retry.ts'
  *
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
@@ -16,6 +18,10 @@
 // Stryker's workers inherit this process's environment.
 process.env.BILLING_DIST_GUARD = "off";
 
+const FOLDERS = ["sdk", "provider", "fleet", "plugin"];
+const folder = process.env.BILLING_MUTATE_FOLDER;
+if (folder !== undefined && !FOLDERS.includes(folder)) throw new Error(`BILLING_MUTATE_FOLDER: ${folder} is not one of ${FOLDERS.join(", ")}`);
+
 export default {
   packageManager: "npm",
   testRunner: "vitest",
@@ -23,15 +29,12 @@ export default {
   vitest: { configFile: "mutation/vitest.config.mts", related: true },
   coverageAnalysis: "perTest",
   checkers: ["typescript"],
-  tsconfigFile: "tsconfig.json",
+  tsconfigFile: "mutation/tsconfig.json",
   // Groups mutants per compile and splits a group only when it fails: far fewer compiles; a mutant
   // is still marked CompileError only after it was checked alone.
   typescriptChecker: { prioritizePerformanceOverAccuracy: true },
   mutate: [
-    "sdk/**/*.ts",
-    "provider/**/*.ts",
-    "fleet/**/*.ts",
-    "plugin/**/*.ts",
+    ...(folder ? [folder] : FOLDERS).map((f) => `${f}/**/*.ts`),
     // Generated from the schema / kinds (npm run sdk-gen, npm run docs): tested by their staleness checks.
     "!sdk/generated/**",
     "!provider/kinds/generated/**",
@@ -51,14 +54,14 @@ export default {
   timeoutFactor: 2,
   // A change re-tests only the mutants and tests it touched. The file is committed (see mutation/README.md).
   incremental: true,
-  incrementalFile: "mutation/stryker-incremental.json",
+  incrementalFile: `mutation/incremental/${folder ?? "all"}.json`,
   // Not copied into the sandbox: tool caches and state the mutation run's tests do not use.
-  ignorePatterns: [".cache", ".pulumi-state", ".billing-fleet", "*.tgz", "reports", "mutation/*.md"],
+  ignorePatterns: [".cache", ".pulumi-state", ".billing-fleet", "*.tgz", "reports", "mutation/*.md", "mutation/incremental"],
   // vitest transpiles without type checks; the checker above does the compiling.
   disableTypeChecks: "{sdk,provider,fleet,plugin}/**/*.ts",
   reporters: ["clear-text", "progress", "html", "json"],
-  htmlReporter: { fileName: "reports/mutation/mutation.html" },
-  jsonReporter: { fileName: "reports/mutation/mutation.json" },
+  htmlReporter: { fileName: `reports/mutation/${folder ?? "all"}.html` },
+  jsonReporter: { fileName: `reports/mutation/${folder ?? "all"}.json` },
   thresholds: { high: 85, low: 70, break: null },
   tempDirName: ".stryker-tmp",
   cleanTempDir: true,

@@ -38,6 +38,14 @@ export default mergeConfig(
   base,
   defineConfig({
     root: path.resolve(import.meta.dirname, ".."),
-    test: { exclude: Object.keys(NOT_IN_THE_MUTATION_RUN) },
+    test: {
+      exclude: Object.keys(NOT_IN_THE_MUTATION_RUN),
+      // Stryker starts a vitest run for every mutant. Isolated, each run is a fresh worker that imports
+      // the test file's whole graph again (@pulumi/pulumi, undici, zod: most of a mutant's time). Not
+      // isolated, the worker and its module cache stay between runs, and a mutant is switched on at run
+      // time (mutant switches read the active mutant when the code runs). Module-level (static) mutants,
+      // the ones a cached module would hide, are ignored by stryker.config.mjs anyway.
+      isolate: process.env.BILLING_MUTATE_ISOLATE === "1",
+    },
   }),
 );

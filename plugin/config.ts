@@ -44,11 +44,9 @@ export function plainCredentials(args: Readonly<Record<string, unknown>> | undef
   });
 }
 
-/** Keys already warned about by this plugin process (one preview or up): once per key, not per provider. */
-const warned = new Set<string>();
-
 /**
- * Warns about each credential set without `--secret` (see {@link plainCredentials}), once per process.
+ * Warns about each credential set without `--secret` (see {@link plainCredentials}), once per key in
+ * `warned` (the served plugin's own set: one plugin process is one preview or up).
  * Only for the default provider when the engine names it: an explicit provider's inputs come from the
  * program, not from the stack's config file.
  */
@@ -56,6 +54,7 @@ export function warnPlainCredentials(
   args: Readonly<Record<string, unknown>> | undefined,
   providerName: string | undefined,
   warn: (message: string) => void = (m) => notice(`warning: ${m}`),
+  warned: Set<string> = new Set(),
 ): void {
   if (providerName && !providerName.startsWith("default")) return;
   for (const key of plainCredentials(args)) {

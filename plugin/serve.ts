@@ -88,6 +88,8 @@ export function guarded(
 ): Implementation {
   // grpc-js binds each method to the object given: the server's own methods see `this` with its fields.
   const wrapped = Object.create(impl) as Implementation;
+  // The keys warned about: once per key for the life of this server (the plugin process), not per provider.
+  const warned = new Set<string>();
   wrapped.configure = (call, callback) => {
     try {
       const variables: [string, string][] = [];
@@ -97,7 +99,7 @@ export function guarded(
       const args = call.request.getArgs()?.toJavaScript();
       provider.configure(providerConfig(variables, args));
       const urn = call.request.getUrn?.() || undefined;
-      warnPlainCredentials(args, call.request.getName?.() || undefined, warn && ((message) => warn(message, urn)));
+      warnPlainCredentials(args, call.request.getName?.() || undefined, warn && ((message) => warn(message, urn)), warned);
     } catch (err) {
       callback(err as Error);
       return;

@@ -1,0 +1,206 @@
+/**
+ * `npm run mutate`: the mutation score of sdk/, provider/, fleet/ and plugin/ (issue 24), one Stryker run
+ * per folder, each incremental on its own file in mutation/incremental/, then the score per folder.
+ *
+ *   npm run mutate                                   every folder (each re-tests only what changed)
+ *   npm run mutate -- fleet plugin                   some folders
+ *   npm run mutate -- sdk --mutate sdk/transport.ts  part of a folder (other Stryker options pass through)
+ *   npm run mutate -- --report                       no run: the scores the incremental files hold
+ *
+ * Why a wrapper: Stryker writes its incremental file with the results of the files its run mutated and
+ * nothing else, so a narrowed run (or one stopped with Ctrl-C, which saves what it finished) would drop
+ * every other file's results. Here each run's results are laid over the folder's earlier ones, file by
+ * file. That is safe: Stryker reuses an earlier result only when the mutant's code and its tests are
+ * unchanged, and re-tests the rest.
+ *
+ * Writes mutation/scores.md (the table, the time each folder took, every surviving mutant) and prints it.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { calculateMutationTestMetrics } from "mutation-testing-metrics";
+import type { MutationTestResult } from "mutation-testing-report-schema";
+
+const ROOT = path.resolve(__dirname, "..");
+export const FOLDERS = ["sdk", "provider", "fleet", "plugin"] as const;
+type Folder = (typeof FOLDERS)[number];
+const INCREMENTAL = path.join(ROOT, "mutation", "incremental");
+const SCORES = path.join(ROOT, "mutation", "scores.md");
+const RUNS = path.join(INCREMENTAL, "runs.json");
+
+/** What the last run of a folder measured: kept so that `--report` can say how many mutants are untested. */
+interface RunRecord {
+  /** Mutants Stryker's instrumenter found in the folder (the last run over the whole folder). */
+  mutants?: number;
+  /** The last run: when it started, how long it took, whether it ran to the end. */
+  started?: string;
+  seconds?: number;
+  complete?: boolean;
+  args?: string[];
+}
+
+const incrementalFile = (folder: Folder) => path.join(INCREMENTAL, `${folder}.json`);
+
+function readReport(file: string): MutationTestResult | undefined {
+  return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as MutationTestResult) : undefined;
+}
+
+/** `earlier`'s files that `latest` did not run, then every file of `latest`. */
+export function merge(earlier: MutationTestResult | undefined, latest: MutationTestResult | undefined): MutationTestResult | undefined {
+  if (!earlier || !latest) return latest ?? earlier;
+  return {
+    ...latest,
+    files: { ...earlier.files, ...latest.files },
+    testFiles: { ...(earlier.testFiles ?? {}), ...(latest.testFiles ?? {}) },
+  };
+}
+
+function readRuns(): Partial<Record<Folder, RunRecord>> {
+  return existsSync(RUNS) ? JSON.parse(readFileSync(RUNS, "utf8")) : {};
+}
+
+/** One Stryker run over `folder` (or the narrower `--mutate` the user passed); resolves when it ended. */
+async function runFolder(folder: Folder, passThrough: string[]): Promise<RunRecord> {
+  const file = incrementalFile(folder);
+  const earlier = readReport(file);
+  const narrowed = passThrough.includes("--mutate");
+  const started = new Date();
+  let mutants: number | undefined;
+  const code = await new Promise<number | null>((resolve) => {
+    const child = spawn(
+      path.join(ROOT, "node_modules", ".bin", "stryker"),
+      ["run", "--incrementalFile", path.relative(ROOT, file), ...passThrough],
+      { cwd: ROOT, env: { ...process.env, BILLING_MUTATE_FOLDER: folder }, stdio: ["inherit", "pipe", "inherit"] },
+    );
+    child.stdout.on("data", (chunk: Buffer) => {
+      process.stdout.write(chunk);
+      const found = /Instrumented \d+ source file\(s\) with (\d+) mutant/.exec(chunk.toString());
+      if (found) mutants = Number(found[1]);
+    });
+    // Ctrl-C reaches Stryker too (same process group); it saves what it finished, and the merge below keeps it.
+    process.on("SIGINT", () => {});
+    child.on("close", resolve);
+  });
+  const merged = merge(earlier, readReport(file));
+  if (merged) writeFileSync(file, `${JSON.stringify(merged, null, 2)}\n`);
+  return {
+    ...readRuns()[folder],
+    ...(narrowed ? {} : { mutants }),
+    started: started.toISOString(),
+    seconds: Math.round((Date.now() - started.getTime()) / 1000),
+    complete: code === 0,
+    args: passThrough,
+  };
+}
+
+interface Row {
+  folder: string;
+  killed: number;
+  timeout: number;
+  survived: number;
+  noCoverage: number;
+  compileErrors: number;
+  ignored: number;
+  untested: number | undefined;
+  score: number;
+}
+
+function rowOf(folder: string, report: MutationTestResult, mutants: number | undefined): Row {
+  const m = calculateMutationTestMetrics(report).systemUnderTestMetrics.metrics;
+  return {
+    folder,
+    killed: m.killed,
+    timeout: m.timeout,
+    survived: m.survived,
+    noCoverage: m.noCoverage,
+    compileErrors: m.compileErrors,
+    ignored: m.ignored,
+    untested: mutants === undefined ? undefined : Math.max(0, mutants - m.totalMutants),
+    score: m.mutationScore,
+  };
+}
+
+const pct = (n: number) => (Number.isNaN(n) ? "—" : `${n.toFixed(2)}%`);
+
+/** The scores table, the runs, and every surviving (or uncovered) mutant, as Markdown. */
+export function scoresMarkdown(reports: Partial<Record<Folder, MutationTestResult>>, runs: Partial<Record<Folder, RunRecord>>): string {
+  const rows: Row[] = [];
+  const all: MutationTestResult[] = [];
+  for (const folder of FOLDERS) {
+    const report = reports[folder];
+    if (!report) continue;
+    all.push(report);
+    rows.push(rowOf(`${folder}/`, report, runs[folder]?.mutants));
+  }
+  const total =
+    all.length > 0 ? rowOf("**all four**", { ...all[0], files: Object.assign({}, ...all.map((r) => r.files)) }, undefined) : undefined;
+  if (total) total.untested = rows.every((r) => r.untested !== undefined) ? rows.reduce((s, r) => s + (r.untested ?? 0), 0) : undefined;
+  const line = (r: Row) =>
+    `| ${r.folder} | **${pct(r.score)}** | ${r.killed} | ${r.timeout} | ${r.survived} | ${r.noCoverage} | ${r.compileErrors} | ${r.ignored} | ${r.untested ?? "?"} |`;
+  const out = [
+    "# Mutation scores",
+    "",
+    "Written by `npm run mutate` (scripts/mutate.ts) from the incremental files in `mutation/incremental/`; do not edit.",
+    "Score: killed and timed-out mutants of those tested that compile (survived and no-coverage count against it;",
+    "compile errors and static mutants, ignored, do not). *Untested*: found by the instrumenter, no result yet",
+    "(a run stopped before them, or a narrowed one).",
+    "",
+    "| folder | score | killed | timeout | survived | no coverage | compile errors | ignored (static) | untested |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ...rows.map(line),
+    ...(total ? [line(total)] : []),
+    "",
+    "## Runs",
+    "",
+    "| folder | last run started (UTC) | took | ran to the end | options |",
+    "|---|---|---:|---|---|",
+    ...FOLDERS.filter((f) => runs[f]).map((f) => {
+      const r = runs[f] as RunRecord;
+      const took = r.seconds === undefined ? "?" : `${Math.floor(r.seconds / 60)} min ${r.seconds % 60} s`;
+      return `| ${f}/ | ${r.started?.replace("T", " ").slice(0, 16) ?? "?"} | ${took} | ${r.complete ? "yes" : "no (stopped; its results are kept)"} | ${r.args?.length ? `\`${r.args.join(" ")}\`` : "—"} |`;
+    }),
+    "",
+    "## Surviving and uncovered mutants",
+    "",
+    "Those of `provider/runtime/` and `sdk/{transport,retry,outcome,replay,migration}.ts` are explained in",
+    "[survivors.md](survivors.md).",
+    "",
+    "| file:line | mutator | replacement | status |",
+    "|---|---|---|---|",
+  ];
+  for (const report of all) {
+    for (const [file, { mutants }] of Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b))) {
+      for (const m of [...mutants].sort((a, b) => a.location.start.line - b.location.start.line)) {
+        if (m.status !== "Survived" && m.status !== "NoCoverage") continue;
+        const replacement = (m.replacement ?? "").replace(/\s+/g, " ").slice(0, 80).replace(/\|/g, "\\|").replace(/`/g, "'");
+        out.push(`| ${file}:${m.location.start.line} | ${m.mutatorName} | \`${replacement}\` | ${m.status} |`);
+      }
+    }
+  }
+  return `${out.join("\n")}\n`;
+}
+
+async function main(argv: string[]): Promise<void> {
+  const reportOnly = argv.includes("--report");
+  const folders = argv.filter((a): a is Folder => (FOLDERS as readonly string[]).includes(a));
+  const passThrough = argv.filter((a) => a !== "--report" && !(FOLDERS as readonly string[]).includes(a));
+  mkdirSync(INCREMENTAL, { recursive: true });
+  let failed = false;
+  if (!reportOnly) {
+    for (const folder of folders.length ? folders : FOLDERS) {
+      const record = await runFolder(folder, passThrough);
+      writeFileSync(RUNS, `${JSON.stringify({ ...readRuns(), [folder]: record }, null, 2)}\n`);
+      if (!record.complete) {
+        failed = true;
+        break;
+      }
+    }
+  }
+  const reports = Object.fromEntries(FOLDERS.map((f) => [f, readReport(incrementalFile(f))]));
+  const markdown = scoresMarkdown(reports, readRuns());
+  writeFileSync(SCORES, markdown);
+  process.stdout.write(`\n${markdown.split("\n## Surviving")[0]}\nEvery surviving mutant: ${path.relative(ROOT, SCORES)}\n`);
+  if (failed) process.exitCode = 1;
+}
+
+if (require.main === module) void main(process.argv.slice(2));

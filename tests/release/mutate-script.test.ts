@@ -1,0 +1,68 @@
+import type { MutantResult, MutationTestResult } from "mutation-testing-report-schema";
+import { describe, expect, it } from "vitest";
+import { merge, scoresMarkdown } from "../../scripts/mutate";
+
+// `npm run mutate` (scripts/mutate.ts): a narrowed or stopped Stryker run writes its incremental file with
+// only the files it ran; the wrapper lays those over the folder's earlier results, then scores each folder.
+
+let id = 0;
+const mutant = (status: MutantResult["status"], line: number, replacement = "true", mutatorName = "ConditionalExpression"): MutantResult => ({
+  id: String(id++),
+  mutatorName,
+  replacement,
+  status,
+  location: { start: { line, column: 1 }, end: { line, column: 5 } },
+});
+
+const report = (files: Record<string, MutantResult[]>): MutationTestResult => ({
+  schemaVersion: "1.0",
+  thresholds: { high: 85, low: 70 },
+  files: Object.fromEntries(Object.entries(files).map(([name, mutants]) => [name, { language: "typescript", source: "", mutants }])),
+  testFiles: {},
+});
+
+describe("merge: a run's results over the folder's earlier ones", () => {
+  it("keeps the files the run did not mutate, and takes the run's result for every file it did", () => {
+    const earlier = report({ "sdk/a.ts": [mutant("Survived", 1)], "sdk/b.ts": [mutant("Killed", 2)] });
+    const latest = report({ "sdk/a.ts": [mutant("Killed", 1), mutant("Killed", 3)] });
+    const merged = merge(earlier, latest);
+    expect(Object.keys(merged?.files ?? {}).sort()).toEqual(["sdk/a.ts", "sdk/b.ts"]);
+    expect(merged?.files["sdk/a.ts"].mutants.map((m) => m.status)).toEqual(["Killed", "Killed"]);
+    expect(merged?.files["sdk/b.ts"].mutants.map((m) => m.status)).toEqual(["Killed"]);
+  });
+
+  it("a first run, or a run that wrote nothing (it failed before testing), leaves what there is", () => {
+    const only = report({ "fleet/x.ts": [mutant("Killed", 1)] });
+    expect(merge(undefined, only)).toBe(only);
+    expect(merge(only, undefined)).toBe(only);
+    expect(merge(undefined, undefined)).toBeUndefined();
+  });
+});
+
+describe("scoresMarkdown: the score per folder, of the mutants that compile", () => {
+  const reports = {
+    sdk: report({
+      "sdk/a.ts": [mutant("Killed", 1), mutant("Killed", 2), mutant("Timeout", 3), mutant("Survived", 4, "a | b"), mutant("CompileError", 5)],
+    }),
+    plugin: report({ "plugin/p.ts": [mutant("Killed", 1), mutant("NoCoverage", 9, "{}", "BlockStatement"), mutant("Ignored", 2)] }),
+  };
+  const text = scoresMarkdown(reports, { sdk: { mutants: 7, seconds: 125, complete: true, started: "2026-11-26T10:00:00.000Z", args: [] } });
+  const row = (name: string) => text.split("\n").find((l) => l.startsWith(`| ${name} |`));
+
+  it("counts killed and timed-out mutants against survived and uncovered ones; compile errors and static ones apart", () => {
+    // sdk: (2 killed + 1 timeout) / (3 + 1 survived) = 75%; two mutants the instrumenter found have no result yet.
+    expect(row("sdk/")).toBe("| sdk/ | **75.00%** | 2 | 1 | 1 | 0 | 1 | 0 | 2 |");
+    // plugin: 1 killed, 1 without coverage: 50%; the ignored (static) one is not in the score; no run recorded.
+    expect(row("plugin/")).toBe("| plugin/ | **50.00%** | 1 | 0 | 0 | 1 | 0 | 1 | ? |");
+    expect(row("**all four**")).toBe("| **all four** | **66.67%** | 3 | 1 | 1 | 1 | 1 | 1 | ? |");
+    expect(row("provider/")).toBeUndefined();
+  });
+
+  it("says how long each folder's last run took, and lists every surviving and uncovered mutant where it is", () => {
+    expect(row("sdk/")).toBeDefined();
+    expect(text).toContain("| sdk/ | 2026-11-26 10:00 | 2 min 5 s | yes | — |");
+    expect(text).toContain("| sdk/a.ts:4 | ConditionalExpression | `a \\| b` | Survived |");
+    expect(text).toContain("| plugin/p.ts:9 | BlockStatement | `{}` | NoCoverage |");
+    expect(text).not.toMatch(/sdk\/a\.ts:[1235] /);
+  });
+});
