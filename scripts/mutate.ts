@@ -19,7 +19,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { calculateMutationTestMetrics } from "mutation-testing-metrics";
-import type { MutationTestResult } from "mutation-testing-report-schema";
+import type { MutantResult, MutationTestResult } from "mutation-testing-report-schema";
 
 const ROOT = path.resolve(__dirname, "..");
 export const FOLDERS = ["sdk", "provider", "fleet", "plugin"] as const;
@@ -103,6 +103,8 @@ interface Row {
   ignored: number;
   untested: number | undefined;
   score: number;
+  /** The score without the mutants no test reached (only the engine and e2e tests, which are not Stryker's, run that code). */
+  covered: number;
 }
 
 function rowOf(folder: string, report: MutationTestResult, mutants: number | undefined): Row {
@@ -117,8 +119,15 @@ function rowOf(folder: string, report: MutationTestResult, mutants: number | und
     ignored: m.ignored,
     untested: mutants === undefined ? undefined : Math.max(0, mutants - m.totalMutants),
     score: m.mutationScore,
+    covered: m.mutationScoreBasedOnCoveredCode,
   };
 }
+
+/**
+ * A mutant reported Survived although tests reach it and none of them ran: not a result. It happened with
+ * vitest's isolation off (mutation/vitest.config.mts says why it is on); counted apart so that it shows.
+ */
+export const ranNoTest = (m: MutantResult): boolean => m.status === "Survived" && (m.coveredBy?.length ?? 0) > 0 && m.testsCompleted === 0;
 
 const pct = (n: number) => (Number.isNaN(n) ? "—" : `${n.toFixed(2)}%`);
 
@@ -136,17 +145,18 @@ export function scoresMarkdown(reports: Partial<Record<Folder, MutationTestResul
     all.length > 0 ? rowOf("**all four**", { ...all[0], files: Object.assign({}, ...all.map((r) => r.files)) }, undefined) : undefined;
   if (total) total.untested = rows.every((r) => r.untested !== undefined) ? rows.reduce((s, r) => s + (r.untested ?? 0), 0) : undefined;
   const line = (r: Row) =>
-    `| ${r.folder} | **${pct(r.score)}** | ${r.killed} | ${r.timeout} | ${r.survived} | ${r.noCoverage} | ${r.compileErrors} | ${r.ignored} | ${r.untested ?? "?"} |`;
+    `| ${r.folder} | **${pct(r.score)}** | ${pct(r.covered)} | ${r.killed} | ${r.timeout} | ${r.survived} | ${r.noCoverage} | ${r.compileErrors} | ${r.ignored} | ${r.untested ?? "?"} |`;
   const out = [
     "# Mutation scores",
     "",
     "Written by `npm run mutate` (scripts/mutate.ts) from the incremental files in `mutation/incremental/`; do not edit.",
     "Score: killed and timed-out mutants of those tested that compile (survived and no-coverage count against it;",
-    "compile errors and static mutants, ignored, do not). *Untested*: found by the instrumenter, no result yet",
-    "(a run stopped before them, or a narrowed one).",
+    "compile errors and static mutants, ignored, do not). *Of covered code*: the same without the mutants no",
+    "unit test reaches (code only the engine and e2e tests run, which Stryker's vitest runner cannot).",
+    "*Untested*: found by the instrumenter, no result yet (a run stopped before them, or a narrowed one).",
     "",
-    "| folder | score | killed | timeout | survived | no coverage | compile errors | ignored (static) | untested |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| folder | score | of covered code | killed | timeout | survived | no coverage | compile errors | ignored (static) | untested |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...rows.map(line),
     ...(total ? [line(total)] : []),
     "",
@@ -173,10 +183,12 @@ export function scoresMarkdown(reports: Partial<Record<Folder, MutationTestResul
       for (const m of [...mutants].sort((a, b) => a.location.start.line - b.location.start.line)) {
         if (m.status !== "Survived" && m.status !== "NoCoverage") continue;
         const replacement = (m.replacement ?? "").replace(/\s+/g, " ").slice(0, 80).replace(/\|/g, "\\|").replace(/`/g, "'");
-        out.push(`| ${file}:${m.location.start.line} | ${m.mutatorName} | \`${replacement}\` | ${m.status} |`);
+        out.push(`| ${file}:${m.location.start.line} | ${m.mutatorName} | \`${replacement}\` | ${ranNoTest(m) ? "Survived, **no test ran**" : m.status} |`);
       }
     }
   }
+  const suspect = all.flatMap((r) => Object.values(r.files).flatMap((f) => f.mutants)).filter(ranNoTest).length;
+  if (suspect > 0) out.splice(out.indexOf("## Runs"), 0, `**${suspect} survivors ran no test although tests reach them: not results.**`, "");
   return `${out.join("\n")}\n`;
 }
 

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import { BillingProvider } from "../../plugin/provider";
@@ -152,5 +154,22 @@ describe("the plugin's package schema", () => {
     expect(JSON.parse(p.schema)).toEqual(schema);
     expect(p.schema).toBe(new BillingProvider("0.1.0").schema);
     expect(JSON.parse(new BillingProvider().schema).version).toBe(require("../../package.json").version);
+  });
+
+  it("sdk-gen/schema.json, checked in, is this schema at package.json's version, as text (else: npm run sdk-gen)", () => {
+    const root = path.resolve(__dirname, "../..");
+    const { version } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { version: string };
+    const now = `${JSON.stringify(
+      packageSchema(
+        Object.values(KINDS).map((m) => m.kind),
+        version,
+      ),
+      null,
+      2,
+    )}\n`;
+    expect(
+      readFileSync(path.join(root, "sdk-gen/schema.json"), "utf8"),
+      "sdk-gen/schema.json is stale: run `npm run sdk-gen` and commit sdk-gen/",
+    ).toBe(now);
   });
 });

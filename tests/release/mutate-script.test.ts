@@ -51,10 +51,10 @@ describe("scoresMarkdown: the score per folder, of the mutants that compile", ()
 
   it("counts killed and timed-out mutants against survived and uncovered ones; compile errors and static ones apart", () => {
     // sdk: (2 killed + 1 timeout) / (3 + 1 survived) = 75%; two mutants the instrumenter found have no result yet.
-    expect(row("sdk/")).toBe("| sdk/ | **75.00%** | 2 | 1 | 1 | 0 | 1 | 0 | 2 |");
-    // plugin: 1 killed, 1 without coverage: 50%; the ignored (static) one is not in the score; no run recorded.
-    expect(row("plugin/")).toBe("| plugin/ | **50.00%** | 1 | 0 | 0 | 1 | 0 | 1 | ? |");
-    expect(row("**all four**")).toBe("| **all four** | **66.67%** | 3 | 1 | 1 | 1 | 1 | 1 | ? |");
+    expect(row("sdk/")).toBe("| sdk/ | **75.00%** | 75.00% | 2 | 1 | 1 | 0 | 1 | 0 | 2 |");
+    // plugin: 1 killed, 1 without coverage: 50%, 100% of covered code; the ignored (static) one is not in the score; no run recorded.
+    expect(row("plugin/")).toBe("| plugin/ | **50.00%** | 100.00% | 1 | 0 | 0 | 1 | 0 | 1 | ? |");
+    expect(row("**all four**")).toBe("| **all four** | **66.67%** | 80.00% | 3 | 1 | 1 | 1 | 1 | 1 | ? |");
     expect(row("provider/")).toBeUndefined();
   });
 
@@ -64,5 +64,15 @@ describe("scoresMarkdown: the score per folder, of the mutants that compile", ()
     expect(text).toContain("| sdk/a.ts:4 | ConditionalExpression | `a \\| b` | Survived |");
     expect(text).toContain("| plugin/p.ts:9 | BlockStatement | `{}` | NoCoverage |");
     expect(text).not.toMatch(/sdk\/a\.ts:[1235] /);
+    expect(text).not.toContain("no test ran");
+  });
+
+  it("a survivor that tests reach but that ran none of them is flagged, not taken as a result", () => {
+    const unrun = { ...mutant("Survived", 7), coveredBy: ["t1", "t2"], testsCompleted: 0 };
+    const ran = { ...mutant("Survived", 8), coveredBy: ["t1"], testsCompleted: 1 };
+    const flagged = scoresMarkdown({ fleet: report({ "fleet/f.ts": [unrun, ran] }) }, {});
+    expect(flagged).toContain("| fleet/f.ts:7 | ConditionalExpression | `true` | Survived, **no test ran** |");
+    expect(flagged).toContain("| fleet/f.ts:8 | ConditionalExpression | `true` | Survived |");
+    expect(flagged).toContain("**1 survivors ran no test although tests reach them: not results.**");
   });
 });

@@ -3,13 +3,11 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { packageSchema } from "../../plugin/schema";
-import { KINDS } from "../../provider/kinds";
 
 /**
  * The checked-in schema and SDKs (sdk-gen/) are what `npm run sdk-gen` writes from the kind
- * declarations now. The schema is compared as text with the one the declarations give; each SDK is
- * generated again from the checked-in schema, with the pinned generator (sdk-gen/gen, built as the
+ * declarations now. The schema is compared as text with the one the declarations give (in
+ * tests/plugin/schema.test.ts, in process, where the mutation run sees it); each SDK is generated again from the checked-in schema, with the pinned generator (sdk-gen/gen, built as the
  * script builds it when .cache/sdk-gen/gen is missing or older than its source), into a temporary
  * folder, and every file is compared with the checked-in one: a hand-edited, missing or extra file
  * fails, not only a schema hash that no longer matches.
@@ -53,7 +51,6 @@ function files(dir: string, rel = ""): Map<string, Buffer> {
 }
 
 describe("sdk-gen: the checked-in schema and SDKs are not stale", () => {
-  const checkedIn = readFileSync(path.join(ROOT, "sdk-gen/schema.json"), "utf8");
   let out: string;
 
   beforeAll(() => {
@@ -65,19 +62,6 @@ describe("sdk-gen: the checked-in schema and SDKs are not stale", () => {
   }, 600_000);
   afterAll(() => {
     if (out) rmSync(out, { recursive: true, force: true });
-  });
-
-  it("sdk-gen/schema.json is the schema generated from the kind declarations at package.json's version", () => {
-    const { version } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
-    const now = `${JSON.stringify(
-      packageSchema(
-        Object.values(KINDS).map((m) => m.kind),
-        version,
-      ),
-      null,
-      2,
-    )}\n`;
-    expect(checkedIn, `sdk-gen/schema.json is stale: ${FIX}`).toBe(now);
   });
 
   for (const lang of LANGS) {
