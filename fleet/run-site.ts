@@ -204,6 +204,8 @@ export async function runSite(site: ResolvedSite, o: SiteRunOptions): Promise<Si
     if (e.resourcePreEvent) o.onProgress?.(redact.text(log.last));
   };
   const base = { name: site.name, stack: site.stack };
+  // Whether the CLI's operation began: only then is a failure under an aborted signal the stop's doing.
+  let operating = false;
   try {
     const plain: ConfigMap = Object.fromEntries(Object.entries(site.config).map(([k, value]) => [k, { value }]));
     const secrets = secretConfig(site, env);
@@ -239,6 +241,7 @@ export async function runSite(site: ResolvedSite, o: SiteRunOptions): Promise<Si
     let changes: Record<string, number> = {};
     let preview: SiteReport["preview"];
     const operate = async () => {
+      operating = true;
       switch (o.operation) {
         case "preview": {
           const r = await stack.preview({ onEvent, onOutput, policyPacks, policyPackConfigs, signal });
@@ -288,7 +291,7 @@ export async function runSite(site: ResolvedSite, o: SiteRunOptions): Promise<Si
       changed: 0,
       durationMs: Math.round(performance.now() - started),
       error:
-        o.signal?.aborted && !message.startsWith("not run")
+        o.signal?.aborted && operating
           ? `interrupted: ${log.firstError() ?? "the CLI was asked to stop; what it applied is in the stack's state"}`
           : (log.firstError() ?? firstLine(message)),
       ...(o.operation === "preview" ? { preview: log.preview(undefined) } : {}),
