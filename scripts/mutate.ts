@@ -16,7 +16,7 @@
  * Writes mutation/scores.md (the table, the time each folder took, every surviving mutant) and prints it.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { calculateMutationTestMetrics } from "mutation-testing-metrics";
 import type { MutantResult, MutationTestResult } from "mutation-testing-report-schema";
@@ -28,11 +28,8 @@ const INCREMENTAL = path.join(ROOT, "mutation", "incremental");
 const SCORES = path.join(ROOT, "mutation", "scores.md");
 const RUNS = path.join(INCREMENTAL, "runs.json");
 
-/** What the last run of a folder measured: kept so that `--report` can say how many mutants are untested. */
+/** A folder's last run: when it started, how long it took, whether it ran to the end, with what options. */
 interface RunRecord {
-  /** Mutants Stryker's instrumenter found in the folder (the last run over the whole folder). */
-  mutants?: number;
-  /** The last run: when it started, how long it took, whether it ran to the end. */
   started?: string;
   seconds?: number;
   complete?: boolean;
@@ -40,6 +37,38 @@ interface RunRecord {
 }
 
 const incrementalFile = (folder: Folder) => path.join(INCREMENTAL, `${folder}.json`);
+
+/** The files stryker.config.mjs mutates in a folder: its TypeScript, not generated code or declarations. */
+function folderFiles(folder: Folder): string[] {
+  return (readdirSync(path.join(ROOT, folder), { recursive: true }) as string[])
+    .map((f) => path.join(folder, f).split(path.sep).join("/"))
+    .filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts") && !f.includes("/generated/"))
+    .sort();
+}
+
+/** How many mutants Stryker's instrumenter finds in a folder now (what a whole run would test). */
+async function mutantsIn(folder: Folder): Promise<number> {
+  const { Instrumenter } = await import("@stryker-mutator/instrumenter");
+  const quiet = () => false;
+  const none = () => {};
+  const log = {
+    debug: none,
+    info: none,
+    warn: none,
+    error: none,
+    trace: none,
+    fatal: none,
+    isDebugEnabled: quiet,
+    isTraceEnabled: quiet,
+    isInfoEnabled: quiet,
+    isWarnEnabled: quiet,
+    isErrorEnabled: quiet,
+    isFatalEnabled: quiet,
+  };
+  const files = folderFiles(folder).map((name) => ({ name, content: readFileSync(path.join(ROOT, name), "utf8"), mutate: true as const }));
+  const { mutants } = await new Instrumenter(log as never).instrument(files, { plugins: null, excludedMutations: [], ignorers: [] });
+  return mutants.length;
+}
 
 function readReport(file: string): MutationTestResult | undefined {
   return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as MutationTestResult) : undefined;
@@ -63,20 +92,14 @@ function readRuns(): Partial<Record<Folder, RunRecord>> {
 async function runFolder(folder: Folder, passThrough: string[]): Promise<RunRecord> {
   const file = incrementalFile(folder);
   const earlier = readReport(file);
-  const narrowed = passThrough.includes("--mutate");
   const started = new Date();
-  let mutants: number | undefined;
   const code = await new Promise<number | null>((resolve) => {
     const child = spawn(
       path.join(ROOT, "node_modules", ".bin", "stryker"),
       ["run", "--incrementalFile", path.relative(ROOT, file), ...passThrough],
       { cwd: ROOT, env: { ...process.env, BILLING_MUTATE_FOLDER: folder }, stdio: ["inherit", "pipe", "inherit"] },
     );
-    child.stdout.on("data", (chunk: Buffer) => {
-      process.stdout.write(chunk);
-      const found = /Instrumented \d+ source file\(s\) with (\d+) mutant/.exec(chunk.toString());
-      if (found) mutants = Number(found[1]);
-    });
+    child.stdout.on("data", (chunk: Buffer) => process.stdout.write(chunk));
     // Ctrl-C reaches Stryker too (same process group); it saves what it finished, and the merge below keeps it.
     process.on("SIGINT", () => {});
     child.on("close", resolve);
@@ -84,8 +107,6 @@ async function runFolder(folder: Folder, passThrough: string[]): Promise<RunReco
   const merged = merge(earlier, readReport(file));
   if (merged) writeFileSync(file, `${JSON.stringify(merged, null, 2)}\n`);
   return {
-    ...readRuns()[folder],
-    ...(narrowed ? {} : { mutants }),
     started: started.toISOString(),
     seconds: Math.round((Date.now() - started.getTime()) / 1000),
     complete: code === 0,
@@ -132,14 +153,22 @@ export const ranNoTest = (m: MutantResult): boolean => m.status === "Survived" &
 const pct = (n: number) => (Number.isNaN(n) ? "—" : `${n.toFixed(2)}%`);
 
 /** The scores table, the runs, and every surviving (or uncovered) mutant, as Markdown. */
-export function scoresMarkdown(reports: Partial<Record<Folder, MutationTestResult>>, runs: Partial<Record<Folder, RunRecord>>): string {
+export function scoresMarkdown(
+  reports: Partial<Record<Folder, MutationTestResult>>,
+  runs: Partial<Record<Folder, RunRecord>>,
+  /** Each folder's mutants as the instrumenter finds them now: what is untested is the difference. */
+  mutants: Partial<Record<Folder, number>> = {},
+): string {
   const rows: Row[] = [];
   const all: MutationTestResult[] = [];
   for (const folder of FOLDERS) {
-    const report = reports[folder];
+    // A folder never run still has a row when its mutants are counted: all of them untested.
+    const report =
+      reports[folder] ??
+      (mutants[folder] === undefined ? undefined : { schemaVersion: "1.0", thresholds: { high: 85, low: 70 }, files: {} });
     if (!report) continue;
     all.push(report);
-    rows.push(rowOf(`${folder}/`, report, runs[folder]?.mutants));
+    rows.push(rowOf(`${folder}/`, report, mutants[folder]));
   }
   const total =
     all.length > 0 ? rowOf("**all four**", { ...all[0], files: Object.assign({}, ...all.map((r) => r.files)) }, undefined) : undefined;
@@ -183,13 +212,28 @@ export function scoresMarkdown(reports: Partial<Record<Folder, MutationTestResul
       for (const m of [...mutants].sort((a, b) => a.location.start.line - b.location.start.line)) {
         if (m.status !== "Survived" && m.status !== "NoCoverage") continue;
         const replacement = (m.replacement ?? "").replace(/\s+/g, " ").slice(0, 80).replace(/\|/g, "\\|").replace(/`/g, "'");
-        out.push(`| ${file}:${m.location.start.line} | ${m.mutatorName} | \`${replacement}\` | ${ranNoTest(m) ? "Survived, **no test ran**" : m.status} |`);
+        out.push(
+          `| ${file}:${m.location.start.line} | ${m.mutatorName} | \`${replacement}\` | ${ranNoTest(m) ? "Survived, **no test ran**" : m.status} |`,
+        );
       }
     }
   }
   const suspect = all.flatMap((r) => Object.values(r.files).flatMap((f) => f.mutants)).filter(ranNoTest).length;
-  if (suspect > 0) out.splice(out.indexOf("## Runs"), 0, `**${suspect} survivors ran no test although tests reach them: not results.**`, "");
+  if (suspect > 0)
+    out.splice(out.indexOf("## Runs"), 0, `**${suspect} survivors ran no test although tests reach them: not results.**`, "");
   return `${out.join("\n")}\n`;
+}
+
+const README = path.join(ROOT, "README.md");
+const BLOCK = /(<!-- mutation-scores -->\n)[\s\S]*?(<!-- \/mutation-scores -->)/;
+
+/** The README's copy of the scores table (between its `mutation-scores` markers), from scores.md's first table. */
+export function withScores(readme: string, scores: string): string {
+  const lines = scores.split("\n");
+  const from = lines.findIndex((l) => l.startsWith("| folder | score"));
+  const to = lines.findIndex((l, i) => i > from && !l.startsWith("|"));
+  const table = from < 0 ? [] : lines.slice(from, to < 0 ? undefined : to);
+  return readme.replace(BLOCK, (_, open: string, close: string) => `${open}${table.map((l) => `${l}\n`).join("")}${close}`);
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -209,8 +253,11 @@ async function main(argv: string[]): Promise<void> {
     }
   }
   const reports = Object.fromEntries(FOLDERS.map((f) => [f, readReport(incrementalFile(f))]));
-  const markdown = scoresMarkdown(reports, readRuns());
+  const counts: Partial<Record<Folder, number>> = {};
+  for (const f of FOLDERS) counts[f] = await mutantsIn(f);
+  const markdown = scoresMarkdown(reports, readRuns(), counts);
   writeFileSync(SCORES, markdown);
+  writeFileSync(README, withScores(readFileSync(README, "utf8"), markdown));
   process.stdout.write(`\n${markdown.split("\n## Surviving")[0]}\nEvery surviving mutant: ${path.relative(ROOT, SCORES)}\n`);
   if (failed) process.exitCode = 1;
 }

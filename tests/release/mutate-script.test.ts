@@ -1,12 +1,17 @@
 import type { MutantResult, MutationTestResult } from "mutation-testing-report-schema";
 import { describe, expect, it } from "vitest";
-import { merge, scoresMarkdown } from "../../scripts/mutate";
+import { merge, scoresMarkdown, withScores } from "../../scripts/mutate";
 
 // `npm run mutate` (scripts/mutate.ts): a narrowed or stopped Stryker run writes its incremental file with
 // only the files it ran; the wrapper lays those over the folder's earlier results, then scores each folder.
 
 let id = 0;
-const mutant = (status: MutantResult["status"], line: number, replacement = "true", mutatorName = "ConditionalExpression"): MutantResult => ({
+const mutant = (
+  status: MutantResult["status"],
+  line: number,
+  replacement = "true",
+  mutatorName = "ConditionalExpression",
+): MutantResult => ({
   id: String(id++),
   mutatorName,
   replacement,
@@ -42,11 +47,21 @@ describe("merge: a run's results over the folder's earlier ones", () => {
 describe("scoresMarkdown: the score per folder, of the mutants that compile", () => {
   const reports = {
     sdk: report({
-      "sdk/a.ts": [mutant("Killed", 1), mutant("Killed", 2), mutant("Timeout", 3), mutant("Survived", 4, "a | b"), mutant("CompileError", 5)],
+      "sdk/a.ts": [
+        mutant("Killed", 1),
+        mutant("Killed", 2),
+        mutant("Timeout", 3),
+        mutant("Survived", 4, "a | b"),
+        mutant("CompileError", 5),
+      ],
     }),
     plugin: report({ "plugin/p.ts": [mutant("Killed", 1), mutant("NoCoverage", 9, "{}", "BlockStatement"), mutant("Ignored", 2)] }),
   };
-  const text = scoresMarkdown(reports, { sdk: { mutants: 7, seconds: 125, complete: true, started: "2026-11-26T10:00:00.000Z", args: [] } });
+  const text = scoresMarkdown(
+    reports,
+    { sdk: { seconds: 125, complete: true, started: "2026-11-26T10:00:00.000Z", args: [] } },
+    { sdk: 7 },
+  );
   const row = (name: string) => text.split("\n").find((l) => l.startsWith(`| ${name} |`));
 
   it("counts killed and timed-out mutants against survived and uncovered ones; compile errors and static ones apart", () => {
@@ -56,6 +71,10 @@ describe("scoresMarkdown: the score per folder, of the mutants that compile", ()
     expect(row("plugin/")).toBe("| plugin/ | **50.00%** | 100.00% | 1 | 0 | 0 | 1 | 0 | 1 | ? |");
     expect(row("**all four**")).toBe("| **all four** | **66.67%** | 80.00% | 3 | 1 | 1 | 1 | 1 | 1 | ? |");
     expect(row("provider/")).toBeUndefined();
+    // A folder never run, its mutants counted: every one untested, no score.
+    const unrun = scoresMarkdown(reports, {}, { sdk: 7, fleet: 40 }).split("\n");
+    expect(unrun.find((l) => l.startsWith("| fleet/ |"))).toBe("| fleet/ | **—** | — | 0 | 0 | 0 | 0 | 0 | 0 | 40 |");
+    expect(unrun.find((l) => l.startsWith("| **all four** |"))).toBe("| **all four** | **66.67%** | 80.00% | 3 | 1 | 1 | 1 | 1 | 1 | ? |");
   });
 
   it("says how long each folder's last run took, and lists every surviving and uncovered mutant where it is", () => {
@@ -74,5 +93,22 @@ describe("scoresMarkdown: the score per folder, of the mutants that compile", ()
     expect(flagged).toContain("| fleet/f.ts:7 | ConditionalExpression | `true` | Survived, **no test ran** |");
     expect(flagged).toContain("| fleet/f.ts:8 | ConditionalExpression | `true` | Survived |");
     expect(flagged).toContain("**1 survivors ran no test although tests reach them: not results.**");
+  });
+});
+
+describe("withScores: the README's copy of the table", () => {
+  it("replaces what is between the markers with scores.md's per-folder table, and nothing else", () => {
+    const scores = scoresMarkdown({ sdk: report({ "sdk/a.ts": [mutant("Killed", 1), mutant("Survived", 2)] }) }, {});
+    const readme = "# Title\n\nbefore\n<!-- mutation-scores -->\nold table\n<!-- /mutation-scores -->\nafter\n";
+    const updated = withScores(readme, scores);
+    const block = updated.split("<!-- mutation-scores -->\n")[1].split("<!-- /mutation-scores -->")[0].trim().split("\n");
+    expect(block[0]).toMatch(/^\| folder \| score \|/);
+    expect(block.slice(2)).toEqual([
+      "| sdk/ | **50.00%** | 50.00% | 1 | 0 | 1 | 0 | 0 | 0 | ? |",
+      "| **all four** | **50.00%** | 50.00% | 1 | 0 | 1 | 0 | 0 | 0 | ? |",
+    ]);
+    expect(updated.startsWith("# Title\n\nbefore\n<!-- mutation-scores -->\n| folder")).toBe(true);
+    expect(updated.endsWith("|\n<!-- /mutation-scores -->\nafter\n")).toBe(true);
+    expect(withScores("no markers\n", scores)).toBe("no markers\n");
   });
 });
