@@ -124,6 +124,8 @@ describe("retryAfterMs", () => {
     ["obsolete RFC 850 form", "Wednesday, 21-Oct-26 07:28:05 GMT", 5000],
     ["exactly now", "Wed, 21 Oct 2026 07:28:00 GMT", 0],
     ["in the past: no wait, never negative", "Wed, 21 Oct 2026 07:00:00 GMT", 0],
+    // Names in their usual case and nothing else capitalised: the day or month name is what marks a date.
+    ["a numeric zone", "Wed, 21 Oct 2026 07:28:30 +0000", 30_000],
   ])("HTTP date, %s → %i ms", (_, header, ms) => {
     expect(retryAfterMs(header, NOW)).toBe(ms);
   });
@@ -148,6 +150,9 @@ describe("retryAfterMs", () => {
     ["text with a digit, which V8's Date.parse reads as the year 2001", "later 1"],
     ["hexadecimal, which Number() reads", "0x10"],
     ["a negative number", "-5"],
+    // Date.parse reads these, but no HTTP-date form lacks a day or month name, nor an hh:mm:ss time.
+    ["an ISO date and time", "2026-10-21 07:28:30"],
+    ["a month and year without a time", "Oct 2026"],
   ])("not an RFC 9110 value (%s: %j) → undefined", (_, header) => {
     expect(retryAfterMs(header, NOW)).toBeUndefined();
   });
