@@ -100,8 +100,6 @@ async function runFolder(folder: Folder, passThrough: string[]): Promise<RunReco
       { cwd: ROOT, env: { ...process.env, BILLING_MUTATE_FOLDER: folder }, stdio: ["inherit", "pipe", "inherit"] },
     );
     child.stdout.on("data", (chunk: Buffer) => process.stdout.write(chunk));
-    // Ctrl-C reaches Stryker too (same process group); it saves what it finished, and the merge below keeps it.
-    process.on("SIGINT", () => {});
     child.on("close", resolve);
   });
   const merged = merge(earlier, readReport(file));
@@ -241,6 +239,9 @@ async function main(argv: string[]): Promise<void> {
   const folders = argv.filter((a): a is Folder => (FOLDERS as readonly string[]).includes(a));
   const passThrough = argv.filter((a) => a !== "--report" && !(FOLDERS as readonly string[]).includes(a));
   mkdirSync(INCREMENTAL, { recursive: true });
+  // Ctrl-C reaches Stryker too (same process group): it saves what it finished, and the merge keeps it; this
+  // process stays to merge and write the scores.
+  process.on("SIGINT", () => {});
   let failed = false;
   if (!reportOnly) {
     for (const folder of folders.length ? folders : FOLDERS) {
