@@ -349,24 +349,14 @@ describe("pulumi import of the catalog kinds", () => {
       expirationInterval: 12,
       expirationIntervalUnit: "month",
     };
+    const { product: _product, ...annualFields } = annualDeclared;
+    // The state holds each declared field as declared, and the declaration itself as args.
     const annualState = (pro: { id: number; pricePoints: { id: number }[] }) => ({
       pricePointId: pro.pricePoints[1]?.id,
       productId: pro.id,
-      handle: "pro-annual",
-      name: "Annual",
+      ...annualFields,
       isDefault: false,
       archivedAt: null,
-      priceInCents: 50000,
-      interval: 12,
-      intervalUnit: "month",
-      trialPriceInCents: 0,
-      trialInterval: 14,
-      trialIntervalUnit: "day",
-      trialType: "payment_expected",
-      initialChargeInCents: 1000,
-      initialChargeAfterTrial: true,
-      expirationInterval: 12,
-      expirationIntervalUnit: "month",
       args: annualDeclared,
     });
 
