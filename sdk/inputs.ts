@@ -107,9 +107,12 @@ export const migrationInput = z
  * Decimal text of a smaller id becomes that number, so "5001" and 5001 are
  * the same id.
  */
-// One pass over the array, not a schema per element: replays may carry millions of ids.
+// One pass over the array, not a schema per element: replays may carry millions of ids. An array of
+// unknown, not z.custom: zod 4 aborts the enclosing object on a failed custom check, which would skip the
+// replay's "exactly one of ids or selector" rule (`when: () => true` notwithstanding) when ids is bad or
+// still unknown at preview.
 export const replayIdsInput = z
-  .custom<unknown[]>((v) => Array.isArray(v), { error: "must be an array of webhook ids" })
+  .array(z.unknown(), { error: "must be an array of webhook ids" })
   .superRefine((ids, ctx) => {
     const bad: string[] = [];
     for (let i = 0; i < ids.length; i++) {

@@ -35,6 +35,21 @@ describe("WebhookReplay provider", () => {
   it("unknown values pass check", async () => {
     const p = await setup();
     expect((await p.check!({}, { ids: UNKNOWN })).failures).toEqual([]);
+    expect((await p.check!({}, { selector: UNKNOWN })).failures).toEqual([]);
+  });
+
+  // Whatever an unknown (or a wrong) ids turns out to be, ids and selector together are refused at preview.
+  it.each([
+    ["ids unknown", { ids: UNKNOWN, selector: { status: "failed" } }],
+    ["selector unknown", { ids: [1], selector: UNKNOWN }],
+    ["ids not an array", { ids: "5001", selector: { status: "failed" } }],
+  ])("check: %s beside the other still fails on exactly one of ids or selector", async (_, news) => {
+    const p = await setup();
+    const { failures } = await p.check!({}, news);
+    expect(failures?.filter((f) => f.property === "ids").map((f) => f.reason)).toContainEqual(
+      expect.stringMatching(/^give exactly one of ids \(webhook ids to replay\) or selector/),
+    );
+    expect(sim.requests).toHaveLength(0);
   });
 
   it("any number of ids: 2500 go out in 3 batches, each once", async () => {
