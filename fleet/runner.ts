@@ -68,12 +68,13 @@ export async function runFleet(fleet: Fleet, o: FleetRunOptions): Promise<FleetR
   });
   const stateDir = stateDirOf(fleet, o);
   const backend = backendOf(fleet, o, stateDir);
-  if (backend.startsWith("file://")) await mkdir(backend.slice("file://".length), { recursive: true });
+  // A refused run leaves nothing behind: the check comes before the backend's folder is made.
   if (!/^https?:\/\//.test(backend) && !env.PULUMI_CONFIG_PASSPHRASE && !env.PULUMI_CONFIG_PASSPHRASE_FILE) {
     throw new Error(
       `the stacks on ${backend} keep their secrets with a passphrase: set PULUMI_CONFIG_PASSPHRASE (or PULUMI_CONFIG_PASSPHRASE_FILE) before running the fleet`,
     );
   }
+  if (backend.startsWith("file://")) await mkdir(backend.slice("file://".length), { recursive: true });
   const concurrency = o.concurrency ?? fleet.concurrency ?? DEFAULT_CONCURRENCY;
   const startedAt = new Date().toISOString();
   const mine = fleet.sites.filter((s) => inShard(s.stack, o.shard));

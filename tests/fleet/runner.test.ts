@@ -168,15 +168,14 @@ describe("runFleet's refusals, before any site runs", () => {
   const message = (backend: string) =>
     `the stacks on ${backend} keep their secrets with a passphrase: set PULUMI_CONFIG_PASSPHRASE (or PULUMI_CONFIG_PASSPHRASE_FILE) before running the fleet`;
 
-  it("a file backend without a passphrase: the message names the backend; its folder is made, nothing else", async () => {
+  it("a file backend without a passphrase: the message names the backend; nothing is made", async () => {
     const d = await fresh();
     const fleet = await fleetIn(d);
     const stateDir = path.join(d, ".billing-fleet");
     await expect(runFleet(fleet, { operation: "up", display: "none", env: {} })).rejects.toThrow(
       new Error(message(`file://${stateDir}/state`)),
     );
-    expect(await readdir(stateDir)).toEqual(["state"]);
-    expect(await readdir(path.join(stateDir, "state"))).toEqual([]);
+    expect(await readdir(d)).toEqual(["fleet.yaml"]);
   });
 
   it.each([
