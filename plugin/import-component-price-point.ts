@@ -1,9 +1,9 @@
 import type * as plugin from "@pulumi/pulumi/provider";
 import { findByHandle } from "../provider/kinds/catalog";
-import { componentWithHandle } from "../provider/kinds/component-fields";
 import { kinds } from "../provider/runtime";
 import type { Component, ComponentPricePoint, PriceTier } from "../sdk/results";
 import { clientOf } from "./import";
+import { componentByKey } from "./import-component";
 import { plain } from "./values";
 
 /**
@@ -63,16 +63,15 @@ export async function importComponentPricePoint(provider: object, importId: stri
     );
   const [, site, componentKey = "", ppKey = ""] = m;
   const client = clientOf(provider, site, TYPE, importId);
-  // An id is looked for in the site's list (the service reads a component by id only within its family); a handle is looked up.
-  const component = isId(componentKey)
-    ? (await client.listComponents({ includeArchived: true })).find((c) => c.id === Number(componentKey))
-    : await componentWithHandle(client, componentKey);
+  const component = await componentByKey(client, componentKey);
   if (!component)
     throw new Error(`${TYPE} import id "${importId}": component ${componentKey} does not exist at the site: nothing to import`);
   // Read by id or by `handle:` (the contract's Read takes either, archived ones too; the list may leave those out).
-  const pp = await findByHandle(() =>
-    client.readComponentPricePoint(component.id, (isId(ppKey) ? Number(ppKey) : `handle:${ppKey}`) as number),
-  );
+  // An all-digit key no price point has as its id may still be a handle.
+  const byHandle = () => findByHandle(() => client.readComponentPricePoint(component.id, `handle:${ppKey}` as unknown as number));
+  const pp = isId(ppKey)
+    ? ((await findByHandle(() => client.readComponentPricePoint(component.id, Number(ppKey)))) ?? (await byHandle()))
+    : await byHandle();
   if (!pp) throw new Error(`${TYPE} import id "${importId}": component ${componentKey} has no price point ${ppKey}: nothing to import`);
   const inputs = componentPricePointInputs(component, pp, site);
   const { site: _, ...args } = inputs;

@@ -2,6 +2,7 @@ import type * as plugin from "@pulumi/pulumi/provider";
 import { findByHandle } from "../provider/kinds/catalog";
 import { componentWithHandle } from "../provider/kinds/component-fields";
 import { kinds } from "../provider/runtime";
+import type { BillingClient } from "../sdk/client";
 import type { Component, ComponentPricePoint, PriceTier } from "../sdk/results";
 import { clientOf } from "./import";
 import { plain } from "./values";
@@ -79,6 +80,16 @@ export function componentInputs(c: Component, pp: ComponentPricePoint | undefine
   };
 }
 
+/**
+ * The component an import id names: an id is looked for in the site's list (the service reads a component
+ * by id only within its family), and, when none has it, taken as a handle: handles may be all digits.
+ */
+export async function componentByKey(client: BillingClient, key: string): Promise<Component | undefined> {
+  if (!isId(key)) return componentWithHandle(client, key);
+  const byId = (await client.listComponents({ includeArchived: true })).find((x) => x.id === Number(key));
+  return byId ?? componentWithHandle(client, key);
+}
+
 export async function importComponent(provider: object, importId: string): Promise<plugin.ReadResult> {
   const m = ONE.exec(importId);
   if (!m)
@@ -87,10 +98,7 @@ export async function importComponent(provider: object, importId: string): Promi
     );
   const [, site, key = ""] = m;
   const client = clientOf(provider, site, TYPE, importId);
-  // An id is looked for in the site's list (the service reads a component by id only within its family); a handle is looked up.
-  const c = isId(key)
-    ? (await client.listComponents({ includeArchived: true })).find((x) => x.id === Number(key))
-    : await componentWithHandle(client, key);
+  const c = await componentByKey(client, key);
   if (!c) throw new Error(`${TYPE} import id "${importId}": component ${key} does not exist at the site: nothing to import`);
   if (c.archivedAt !== undefined)
     throw new Error(

@@ -105,6 +105,18 @@ describe("import of a Component or a ComponentPricePoint: finding it", () => {
       expect(imported.inputs).toMatchObject({ handle, name: "Digits" });
     });
 
+    it("by an all-digit handle no component has as its id: read by that handle (ids are looked for first)", async () => {
+      const { sim } = await site();
+      const made = sim.addComponent({ familyHandle: "plans", kind: "metered", handle: "987654", name: "Digits only", unitName: "unit" });
+      expect(made.id).not.toBe(987654);
+      const imported = await provider(sim.url).read("987654", COMPONENT, {});
+      expect(imported.id).toBe(String(made.id));
+      expect(imported.inputs).toMatchObject({ handle: "987654", name: "Digits only" });
+      await expect(provider(sim.url).read("987655", COMPONENT, {})).rejects.toThrow(
+        new Error('Component import id "987655": component 987655 does not exist at the site: nothing to import'),
+      );
+    });
+
     it("an id with more than one slash names nothing it could be", async () => {
       const { sim } = await site();
       await expect(provider(sim.url).read("eu/plans/sms", COMPONENT, {})).rejects.toThrow(
@@ -195,6 +207,21 @@ describe("import of a Component or a ComponentPricePoint: finding it", () => {
       const imported = await provider(sim.url).read(`${componentHandle}/${ppHandle}`, PRICE_POINT, {});
       expect(imported.id).toBe(String(pp.id));
       expect(imported.props).toMatchObject({ componentId: c.id, pricePointId: pp.id, handle: ppHandle });
+    });
+
+    it("by all-digit handles no component or price point has as its id: each read by its handle", async () => {
+      const { sim } = await site();
+      const c = sim.addComponent({ familyHandle: "plans", kind: "metered", handle: "987654", unitName: "unit" });
+      const pp = sim.addComponentPricePoint(
+        { componentHandle: "987654" },
+        { handle: "424242", name: "Digits only", pricingScheme: "per_unit", prices: [{ startingQuantity: 1, unitPrice: "0.4" }] },
+      );
+      const imported = await provider(sim.url).read("987654/424242", PRICE_POINT, {});
+      expect(imported.id).toBe(String(pp.id));
+      expect(imported.props).toMatchObject({ componentId: c.id, pricePointId: pp.id, handle: "424242" });
+      await expect(provider(sim.url).read("987654/424243", PRICE_POINT, {})).rejects.toThrow(
+        new Error('ComponentPricePoint import id "987654/424243": component 987654 has no price point 424243: nothing to import'),
+      );
     });
 
     it("<site>/<component>/<price point>: the state records the site, its args too", async () => {
