@@ -78,7 +78,9 @@ class TypeBuilder {
     const types = Array.isArray(s.type) ? (s.type as string[]).filter((t) => t !== "null") : s.type ? [s.type as string] : [];
     if (Array.isArray(s.anyOf)) {
       const branches = (s.anyOf as JsonSchema[]).filter((b) => b.type !== "null");
-      return branches.length === 1 ? this.#shape(branches[0], nameHint) : { oneOf: branches.map((b) => this.#shape(b, nameHint)) };
+      if (branches.length === 1) return this.#shape(branches[0], nameHint);
+      // Each object branch is a type of its own: under one name, each would overwrite the one before.
+      return { oneOf: branches.map((b, i) => this.#shape(b, `${nameHint}Option${i + 1}`)) };
     }
     if (types.length > 1) return { oneOf: types.map((t) => this.#shape({ ...s, type: t }, nameHint)) };
     const t = types[0];

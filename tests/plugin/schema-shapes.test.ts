@@ -95,4 +95,29 @@ describe("the package schema of made-up kinds", () => {
       required: [],
     });
   });
+
+  it("a union of two object shapes: each branch is a type of its own, with its own fields", () => {
+    const union = declareKind({
+      key: "union",
+      type: "Union",
+      summary: "A union of objects.",
+      inputs: z.object({ target: z.union([z.object({ a: z.string() }), z.object({ b: z.number() })]) }),
+      outputs: z.object({}),
+      replaceOn: [],
+      refresh: true,
+      onDelete: "nothing",
+      example: { target: { a: "x" } },
+    });
+    const s = packageSchema([union], "1.2.3") as {
+      resources: Record<string, { inputProperties: unknown }>;
+      types: Record<string, unknown>;
+    };
+    expect(s.resources["billing:index:Union"].inputProperties).toStrictEqual({
+      target: { oneOf: [{ $ref: "#/types/billing:index:UnionTargetOption1" }, { $ref: "#/types/billing:index:UnionTargetOption2" }] },
+    });
+    expect(s.types).toStrictEqual({
+      "billing:index:UnionTargetOption1": { type: "object", properties: { a: { type: "string" } }, required: ["a"] },
+      "billing:index:UnionTargetOption2": { type: "object", properties: { b: { type: "number" } }, required: ["b"] },
+    });
+  });
 });
