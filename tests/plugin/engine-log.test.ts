@@ -1,11 +1,12 @@
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { providerConfig } from "../../plugin/config";
 import { engineLog } from "../../plugin/engine-log";
 import { BillingProvider } from "../../plugin/provider";
 import { routeMessages } from "../../plugin/serve";
 import { setNoticeSink } from "../../provider/runtime/common";
 import { type Simulator, startSimulator } from "../../simulator";
+import { captureOutput } from "../provider/support";
 
 /**
  * The plugin's messages reach the engine as a native provider's do: through the engine's Log service (a
@@ -23,8 +24,10 @@ interface Logged {
   urn: string;
 }
 
-/** The engine's Log service on 127.0.0.1, recording what it is sent. */
-async function fakeEngine(): Promise<{ address: string; logged: Logged[]; close(): void }> {
+/** The engine's Log service on 127.0.0.1, recording what it is sent; it answers a message `refuse` says so of with an error. */
+async function fakeEngine(
+  refuse: (message: string) => boolean = () => false,
+): Promise<{ address: string; logged: Logged[]; close(): void }> {
   const from = { paths: [path.dirname(require.resolve("@pulumi/pulumi/package.json"))] };
   const grpc = require(require.resolve("@grpc/grpc-js", from)) as typeof import("@grpc/grpc-js");
   const { EngineService } = require("@pulumi/pulumi/proto/engine_grpc_pb");
@@ -32,9 +35,13 @@ async function fakeEngine(): Promise<{ address: string; logged: Logged[]; close(
   const logged: Logged[] = [];
   const server = new grpc.Server();
   server.addService(EngineService, {
-    log(call: { request: { getSeverity(): number; getMessage(): string; getUrn(): string } }, done: (e: null, r: unknown) => void) {
+    log(
+      call: { request: { getSeverity(): number; getMessage(): string; getUrn(): string } },
+      done: (e: { code: number; details: string } | null, r?: unknown) => void,
+    ) {
       logged.push({ severity: call.request.getSeverity(), message: call.request.getMessage(), urn: call.request.getUrn() });
-      done(null, new Empty());
+      if (refuse(call.request.getMessage())) done({ code: grpc.status.UNAVAILABLE, details: "the engine is shutting down" });
+      else done(null, new Empty());
     },
   });
   const port = await new Promise<number>((resolve, reject) =>
@@ -115,5 +122,48 @@ describe("the plugin's messages on the engine's log", () => {
       { severity: 2, message: expect.stringContaining("billing:apiKey is stored in plain text"), urn: PROVIDER_URN },
     ]);
     expect(JSON.stringify(engine.logged)).not.toContain("sk_plain_engine_log_77");
+  });
+});
+
+describe("where a message goes when the engine cannot take it", () => {
+  it("with no engine address (a plugin run by hand), on stderr, a warning marked as one", async () => {
+    const { text } = await captureOutput(async () => {
+      const log = engineLog(["--logtostderr", "-v=9"]);
+      log("warning", "billing:apiKey is stored in plain text", PROVIDER_URN);
+      log("info", "adopted the existing endpoint 7", URN("a"));
+    });
+    expect(text).toBe("warning: billing:apiKey is stored in plain text\nadopted the existing endpoint 7\n");
+  });
+
+  it("a message about no resource reaches the engine with an empty URN", async () => {
+    const engine = await fakeEngine();
+    try {
+      engineLog([engine.address])("info", "about the stack");
+      await until(() => engine.logged.length >= 1);
+      expect(engine.logged).toEqual([{ severity: 1, message: "about the stack", urn: "" }]);
+    } finally {
+      engine.close();
+    }
+  });
+
+  it("a message the engine refuses, or an engine gone, goes to stderr instead; one it takes does not", async () => {
+    const engine = await fakeEngine((message) => message.startsWith("refused"));
+    const gone = await fakeEngine();
+    gone.close();
+    const printed = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const log = engineLog([engine.address]);
+      log("info", "taken", URN("a"));
+      await until(() => engine.logged.length >= 1);
+      log("warning", "refused: billing:apiKey is stored in plain text", PROVIDER_URN);
+      await until(() => printed.mock.calls.length >= 1);
+      engineLog([gone.address])("info", "lost on the way", URN("b"));
+      await until(() => printed.mock.calls.length >= 2);
+      expect(printed.mock.calls).toEqual([["warning: refused: billing:apiKey is stored in plain text"], ["lost on the way"]]);
+      expect(engine.logged.map((l) => l.message)).toEqual(["taken", "refused: billing:apiKey is stored in plain text"]);
+    } finally {
+      printed.mockRestore();
+      engine.close();
+    }
   });
 });

@@ -44,7 +44,14 @@ describe("the plugin's provider", () => {
   it("dispatches by the URN's type token, a parent's type and a name with '::' included", () => {
     expect(typeOfUrn(ENDPOINT)).toBe("billing:index:WebhookEndpoint");
     expect(kindKeyOf("urn:pulumi:dev::app::my:Component$billing:index:WebhookSettings::a::b")).toBe("webhookSettings");
-    expect(() => kindKeyOf(urn("Invoice"))).toThrow(/unknown resource type billing:index:Invoice \(this plugin serves billing:index:/);
+    const SERVED =
+      "billing:index:WebhookSettings, billing:index:WebhookEndpoint, billing:index:SubscriptionMigration, billing:index:WebhookReplay, " +
+      "billing:index:ProductFamily, billing:index:Product, billing:index:ProductPricePoint, billing:index:Component, " +
+      "billing:index:ComponentPricePoint, billing:index:Coupon";
+    expect(() => kindKeyOf(urn("Invoice"))).toThrow(`unknown resource type billing:index:Invoice (this plugin serves ${SERVED})`);
+    // Not a URN: no type at all, said as such.
+    expect(typeOfUrn("billing:index:WebhookEndpoint")).toBe("");
+    expect(() => kindKeyOf("billing:index:WebhookEndpoint")).toThrow(`unknown resource type  (this plugin serves ${SERVED})`);
   });
 
   it("WebhookEndpoint: check, create, diff, update, refresh, delete, with no credential in any result", async () => {
