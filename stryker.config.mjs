@@ -22,6 +22,21 @@ const FOLDERS = ["sdk", "provider", "fleet", "plugin"];
 const folder = process.env.BILLING_MUTATE_FOLDER;
 if (folder !== undefined && !FOLDERS.includes(folder)) throw new Error(`BILLING_MUTATE_FOLDER: ${folder} is not one of ${FOLDERS.join(", ")}`);
 
+/**
+ * What a run mutates in the given folders: their TypeScript, less generated code (tested by its staleness
+ * checks: npm run sdk-gen, npm run docs), the bins (process entry points: only the e2e tests run them, in
+ * child processes no mutant reaches) and declaration-only files. scripts/mutate.ts counts a folder's
+ * untested mutants over the same files.
+ * @param {readonly string[]} folders
+ */
+export const mutatePatterns = (folders) => [
+  ...folders.map((f) => `${f}/**/*.ts`),
+  "!sdk/generated/**",
+  "!provider/kinds/generated/**",
+  "!**/bin.ts",
+  "!**/*.d.ts",
+];
+
 export default {
   packageManager: "npm",
   testRunner: "vitest",
@@ -33,14 +48,7 @@ export default {
   // Groups mutants per compile and splits a group only when it fails: far fewer compiles; a mutant
   // is still marked CompileError only after it was checked alone.
   typescriptChecker: { prioritizePerformanceOverAccuracy: true },
-  mutate: [
-    ...(folder ? [folder] : FOLDERS).map((f) => `${f}/**/*.ts`),
-    // Generated from the schema / kinds (npm run sdk-gen, npm run docs): tested by their staleness checks.
-    "!sdk/generated/**",
-    "!provider/kinds/generated/**",
-    // Entry points that only run main() (bins) and declaration-only files.
-    "!**/*.d.ts",
-  ],
+  mutate: mutatePatterns(folder ? [folder] : FOLDERS),
   // The machine has 2 cores; tests start simulators and servers of their own.
   concurrency: 2,
   // A static mutant (module-level code: constants, the kinds' runtimes built at load) needs a fresh

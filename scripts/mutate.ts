@@ -38,11 +38,14 @@ interface RunRecord {
 
 const incrementalFile = (folder: Folder) => path.join(INCREMENTAL, `${folder}.json`);
 
-/** The files stryker.config.mjs mutates in a folder: its TypeScript, not generated code or declarations. */
-function folderFiles(folder: Folder): string[] {
+/** The files stryker.config.mjs mutates in a folder (its own patterns, so the two cannot drift apart). */
+export function folderFiles(folder: Folder): string[] {
+  const patterns: string[] = require("../stryker.config.mjs").mutatePatterns([folder]);
+  const include = patterns.filter((p) => !p.startsWith("!"));
+  const exclude = patterns.filter((p) => p.startsWith("!")).map((p) => p.slice(1));
   return (readdirSync(path.join(ROOT, folder), { recursive: true }) as string[])
     .map((f) => path.join(folder, f).split(path.sep).join("/"))
-    .filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts") && !f.includes("/generated/"))
+    .filter((f) => include.some((p) => path.matchesGlob(f, p)) && !exclude.some((p) => path.matchesGlob(f, p)))
     .sort();
 }
 
@@ -84,6 +87,12 @@ export function merge(earlier: MutationTestResult | undefined, latest: MutationT
   };
 }
 
+/** `report` with only the files named: a file deleted, or no longer mutated (a bin), leaves the score with it. */
+export function within(report: MutationTestResult | undefined, files: readonly string[]): MutationTestResult | undefined {
+  if (!report) return undefined;
+  return { ...report, files: Object.fromEntries(Object.entries(report.files).filter(([name]) => files.includes(name))) };
+}
+
 function readRuns(): Partial<Record<Folder, RunRecord>> {
   return existsSync(RUNS) ? JSON.parse(readFileSync(RUNS, "utf8")) : {};
 }
@@ -102,7 +111,7 @@ async function runFolder(folder: Folder, passThrough: string[]): Promise<RunReco
     child.stdout.on("data", (chunk: Buffer) => process.stdout.write(chunk));
     child.on("close", resolve);
   });
-  const merged = merge(earlier, readReport(file));
+  const merged = within(merge(earlier, readReport(file)), folderFiles(folder));
   if (merged) writeFileSync(file, `${JSON.stringify(merged, null, 2)}\n`);
   return {
     started: started.toISOString(),
@@ -253,7 +262,7 @@ async function main(argv: string[]): Promise<void> {
       }
     }
   }
-  const reports = Object.fromEntries(FOLDERS.map((f) => [f, readReport(incrementalFile(f))]));
+  const reports = Object.fromEntries(FOLDERS.map((f) => [f, within(readReport(incrementalFile(f)), folderFiles(f))]));
   const counts: Partial<Record<Folder, number>> = {};
   for (const f of FOLDERS) counts[f] = await mutantsIn(f);
   const markdown = scoresMarkdown(reports, readRuns(), counts);

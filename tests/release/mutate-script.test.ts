@@ -1,6 +1,6 @@
 import type { MutantResult, MutationTestResult } from "mutation-testing-report-schema";
 import { describe, expect, it } from "vitest";
-import { merge, scoresMarkdown, withScores } from "../../scripts/mutate";
+import { folderFiles, merge, scoresMarkdown, within, withScores } from "../../scripts/mutate";
 
 // `npm run mutate` (scripts/mutate.ts): a narrowed or stopped Stryker run writes its incremental file with
 // only the files it ran; the wrapper lays those over the folder's earlier results, then scores each folder.
@@ -24,6 +24,24 @@ const report = (files: Record<string, MutantResult[]>): MutationTestResult => ({
   thresholds: { high: 85, low: 70 },
   files: Object.fromEntries(Object.entries(files).map(([name, mutants]) => [name, { language: "typescript", source: "", mutants }])),
   testFiles: {},
+});
+
+describe("the files a folder's score counts", () => {
+  it("are stryker.config.mjs's: a folder's TypeScript less generated code, bins and declarations", () => {
+    const plugin = folderFiles("plugin");
+    expect(plugin).toContain("plugin/serve.ts");
+    expect(plugin).not.toContain("plugin/bin.ts");
+    expect(folderFiles("fleet")).not.toContain("fleet/bin.ts");
+    expect(folderFiles("sdk").filter((f) => f.includes("/generated/") || f.endsWith(".d.ts"))).toEqual([]);
+    expect(folderFiles("provider").filter((f) => f.startsWith("provider/kinds/generated/"))).toEqual([]);
+    expect(folderFiles("provider")).toContain("provider/runtime/provide.ts");
+  });
+
+  it("within: results of files no longer mutated (deleted, or a bin) leave the report", () => {
+    const r = report({ "plugin/bin.ts": [mutant("NoCoverage", 1)], "plugin/serve.ts": [mutant("Killed", 2)] });
+    expect(Object.keys(within(r, ["plugin/serve.ts", "plugin/schema.ts"])?.files ?? {})).toEqual(["plugin/serve.ts"]);
+    expect(within(undefined, ["plugin/serve.ts"])).toBeUndefined();
+  });
 });
 
 describe("merge: a run's results over the folder's earlier ones", () => {
