@@ -107,6 +107,22 @@ describe("catalog providers", () => {
       expect(refused.failures?.[0]?.reason).toMatch(/already exists at the service and adopt is false/);
     });
 
+    // The ids an in-place update keeps are known at its preview: check records them beside the inputs (not as
+    // declared inputs, so no diff reads them); a first deploy has none to record.
+    it("check of an update records the family's id; of a first deploy, nothing beyond the inputs", async () => {
+      const p = await setup();
+      const { id } = await p.families.create(family);
+      expect(await p.families.check!(family, family)).toStrictEqual({ inputs: { ...family, familyId: Number(id) }, failures: [] });
+      const first = await p.families.check!({}, family);
+      expect(Object.keys(first.inputs).sort()).toEqual(["handle", "name", "preview"]);
+    });
+
+    it("diff with nothing changed: no change, nothing replaced, nothing deleted first", async () => {
+      const p = await setup();
+      const { id, outs } = await p.families.create(family);
+      expect(await p.families.diff!(id, outs, family)).toStrictEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+    });
+
     it("adopted with a description the service holds and the program leaves out: no diff", async () => {
       const p = await setup();
       sim.addProductFamily({ handle: "rockets", name: "Rockets", description: "made in the web UI" });
