@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { packageSchema } from "../../plugin/schema";
 import { declareKind } from "../../provider/kinds/kind";
@@ -48,10 +48,16 @@ const bare = declareKind({
   example: {},
 });
 
-const schema = packageSchema([sample, bare], "1.2.3") as {
+type Schema = {
   resources: Record<string, unknown>;
   types: Record<string, unknown>;
 };
+// Built in each test, not at load: Stryker switches a mutant on only once tests start, so a schema built
+// while the file loads would be the unmutated one under every mutant.
+let schema: Schema;
+beforeEach(() => {
+  schema = packageSchema([sample, bare], "1.2.3") as Schema;
+});
 
 describe("the package schema of made-up kinds", () => {
   it("inputs: scalar defaults kept, object defaults left out, a free map as a map of Any, unknown as Any", () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, expectTypeOf, it } from "vitest";
+import { beforeEach, describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import { BillingProvider } from "../../plugin/provider";
 import { packageSchema, type SchemaProperty, tokenOf } from "../../plugin/schema";
@@ -12,7 +12,7 @@ import type { Kind, OutputPropsOf } from "../../provider/kinds/kind";
 // lists and secrets, each compared with the declaration it comes from (z.toJSONSchema of the kind).
 
 const kinds: Kind[] = Object.values(KINDS).map((m) => m.kind);
-const schema = packageSchema(kinds, "0.1.0") as {
+type Schema = {
   resources: Record<
     string,
     {
@@ -26,6 +26,12 @@ const schema = packageSchema(kinds, "0.1.0") as {
   config: { variables: Record<string, SchemaProperty> };
   provider: { inputProperties: Record<string, SchemaProperty> };
 };
+// Built in each test, not at load: Stryker switches a mutant on only once tests start, so a schema built
+// while the file loads would be the unmutated one under every mutant.
+let schema: Schema;
+beforeEach(() => {
+  schema = packageSchema(kinds, "0.1.0") as Schema;
+});
 
 /** A JSON Schema's shape as one line: `string`, `array<string>`, `{a:integer,b?:string}`. */
 function jsonShape(s: JsonSchema): string {
