@@ -97,13 +97,18 @@ describe("import of a Component or a ComponentPricePoint: finding it", () => {
       );
     });
 
-    it.each([["sms2"], ["2fa"]])("by a handle with digits, %s: read by that handle", async (handle) => {
-      const { sim } = await site();
-      const made = sim.addComponent({ familyHandle: "plans", kind: "metered", handle, name: "Digits", unitName: "unit" });
-      const imported = await provider(sim.url).read(handle, COMPONENT, {});
-      expect(imported.id).toBe(String(made.id));
-      expect(imported.inputs).toMatchObject({ handle, name: "Digits" });
-    });
+    it.each([["sms2"], ["2fa"]])(
+      "by a handle with digits, %s: read by that handle, with no list of the site's components",
+      async (handle) => {
+        const { sim } = await site();
+        const made = sim.addComponent({ familyHandle: "plans", kind: "metered", handle, name: "Digits", unitName: "unit" });
+        const imported = await provider(sim.url).read(handle, COMPONENT, {});
+        expect(imported.id).toBe(String(made.id));
+        expect(imported.inputs).toMatchObject({ handle, name: "Digits" });
+        expect(sim.requests.filter((r) => r.path === "/components/lookup.json").map((r) => r.query)).toEqual([{ handle }]);
+        expect(sim.requests.filter((r) => r.path === "/components.json")).toEqual([]);
+      },
+    );
 
     it("by an all-digit handle no component has as its id: read by that handle (ids are looked for first)", async () => {
       const { sim } = await site();
