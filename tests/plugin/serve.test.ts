@@ -1,6 +1,6 @@
 import path from "node:path";
 import type * as grpcJs from "@grpc/grpc-js";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { BillingProvider } from "../../plugin/provider";
 import { guardRequests, serve } from "../../plugin/serve";
 import { setNoticeSink } from "../../provider/runtime/common";
@@ -62,7 +62,15 @@ describe("serve: the plugin as the engine runs it, over gRPC in this process", (
   let sim: Simulator;
   let client: Client;
 
-  beforeAll(async () => {
+  // Started by the first test that runs (main() serves once per process), not in a beforeAll: Stryker counts
+  // what a beforeAll runs as no test's coverage, so no serve test would run against serve.ts's mutants.
+  let started: Promise<void> | undefined;
+  beforeEach(async () => {
+    started ??= start();
+    await started;
+  });
+
+  const start = async () => {
     // Credentials only from Configure: none from the environment.
     for (const k of ENV) delete process.env[k];
     sim = await startSimulator({ apiKey: KEY });
@@ -91,7 +99,7 @@ describe("serve: the plugin as the engine runs it, over gRPC in this process", (
     } finally {
       printed.mockRestore();
     }
-  });
+  };
 
   afterAll(async () => {
     client?.close();
