@@ -111,17 +111,22 @@ describe("serve: the plugin as the engine runs it, over gRPC in this process", (
       else process.env[k] = v;
   });
 
-  it("Configure hands the configuration to the provider, declines secrets and resources, and warns the engine of a plain key", async () => {
+  // The engine's one Configure of this provider (a plain key, so a warning): sent by whichever test needs it
+  // first, so that each test also runs alone (as Stryker runs the tests that reach a mutant).
+  type Accepts = { getAcceptsecrets(): boolean; getAcceptresources(): boolean; getAcceptoutputs(): boolean };
+  let configured: Promise<Accepts> | undefined;
+  const configure = () => {
     const req = new pb.ConfigureRequest();
     req.getVariablesMap().set("billing:config:baseUrl", sim.url).set("billing:config:apiKey", KEY);
     req.setArgs(Struct.fromJavaScript({ baseUrl: sim.url, apiKey: KEY }));
     req.setName("default_0_1_0");
     req.setUrn(PROVIDER_URN);
-    const resp = await ask<{ getAcceptsecrets(): boolean; getAcceptresources(): boolean; getAcceptoutputs(): boolean }>(
-      client,
-      "configure",
-      req,
-    );
+    configured ??= ask<Accepts>(client, "configure", req);
+    return configured;
+  };
+
+  it("Configure hands the configuration to the provider, declines secrets and resources, and warns the engine of a plain key", async () => {
+    const resp = await configure();
     // The SDK's own configure answers true to all three, and never reads the request.
     expect({ secrets: resp.getAcceptsecrets(), resources: resp.getAcceptresources(), outputs: resp.getAcceptoutputs() }).toEqual({
       secrets: false,
@@ -141,6 +146,8 @@ describe("serve: the plugin as the engine runs it, over gRPC in this process", (
   });
 
   it("Create reaches the site Configure named, and the runtime's notice is info on the engine's log under the resource", async () => {
+    await configure();
+    await until(() => logged.some((l) => l.severity === 2));
     logged.length = 0;
     const existing = sim.addEndpoint({ url: HOOK, events: ["payment_failure"] });
     const req = new pb.CreateRequest();
@@ -162,6 +169,7 @@ describe("serve: the plugin as the engine runs it, over gRPC in this process", (
   });
 
   it("Read with no properties (pulumi import) reads the resource by its id", async () => {
+    await configure();
     const made = sim.addEndpoint({ url: "https://hooks.example.com/imported", events: ["payment_success"] });
     const req = new pb.ReadRequest();
     req.setId(String(made.id));
