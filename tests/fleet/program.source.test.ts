@@ -1,0 +1,220 @@
+import { cp, mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import * as pulumi from "@pulumi/pulumi";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { ResolvedSite } from "../../fleet/fleet-file";
+import { inlineProgram, loadProgram, ProgramLoadError, TYPE_STRIPPING_NODE, typeStripping } from "../../fleet/program";
+
+/**
+ * The loader's source (fleet/program.ts) in this process, on the same fixture project as program.test.ts
+ * (which runs the compiled dist/ in a child node and so cannot see a mutant). The fixture is outside the
+ * working directory, so the messages name files by their absolute paths. Left to program.test.ts: a Node
+ * with type stripping turned off or absent (a process flag, not something this process can change) and the
+ * stderr of a whole process (Node's "type": "module" advice).
+ *
+ * vitest evaluates the source with vm.runInThisContext and no importModuleDynamically, so the loader's
+ * `new Function("url", "return import(url)")` would throw ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING. While the
+ * module is evaluated, `Function` answers exactly that construction with the same `import(url)` compiled
+ * with Node's default loader (vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER); any other body is the real
+ * Function's, so a changed body still fails here.
+ */
+const realFunction = vi.hoisted(() => {
+  const real = globalThis.Function;
+  const vm = process.getBuiltinModule("node:vm") as typeof import("node:vm");
+  const nativeImport = new vm.Script("(url) => import(url)", {
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  }).runInThisContext();
+  globalThis.Function = new Proxy(real, {
+    construct: (target, args, newTarget) =>
+      args.length === 2 && args[0] === "url" && args[1] === "return import(url)"
+        ? nativeImport
+        : Reflect.construct(target, args, newTarget),
+  });
+  return real;
+});
+const ROOT = path.resolve(__dirname, "../..");
+
+const FILES: Record<string, string> = {
+  "site.ts": "", // copied from examples/fleet
+  "same.ts": 'import * as pulumi from "@pulumi/pulumi";\nexport function program() {\n  return pulumi.Config;\n}\n',
+  "syntax.ts": "export function program() {\n  const x: number = 1;\n  const y: number = ;\n}\n",
+  "enum.ts": "enum Color { Red, Green }\nexport function program() {\n  return { c: Color.Red };\n}\n",
+  "namespace.ts": "namespace N {\n  export const x = 1;\n}\nexport function program() {\n  return { x: N.x };\n}\n",
+  "property.ts": "class A {\n  constructor(private x: number) {}\n}\nexport function program() {\n  return { a: new A(1) };\n}\n",
+  "missing.ts": 'import { x } from "left-pad-nope";\nexport function program() {\n  return { x };\n}\n',
+  "scoped.ts": 'import { x } from "@nope/left-pad/sub";\nexport function program() {\n  return { x };\n}\n',
+  "no-extension.ts": 'import { x } from "./helpers";\nexport function program() {\n  return { x };\n}\n',
+  "js-extension.ts": 'import { x } from "./helpers.js";\nexport function program() {\n  return { x };\n}\n',
+  "gone.ts": 'import { x } from "./nowhere.ts";\nexport function program() {\n  return { x };\n}\n',
+  "helpers.ts": "export const x: number = 1;\n",
+  "no-program.ts": 'import * as pulumi from "@pulumi/pulumi";\nexport const config = pulumi.Config;\n',
+  "thrower.ts": 'const why: string = "no receiver configured";\nthrow new Error(why);\nexport function program() {}\n',
+  "type-thrower.mjs": 'throw new TypeError("receiver is not a function");\nexport function program() {}\n',
+  "string-thrower.mjs": 'throw "just a string";\nexport function program() {}\n',
+  "broken.mjs": "export function program() {\n  const x = ;\n}\n",
+  "default.ts": "export default function () {\n  return { from: 'default' };\n}\n",
+  "common.cts": 'const helpers = require("./helpers.ts");\nmodule.exports = { program: () => ({ x: helpers.x }) };\n',
+  "common-default.cjs": "module.exports = { default: () => ({ from: 'module.exports.default' }) };\n",
+  "common-fn.cjs": "module.exports = () => ({ from: 'module.exports' });\n",
+  "not-a-function.mjs": "export const program = { not: 'a function' };\nexport default 42;\n",
+  "program.txt": "export function program() {}\n",
+  "node_modules/vendored/site.ts": "export function program(): object {\n  return {};\n}\n",
+  "copy/node_modules/@pulumi/pulumi/package.json": '{ "name": "@pulumi/pulumi", "version": "3.0.0", "main": "index.js" }\n',
+  "copy/node_modules/@pulumi/pulumi/index.js": "exports.Config = class Config {};\n",
+  "copy/site.ts": 'import { Config } from "@pulumi/pulumi";\nexport function program() {\n  return { c: new Config() };\n}\n',
+};
+
+let dir: string;
+const at = (file: string) => path.join(dir, file);
+
+/** The ProgramLoadError a file's loading rejects with, checked to be one; its message. */
+async function failure(file: string): Promise<string> {
+  const err = await loadProgram(at(file)).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ProgramLoadError);
+  expect((err as Error).name).toBe("ProgramLoadError");
+  return (err as Error).message;
+}
+
+beforeAll(async () => {
+  globalThis.Function = realFunction; // fleet/program is evaluated by now
+  dir = await mkdtemp(path.join(tmpdir(), "billing-fleet-program-src-"));
+  await writeFile(path.join(dir, "package.json"), '{ "name": "fresh-project", "private": true }\n');
+  await mkdir(path.join(dir, "node_modules"));
+  await symlink(path.join(ROOT, "node_modules/@pulumi"), path.join(dir, "node_modules/@pulumi"));
+  await symlink(ROOT, path.join(dir, "node_modules/pulumi-subscription-billing"));
+  for (const [name, text] of Object.entries(FILES)) {
+    await mkdir(path.dirname(at(name)), { recursive: true });
+    if (name === "site.ts") await cp(path.join(ROOT, "examples/fleet/site.ts"), at(name));
+    else await writeFile(at(name), text);
+  }
+});
+
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe("loadProgram (source, in-process)", () => {
+  it("loads the README's site.ts and gives a program the runner's own @pulumi/pulumi", async () => {
+    expect(typeof (await loadProgram(at("site.ts")))).toBe("function");
+    const same = await loadProgram(at("same.ts"));
+    expect(await same()).toBe(pulumi.Config);
+  });
+
+  it.each([
+    ["default.ts", { from: "default" }],
+    ["common.cts", { x: 1 }],
+    ["common-default.cjs", { from: "module.exports.default" }],
+    ["common-fn.cjs", { from: "module.exports" }],
+  ])("finds the program of %s", async (file, result) => {
+    const fn = await loadProgram(at(file));
+    expect(await fn()).toEqual(result);
+  });
+
+  it("inlineProgram loads a path once and hands back the same promise", async () => {
+    const site = { program: at("default.ts") } as ResolvedSite;
+    const first = inlineProgram(site);
+    expect(inlineProgram({ ...site })).toBe(first);
+    expect(await (await first)()).toEqual({ from: "default" });
+  });
+
+  it("a syntax error in TypeScript names the file, line and column", async () => {
+    expect(await failure("syntax.ts")).toBe(`${at("syntax.ts")}:3:21: syntax error: Expression expected`);
+  });
+
+  it("a syntax error in an ES module in JavaScript names the file and line (node --check)", async () => {
+    expect(await failure("broken.mjs")).toBe(`${at("broken.mjs")}:2: syntax error: Unexpected token ';'`);
+  });
+
+  it.each([
+    ["enum.ts", ":1:1: TypeScript enum", "an enum as a const object (const Color = { Red: 'red' } as const)"],
+    ["namespace.ts", ":1: TypeScript namespace declaration", "a namespace as a module of its own or a plain object"],
+    ["property.ts", ":2:23: TypeScript parameter property", "a parameter property as a field assigned in the constructor"],
+  ])("TypeScript that needs compiling (%s) says what, where, and the rewrite", async (file, head, rewrite) => {
+    expect(await failure(file)).toBe(
+      `${at(file)}${head} needs compiling, and Node runs TypeScript by stripping its types only: rewrite it (${rewrite}), or compile the program with tsc and name the .js as the program`,
+    );
+  });
+
+  it("a package that is not installed is named, with where Node looked and the install command", async () => {
+    expect(await failure("missing.ts")).toBe(
+      `${at("missing.ts")} imports "left-pad-nope", which is not installed where Node looks for it: node_modules/left-pad-nope in ${dir} or a folder above it; install it in the program's project (npm i left-pad-nope)`,
+    );
+    expect(await failure("scoped.ts")).toBe(
+      `${at("scoped.ts")} imports "@nope/left-pad", which is not installed where Node looks for it: node_modules/@nope/left-pad in ${dir} or a folder above it; install it in the program's project (npm i @nope/left-pad)`,
+    );
+  });
+
+  it("a relative import without its extension, with .js for a .ts, or of nothing, says what Node needs", async () => {
+    expect(await failure("no-extension.ts")).toBe(
+      `${at("no-extension.ts")} imports "./helpers" without its file extension, which Node needs in an ES module: import "./helpers.ts"`,
+    );
+    expect(await failure("js-extension.ts")).toBe(
+      `${at("js-extension.ts")} imports "./helpers.js", which is helpers.ts: Node loads a file by its real name: import "./helpers.ts"`,
+    );
+    expect(await failure("gone.ts")).toBe(`${at("gone.ts")} imports "./nowhere.ts", which does not exist (${at("nowhere.ts")})`);
+  });
+
+  it("a module that exports no function as its program says what to export", async () => {
+    const what = "exports no program: export a function as `program` (or as the default export) that declares the site's resources";
+    expect(await failure("no-program.ts")).toBe(`${at("no-program.ts")} ${what}`);
+    expect(await failure("not-a-function.mjs")).toBe(`${at("not-a-function.mjs")} ${what}`);
+  });
+
+  it.each([
+    ["thrower.ts", "failed while loading, at %s:2:7: no receiver configured"],
+    ["type-thrower.mjs", "failed while loading, at %s:1:7: TypeError: receiver is not a function"],
+    ["string-thrower.mjs", "could not be loaded: just a string"],
+  ])("what %s throws while loading is said with the program's own line", async (file, rest) => {
+    expect(await failure(file)).toBe(`${at(file)} ${rest.replace("%s", at(file))}`);
+  });
+
+  it("a file Node cannot load as a module names its extension", async () => {
+    expect(await failure("program.txt")).toBe(
+      `${at("program.txt")}: Node cannot load .txt as a program: a program is a .js, .mjs, .cjs, .ts, .mts or .cts module`,
+    );
+  });
+
+  it("a TypeScript program under node_modules, where Node strips no types, says to move it", async () => {
+    const file = "node_modules/vendored/site.ts";
+    expect(await failure(file)).toBe(
+      `${at(file)} is under a node_modules folder, where Node does not strip types: move the program out of node_modules, or name its compiled .js`,
+    );
+  });
+
+  it("a program that would declare its resources with another copy of @pulumi/pulumi names both", async () => {
+    expect(await failure("copy/site.ts")).toBe(
+      `${at("copy/site.ts")} loads @pulumi/pulumi from ${at("copy/node_modules/@pulumi/pulumi")}, but billing-fleet runs with the one in ${path.join(ROOT, "node_modules/@pulumi/pulumi")}: ` +
+        "a program's resources must be declared with the runner's copy; install pulumi-subscription-billing in the program's project and run its billing-fleet",
+    );
+  });
+
+  it("keeps process.emitWarning as it was once loading is done", async () => {
+    const before = process.emitWarning;
+    await Promise.all([loadProgram(at("helpers.ts")).catch(() => undefined), loadProgram(at("common.cts"))]);
+    expect(process.emitWarning).toBe(before);
+  });
+});
+
+describe("typeStripping", () => {
+  it.each([
+    [{ typescript: "strip" }, "22.23.3", "on"],
+    [{}, "22.17.1", "absent"],
+    [{}, "22.18.0", "off"],
+    [{}, "20.19.0", "absent"],
+    [{}, "23.5.0", "absent"],
+    [{ typescript: false }, "23.6.0", "off"],
+    [{}, "24.0.0", "off"],
+    [{}, "", "absent"],
+  ])("%j on Node %s is %s", (features, version, expected) => {
+    expect(typeStripping(features, version)).toBe(expected);
+  });
+
+  it("this Node strips types, from the release the package names", () => {
+    expect(typeStripping()).toBe("on");
+    expect(TYPE_STRIPPING_NODE).toBe("22.18");
+  });
+});
