@@ -1,6 +1,8 @@
+import { realpathSync } from "node:fs";
 import { cp, mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ResolvedSite } from "../../fleet/fleet-file";
@@ -58,6 +60,10 @@ const FILES: Record<string, string> = {
   "common-default.cjs": "module.exports = { default: () => ({ from: 'module.exports.default' }) };\n",
   "common-fn.cjs": "module.exports = () => ({ from: 'module.exports' });\n",
   "not-a-function.mjs": "export const program = { not: 'a function' };\nexport default 42;\n",
+  "dir-import.ts": 'import { x } from "./lib";\nexport function program() {\n  return { x };\n}\n',
+  "lib/index.ts": "export const x = 1;\n",
+  "typeless/package.json": '{ "name": "typeless" }\n',
+  "typeless/site.js": 'process.emitWarning("kept", { code: "KEPT" });\nexport function program() {\n  return { from: "typeless" };\n}\n',
   "program.txt": "export function program() {}\n",
   "node_modules/vendored/site.ts": "export function program(): object {\n  return {};\n}\n",
   "copy/node_modules/@pulumi/pulumi/package.json": '{ "name": "@pulumi/pulumi", "version": "3.0.0", "main": "index.js" }\n',
@@ -66,6 +72,8 @@ const FILES: Record<string, string> = {
 };
 
 let dir: string;
+/** A folder of this package's own (under ROOT), whose frames a stack's user frame skips. */
+let ours: string;
 const at = (file: string) => path.join(dir, file);
 
 /** The ProgramLoadError a file's loading rejects with, checked to be one; its message. */
@@ -86,6 +94,12 @@ beforeAll(async () => {
   await mkdir(path.join(dir, "node_modules"));
   await symlink(path.join(ROOT, "node_modules/@pulumi"), path.join(dir, "node_modules/@pulumi"));
   await symlink(ROOT, path.join(dir, "node_modules/pulumi-subscription-billing"));
+  ours = await mkdtemp(path.join(ROOT, ".program-source-test-"));
+  await writeFile(path.join(ours, "boom.mjs"), 'export function boom() {\n  throw new Error("boom from the package");\n}\n');
+  await writeFile(
+    at("calls-ours.mjs"),
+    `import { boom } from ${JSON.stringify(pathToFileURL(path.join(ours, "boom.mjs")).href)};\n\nboom();\nexport function program() {}\n`,
+  );
   for (const [name, text] of Object.entries(FILES)) {
     await mkdir(path.dirname(at(name)), { recursive: true });
     if (name === "site.ts") await cp(path.join(ROOT, "examples/fleet/site.ts"), at(name));
@@ -95,6 +109,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
+  if (ours) await rm(ours, { recursive: true, force: true });
 });
 
 describe("loadProgram (source, in-process)", () => {
@@ -187,15 +202,41 @@ describe("loadProgram (source, in-process)", () => {
 
   it("a program that would declare its resources with another copy of @pulumi/pulumi names both", async () => {
     expect(await failure("copy/site.ts")).toBe(
-      `${at("copy/site.ts")} loads @pulumi/pulumi from ${at("copy/node_modules/@pulumi/pulumi")}, but billing-fleet runs with the one in ${path.join(ROOT, "node_modules/@pulumi/pulumi")}: ` +
+      `${at("copy/site.ts")} loads @pulumi/pulumi from ${at("copy/node_modules/@pulumi/pulumi")}, but billing-fleet runs with the one in ${realpathSync(path.join(ROOT, "node_modules/@pulumi/pulumi"))}: ` +
         "a program's resources must be declared with the runner's copy; install pulumi-subscription-billing in the program's project and run its billing-fleet",
     );
   });
 
-  it("keeps process.emitWarning as it was once loading is done", async () => {
-    const before = process.emitWarning;
-    await Promise.all([loadProgram(at("helpers.ts")).catch(() => undefined), loadProgram(at("common.cts"))]);
-    expect(process.emitWarning).toBe(before);
+  it("an error thrown in this package's own code names the program's line that called it", async () => {
+    expect(await failure("calls-ours.mjs")).toBe(
+      `${at("calls-ours.mjs")} failed while loading, at ${at("calls-ours.mjs")}:3:1: boom from the package`,
+    );
+  });
+
+  // Node refuses a folder with ERR_UNSUPPORTED_DIR_IMPORT, not ERR_MODULE_NOT_FOUND: no "/index.ts" hint (yet).
+  it("a folder import says what Node said", async () => {
+    expect(await failure("dir-import.ts")).toBe(
+      `${at("dir-import.ts")} failed while loading: Directory import '${at("lib")}' is not supported resolving ES modules imported from ${at("dir-import.ts")}`,
+    );
+  });
+
+  it('leaves out Node\'s "type": "module" advice while loading, keeps every other warning, and puts emitWarning back', async () => {
+    const original = process.emitWarning;
+    const seen: unknown[][] = [];
+    const recorder = ((...args: unknown[]) => {
+      seen.push(args);
+    }) as typeof process.emitWarning;
+    process.emitWarning = recorder;
+    try {
+      const [fn] = await Promise.all([loadProgram(at("typeless/site.js")), loadProgram(at("helpers.ts")).catch(() => undefined)]);
+      expect(await fn()).toEqual({ from: "typeless" });
+      expect(process.emitWarning).toBe(recorder);
+      await loadProgram(at("common.cts"));
+      expect(process.emitWarning).toBe(recorder);
+    } finally {
+      process.emitWarning = original;
+    }
+    expect(seen).toEqual([["kept", { code: "KEPT" }]]);
   });
 });
 
