@@ -213,6 +213,18 @@ describe("loadProgram (source, in-process)", () => {
     );
   });
 
+  it("names a program under the working directory relative to it", async () => {
+    const here = await mkdtemp(path.join(process.cwd(), ".program-source-cwd-"));
+    try {
+      await writeFile(path.join(here, "empty.mjs"), "export const nothing = 1;\n");
+      expect(await loadProgram(path.join(here, "empty.mjs")).catch((e: Error) => e.message)).toBe(
+        `${path.basename(here)}/empty.mjs exports no program: export a function as \`program\` (or as the default export) that declares the site's resources`,
+      );
+    } finally {
+      await rm(here, { recursive: true, force: true });
+    }
+  });
+
   // Node refuses a folder with ERR_UNSUPPORTED_DIR_IMPORT, not ERR_MODULE_NOT_FOUND: no "/index.ts" hint (yet).
   it("a folder import says what Node said", async () => {
     expect(await failure("dir-import.ts")).toBe(
