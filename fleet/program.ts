@@ -199,6 +199,8 @@ function explain(err: unknown, file: string): string {
       return `${placeOf(err) ?? name}: syntax error: ${message}`;
     case "ERR_MODULE_NOT_FOUND":
       return notFound(message, name);
+    case "ERR_UNSUPPORTED_DIR_IMPORT":
+      return folderImport(message, name);
     case "ERR_UNSUPPORTED_NODE_MODULES_TYPE_STRIPPING":
       return `${name} is under a node_modules folder, where Node does not strip types: move the program out of node_modules, or name its compiled .js`;
     case "ERR_UNKNOWN_FILE_EXTENSION":
@@ -233,9 +235,25 @@ function notFound(message: string, name: string): string {
   if (asTs !== target && existsSync(asTs)) {
     return `${shown(from)} imports "${spec}", which is ${path.basename(asTs)}: Node loads a file by its real name: import "${spec.slice(0, -path.extname(spec).length)}${path.extname(asTs)}"`;
   }
-  const found = [".ts", ".mts", ".cts", ".js", ".mjs", ".cjs", "/index.ts", "/index.js"].find((ext) => existsSync(target + ext));
+  const found = [".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"].find((ext) => existsSync(target + ext));
   if (found) {
     return `${shown(from)} imports "${spec}" without its file extension, which Node needs in an ES module: import "${spec}${found}"`;
   }
   return `${shown(from)} imports "${spec}", which does not exist (${target})`;
+}
+
+/** "Directory import '/p/lib' is not supported resolving ES modules imported from /p/site.ts": Node resolves no folder to its index. */
+function folderImport(message: string, name: string): string {
+  const m = /^Directory import '([^']+)' is not supported resolving ES modules imported from (.+)$/.exec(message);
+  if (!m) return `${name}: ${message}`;
+  const [, folderRaw, fromRaw] = m;
+  const folder = folderRaw.startsWith("file:") ? fileURLToPath(folderRaw) : folderRaw;
+  const from = fromRaw.startsWith("file:") ? fileURLToPath(fromRaw) : fromRaw;
+  let spec = path.relative(path.dirname(from), folder);
+  if (!spec.startsWith(".")) spec = `./${spec}`;
+  const index = ["index.ts", "index.mts", "index.cts", "index.js", "index.mjs", "index.cjs"].find((f) => existsSync(path.join(folder, f)));
+  return (
+    `${shown(from)} imports "${spec}", a folder, which Node does not resolve to its index in an ES module: ` +
+    (index ? `import "${spec}/${index}"` : "import a file in it by its name")
+  );
 }

@@ -225,10 +225,10 @@ describe("loadProgram (source, in-process)", () => {
     }
   });
 
-  // Node refuses a folder with ERR_UNSUPPORTED_DIR_IMPORT, not ERR_MODULE_NOT_FOUND: no "/index.ts" hint (yet).
-  it("a folder import says what Node said", async () => {
+  // Node refuses a folder with ERR_UNSUPPORTED_DIR_IMPORT (not ERR_MODULE_NOT_FOUND): the message names its index file.
+  it("a folder import names the folder's index file to import instead", async () => {
     expect(await failure("dir-import.ts")).toBe(
-      `${at("dir-import.ts")} failed while loading: Directory import '${at("lib")}' is not supported resolving ES modules imported from ${at("dir-import.ts")}`,
+      `${at("dir-import.ts")} imports "./lib", a folder, which Node does not resolve to its index in an ES module: import "./lib/index.ts"`,
     );
   });
 
