@@ -1,12 +1,12 @@
 import { realpathSync } from "node:fs";
-import { cp, mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ResolvedSite } from "../../fleet/fleet-file";
 import { inlineProgram, loadProgram, ProgramLoadError, TYPE_STRIPPING_NODE, typeStripping } from "../../fleet/program";
+import { PROGRAM_FILES, programProject, ROOT } from "./program-fixture";
 
 /**
  * The loader's source (fleet/program.ts) in this process, on the same fixture project as program.test.ts
@@ -35,28 +35,12 @@ const realFunction = vi.hoisted(() => {
   });
   return real;
 });
-const ROOT = path.resolve(__dirname, "../..");
 
 const FILES: Record<string, string> = {
-  "site.ts": "", // copied from examples/fleet
-  "same.ts": 'import * as pulumi from "@pulumi/pulumi";\nexport function program() {\n  return pulumi.Config;\n}\n',
-  "syntax.ts": "export function program() {\n  const x: number = 1;\n  const y: number = ;\n}\n",
-  "enum.ts": "enum Color { Red, Green }\nexport function program() {\n  return { c: Color.Red };\n}\n",
-  "namespace.ts": "namespace N {\n  export const x = 1;\n}\nexport function program() {\n  return { x: N.x };\n}\n",
-  "property.ts": "class A {\n  constructor(private x: number) {}\n}\nexport function program() {\n  return { a: new A(1) };\n}\n",
-  "missing.ts": 'import { x } from "left-pad-nope";\nexport function program() {\n  return { x };\n}\n',
+  ...PROGRAM_FILES,
   "scoped.ts": 'import { x } from "@nope/left-pad/sub";\nexport function program() {\n  return { x };\n}\n',
-  "no-extension.ts": 'import { x } from "./helpers";\nexport function program() {\n  return { x };\n}\n',
-  "js-extension.ts": 'import { x } from "./helpers.js";\nexport function program() {\n  return { x };\n}\n',
-  "gone.ts": 'import { x } from "./nowhere.ts";\nexport function program() {\n  return { x };\n}\n',
-  "helpers.ts": "export const x: number = 1;\n",
-  "no-program.ts": 'import * as pulumi from "@pulumi/pulumi";\nexport const config = pulumi.Config;\n',
-  "thrower.ts": 'const why: string = "no receiver configured";\nthrow new Error(why);\nexport function program() {}\n',
   "type-thrower.mjs": 'throw new TypeError("receiver is not a function");\nexport function program() {}\n',
   "string-thrower.mjs": 'throw "just a string";\nexport function program() {}\n',
-  "broken.mjs": "export function program() {\n  const x = ;\n}\n",
-  "default.ts": "export default function () {\n  return { from: 'default' };\n}\n",
-  "common.cts": 'const helpers = require("./helpers.ts");\nmodule.exports = { program: () => ({ x: helpers.x }) };\n',
   "common-default.cjs": "module.exports = { default: () => ({ from: 'module.exports.default' }) };\n",
   "common-fn.cjs": "module.exports = () => ({ from: 'module.exports' });\n",
   "not-a-function.mjs": "export const program = { not: 'a function' };\nexport default 42;\n",
@@ -65,10 +49,6 @@ const FILES: Record<string, string> = {
   "typeless/package.json": '{ "name": "typeless" }\n',
   "typeless/site.js": 'process.emitWarning("kept", { code: "KEPT" });\nexport function program() {\n  return { from: "typeless" };\n}\n',
   "program.txt": "export function program() {}\n",
-  "node_modules/vendored/site.ts": "export function program(): object {\n  return {};\n}\n",
-  "copy/node_modules/@pulumi/pulumi/package.json": '{ "name": "@pulumi/pulumi", "version": "3.0.0", "main": "index.js" }\n',
-  "copy/node_modules/@pulumi/pulumi/index.js": "exports.Config = class Config {};\n",
-  "copy/site.ts": 'import { Config } from "@pulumi/pulumi";\nexport function program() {\n  return { c: new Config() };\n}\n',
 };
 
 let dir: string;
@@ -89,22 +69,13 @@ async function failure(file: string): Promise<string> {
 
 beforeAll(async () => {
   globalThis.Function = realFunction; // fleet/program is evaluated by now
-  dir = await mkdtemp(path.join(tmpdir(), "billing-fleet-program-src-"));
-  await writeFile(path.join(dir, "package.json"), '{ "name": "fresh-project", "private": true }\n');
-  await mkdir(path.join(dir, "node_modules"));
-  await symlink(path.join(ROOT, "node_modules/@pulumi"), path.join(dir, "node_modules/@pulumi"));
-  await symlink(ROOT, path.join(dir, "node_modules/pulumi-subscription-billing"));
+  dir = await programProject("billing-fleet-program-src-", FILES);
   ours = await mkdtemp(path.join(ROOT, ".program-source-test-"));
   await writeFile(path.join(ours, "boom.mjs"), 'export function boom() {\n  throw new Error("boom from the package");\n}\n');
   await writeFile(
     at("calls-ours.mjs"),
     `import { boom } from ${JSON.stringify(pathToFileURL(path.join(ours, "boom.mjs")).href)};\n\nboom();\nexport function program() {}\n`,
   );
-  for (const [name, text] of Object.entries(FILES)) {
-    await mkdir(path.dirname(at(name)), { recursive: true });
-    if (name === "site.ts") await cp(path.join(ROOT, "examples/fleet/site.ts"), at(name));
-    else await writeFile(at(name), text);
-  }
 });
 
 afterAll(async () => {

@@ -1,42 +1,19 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { cp, mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { typeStripping } from "../../fleet/program";
+import { PROGRAM_FILES, programProject, ROOT } from "./program-fixture";
 
 /**
  * Module programs as billing-fleet loads them: the compiled loader (dist/fleet/program.js, `npm run build`)
  * in a Node process of its own, on files in a fresh project (a package.json without "type", the packages
  * linked into its node_modules), so Node's own type stripping and module detection are what is tested.
  */
-const ROOT = path.resolve(__dirname, "../..");
 const LOADER = path.join(ROOT, "dist/fleet/program.js");
 
-const FILES: Record<string, string> = {
-  // The README's example, as written (`import … from` in a project without "type": "module").
-  "site.ts": "", // copied from examples/fleet
-  "same.ts": 'import * as pulumi from "@pulumi/pulumi";\nexport function program() {\n  return pulumi.Config;\n}\n',
-  "syntax.ts": "export function program() {\n  const x: number = 1;\n  const y: number = ;\n}\n",
-  "enum.ts": "enum Color { Red, Green }\nexport function program() {\n  return { c: Color.Red };\n}\n",
-  "namespace.ts": "namespace N {\n  export const x = 1;\n}\nexport function program() {\n  return { x: N.x };\n}\n",
-  "property.ts": "class A {\n  constructor(private x: number) {}\n}\nexport function program() {\n  return { a: new A(1) };\n}\n",
-  "missing.ts": 'import { x } from "left-pad-nope";\nexport function program() {\n  return { x };\n}\n',
-  "no-extension.ts": 'import { x } from "./helpers";\nexport function program() {\n  return { x };\n}\n',
-  "js-extension.ts": 'import { x } from "./helpers.js";\nexport function program() {\n  return { x };\n}\n',
-  "gone.ts": 'import { x } from "./nowhere.ts";\nexport function program() {\n  return { x };\n}\n',
-  "helpers.ts": "export const x: number = 1;\n",
-  "no-program.ts": 'import * as pulumi from "@pulumi/pulumi";\nexport const config = pulumi.Config;\n',
-  "thrower.ts": 'const why: string = "no receiver configured";\nthrow new Error(why);\nexport function program() {}\n',
-  "broken.mjs": "export function program() {\n  const x = ;\n}\n",
-  "default.ts": "export default function () {\n  return {};\n}\n",
-  "common.cts": 'const helpers = require("./helpers.ts");\nmodule.exports = { program: () => ({ x: helpers.x }) };\n',
-  "node_modules/vendored/site.ts": "export function program(): object {\n  return {};\n}\n",
-  "copy/node_modules/@pulumi/pulumi/package.json": '{ "name": "@pulumi/pulumi", "version": "3.0.0", "main": "index.js" }\n',
-  "copy/node_modules/@pulumi/pulumi/index.js": "exports.Config = class Config {};\n",
-  "copy/site.ts": 'import { Config } from "@pulumi/pulumi";\nexport function program() {\n  return { c: new Config() };\n}\n',
-};
+const FILES = PROGRAM_FILES;
 
 /** Loads each file with the compiled loader; per file, its program's result (a function's name) or the error's message. */
 const RUNNER = `
@@ -82,17 +59,8 @@ const failure = (file: string): string => {
 
 beforeAll(async () => {
   if (!existsSync(LOADER)) throw new Error(`${LOADER} is missing: run npm run build first`);
-  dir = await mkdtemp(path.join(tmpdir(), "billing-fleet-program-"));
-  await writeFile(path.join(dir, "package.json"), '{ "name": "fresh-project", "private": true }\n');
-  await mkdir(path.join(dir, "node_modules"));
-  await symlink(path.join(ROOT, "node_modules/@pulumi"), path.join(dir, "node_modules/@pulumi"));
-  await symlink(ROOT, path.join(dir, "node_modules/pulumi-subscription-billing"));
+  dir = await programProject("billing-fleet-program-", FILES);
   await writeFile(path.join(dir, "runner.cjs"), RUNNER);
-  for (const [name, text] of Object.entries(FILES)) {
-    await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
-    if (name === "site.ts") await cp(path.join(ROOT, "examples/fleet/site.ts"), path.join(dir, name));
-    else await writeFile(path.join(dir, name), text);
-  }
   ({ results, stderr } = run(Object.keys(FILES).filter((f) => !f.includes("@pulumi") && f !== "helpers.ts")));
 }, 60_000);
 
