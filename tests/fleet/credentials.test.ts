@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeFinding, findCredentials, isCredentialKey } from "../../fleet/credentials";
+import { describeFinding, findCredentials, isCredentialKey, structuredString } from "../../fleet/credentials";
 import { REDACTED, Redactor } from "../../fleet/redact";
 
 const SIG = "4dabf18193072939515e22adb298388d";
@@ -24,7 +24,12 @@ describe("credential-named keys", () => {
     "passphrase",
     "credentials",
     "api key",
-  ])("%s names a credential", (key) => {
+    // Spaces around the words and between them are set aside, after the namespace.
+    "api key ",
+    "api  key",
+    "site: api key",
+    "my site:api key",
+  ])("%j names a credential", (key) => {
     expect(isCredentialKey(key)).toBe(true);
   });
 
@@ -67,9 +72,58 @@ describe("findCredentials", () => {
     ["the README's receiver", "site:receiver", { url: "https://hooks.acme.example/billing", events: ["payment_failure"] }],
     ["a number", "billing:timeoutMs", 5000],
     ["text that is not JSON", "site:x", "{ not json"],
+    ["nothing under a credential's key", "billing:apiKey", undefined],
+    ["null under a credential's key", "billing:apiKey", null],
+    ["null and nothing inside", "foo:bar", { apiKey: null, token: undefined, secrets: { password: null }, tokens: [null] }],
+    ["a value that holds itself (the walk stops at its depth limit)", "foo:bar", cyclic()],
   ])("%s passes", (_, key, value) => {
     expect(findCredentials(key, value)).toEqual([]);
   });
+});
+
+/** An object that holds itself, and no credential. */
+function cyclic(): Record<string, unknown> {
+  const v: Record<string, unknown> = { name: "a" };
+  v.self = v;
+  return v;
+}
+
+/** `levels` objects { a: … } around `inner`. */
+const nest = (levels: number, inner: object): object => (levels === 0 ? inner : { a: nest(levels - 1, inner) });
+
+describe("how deep findCredentials looks", () => {
+  it.each<[string, object, string[]]>([
+    // The credential's value 32 levels down is the deepest one looked at.
+    ["31 objects around the key", nest(31, { apiKey: KEY }), [`${".a".repeat(31)}.apiKey`]],
+    ["32 objects around the key", nest(32, { apiKey: KEY }), []],
+    // A JSON string is a level of its own.
+    ["29 objects around a JSON string", nest(29, { s: JSON.stringify({ apiKey: KEY }) }), [`${".a".repeat(29)}.s.apiKey (a JSON string)`]],
+    ["30 objects around a JSON string", nest(30, { s: JSON.stringify({ apiKey: KEY }) }), []],
+  ])("%s", (_, value, found) => {
+    expect(findCredentials("foo:bar", value).map((f) => describeFinding(f).replace(/^ at /, ""))).toEqual(found);
+  });
+});
+
+describe("structuredString: text that holds JSON or YAML", () => {
+  it.each<[string, unknown]>([
+    ['  {"a":1}\n', { value: { a: 1 }, form: "JSON" }],
+    ['"text"', { value: "text", form: "JSON" }],
+    ["[a, b]", { value: ["a", "b"], form: "YAML" }],
+    ["a: 1", { value: { a: 1 }, form: "YAML" }],
+    ["a:", { value: { a: null }, form: "YAML" }],
+    ["- a", { value: ["a"], form: "YAML" }],
+    ["-\n  - a", { value: [["a"]], form: "YAML" }],
+  ])("%j holds %o", (text, held) => {
+    expect(structuredString(text)).toEqual(held);
+  });
+
+  // Only a "key: value", a "- item" at a line's start or flow style there is looked into, though YAML reads more as structure.
+  it.each(["", "  ", "42", "true", "null", "plain text", "a:b", "x - y", "? a", "? a - b", "&x [1]", "!!map {}", "{ not json"])(
+    "%j holds only text",
+    (text) => {
+      expect(structuredString(text)).toBeUndefined();
+    },
+  );
 });
 
 describe("the redactor", () => {
