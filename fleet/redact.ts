@@ -60,7 +60,8 @@ export class Redactor {
     if (named) return v === "" ? v : REDACTED;
     if (typeof v !== "string") return v;
     const inner = structuredString(v);
-    if (inner && typeof inner.value === "object") {
+    // Inside JSON or YAML, and inside a JSON string encoded twice (which findCredentials reports too).
+    if (inner) {
       const redacted = this.#walk(inner.value, false, depth + 1);
       // Re-encoded only when something changed: a string without credentials stays as it was.
       if (JSON.stringify(redacted) !== JSON.stringify(inner.value)) {
@@ -72,7 +73,9 @@ export class Redactor {
 }
 
 /** `key: value`, `"key": "value"`, `key=value` in text; the key group is tested by isCredentialKey. */
-const KEY_VALUE_IN_TEXT = /([A-Za-z_][\w.:-]*)("?\s*(?::\s+|:(?=["'])|=)\s*)("(?:[^"\\\n]|\\.)*"|'[^'\n]*'|[^\s,;}\]"']+)/g;
+// An unquoted value stops at "]" (a value in a flow list), so "[secret]" is its own alternative: it is
+// matched whole and kept, not cut to "[secret" and blanked again before its "]".
+const KEY_VALUE_IN_TEXT = /([A-Za-z_][\w.:-]*)("?\s*(?::\s+|:(?=["'])|=)\s*)("(?:[^"\\\n]|\\.)*"|'[^'\n]*'|\[secret\]|[^\s,;}\]"']+)/g;
 
 const isRedacted = (value: string): boolean => value.replace(/^["']|["']$/g, "") === REDACTED || value === "";
 

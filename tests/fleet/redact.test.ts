@@ -98,3 +98,23 @@ describe("the redactor's structured values", () => {
     expect(r.value(inArrays(62, JSON.stringify({ a: "x" })))).toEqual(inArrays(62, JSON.stringify({ a: "x" })));
   });
 });
+
+describe("the redactor's fixed leaks and doubles", () => {
+  it("blanks a credential inside a JSON string encoded twice, as findCredentials finds it", () => {
+    const twice = JSON.stringify(JSON.stringify({ apiKey: "sk_abc_123", site: "us" }));
+    const out = new Redactor().value({ s: twice }) as { s: string };
+    expect(out).toEqual({ s: JSON.stringify(JSON.stringify({ apiKey: REDACTED, site: "us" })) });
+    // A string encoded twice that holds nothing secret stays exactly as it was.
+    const plain = JSON.stringify(JSON.stringify({ site: "us" }));
+    expect(new Redactor().value({ s: plain })).toEqual({ s: plain });
+  });
+
+  it.each([
+    ["apiKey=sk_live_xyz", `apiKey=${REDACTED}`],
+    [`token=${REDACTED}`, `token=${REDACTED}`],
+    [`items: [apiKey: ${REDACTED}]`, `items: [apiKey: ${REDACTED}]`],
+    ["password=hunter22 more", `password=${REDACTED} more`],
+  ])("blanks an unquoted credential once: %s", (text, expected) => {
+    expect(new Redactor(["sk_live_xyz"]).text(text)).toBe(expected);
+  });
+});
