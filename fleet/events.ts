@@ -77,8 +77,10 @@ export class EventLog {
     if (stopped.length) return policyError(stopped);
     const errors = this.#diagnostics.filter((d) => d.severity === "error");
     const resource = errors.find((d) => d.urn) ?? errors[0];
-    if (resource) return firstLine(resource.urn ? `${nameOf(resource.urn)}: ${resource.message}` : resource.message);
-    return undefined;
+    if (!resource) return undefined;
+    // The message's own first line, then its resource: "error:" and blank lines are the message's, not the name's.
+    const line = firstLine(resource.message);
+    return resource.urn ? `${nameOf(resource.urn)}: ${line}`.slice(0, 300) : line;
   }
 }
 

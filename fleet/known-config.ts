@@ -58,15 +58,20 @@ async function passphraseOf(env: NodeJS.ProcessEnv): Promise<string | undefined>
   return undefined;
 }
 
-/** One key per state dir and passphrase, derived once per process (PBKDF2 is slow on purpose). */
-const keys = new Map<string, Promise<Buffer | undefined>>();
+/**
+ * One key per state dir and passphrase, derived once per process (PBKDF2 is slow on purpose). Keyed by both:
+ * a process that runs fleets with another passphrase (a library user, a test) gets that passphrase's key. The
+ * map holds the passphrase's hash, not the passphrase.
+ */
+const keys = new Map<string, Promise<Buffer>>();
 
-function macKey(stateDir: string, env: NodeJS.ProcessEnv): Promise<Buffer | undefined> {
-  const cached = keys.get(stateDir);
+async function macKey(stateDir: string, env: NodeJS.ProcessEnv): Promise<Buffer | undefined> {
+  const passphrase = await passphraseOf(env);
+  if (passphrase === undefined) return undefined;
+  const id = `${stateDir}\0${createHash("sha256").update(passphrase).digest("hex")}`;
+  const cached = keys.get(id);
   if (cached) return cached;
   const derived = (async () => {
-    const passphrase = await passphraseOf(env);
-    if (passphrase === undefined) return undefined;
     const saltFile = path.join(stateDir, "config", "salt");
     let salt = await readFile(saltFile, "utf8").catch(() => "");
     if (!/^[0-9a-f]{64}$/.test(salt)) {
@@ -76,7 +81,7 @@ function macKey(stateDir: string, env: NodeJS.ProcessEnv): Promise<Buffer | unde
     }
     return promisify(pbkdf2)(passphrase, Buffer.from(salt, "hex"), PBKDF2_ITERATIONS, 32, "sha256");
   })();
-  keys.set(stateDir, derived);
+  keys.set(id, derived);
   return derived;
 }
 

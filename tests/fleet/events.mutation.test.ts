@@ -121,6 +121,16 @@ describe("EventLog.firstError", () => {
     expect(log.firstError()).toBe("subscription-1001: subscription 1001 not found");
   });
 
+  it.each([
+    ["an 'error:' prefix", "error: code: 404\n", "subscription-1001: code: 404"],
+    ["a blank first line", "\n  the plan was removed\n", "subscription-1001: the plan was removed"],
+    ["a long message, cut at 300 characters", "x".repeat(400), `subscription-1001: ${"x".repeat(300)}`.slice(0, 300)],
+  ])("is a resource's error's own first line after its name: %s", (_, message, expected) => {
+    const log = new EventLog();
+    log.onEvent(diagnostic({ urn: URN, message, severity: "error" }));
+    expect(log.firstError()).toBe(expected);
+  });
+
   it("is the engine's error when no resource's error came", () => {
     const log = new EventLog();
     log.onEvent(diagnostic({ urn: URN, message: "the plan is deprecated", severity: "warning" }));

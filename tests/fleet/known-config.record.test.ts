@@ -110,6 +110,21 @@ describe("fleet: a config record's content", () => {
   });
 });
 
+describe("fleet: the key of another passphrase in the same process and state dir", () => {
+  it("is derived anew: the record's HMAC is under the passphrase of the run that wrote it", async () => {
+    const s = await site();
+    await mkdir(path.join(s.stateDir, "config"), { recursive: true });
+    await writeFile(path.join(s.stateDir, "config", "salt"), SALT_A);
+    await (await knownConfig(s)).remember();
+    const other = { ...s, env: { PULUMI_CONFIG_PASSPHRASE: "another passphrase" } };
+    // The first passphrase's record does not match under the second one's key, and its record is the second's.
+    expect((await knownConfig(other)).unchanged).toBe(false);
+    await (await knownConfig(other)).remember();
+    expect((await readRecord(s.stateDir)).secrets).toBe(secretsMac("another passphrase", SALT_A, "us", [["billing:apiKey", SECRET]]));
+    expect((await knownConfig(s)).unchanged).toBe(false);
+  });
+});
+
 describe("fleet: the passphrase from PULUMI_CONFIG_PASSPHRASE_FILE", () => {
   it("keys the secrets' HMAC with the file's content", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "known-config-passphrase-"));
