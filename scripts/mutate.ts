@@ -16,7 +16,7 @@
  * Writes mutation/scores.md (the table, the time each folder took, every surviving mutant) and prints it.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { calculateMutationTestMetrics } from "mutation-testing-metrics";
 import type { MutantResult, MutationTestResult } from "mutation-testing-report-schema";
@@ -97,10 +97,22 @@ function readRuns(): Partial<Record<Folder, RunRecord>> {
   return existsSync(RUNS) ? JSON.parse(readFileSync(RUNS, "utf8")) : {};
 }
 
+/**
+ * What a folder's run leaves in runs.json: nothing when Stryker wrote no results (it failed before testing, e.g. a
+ * test failed in its initial run), so the last run that tested something stays the one the scores name.
+ */
+export function recordOf(started: Date, ended: Date, code: number | null, wroteResults: boolean, args: string[]): RunRecord | undefined {
+  if (!wroteResults) return undefined;
+  return { started: started.toISOString(), seconds: Math.round((ended.getTime() - started.getTime()) / 1000), complete: code === 0, args };
+}
+
+const modified = (file: string): number | undefined => (existsSync(file) ? statSync(file).mtimeMs : undefined);
+
 /** One Stryker run over `folder` (or the narrower `--mutate` the user passed); resolves when it ended. */
-async function runFolder(folder: Folder, passThrough: string[]): Promise<RunRecord> {
+async function runFolder(folder: Folder, passThrough: string[]): Promise<RunRecord | undefined> {
   const file = incrementalFile(folder);
   const earlier = readReport(file);
+  const before = modified(file);
   const started = new Date();
   const code = await new Promise<number | null>((resolve) => {
     const child = spawn(
@@ -111,14 +123,10 @@ async function runFolder(folder: Folder, passThrough: string[]): Promise<RunReco
     child.stdout.on("data", (chunk: Buffer) => process.stdout.write(chunk));
     child.on("close", resolve);
   });
+  const wrote = modified(file) !== before;
   const merged = within(merge(earlier, readReport(file)), folderFiles(folder));
   if (merged) writeFileSync(file, `${JSON.stringify(merged, null, 2)}\n`);
-  return {
-    started: started.toISOString(),
-    seconds: Math.round((Date.now() - started.getTime()) / 1000),
-    complete: code === 0,
-    args: passThrough,
-  };
+  return recordOf(started, new Date(), code, wrote, passThrough);
 }
 
 interface Row {
@@ -255,8 +263,10 @@ async function main(argv: string[]): Promise<void> {
   if (!reportOnly) {
     for (const folder of folders.length ? folders : FOLDERS) {
       const record = await runFolder(folder, passThrough);
-      writeFileSync(RUNS, `${JSON.stringify({ ...readRuns(), [folder]: record }, null, 2)}\n`);
-      if (!record.complete) {
+      if (!record)
+        process.stderr.write(`\n${folder}/: Stryker stopped before testing any mutant (see its errors above); nothing recorded\n`);
+      else writeFileSync(RUNS, `${JSON.stringify({ ...readRuns(), [folder]: record }, null, 2)}\n`);
+      if (!record?.complete) {
         failed = true;
         break;
       }

@@ -1,6 +1,6 @@
 import type { MutantResult, MutationTestResult } from "mutation-testing-report-schema";
 import { describe, expect, it } from "vitest";
-import { folderFiles, merge, scoresMarkdown, within, withScores } from "../../scripts/mutate";
+import { folderFiles, merge, recordOf, scoresMarkdown, within, withScores } from "../../scripts/mutate";
 
 // `npm run mutate` (scripts/mutate.ts): a narrowed or stopped Stryker run writes its incremental file with
 // only the files it ran; the wrapper lays those over the folder's earlier results, then scores each folder.
@@ -128,5 +128,27 @@ describe("withScores: the README's copy of the table", () => {
     expect(updated.startsWith("# Title\n\nbefore\n<!-- mutation-scores -->\n| folder")).toBe(true);
     expect(updated.endsWith("|\n<!-- /mutation-scores -->\nafter\n")).toBe(true);
     expect(withScores("no markers\n", scores)).toBe("no markers\n");
+  });
+});
+
+describe("a folder's run record (runs.json)", () => {
+  const started = new Date("2026-11-26T16:48:18.000Z");
+  const ended = new Date("2026-11-26T16:51:04.400Z");
+
+  it("is nothing when Stryker wrote no results (it failed before testing): the last real run stays on record", () => {
+    expect(recordOf(started, ended, 1, false, ["--mutate", "sdk/errors.ts"])).toBeUndefined();
+  });
+
+  it.each([
+    [0, true],
+    [1, false],
+    [null, false],
+  ])("with exit code %s: complete %s, its start, its whole seconds and its options", (code, complete) => {
+    expect(recordOf(started, ended, code, true, ["--mutate", "sdk/errors.ts"])).toEqual({
+      started: "2026-11-26T16:48:18.000Z",
+      seconds: 166,
+      complete,
+      args: ["--mutate", "sdk/errors.ts"],
+    });
   });
 });
