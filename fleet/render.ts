@@ -212,7 +212,8 @@ export function secretEnvRefs(
 export function programInRepo(site: ResolvedSite, repoRoot: string, option: string): string {
   const rel = path.relative(path.resolve(repoRoot), site.program);
   check(
-    rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel)),
+    // ".." as a whole first segment, not a folder whose name begins with two dots ("..site").
+    rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel)),
     option,
     `the local checkout that holds every site's program (site "${site.name}" runs ${site.program})`,
     repoRoot,

@@ -282,6 +282,8 @@ describe("programInRepo: a program's path in the checkout", () => {
     ["/srv/checkout/site", "/srv/checkout", "site"],
     ["/srv/checkout", "/srv/checkout", ""],
     ["/srv/checkout", "/srv/checkout/examples/..", ""],
+    ["/srv/checkout/..site/program", "/srv/checkout", "..site/program"],
+    ["/srv/checkout/...", "/srv/checkout", "..."],
   ])("%s in %s is %j", (program, repoRoot, rel) => {
     expect(programInRepo(site("us-store", {}, program), repoRoot, "repoRoot")).toBe(rel);
   });
@@ -289,6 +291,7 @@ describe("programInRepo: a program's path in the checkout", () => {
   it.each([
     ["/srv/other/program", "/srv/checkout"],
     ["/srv", "/srv/checkout"],
+    ["/srv/..site/program", "/srv/checkout"],
     ["/srv/checkout-2/program", "/srv/checkout"],
     ["/elsewhere/program", "/srv/checkout"],
   ])("refuses %s outside %s", (program, repoRoot) => {
