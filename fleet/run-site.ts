@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { appendFile, chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { ConfigMap, PulumiCommand, Stack } from "@pulumi/pulumi/automation";
 import { EventLog, firstLine } from "./events";
@@ -139,6 +139,8 @@ async function writeLauncher(stateDir: string): Promise<string> {
   if ((await readFile(file, "utf8").catch(() => "")) !== launcher) {
     await mkdir(dir, { recursive: true });
     await writeFile(file, launcher, { mode: 0o755 });
+    // writeFile's mode applies only to a file it creates: a launcher rewritten in place keeps its old mode.
+    await chmod(file, 0o755);
   }
   return dir;
 }

@@ -34,9 +34,9 @@ describe("runSite with a module program", () => {
     const c = await setUp({ up: [{ events: [summary({ create: 3 })] }] });
     const program = path.join(c.dir, "site.js");
     await writeFile(program, "exports.program = () => ({});\n");
-    // A launcher from another build: written anew.
+    // A launcher from another build, not executable (copied without its mode): written anew, executable.
     await mkdir(path.join(c.o.stateDir, "plugin"), { recursive: true });
-    await writeFile(path.join(c.o.stateDir, "plugin", "pulumi-resource-billing"), "#!/bin/sh\nexec old\n", { mode: 0o755 });
+    await writeFile(path.join(c.o.stateDir, "plugin", "pulumi-resource-billing"), "#!/bin/sh\nexec old\n", { mode: 0o644 });
     const site = { ...c.site, program, programKind: "module" as const };
     expect(await runSite(site, c.o)).toEqual(succeeded({ create: 3 }, 3));
     const workDir = path.join(c.o.stateDir, "stacks", "acme_billing_us");
@@ -58,6 +58,7 @@ describe("runSite with a module program", () => {
     );
     const launcher = path.join(c.o.stateDir, "plugin", "pulumi-resource-billing");
     expect(await readFile(launcher, "utf8")).toBe(LAUNCHER);
+    expect((await stat(launcher)).mode & 0o777).toBe(0o755);
   });
 
   it("makes the launcher's folder when there is none, the launcher executable", async () => {
