@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import type { FleetReport, SiteReport } from "./report";
 
 /** Whether a mandatory policy stopped the site (its `error` then names the policy). */
@@ -53,5 +54,27 @@ export async function summaryTable(report: FleetReport, opts: { color?: boolean;
     (failed ? `, ${failed} failed (re-run them with --resume)` : "") +
     (skipped ? `, ${skipped} skipped` : "") +
     ` in ${took}`;
-  return `${table.toString()}\n${line}\n`;
+  return `${coloured(!!opts.color, () => table.toString())}\n${line}\n`;
+}
+
+/**
+ * cli-table3 colours through @colors/colors (its optional dependency), which decides on its own from
+ * process.stdout and the CI variables; the caller's decision (a terminal, no NO_COLOR) is the one that counts,
+ * so the table is drawn with that library switched to it, then switched back.
+ */
+function coloured(color: boolean, draw: () => string): string {
+  let colors: { enabled: boolean } | undefined;
+  try {
+    colors = createRequire(require.resolve("cli-table3"))("@colors/colors/safe");
+  } catch {
+    // Not installed (optional): cli-table3 draws without colour.
+  }
+  if (!colors) return draw();
+  const was = colors.enabled;
+  colors.enabled = color;
+  try {
+    return draw();
+  } finally {
+    colors.enabled = was;
+  }
 }
