@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import type { FleetReport, PolicyViolation, SiteReport } from "../../fleet/report";
 import { changesText, resultText, stoppedByPolicy, summaryTable } from "../../fleet/summary";
@@ -107,5 +108,29 @@ describe("summaryTable", () => {
   it("ends with the count alone when every site succeeded and the run was not sharded", async () => {
     const table = await summaryTable(report([site("us-store", "succeeded"), site("uk-store", "succeeded")], { operation: "preview" }));
     expect(table.split("\n").slice(-2)).toEqual(["preview: 2 of 2 sites succeeded in 62.5 s", ""]);
+  });
+});
+
+describe("summaryTable's colour is the caller's, whatever cli-table3's colour library guessed", () => {
+  // The instance cli-table3 colours with (its own dependency, resolved from it).
+  const library = () => createRequire(require.resolve("cli-table3"))("@colors/colors/safe") as { enabled: boolean };
+  const ESC = "\u001b[";
+
+  it.each([
+    ["colour asked, the library off", true, false, true],
+    ["colour asked, the library on", true, true, true],
+    ["no colour, the library on", false, true, false],
+    ["no colour, the library off", false, false, false],
+  ])("%s: escapes %s; the library's setting is left as it was", async (_, color, enabled, escapes) => {
+    const colors = library();
+    const was = colors.enabled;
+    colors.enabled = enabled;
+    try {
+      const table = await summaryTable(report([site("us", "succeeded")]), { color });
+      expect(table.includes(ESC)).toBe(escapes);
+      expect(colors.enabled).toBe(enabled);
+    } finally {
+      colors.enabled = was;
+    }
   });
 });
