@@ -1,12 +1,11 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { Writable } from "node:stream";
 import { stripVTControlCharacters } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { main } from "../../fleet/cli";
 import type { FleetReport, SiteReport } from "../../fleet/report";
 import { summaryTable } from "../../fleet/summary";
+import { runCli } from "./run-cli";
 
 /**
  * `billing-fleet up|preview|…` run through main() with no Pulumi CLI: the sites either are skipped by --resume
@@ -81,19 +80,7 @@ async function recorded(stateDir: string, color = false): Promise<{ json: string
   return { json, report, table: await summaryTable(report, { color, width: process.stdout.columns }) };
 }
 
-async function cli(args: string[], isTTY = false): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const sink = (f: (s: string) => void) =>
-    new Writable({
-      write(chunk, _enc, cb) {
-        f(String(chunk));
-        cb();
-      },
-    });
-  const code = await main(args, { stdout: sink((s) => (out += s)), stderr: sink((s) => (err += s)), isTTY });
-  return { code, out, err };
-}
+const cli = runCli;
 
 const SECRET = "secret config billing:apiKey needs the environment variable NOT_SET_KEY, which is not set";
 

@@ -1,13 +1,13 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main, USAGE } from "../../fleet/cli";
+import { USAGE } from "../../fleet/cli";
 import { loadFleet } from "../../fleet/fleet-file";
 import { toYaml } from "../../fleet/render";
 import { renderJob } from "../../fleet/render-k8s";
 import { renderPkoStacks } from "../../fleet/render-pko";
+import { runCli } from "./run-cli";
 
 /**
  * `billing-fleet`'s command line up to where a site would run: help, usage errors (exit 2, one message on
@@ -50,19 +50,7 @@ afterAll(async () => {
 });
 
 /** Runs main with captured streams (not a terminal). */
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const sink = (f: (s: string) => void) =>
-    new Writable({
-      write(chunk, _enc, cb) {
-        f(String(chunk));
-        cb();
-      },
-    });
-  const code = await main(args, { stdout: sink((s) => (out += s)), stderr: sink((s) => (err += s)), isTTY: false });
-  return { code, out, err };
-}
+const cli = (args: string[]) => runCli(args);
 
 /** What a usage error prints on stderr. */
 const usage = (message: string) => `billing-fleet: ${message}\n(see billing-fleet --help)\n`;

@@ -1,10 +1,9 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { main } from "../../fleet/cli";
 import { FleetFileError, parseFleet } from "../../fleet/fleet-file";
 import { inShard, shardOf } from "../../fleet/shard";
+import { runCli } from "./run-cli";
 
 const ROOT = path.resolve(__dirname, "../..");
 const FILE = path.join(ROOT, "examples/fleet/fleet.yaml");
@@ -156,19 +155,7 @@ describe("shards", () => {
 });
 
 describe("billing-fleet command line", () => {
-  const run = async (args: string[]) => {
-    let out = "";
-    let err = "";
-    const sink = (f: (s: string) => void) =>
-      new Writable({
-        write(chunk, _enc, cb) {
-          f(String(chunk));
-          cb();
-        },
-      });
-    const code = await main(args, { stdout: sink((s) => (out += s)), stderr: sink((s) => (err += s)), isTTY: false });
-    return { code, out, err };
-  };
+  const run = (args: string[]) => runCli(args);
 
   it.each([
     [["launch", FILE], /unknown command "launch": one of preview, up, refresh, destroy, render/],

@@ -1,10 +1,12 @@
+import "./native-import";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadProgram, ProgramLoadError } from "../../fleet/program";
+import { realFunction } from "./native-import";
 import { ROOT } from "./program-fixture";
 
 /**
@@ -14,24 +16,8 @@ import { ROOT } from "./program-fixture";
  * Node that reports no type stripping (process.features.typescript, process.versions.node redefined for
  * the one call), which program.source.test.ts leaves to program.test.ts's child processes.
  *
- * The `Function` proxy is program.source.test.ts's: vitest evaluates the source without a dynamic
- * import callback, so the loader's `new Function("url", "return import(url)")` is answered with the same
- * import compiled with Node's default loader while the module is evaluated.
+ * The loader's `import()` is Node's own under vitest: see native-import.ts.
  */
-const realFunction = vi.hoisted(() => {
-  const real = globalThis.Function;
-  const vm = process.getBuiltinModule("node:vm") as typeof import("node:vm");
-  const nativeImport = new vm.Script("(url) => import(url)", {
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  }).runInThisContext();
-  globalThis.Function = new Proxy(real, {
-    construct: (target, args, newTarget) =>
-      args.length === 2 && args[0] === "url" && args[1] === "return import(url)"
-        ? nativeImport
-        : Reflect.construct(target, args, newTarget),
-  });
-  return real;
-});
 
 let dir: string;
 let count = 0;

@@ -1,11 +1,13 @@
+import "./native-import";
 import { realpathSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import * as pulumi from "@pulumi/pulumi";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ResolvedSite } from "../../fleet/fleet-file";
 import { inlineProgram, loadProgram, ProgramLoadError, TYPE_STRIPPING_NODE, typeStripping } from "../../fleet/program";
+import { realFunction } from "./native-import";
 import { PROGRAM_FILES, programProject, ROOT } from "./program-fixture";
 
 /**
@@ -14,27 +16,8 @@ import { PROGRAM_FILES, programProject, ROOT } from "./program-fixture";
  * working directory, so the messages name files by their absolute paths. Left to program.test.ts: a Node
  * with type stripping turned off or absent (a process flag, not something this process can change) and the
  * stderr of a whole process (Node's "type": "module" advice).
- *
- * vitest evaluates the source with vm.runInThisContext and no importModuleDynamically, so the loader's
- * `new Function("url", "return import(url)")` would throw ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING. While the
- * module is evaluated, `Function` answers exactly that construction with the same `import(url)` compiled
- * with Node's default loader (vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER); any other body is the real
- * Function's, so a changed body still fails here.
+ * The loader's `import()` is Node's own under vitest: see native-import.ts.
  */
-const realFunction = vi.hoisted(() => {
-  const real = globalThis.Function;
-  const vm = process.getBuiltinModule("node:vm") as typeof import("node:vm");
-  const nativeImport = new vm.Script("(url) => import(url)", {
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  }).runInThisContext();
-  globalThis.Function = new Proxy(real, {
-    construct: (target, args, newTarget) =>
-      args.length === 2 && args[0] === "url" && args[1] === "return import(url)"
-        ? nativeImport
-        : Reflect.construct(target, args, newTarget),
-  });
-  return real;
-});
 
 const FILES: Record<string, string> = {
   ...PROGRAM_FILES,

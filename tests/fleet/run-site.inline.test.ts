@@ -1,28 +1,16 @@
+import "./native-import";
 import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runSite, stackFileName } from "../../fleet/run-site";
 import { callsIn } from "./fake-pulumi";
 import { argvs, INIT, keepNodeEnv, MODULES, SET_ALL, STACK, setUp, succeeded, summary } from "./fake-pulumi-site";
 
 /**
  * runSite with a module program (an inline program): its workspace in the state folder, the project file that names
- * the launcher of this package's provider plugin, the launcher itself. Node's own import() loads the program, as
- * in program.source.test.ts (vitest's module runner has no dynamic import callback for `new Function` code).
+ * the launcher of this package's provider plugin, the launcher itself. Node's own import() loads the program
+ * (native-import.ts).
  */
-vi.hoisted(() => {
-  const real = globalThis.Function;
-  const vm = process.getBuiltinModule("node:vm") as typeof import("node:vm");
-  const nativeImport = new vm.Script("(url) => import(url)", {
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  }).runInThisContext();
-  globalThis.Function = new Proxy(real, {
-    construct: (target, args, newTarget) =>
-      args.length === 2 && args[0] === "url" && args[1] === "return import(url)"
-        ? nativeImport
-        : Reflect.construct(target, args, newTarget),
-  });
-});
 
 keepNodeEnv();
 
