@@ -14,8 +14,10 @@ export const TYPES = {
  * provider plugin (`billing:index:WebhookSettings`) reads as its dynamic resource's type: the two take the
  * same inputs, and a review reviews them alike.
  */
-export const typeOfStep = (s: PreviewStep): string =>
-  (s.type ?? urnParts(s.urn).type).replace(/^billing:index:/, "pulumi-nodejs:dynamic/billing:");
+export const typeOfStep = (s: PreviewStep): string => declaredTypeOf(s).replace(/^billing:index:/, "pulumi-nodejs:dynamic/billing:");
+
+/** A step's type as the program declared it (`billing:index:WebhookReplay` for the plugin's): what a reviewer reads. */
+export const declaredTypeOf = (s: PreviewStep): string => s.type ?? urnParts(s.urn).type;
 
 // The engine's own bookkeeping: the stack and its providers are no change a reviewer reviews.
 const isEngineOwn = (type: string) => type === "pulumi:pulumi:Stack" || type.startsWith("pulumi:providers:");

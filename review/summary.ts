@@ -4,7 +4,18 @@ import { CATALOG_NOUN, type CatalogReview, catalogKindOf, catalogReviews, type P
 import { cell, cellCode, code, table, text, UNKNOWN_TEXT, urnParts } from "./markdown";
 import { type MigrationReview, migrationReviews, OPTION_DEFAULTS, type Placement, type Ref } from "./migrations";
 import { type FleetInput, type FleetSite, parseInput, type ReviewInput, readInput, type StackInput } from "./read";
-import { changeCounts, changedSteps, compare, countsText, type Note, notesOf, TYPES, typeOfStep, violationsOf } from "./steps";
+import {
+  changeCounts,
+  changedSteps,
+  compare,
+  countsText,
+  declaredTypeOf,
+  type Note,
+  notesOf,
+  TYPES,
+  typeOfStep,
+  violationsOf,
+} from "./steps";
 import { type EndpointReview, type SiteWebhooks, webhookReviews } from "./webhooks";
 
 const heading = (level: number, title: string) => `${"#".repeat(Math.min(level, 6))} ${title}`;
@@ -199,7 +210,8 @@ function othersSection(steps: readonly PreviewStep[], level: number): string[] {
   const reviewed = new Set<string>([TYPES.migration, TYPES.settings, TYPES.endpoint]);
   const others = steps.filter((s) => !reviewed.has(typeOfStep(s)) && !catalogKindOf(typeOfStep(s)));
   if (others.length === 0) return [];
-  const rows = others.map((s) => [cellCode(urnParts(s.urn).name), cellCode(typeOfStep(s)), cell(s.op)]);
+  // The type as declared: a plugin resource is not shown under its dynamic twin's name.
+  const rows = others.map((s) => [cellCode(urnParts(s.urn).name), cellCode(declaredTypeOf(s)), cell(s.op)]);
   return [heading(level, "Other changes"), "", ...table(["Resource", "Type", "Step"], rows), ""];
 }
 
