@@ -1,9 +1,10 @@
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { pinSerializerTypeScript } from "../../provider/typescript-guard";
+import { writeFakeTypeScriptProject } from "./fake-typescript-project";
 
 /**
  * The guard from its source, so that the mutation run sees it (typescript-guard.test.ts checks the
@@ -12,8 +13,6 @@ import { pinSerializerTypeScript } from "../../provider/typescript-guard";
  * patches lives in a temporary project, whose cache entries and folder each test removes afterwards.
  */
 const req = createRequire(__filename);
-const REAL_SHIM = readFileSync(req.resolve("@pulumi/pulumi/typescript-shim.js"), "utf8");
-const TSUTILS = 'exports.typeScriptRequireStrings = () => ({ typescriptRequire: "typescript", tsnodeRequire: "ts-node" });';
 /** The mark a pinned `typeScriptRequireStrings` carries, global so that any copy of this package sees another's. */
 const PINNED = Symbol.for("pulumi-subscription-billing/typescript-guard");
 
@@ -27,30 +26,11 @@ afterEach(() => {
   }
 });
 
-/** A project folder with a @pulumi/pulumi (the real shim, a stand-in vendored parser and tsutils) and `typescript` as given. */
+/** A temporary project folder (removed after the test) with the fake @pulumi/pulumi and `typescript` as given. */
 function project(typescript: "none" | "no-api" | "api", leaveOut: "tsutils" | undefined = undefined) {
   const dir = realpathSync(mkdtempSync(path.join(tmpdir(), "ts-guard-src-")));
   made.push(dir);
-  const pulumi = path.join(dir, "node_modules/@pulumi/pulumi");
-  mkdirSync(path.join(pulumi, "vendor/typescript@3.8.3"), { recursive: true });
-  writeFileSync(path.join(pulumi, "package.json"), JSON.stringify({ name: "@pulumi/pulumi", version: "3.270.0" }));
-  writeFileSync(path.join(pulumi, "typescript-shim.js"), REAL_SHIM);
-  if (leaveOut !== "tsutils") writeFileSync(path.join(pulumi, "tsutils.js"), TSUTILS);
-  const vendored = path.join(pulumi, "vendor/typescript@3.8.3/typescript.js");
-  writeFileSync(vendored, 'module.exports = { from: "vendored", createSourceFile() {}, ScriptTarget: { Latest: 99 } };');
-  if (typescript !== "none") {
-    const ts = path.join(dir, "node_modules/typescript");
-    mkdirSync(ts, { recursive: true });
-    writeFileSync(path.join(ts, "package.json"), JSON.stringify({ name: "typescript", version: typescript === "api" ? "5.9.3" : "7.0.2" }));
-    // TypeScript 7's package has no compiler API: no createSourceFile, no ScriptTarget.
-    writeFileSync(
-      path.join(ts, "index.js"),
-      typescript === "api"
-        ? 'module.exports = { from: "project", createSourceFile() {}, ScriptTarget: { Latest: 99 } };'
-        : 'module.exports = { from: "project" };',
-    );
-  }
-  return { dir, shim: path.join(pulumi, "typescript-shim.js"), vendored, tsutils: path.join(pulumi, "tsutils.js") };
+  return writeFakeTypeScriptProject(dir, typescript, leaveOut);
 }
 
 /** What the serializer's parser is: which module the shim gives, read as the runner reads it. */

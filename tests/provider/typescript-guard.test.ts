@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { writeFakeTypeScriptProject } from "./fake-typescript-project";
 
 /**
  * The guard runs in the runner's own CommonJS world (Node's require and its cache), so it is loaded
@@ -10,38 +11,10 @@ import { describe, expect, it } from "vitest";
  */
 const req = createRequire(__filename);
 const { pinSerializerTypeScript } = req("../../dist/provider/typescript-guard.js") as typeof import("../../provider/typescript-guard");
-const REAL_SHIM = readFileSync(req.resolve("@pulumi/pulumi/typescript-shim.js"), "utf8");
 
-/** A project folder with a @pulumi/pulumi that has the real shim and a stand-in vendored parser, and `typescript` as given. */
-function project(typescript: "none" | "no-api" | "api"): { dir: string; shim: string } {
-  const dir = mkdtempSync(path.join(tmpdir(), "ts-guard-"));
-  const pulumi = path.join(dir, "node_modules/@pulumi/pulumi");
-  mkdirSync(path.join(pulumi, "vendor/typescript@3.8.3"), { recursive: true });
-  writeFileSync(path.join(pulumi, "package.json"), JSON.stringify({ name: "@pulumi/pulumi", version: "3.270.0" }));
-  writeFileSync(path.join(pulumi, "typescript-shim.js"), REAL_SHIM);
-  // What the policy-pack runner asks before it registers ts-node (its shape in @pulumi/pulumi 3.259 to 3.270).
-  writeFileSync(
-    path.join(pulumi, "tsutils.js"),
-    'exports.typeScriptRequireStrings = () => ({ typescriptRequire: "typescript", tsnodeRequire: "ts-node" });',
-  );
-  writeFileSync(
-    path.join(pulumi, "vendor/typescript@3.8.3/typescript.js"),
-    'module.exports = { from: "vendored", createSourceFile() {}, ScriptTarget: { Latest: 99 } };',
-  );
-  if (typescript !== "none") {
-    const ts = path.join(dir, "node_modules/typescript");
-    mkdirSync(ts, { recursive: true });
-    writeFileSync(path.join(ts, "package.json"), JSON.stringify({ name: "typescript", version: typescript === "api" ? "5.9.3" : "7.0.2" }));
-    // TypeScript 7's package has no compiler API: no createSourceFile, no ScriptTarget.
-    writeFileSync(
-      path.join(ts, "index.js"),
-      typescript === "api"
-        ? 'module.exports = { from: "project", createSourceFile() {}, ScriptTarget: { Latest: 99 } };'
-        : 'module.exports = { from: "project" };',
-    );
-  }
-  return { dir, shim: path.join(pulumi, "typescript-shim.js") };
-}
+/** A temporary project folder with the fake @pulumi/pulumi and `typescript` as given. */
+const project = (typescript: "none" | "no-api" | "api") =>
+  writeFakeTypeScriptProject(mkdtempSync(path.join(tmpdir(), "ts-guard-")), typescript);
 
 describe("pinSerializerTypeScript: the parser @pulumi/pulumi serializes dynamic providers with", () => {
   it.each([
