@@ -15,8 +15,8 @@
  *
  * Writes mutation/scores.md (the table, the time each folder took, every surviving mutant) and prints it.
  */
-import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { calculateMutationTestMetrics } from "mutation-testing-metrics";
 import type { MutantResult, MutationTestResult } from "mutation-testing-report-schema";
@@ -107,6 +107,40 @@ export function recordOf(started: Date, ended: Date, code: number | null, wroteR
 }
 
 const modified = (file: string): number | undefined => (existsSync(file) ? statSync(file).mtimeMs : undefined);
+
+const NATIVE = path.join(ROOT, "mutation", "native");
+
+/**
+ * TypeScript 7 for the checker (stryker.config.mjs, `experimentalNativePreview`), where Stryker looks for it:
+ * `@typescript/native`. Installed from mutation/native's own lockfile, not as a root dev dependency: an
+ * npm alias there would link TypeScript 7's `tsc` over TypeScript 5's in node_modules/.bin, and the build
+ * and the typecheck need TypeScript 5. Returns why it could not, or undefined.
+ */
+export function ensureNativeTypescript(root = ROOT, native = NATIVE): string | undefined {
+  const wanted: string = JSON.parse(readFileSync(path.join(native, "package.json"), "utf8")).dependencies.typescript;
+  const installed = path.join(native, "node_modules", "typescript");
+  const version = (): string | undefined =>
+    existsSync(path.join(installed, "package.json"))
+      ? JSON.parse(readFileSync(path.join(installed, "package.json"), "utf8")).version
+      : undefined;
+  if (version() !== wanted) {
+    process.stdout.write(`Installing TypeScript ${wanted} for the mutation run's checker (mutation/native)\n`);
+    const npm = spawnSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: native, stdio: "inherit" });
+    if (npm.status !== 0 || version() !== wanted) return `npm ci in ${path.relative(root, native)} failed (exit ${npm.status})`;
+  }
+  const link = path.join(root, "node_modules", "@typescript", "native");
+  const target = path.relative(path.dirname(link), installed);
+  let current: string | undefined;
+  try {
+    current = readlinkSync(link);
+  } catch {}
+  if (current !== target) {
+    rmSync(link, { recursive: true, force: true });
+    mkdirSync(path.dirname(link), { recursive: true });
+    symlinkSync(target, link, "dir");
+  }
+  return undefined;
+}
 
 /** One Stryker run over `folder` (or the narrower `--mutate` the user passed); resolves when it ended. */
 async function runFolder(folder: Folder, passThrough: string[]): Promise<RunRecord | undefined> {
@@ -261,6 +295,12 @@ async function main(argv: string[]): Promise<void> {
   process.on("SIGINT", () => {});
   let failed = false;
   if (!reportOnly) {
+    const notReady = ensureNativeTypescript();
+    if (notReady) {
+      process.stderr.write(`TypeScript 7 for the checker: ${notReady}\n`);
+      process.exitCode = 1;
+      return;
+    }
     for (const folder of folders.length ? folders : FOLDERS) {
       const record = await runFolder(folder, passThrough);
       if (!record)

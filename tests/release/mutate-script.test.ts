@@ -1,6 +1,10 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { MutantResult, MutationTestResult } from "mutation-testing-report-schema";
-import { describe, expect, it } from "vitest";
-import { folderFiles, merge, recordOf, scoresMarkdown, within, withScores } from "../../scripts/mutate";
+import { afterEach, describe, expect, it } from "vitest";
+import { ensureNativeTypescript, folderFiles, merge, recordOf, scoresMarkdown, within, withScores } from "../../scripts/mutate";
 
 // `npm run mutate` (scripts/mutate.ts): a narrowed or stopped Stryker run writes its incremental file with
 // only the files it ran; the wrapper lays those over the folder's earlier results, then scores each folder.
@@ -150,5 +154,47 @@ describe("a folder's run record (runs.json)", () => {
       complete,
       args: ["--mutate", "sdk/errors.ts"],
     });
+  });
+});
+
+describe("ensureNativeTypescript: TypeScript 7 for the checker, beside the build's TypeScript 5", () => {
+  const made: string[] = [];
+  afterEach(() => {
+    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  /** A checkout whose mutation/native already holds `installed` (so no npm runs). */
+  const checkout = (wanted: string, installed: string) => {
+    const root = mkdtempSync(path.join(tmpdir(), "mutate-native-"));
+    made.push(root);
+    const native = path.join(root, "mutation", "native");
+    mkdirSync(path.join(native, "node_modules", "typescript"), { recursive: true });
+    writeFileSync(path.join(native, "package.json"), JSON.stringify({ dependencies: { typescript: wanted } }));
+    writeFileSync(path.join(native, "node_modules", "typescript", "package.json"), JSON.stringify({ version: installed }));
+    return { root, native, link: path.join(root, "node_modules", "@typescript", "native") };
+  };
+
+  it("links node_modules/@typescript/native, where Stryker's checker imports it from, to mutation/native's install", () => {
+    const { root, native, link } = checkout("7.0.2", "7.0.2");
+    expect(ensureNativeTypescript(root, native)).toBeUndefined();
+    expect(readlinkSync(link)).toBe(path.join("..", "..", "mutation", "native", "node_modules", "typescript"));
+    expect(JSON.parse(readFileSync(path.join(link, "package.json"), "utf8")).version).toBe("7.0.2");
+  });
+
+  it("replaces a link or folder left there by something else (an npm alias install, an older checkout)", () => {
+    const { root, native, link } = checkout("7.0.2", "7.0.2");
+    mkdirSync(link, { recursive: true });
+    writeFileSync(path.join(link, "package.json"), JSON.stringify({ version: "7.0.0-dev" }));
+    expect(ensureNativeTypescript(root, native)).toBeUndefined();
+    expect(JSON.parse(readFileSync(path.join(link, "package.json"), "utf8")).version).toBe("7.0.2");
+  });
+
+  it("the pinned version and its lockfile agree, and the repo's own tsc stays TypeScript 5 (build, typecheck)", () => {
+    const root = path.resolve(__dirname, "..", "..");
+    const pinned = JSON.parse(readFileSync(path.join(root, "mutation", "native", "package.json"), "utf8")).dependencies.typescript;
+    const lock = JSON.parse(readFileSync(path.join(root, "mutation", "native", "package-lock.json"), "utf8"));
+    expect(pinned).toMatch(/^7\.\d+\.\d+$/);
+    expect(lock.packages["node_modules/typescript"].version).toBe(pinned);
+    const tsc = execFileSync(process.execPath, [path.join(root, "node_modules", ".bin", "tsc"), "--version"], { encoding: "utf8" });
+    expect(tsc).toMatch(/^Version 5\./);
   });
 });
