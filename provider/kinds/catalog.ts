@@ -148,9 +148,16 @@ export function pricingOf(v: Partial<Record<PricingField, unknown>>): Record<str
   return Object.fromEntries(PRICING_FIELDS.filter((k) => v[k] !== undefined).map((k) => [k, v[k]]));
 }
 
-/** Cents as money: 4900 → "$49.00" (the currency is the site's; the symbol is only a reading aid). */
-export const money = (cents: unknown): string =>
-  typeof cents === "number" ? `$${(cents / 100).toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, ",")}` : String(cents);
+/**
+ * Cents as money: 4900 → "$49.00", -100 → "-$1.00" (the currency is the site's; the symbol is only a reading
+ * aid). Anything else, NaN and Infinity included, as its text: "$NaN" would read as an amount.
+ */
+export function money(cents: unknown): string {
+  if (typeof cents !== "number" || !Number.isFinite(cents)) return String(cents);
+  const amount = (Math.abs(cents) / 100).toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  // A fraction of a cent below zero rounds to "0.00": no sign in front of nothing.
+  return `${cents < 0 && amount !== "0.00" ? "-" : ""}$${amount}`;
+}
 
 /** "per month", "every 12 months", "every 30 days". */
 export function period(interval: unknown, unit: unknown): string {

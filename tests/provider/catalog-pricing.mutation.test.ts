@@ -64,7 +64,7 @@ describe("pricingOf: the pricing fields that are set, in PRICING_FIELDS order, n
   });
 });
 
-describe("money: cents as dollars with two decimals and a comma every three integer digits; a non-number as its text", () => {
+describe("money: cents as dollars with two decimals and a comma every three integer digits, the sign in front; anything else as its text", () => {
   it.each([
     [0, "$0.00"],
     [5, "$0.05"],
@@ -75,9 +75,14 @@ describe("money: cents as dollars with two decimals and a comma every three inte
     [12345678, "$123,456.78"],
     [123456789, "$1,234,567.89"],
     [100000000000, "$1,000,000,000.00"],
-    [-100, "$-1.00"],
-    [-99999, "$-999.99"],
-    [-123456789, "$-1,234,567.89"],
+    [-100, "-$1.00"],
+    [-99999, "-$999.99"],
+    [-123456789, "-$1,234,567.89"],
+    [-0.4, "$0.00"],
+    [0.4, "$0.00"],
+    [Number.NaN, "NaN"],
+    [Number.POSITIVE_INFINITY, "Infinity"],
+    [Number.NEGATIVE_INFINITY, "-Infinity"],
     ["4900", "4900"],
     ["123456789", "123456789"],
     [undefined, "undefined"],
