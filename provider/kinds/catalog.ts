@@ -159,12 +159,6 @@ export function money(cents: unknown): string {
   return `${cents < 0 && amount !== "0.00" ? "-" : ""}$${amount}`;
 }
 
-/** "per month", "every 12 months", "every 30 days". */
-export function period(interval: unknown, unit: unknown): string {
-  if (typeof interval !== "number" || typeof unit !== "string") return "";
-  return interval === 1 ? `per ${unit}` : `every ${interval} ${unit}s`;
-}
-
 /** A pricing field's value for a message: money for cents, else the value. */
 export const pricingText = (k: PricingField, v: unknown): string =>
   v === undefined || v === null ? "(none)" : k.endsWith("InCents") ? money(v) : String(v);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { finishReplacement, freedHandle, type PricePointSteps, period, refersTo } from "../../provider/kinds/catalog";
+import { finishReplacement, freedHandle, type PricePointSteps, refersTo } from "../../provider/kinds/catalog";
 import type { Context } from "../../provider/kinds/kind";
 import { partialFailure } from "../../provider/runtime/common";
 import { BillingClient } from "../../sdk/client";
@@ -8,7 +8,7 @@ import { KEY, mutations } from "./support";
 
 /**
  * The catalog kinds' shared helpers called directly (provider/kinds/catalog.ts): the handle a replaced
- * object is renamed to, whether a reference names an object, the period text, and the steps after a
+ * object is renamed to, whether a reference names an object, and the steps after a
  * price point's create (promote, archive the replaced ones) against the simulator over a real socket,
  * with what is left recorded when a step fails. Each case is exact: a changed suffix, cut, message or
  * recorded todo fails it.
@@ -46,22 +46,6 @@ describe("refersTo: a reference names the object by its id or as handle:<its han
     ["no reference", undefined, 5, "rockets", false],
   ])("%s", (_, ref, id, handle, expected) => {
     expect(refersTo(ref, id, handle)).toBe(expected);
-  });
-});
-
-describe("period: per <unit>, every <n> <unit>s; empty unless a number and a unit are given", () => {
-  it.each([
-    [1, "month", "per month"],
-    [12, "month", "every 12 months"],
-    [30, "day", "every 30 days"],
-    [0, "day", "every 0 days"],
-    [undefined, "month", ""],
-    ["1", "month", ""],
-    [1, undefined, ""],
-    [1, 1, ""],
-    [undefined, undefined, ""],
-  ])("%s %s → %j", (interval, unit, expected) => {
-    expect(period(interval, unit)).toBe(expected);
   });
 });
 
