@@ -2,7 +2,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Fleet, ResolvedSite } from "../../fleet/fleet-file";
 import { kubeName, RenderOptionsError } from "../../fleet/render";
-import { type PkoOptions, renderPkoServiceAccount, renderPkoStacks } from "../../fleet/render-pko";
+import { type PkoOptions, renderPkoServiceAccount, renderPkoStacks, withoutCredential } from "../../fleet/render-pko";
 
 /**
  * `billing-fleet render pko`, bad options: each fails with a RenderOptionsError whose whole message
@@ -72,10 +72,26 @@ describe("renderPkoStacks: each bad option, by its whole message", () => {
       over: { projectRepo: "https://github.com/acme/billing infra.git" },
       message: `projectRepo: ${REPO_URL}; got "https://github.com/acme/billing infra.git"`,
     },
+    // The credential that is refused is not in the refusal: it is printed, and logged by CI.
     {
       name: "projectRepo with a credential",
       over: { projectRepo: "https://x:ghp_abc@github.com/acme/r.git" },
-      message: `projectRepo: ${REPO_URL}; got "https://x:ghp_abc@github.com/acme/r.git"`,
+      message: `projectRepo: ${REPO_URL}; got "https://[secret]@github.com/acme/r.git"`,
+    },
+    {
+      name: "projectRepo with a token as its user",
+      over: { projectRepo: "https://ghp_abc@github.com/acme/r.git" },
+      message: `projectRepo: ${REPO_URL}; got "https://[secret]@github.com/acme/r.git"`,
+    },
+    {
+      name: "projectRepo with a token in its query",
+      over: { projectRepo: "https://gitlab.example/acme/r.git?private_token=glpat-abc&ref=main#top" },
+      message: `projectRepo: ${REPO_URL}; got "https://gitlab.example/acme/r.git?private_token=[secret]&ref=main#top"`,
+    },
+    {
+      name: "projectRepo with an encoded access_token in its query",
+      over: { projectRepo: "https://h.example/r.git?ref=main&access%5Ftoken=abc" },
+      message: `projectRepo: ${REPO_URL}; got "https://h.example/r.git?ref=main&access%5Ftoken=[secret]"`,
     },
     {
       name: "both branch and commit",
@@ -244,5 +260,19 @@ describe("renderPkoServiceAccount: each bad option, by its whole message", () =>
     },
   ])("$name", ({ opts, message }) => {
     expect(messageOf(() => renderPkoServiceAccount(opts))).toBe(message);
+  });
+});
+
+describe("withoutCredential: a repository URL as a refusal may show it", () => {
+  it.each([
+    ["https://github.com/acme/r.git", "https://github.com/acme/r.git"],
+    ["git@github.com:acme/r.git", "git@github.com:acme/r.git"],
+    ["ssh://git:pw@github.com/acme/r.git", "ssh://[secret]@github.com/acme/r.git"],
+    ["https://github.com/acme/r.git?mirror=ssh://git@mirror.example", "https://github.com/acme/r.git?mirror=ssh://git@mirror.example"],
+    ["https://h/r.git?token=a&password=b&x=1", "https://h/r.git?token=[secret]&password=[secret]&x=1"],
+    ["https://h/r.git?bad%zz=1&token=a", "https://h/r.git?bad%zz=1&token=[secret]"],
+    ["https://h/r.git#token=a", "https://h/r.git#token=a"],
+  ])("%s → %s", (url, shown) => {
+    expect(withoutCredential(url)).toBe(shown);
   });
 });
