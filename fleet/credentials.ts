@@ -9,10 +9,11 @@ import { parse as parseYaml } from "yaml";
 
 /**
  * The words a credential's key name ends with, once case, `_`, `-`, `.` and spaces are set aside:
- * `apiKey`, `api-key`, `API_KEY`, `accessToken`, `clientSecret`, `privateKey`, `db.password`, ….
+ * `apiKey`, `api-key`, `API_KEY`, `accessToken`, `clientSecret`, `privateKey`, `db.password`, and an
+ * object store's (`AZURE_STORAGE_KEY`, `account_key` in a backend URL's query), ….
  */
 const CREDENTIAL_END =
-  /(apikey|accesskey|secretkey|privatekey|signingkey|accesstoken|refreshtoken|token|password|passwd|passphrase|secret|credentials?)$/;
+  /(apikey|accesskey|secretkey|privatekey|signingkey|accountkey|storagekey|accesstoken|refreshtoken|token|password|passwd|passphrase|secret|credentials?)$/;
 
 /**
  * Whether a key names a credential. A key of three or more words is a sentence (a YAML string

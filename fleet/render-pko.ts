@@ -1,7 +1,5 @@
 import path from "node:path";
-import { isCredentialKey } from "./credentials";
 import type { Fleet, ResolvedSite } from "./fleet-file";
-import { REDACTED } from "./redact";
 import {
   backendWithSecrets,
   COMMON_LABELS,
@@ -19,7 +17,9 @@ import {
   type SecretKeyRef,
   type SecretName,
   secretEnvRefs,
+  withoutCredential,
 } from "./render";
+
 
 /**
  * `billing-fleet render pko`: the fleet as Pulumi Kubernetes Operator (v2)
@@ -124,35 +124,6 @@ export function renderPkoStacks(fleet: Fleet, opts: PkoOptions): Manifest[] {
   const plan = planPko(fleet, opts);
   return fleet.sites.map((site) => pkoStack(site, opts, plan));
 }
-
-/**
- * A repository URL with its credentials as "[secret]": the user-info of `scheme://user:token@host` and the
- * value of a credential-named query parameter (`?access_token=…`). The manifest is committed and applied, so
- * neither may be in it. An scp-like `git@host:org/repo` has no scheme and keeps its user, as does a URL
- * further on in a query (`?mirror=ssh://git@mirror`): neither is a credential.
- */
-export function withoutCredential(url: string): string {
-  const userInfo = url.replace(/^([a-z0-9+.-]+:\/\/)[^/?#]*@/i, `$1${REDACTED}@`);
-  const query = userInfo.indexOf("?");
-  if (query < 0) return userInfo;
-  const [params, fragment = undefined] = userInfo.slice(query + 1).split(/#(.*)/s);
-  const kept = params
-    .split("&")
-    .map((p) => {
-      const eq = p.indexOf("=");
-      return eq > 0 && isCredentialKey(decodeURIComponentSafe(p.slice(0, eq))) ? `${p.slice(0, eq)}=${REDACTED}` : p;
-    })
-    .join("&");
-  return `${userInfo.slice(0, query + 1)}${kept}${fragment === undefined ? "" : `#${fragment}`}`;
-}
-
-const decodeURIComponentSafe = (s: string): string => {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-};
 
 function planPko(fleet: Fleet, opts: PkoOptions): PkoPlan {
   check(

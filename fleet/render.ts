@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { Document, parse, visit } from "yaml";
+import { isCredentialKey } from "./credentials";
 import type { Fleet, ResolvedSite } from "./fleet-file";
+import { REDACTED } from "./redact";
 
 /**
  * What the Kubernetes renderers (render-k8s.ts: an Indexed Job; render-pko.ts:
@@ -137,6 +139,35 @@ export function checkInt(value: unknown, option: string, min: number, max: numbe
 }
 
 /** Where the fleet's stacks keep their state, as its URL tells. */
+/**
+ * A URL (a repository's, a backend's) with its credentials as "[secret]": the user-info of
+ * `scheme://user:token@host` and the value of a credential-named query parameter (`?access_token=…`).
+ * Manifests are committed and applied, and refusals are printed: neither may hold one. An scp-like `git@host:org/repo` has no scheme and keeps its user, as does a URL
+ * further on in a query (`?mirror=ssh://git@mirror`): neither is a credential.
+ */
+export function withoutCredential(url: string): string {
+  const userInfo = url.replace(/^([a-z0-9+.-]+:\/\/)[^/?#]*@/i, `$1${REDACTED}@`);
+  const query = userInfo.indexOf("?");
+  if (query < 0) return userInfo;
+  const [params, fragment = undefined] = userInfo.slice(query + 1).split(/#(.*)/s);
+  const kept = params
+    .split("&")
+    .map((p) => {
+      const eq = p.indexOf("=");
+      return eq > 0 && isCredentialKey(decodeURIComponentSafe(p.slice(0, eq))) ? `${p.slice(0, eq)}=${REDACTED}` : p;
+    })
+    .join("&");
+  return `${userInfo.slice(0, query + 1)}${kept}${fragment === undefined ? "" : `#${fragment}`}`;
+}
+
+const decodeURIComponentSafe = (s: string): string => {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+};
+
 export type BackendKind = "cloud" | "object-store";
 
 /**
@@ -152,15 +183,12 @@ export function backendOf(fleet: Fleet, option: string | undefined): { readonly 
     "a backend shared by every pod: an object store (s3://bucket, gs://bucket, azblob://container) or a Pulumi Cloud URL " +
     "(https://api.pulumi.com), from this option or the fleet file's `backend`";
   check(typeof url === "string" && url.length > 0, "backend", accepted, url);
+  // Refusals show the URL without its credentials: they are printed, and logged by CI.
+  const shown = withoutCredential(url);
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase();
-  check(scheme !== "file", "backend", `${accepted} (a file:// backend lives on one pod's disk and goes with it)`, url);
-  check(scheme === "https" || scheme === "http" || scheme === "s3" || scheme === "gs" || scheme === "azblob", "backend", accepted, url);
-  check(
-    !/^[a-z0-9+.-]+:\/\/[^/?#]*@/i.test(url),
-    "backend",
-    `${accepted}, with no credential in the URL (give it by Secret reference)`,
-    "(a URL with user-info)",
-  );
+  check(scheme !== "file", "backend", `${accepted} (a file:// backend lives on one pod's disk and goes with it)`, shown);
+  check(scheme === "https" || scheme === "http" || scheme === "s3" || scheme === "gs" || scheme === "azblob", "backend", accepted, shown);
+  check(shown === url, "backend", `${accepted}, with no credential in the URL (give it by Secret reference)`, shown);
   return { url, kind: scheme === "https" || scheme === "http" ? "cloud" : "object-store" };
 }
 

@@ -23,6 +23,9 @@ describe("credential-named keys", () => {
     "private_key",
     "passphrase",
     "credentials",
+    "AZURE_STORAGE_KEY",
+    "account_key",
+    "accountKey",
     "api key",
     // Spaces around the words and between them are set aside, after the namespace.
     "api key ",

@@ -1,8 +1,8 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Fleet, ResolvedSite } from "../../fleet/fleet-file";
-import { kubeName, RenderOptionsError } from "../../fleet/render";
-import { type PkoOptions, renderPkoServiceAccount, renderPkoStacks, withoutCredential } from "../../fleet/render-pko";
+import { kubeName, RenderOptionsError, withoutCredential } from "../../fleet/render";
+import { type PkoOptions, renderPkoServiceAccount, renderPkoStacks } from "../../fleet/render-pko";
 
 /**
  * `billing-fleet render pko`, bad options: each fails with a RenderOptionsError whose whole message

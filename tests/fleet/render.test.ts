@@ -491,7 +491,7 @@ describe("bad options: a clear error naming the option, before anything is rende
     {
       name: "credential in the backend URL",
       over: { backend: "https://user:pw@pulumi.example" },
-      error: /^backend: .*no credential in the URL.*user-info/,
+      error: /^backend: .*no credential in the URL.*got "https:\/\/\[secret\]@pulumi\.example"$/,
     },
     {
       name: "object store without passphrase",
