@@ -25,8 +25,10 @@ export interface BillingClientOptions {
   /** Bearer token (gateway, or a `baseUrl` that expects one). */
   readonly accessToken?: string;
   /**
-   * How long one attempt waits for its answer. Default 125 000: longer than the
-   * service's 120 s cut-off, so no attempt the client gave up on can land later.
+   * How long one attempt waits for its answer, from when a connection takes it: time
+   * queued behind `maxConcurrency` others does not count (nothing was sent). Default
+   * 125 000: longer than the service's 120 s cut-off, so no attempt the client gave
+   * up on can land later.
    */
   readonly timeoutMs?: number;
   /**

@@ -96,17 +96,13 @@ export class Transport {
   /**
    * One request through undici's dispatch, the answer's body collected whole. Not `pool.request`: its
    * response stream and an AbortController per attempt cost 10-15 µs per call (measured), a tenth of a
-   * loopback request. The timeout is a timer of ours, cleared as soon as the attempt ends (undici's own
-   * timers tick at 0.5-1 s), which aborts through the dispatch's controller.
+   * loopback request. The timeout is a timer of ours, from when a connection takes the request until the
+   * attempt ends (undici's own timers tick at 0.5-1 s), which aborts through the dispatch's controller.
    */
   #exchange(req: ApiRequest, timeoutMs: number): Promise<Answer> {
     return new Promise<Answer>((resolve, reject) => {
-      let controller: { abort(reason: Error): void } | undefined;
       let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        controller?.abort(TIMED_OUT);
-      }, timeoutMs);
+      let timer: NodeJS.Timeout | undefined;
       const fail = (err: unknown) => {
         clearTimeout(timer);
         reject(timedOut ? TIMED_OUT : err);
@@ -131,8 +127,13 @@ export class Transport {
           },
           {
             onRequestStart(c) {
-              controller = c;
-              if (timedOut) c.abort(TIMED_OUT);
+              // The attempt's time starts when a connection takes the request, not when it is queued: a request
+              // waiting behind maxConcurrency others was never sent, and must not end "timed out, may have been
+              // applied" (a replay batch "unknown", a migration read back) for time it spent in our queue.
+              timer = setTimeout(() => {
+                timedOut = true;
+                c.abort(TIMED_OUT);
+              }, timeoutMs);
             },
             onResponseStart(_c, statusCode, headers) {
               // Called again after a 1xx: the last one is the answer.

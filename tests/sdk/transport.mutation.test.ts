@@ -260,26 +260,26 @@ describe("Transport: the pool and the attempt's timer", () => {
     expect(s.most()).toBe(2);
   });
 
-  // The timer can fire before the request has a connection (undici has not started it: there is nothing to abort
-  // yet); the request must then be aborted when it starts, not sent. Deterministic: the send starts in the check
-  // phase, the loop is then held past the timeout, so the next loop turn runs the expired timer before the
-  // poll phase reports the connection.
-  it("a timeout before the request has a connection: aborted when it gets one, never sent", async () => {
+  // The attempt's time counts from when a connection takes the request: time before that (queued, or the loop busy)
+  // is not the service's, and nothing was sent. Deterministic: the send starts in the check phase and the loop is
+  // then held past the timeout, before the poll phase reports the connection. Counted from the send, the request
+  // would be aborted unsent and reported "no answer within 20 ms" (may have been applied).
+  it("a request whose connection comes later than its timeout: sent when it gets one, its time counted from there", async () => {
     const s = await server(json(200, {}));
-    const t = transportOf(s.url, { maxRetries: 0, timeoutMs: 1 });
+    const t = transportOf(s.url, { maxRetries: 0, timeoutMs: 20 });
     const sent = await new Promise<Promise<Exchange>>((resolve) =>
       setImmediate(() => {
         const x = t.send({ method: "GET", path: "/late", repeatable: true });
-        const until = performance.now() + 30;
+        const until = performance.now() + 60;
         while (performance.now() < until) {
-          // hold the loop: the attempt's 1 ms timer expires before the connection is reported
+          // hold the loop past the attempt's 20 ms before the connection is reported
         }
         resolve(x);
       }),
     );
-    const x = await sent;
-    expect(x.outcome).toMatchObject({ kind: "ambiguous", code: "ETIMEDOUT", message: expect.stringContaining("no answer within 1 ms") });
-    expect(s.seen).toEqual([]);
+    await sent;
+    // Seen by the server whatever the answer's own timing: the request was not abandoned before it was sent.
+    expect(s.seen.map((q) => q.url)).toEqual(["/late"]);
   });
 
   it("close(): the pool is closed; a request after it is not sent", async () => {

@@ -427,3 +427,21 @@ describe("previewMigration: proration_date", () => {
     expect(sim.requests).toHaveLength(0);
   });
 });
+
+describe("a request queued behind maxConcurrency others", () => {
+  it("its timeout counts from when a connection takes it: queued past timeoutMs, then answered in time, it succeeds", async () => {
+    // One connection: the second read waits for the first (1 s) and then takes 0.8 s itself, 1.8 s in all against a
+    // 1.5 s timeout. Counted from the queue it would end "no answer within 1500 ms" (a replay batch unknown, a
+    // migration read back), though nothing of it had been sent.
+    const s = await migrationSite({}, { timeoutMs: 1500, maxRetries: 0, maxConcurrency: 1 });
+    const other = s.sim.addSubscription({ productHandle: "basic", state: "active" }).id;
+    s.sim.injectFault({ kind: "delay", ms: 1000, times: 1, match: { method: "GET", path: `/subscriptions/${s.id}.json` } });
+    s.sim.injectFault({ kind: "delay", ms: 800, times: 1, match: { method: "GET", path: `/subscriptions/${other}.json` } });
+    const [first, second] = await Promise.all([s.billing.readSubscription(s.id), s.billing.readSubscription(other)]);
+    expect([first.id, second.id]).toEqual([s.id, other]);
+    expect(s.sim.requests.map((q) => [q.path, q.status])).toEqual([
+      [`/subscriptions/${s.id}.json`, 200],
+      [`/subscriptions/${other}.json`, 200],
+    ]);
+  });
+});
