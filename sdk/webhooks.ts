@@ -22,7 +22,8 @@ export async function setWebhooksEnabled(t: Transport, enabled: unknown): Promis
 /**
  * Every webhook matching `filter`, following pagination. Pages are read
  * oldest first so that webhooks arriving meanwhile append at the end instead
- * of shifting earlier pages; ids already seen are skipped.
+ * of shifting earlier pages; ids already seen are skipped, and a full page
+ * of them ends the list.
  */
 export async function listWebhooks(t: Transport, filter: WebhookFilter = {}): Promise<Webhook[]> {
   const f = webhookFilterInput.safeParse(filter);
@@ -48,11 +49,15 @@ export async function listWebhooks(t: Transport, filter: WebhookFilter = {}): Pr
       },
       webhookListResponse,
     );
+    let fresh = 0;
     for (const { webhook } of rows) {
       if (seen.has(webhook.id)) continue;
       seen.add(webhook.id);
       out.push(toWebhook(webhook));
+      fresh++;
     }
-    if (rows.length < MAX_WEBHOOKS_PER_PAGE) return out;
+    // A full page with nothing new: a service that ignores `page` answers page 1 again, forever (allPages's rule;
+    // webhook ids are int64 text, so not allPages itself).
+    if (rows.length < MAX_WEBHOOKS_PER_PAGE || fresh === 0) return out;
   }
 }

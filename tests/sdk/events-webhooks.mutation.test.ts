@@ -177,4 +177,27 @@ describe("listWebhooks", () => {
       await proxy.close();
     }
   });
+
+  it("a service that ignores page (page 2 is page 1 again, full): the list ends there, each webhook once", async () => {
+    const row = (id: number) => ({ webhook: { id, event: "payment_success", successful: true } });
+    const page = Array.from({ length: 200 }, (_, i) => row(i + 1));
+    // Three scripted answers: a list that read on after the repeated page would ask for page 3 (and, against a real
+    // service that ignores page, for ever).
+    const server = await scripted([
+      { status: 200, json: page },
+      { status: 200, json: page },
+      { status: 200, json: page },
+    ]);
+    const proxy = await recordingProxy(server.url);
+    try {
+      const all = await clientOf(proxy.url).listWebhooks();
+      expect(all.map((w) => w.id)).toStrictEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+      expect(proxy.exchanges.map((x) => x.url)).toStrictEqual([
+        "/webhooks.json?page=1&per_page=200&order=oldest_first",
+        "/webhooks.json?page=2&per_page=200&order=oldest_first",
+      ]);
+    } finally {
+      await proxy.close();
+    }
+  });
 });
