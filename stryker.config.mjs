@@ -17,6 +17,9 @@
 // only see dist/ are left out of the run instead (mutation/vitest.config.mts says which and why).
 // Stryker's workers inherit this process's environment.
 process.env.BILLING_DIST_GUARD = "off";
+// tests/provider/check-fuzz.test.ts runs 10,000 inputs a property; every mutant it reaches re-runs it, instrumented,
+// and at that size the initial test run passed the test's 180 s timeout beside another folder's run (26 Nov, 23:37).
+process.env.BILLING_FUZZ_RUNS ??= "2000";
 
 const FOLDERS = ["sdk", "provider", "fleet", "plugin"];
 const folder = process.env.BILLING_MUTATE_FOLDER;
