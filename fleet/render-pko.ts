@@ -20,7 +20,6 @@ import {
   withoutCredential,
 } from "./render";
 
-
 /**
  * `billing-fleet render pko`: the fleet as Pulumi Kubernetes Operator (v2)
  * `Stack` objects (pulumi.com/v1), one per site, so that the operator, not
