@@ -138,12 +138,12 @@ export function checkInt(value: unknown, option: string, min: number, max: numbe
   );
 }
 
-/** Where the fleet's stacks keep their state, as its URL tells. */
 /**
  * A URL (a repository's, a backend's) with its credentials as "[secret]": the user-info of
  * `scheme://user:token@host` and the value of a credential-named query parameter (`?access_token=…`).
- * Manifests are committed and applied, and refusals are printed: neither may hold one. An scp-like `git@host:org/repo` has no scheme and keeps its user, as does a URL
- * further on in a query (`?mirror=ssh://git@mirror`): neither is a credential.
+ * Manifests are committed and applied, and refusals are printed: neither may hold one. An scp-like
+ * `git@host:org/repo` has no scheme and keeps its user, as does a URL further on in a query
+ * (`?mirror=ssh://git@mirror`): neither is a credential.
  */
 export function withoutCredential(url: string): string {
   const userInfo = url.replace(/^([a-z0-9+.-]+:\/\/)[^/?#]*@/i, `$1${REDACTED}@`);
@@ -168,6 +168,7 @@ const decodeURIComponentSafe = (s: string): string => {
   }
 };
 
+/** Where the fleet's stacks keep their state, as its URL tells. */
 export type BackendKind = "cloud" | "object-store";
 
 /**
