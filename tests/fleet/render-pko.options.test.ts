@@ -272,6 +272,8 @@ describe("withoutCredential: a repository URL as a refusal may show it", () => {
     ["https://h/r.git?token=a&password=b&x=1", "https://h/r.git?token=[secret]&password=[secret]&x=1"],
     ["https://h/r.git?bad%zz=1&token=a", "https://h/r.git?bad%zz=1&token=[secret]"],
     ["https://h/r.git#token=a", "https://h/r.git#token=a"],
+    // Only a query's parameters are read as such: a path that looks like one is the path.
+    ["https://h/a&token=x/r.git", "https://h/a&token=x/r.git"],
   ])("%s → %s", (url, shown) => {
     expect(withoutCredential(url)).toBe(shown);
   });
