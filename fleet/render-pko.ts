@@ -125,12 +125,13 @@ export function renderPkoStacks(fleet: Fleet, opts: PkoOptions): Manifest[] {
 }
 
 function planPko(fleet: Fleet, opts: PkoOptions): PkoPlan {
+  // The refusal is printed and logged: the credential that caused it is not.
+  const shownRepo = typeof opts.projectRepo === "string" ? withoutCredential(opts.projectRepo) : opts.projectRepo;
   check(
-    typeof opts.projectRepo === "string" && /^\S+$/.test(opts.projectRepo) && withoutCredential(opts.projectRepo) === opts.projectRepo,
+    typeof opts.projectRepo === "string" && /^\S+$/.test(opts.projectRepo) && shownRepo === opts.projectRepo,
     "projectRepo",
     "the git repository's URL, e.g. https://github.com/acme/billing-infra.git, with no credential in it (gitAccessTokenSecret)",
-    // The refusal is printed and logged: the credential that caused it is not.
-    typeof opts.projectRepo === "string" ? withoutCredential(opts.projectRepo) : opts.projectRepo,
+    shownRepo,
   );
   check(
     (opts.branch === undefined) !== (opts.commit === undefined),

@@ -149,15 +149,17 @@ export function withoutCredential(url: string): string {
   const userInfo = url.replace(/^([a-z0-9+.-]+:\/\/)[^/?#]*@/i, `$1${REDACTED}@`);
   const query = userInfo.indexOf("?");
   if (query < 0) return userInfo;
-  const [params, fragment = undefined] = userInfo.slice(query + 1).split(/#(.*)/s);
-  const kept = params
+  const hash = userInfo.indexOf("#", query);
+  const end = hash < 0 ? userInfo.length : hash;
+  const kept = userInfo
+    .slice(query + 1, end)
     .split("&")
     .map((p) => {
       const eq = p.indexOf("=");
       return eq > 0 && isCredentialKey(decodeURIComponentSafe(p.slice(0, eq))) ? `${p.slice(0, eq)}=${REDACTED}` : p;
     })
     .join("&");
-  return `${userInfo.slice(0, query + 1)}${kept}${fragment === undefined ? "" : `#${fragment}`}`;
+  return `${userInfo.slice(0, query + 1)}${kept}${userInfo.slice(end)}`;
 }
 
 const decodeURIComponentSafe = (s: string): string => {
