@@ -13,7 +13,7 @@ import { idOf, idProblems, parsed, tokenProblems } from "./checks";
 import { componentPricePointCreateBody, componentPricePointUpdateBody } from "./component-bodies";
 import { componentPricePointInput, componentPricePointUpdateInput } from "./component-inputs";
 import { toComponentPricePoint } from "./component-results";
-import { type CreateOptions, createOnce, type Sighting } from "./create";
+import { type CreateOptions, createOnce, differsFrom, type Sighting } from "./create";
 import type { ComponentPricePointInput, ComponentPricePointUpdateInput } from "./input-types";
 import { catalogHandle } from "./inputs";
 import { settledWrite } from "./settle";
@@ -122,6 +122,7 @@ export async function createComponentPricePoint(
       answer: componentPricePointResponse,
       result: (r) => toComponentPricePoint(r.price_point),
       find: () => findPoint(t, cid, p.handle),
+      differs: (o) => differsFrom(o.id, [["name", p.name, o.name]]),
     },
     { ...opts, uniquenessToken: token },
   );

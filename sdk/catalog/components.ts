@@ -9,7 +9,7 @@ import { idOf, idProblems, parsed, tokenProblems } from "./checks";
 import { componentCreateBody, componentUpdateBody } from "./component-bodies";
 import { componentInput, componentUpdateInput } from "./component-inputs";
 import { toComponent } from "./component-results";
-import { type CreateOptions, createOnce, type Sighting, sightingInFamily } from "./create";
+import { type CreateOptions, createOnce, differsFrom, type Sighting, sightingInFamily } from "./create";
 import type { ComponentInput, ComponentUpdateInput } from "./input-types";
 import { catalogHandle } from "./inputs";
 import { settledWrite } from "./settle";
@@ -112,6 +112,11 @@ export async function createComponent(
       answer: componentResponse,
       result: (r) => toComponent(r.component),
       find: () => findComponent(t, c.handle, family),
+      differs: (o) =>
+        differsFrom(o.id, [
+          ["name", c.name, o.name],
+          ["kind", c.kind, o.kind],
+        ]),
     },
     { ...opts, uniquenessToken: token },
   );

@@ -9,7 +9,7 @@ import { idOf, idProblems, parsed, tokenProblems } from "./checks";
 import { couponBody } from "./component-bodies";
 import { toCoupon } from "./component-results";
 import { couponCode, couponInput } from "./coupon-inputs";
-import { type CreateOptions, createOnce, type Sighting, sightingInFamily } from "./create";
+import { type CreateOptions, createOnce, differsFrom, type Sighting, sightingInFamily } from "./create";
 import type { CouponInput } from "./input-types";
 import { settledWrite } from "./settle";
 
@@ -125,6 +125,13 @@ export async function createCoupon(
       answer: couponResponse,
       result: (r) => toCoupon(r.coupon),
       find: () => findByCode(t, c.code, family),
+      // The service answers a percentage as text ("10.0"): compared as a number, as updateCoupon's read-back does.
+      differs: (o) =>
+        differsFrom(o.id, [
+          ["name", c.name, o.name],
+          ["percentage", c.percentage, o.percentage === undefined ? undefined : Number(o.percentage)],
+          ["amountInCents", c.amountInCents, o.amountInCents],
+        ]),
     },
     { ...opts, uniquenessToken: token },
   );

@@ -53,13 +53,34 @@ export interface CreateSpec<S extends z.ZodType, T> {
    * archived one, one elsewhere). Throws when the read fails.
    */
   readonly find: () => Promise<Sighting<T>>;
+  /**
+   * How the object found by handle differs from what this create asked (see {@link differsFrom}), or undefined.
+   * A create refused because the handle was taken leaves the holder in place, so after an ambiguous attempt a
+   * live object with the handle is this create's only when it holds what was asked: otherwise it was there
+   * before (or another writer made it), and taking it as created would hand its id to the caller, whose
+   * delete would then archive it.
+   */
+  readonly differs: (found: T) => string | undefined;
+}
+
+/**
+ * The first asked field a found object holds otherwise, in words, or undefined. A field the create did not
+ * ask for, or that the service's answer leaves out (null), is not compared: it cannot tell the objects apart.
+ */
+export function differsFrom(id: number, fields: readonly (readonly [name: string, asked: unknown, held: unknown])[]): string | undefined {
+  for (const [name, asked, held] of fields) {
+    if (asked === undefined || held === undefined || held === null || asked === held) continue;
+    return `id ${id} holds ${name} ${JSON.stringify(held)} where this create asked ${JSON.stringify(asked)}`;
+  }
+  return undefined;
 }
 
 /**
  * Creates once. The POST carries a `uniqueness_token` and is never repeated blindly: after an
  * outcome that may have been applied (5xx, reset, timeout) the object is read back by its handle
- * (handles are unique per kind, so a live object with it is the one created); only when there is
- * none is the POST sent again, with the same token, within `maxRetries`. A 409 "duplicate
+ * (handles are unique per kind, so a live object with it that holds what was asked is the one
+ * created; one that holds something else was there before, see {@link CreateSpec.differs}); only
+ * when there is none is the POST sent again, with the same token, within `maxRetries`. A 409 "duplicate
  * submission" means a request with this token was applied or is still being processed: it is read
  * back until it appears, for at most `settleMs`. An outcome that stays unknown is
  * {@link CatalogOutcomeUnknownError}, never "nothing was created".
@@ -73,6 +94,11 @@ export async function createOnce<S extends z.ZodType, T>(t: Transport, spec: Cre
   const unknown = (cause: BillingError, why: string) =>
     new CatalogOutcomeUnknownError({ kind: spec.kind, handle: spec.handle, uniquenessToken: spec.uniquenessToken, cause, why });
   const sought = `no live ${spec.kind} with handle "${spec.handle}" is found`;
+  const find = async (): Promise<Sighting<T>> => {
+    const r = await spec.find();
+    const d = "found" in r ? spec.differs(r.found) : undefined;
+    return d === undefined ? r : { seen: `a ${spec.kind} this create did not make (${d})` };
+  };
   let ambiguous: BillingError | undefined;
 
   for (let attempt = 0; ; attempt++) {
@@ -84,7 +110,7 @@ export async function createOnce<S extends z.ZodType, T>(t: Transport, spec: Cre
         parsed = parseBody(req, o.status, o.body, spec.answer);
       } catch (err) {
         // Created, but the answer does not say what: a read by handle does.
-        const r = await spec.find().catch((e: unknown) => ({ seen: `unreadable (${e instanceof Error ? e.message : String(e)})` }));
+        const r = await find().catch((e: unknown) => ({ seen: `unreadable (${e instanceof Error ? e.message : String(e)})` }));
         if ("found" in r) return r.found;
         throw unknown(
           err as BillingError,
@@ -95,7 +121,7 @@ export async function createOnce<S extends z.ZodType, T>(t: Transport, spec: Cre
     }
     if (o.kind === "duplicate") {
       // Applied, or still being processed: read back until it appears, for at most settleMs.
-      const r = await readBack<T>(opts.settleMs, opts.retryBaseDelayMs, spec.find);
+      const r = await readBack<T>(opts.settleMs, opts.retryBaseDelayMs, find);
       if ("found" in r) return r.found;
       throw unknown(
         catalogFailure(req, x),
@@ -107,7 +133,7 @@ export async function createOnce<S extends z.ZodType, T>(t: Transport, spec: Cre
     if (o.kind !== "ambiguous") {
       if (!ambiguous) throw failure;
       // An earlier attempt may have applied: a live object with the handle says it did.
-      const r = await spec.find().catch((e: unknown) => ({ seen: `unreadable (${e instanceof Error ? e.message : String(e)})` }));
+      const r = await find().catch((e: unknown) => ({ seen: `unreadable (${e instanceof Error ? e.message : String(e)})` }));
       if ("found" in r) return r.found;
       // Refused, and nothing of this handle lives: no attempt created it (it would hold the handle).
       if (o.kind === "refused") throw failure;
@@ -119,7 +145,7 @@ export async function createOnce<S extends z.ZodType, T>(t: Transport, spec: Cre
     ambiguous = failure;
     let r: Sighting<T>;
     try {
-      r = await spec.find();
+      r = await find();
     } catch (readErr) {
       throw unknown(
         readErr instanceof BillingError ? readErr : failure,

@@ -6,7 +6,7 @@ import type { Transport } from "../transport";
 import { problemsOf } from "../validation";
 import { productFamilyListResponse, productFamilyResponse } from "../wire";
 import { parsed, tokenProblems } from "./checks";
-import { type CreateOptions, createOnce, type Sighting } from "./create";
+import { type CreateOptions, createOnce, differsFrom, type Sighting } from "./create";
 import { toProductFamily } from "./to-results";
 
 /** Product families: create, read (by id or handle), list. A family has no update and no delete. */
@@ -82,6 +82,7 @@ export async function createProductFamily(
       answer: productFamilyResponse,
       result: (r) => toProductFamily(r.product_family),
       find: () => findFamily(t, f.handle),
+      differs: (o) => differsFrom(o.id, [["name", f.name, o.name]]),
     },
     { ...opts, uniquenessToken: token },
   );

@@ -7,7 +7,7 @@ import type { Transport } from "../transport";
 import { pricePointResponse, productResponse } from "../wire";
 import { pricePointCreateBody } from "./bodies";
 import { idProblems, parsed, problemsUnder, tokenProblems } from "./checks";
-import { type CreateOptions, createOnce, type Sighting } from "./create";
+import { type CreateOptions, createOnce, differsFrom, type Sighting } from "./create";
 import { settledWrite } from "./settle";
 import { toPricePoint } from "./to-results";
 
@@ -59,6 +59,11 @@ function createChecked(t: Transport, productId: number, p: ReturnType<typeof pri
       answer: pricePointResponse,
       result: (r) => toPricePoint(r.price_point),
       find: () => findPricePoint(t, productId, p.handle),
+      differs: (o) =>
+        differsFrom(o.id, [
+          ["name", p.name, o.name],
+          ["priceInCents", p.priceInCents, o.pricing?.priceInCents],
+        ]),
     },
     { ...opts, uniquenessToken: token },
   );

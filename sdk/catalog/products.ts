@@ -7,7 +7,7 @@ import type { Transport } from "../transport";
 import { MAX_PRODUCTS_PER_PAGE, productListResponse, productResponse } from "../wire";
 import { productCreateBody, productUpdateBody } from "./bodies";
 import { idOf, idProblems, parsed, tokenProblems } from "./checks";
-import { type CreateOptions, createOnce, type Sighting, sightingInFamily } from "./create";
+import { type CreateOptions, createOnce, differsFrom, type Sighting, sightingInFamily } from "./create";
 import { settledWrite } from "./settle";
 import { toProduct } from "./to-results";
 
@@ -74,6 +74,11 @@ export async function createProduct(
       answer: productResponse,
       result: (r) => toProduct(r.product),
       find: () => findProduct(t, p.handle, family),
+      differs: (o) =>
+        differsFrom(o.id, [
+          ["name", p.name, o.name],
+          ["priceInCents", p.priceInCents, o.pricing?.priceInCents],
+        ]),
     },
     { ...opts, uniquenessToken: token },
   );
