@@ -1,4 +1,7 @@
 // @ts-check
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 /**
  * Mutation testing (issue 24): `npm run mutate` (scripts/mutate.ts; not part of `npm test`: a full run takes
  * hours). It runs Stryker once per folder with BILLING_MUTATE_FOLDER set, each folder incremental on its own
@@ -20,6 +23,23 @@ process.env.BILLING_DIST_GUARD = "off";
 // tests/provider/check-fuzz.test.ts runs 10,000 inputs a property; every mutant it reaches re-runs it, instrumented,
 // and at that size the initial test run passed the test's 180 s timeout beside another folder's run (26 Nov, 23:37).
 process.env.BILLING_FUZZ_RUNS ??= "2000";
+
+/**
+ * Why Stryker cannot start here, or undefined: the checker runs on TypeScript 7, which `npm run mutate`
+ * (scripts/mutate.ts) installs from mutation/native and links as node_modules/@typescript/native. Run without
+ * the wrapper, Stryker's own error suggests an npm alias, which would put TypeScript 7's `tsc` over the repo's 5.x.
+ * @param {string} root
+ */
+export function checkerTypescriptMissing(root) {
+  if (existsSync(path.join(root, "node_modules", "@typescript", "native", "package.json"))) return undefined;
+  return "the mutation checker needs TypeScript 7 (mutation/native), which `npm run mutate -- <folder>` installs and links; run it instead of `npx stryker run` (do not add an npm alias: it replaces the repo's tsc)";
+}
+
+// Loaded by Stryker's CLI (not by scripts/mutate.ts or a test reading mutatePatterns): say what to run instead.
+if (/stryker/.test(process.argv[1] ?? "")) {
+  const missing = checkerTypescriptMissing(path.dirname(fileURLToPath(import.meta.url)));
+  if (missing) throw new Error(missing);
+}
 
 const FOLDERS = ["sdk", "provider", "fleet", "plugin"];
 const folder = process.env.BILLING_MUTATE_FOLDER;

@@ -197,4 +197,18 @@ describe("ensureNativeTypescript: TypeScript 7 for the checker, beside the build
     const tsc = execFileSync(process.execPath, [path.join(root, "node_modules", ".bin", "tsc"), "--version"], { encoding: "utf8" });
     expect(tsc).toMatch(/^Version 5\./);
   });
+
+  // `npx stryker run` without the wrapper: Stryker's own error would suggest an npm alias, which replaces the repo's tsc.
+  it("Stryker's CLI loading the config where TypeScript 7 is not linked: refused, saying to run npm run mutate", () => {
+    const { root } = checkout("7.0.2", "7.0.2");
+    writeFileSync(path.join(root, "stryker.config.mjs"), readFileSync(path.resolve(__dirname, "..", "..", "stryker.config.mjs")));
+    // Named as Stryker's bin is, so the config takes the process for Stryker's CLI.
+    writeFileSync(path.join(root, "stryker.mjs"), 'await import("./stryker.config.mjs");\n');
+    const run = () => execFileSync(process.execPath, [path.join(root, "stryker.mjs")], { cwd: root, encoding: "utf8", stdio: "pipe" });
+    expect(run).toThrow(
+      "the mutation checker needs TypeScript 7 (mutation/native), which `npm run mutate -- <folder>` installs and links; run it instead of `npx stryker run`",
+    );
+    ensureNativeTypescript(root, path.join(root, "mutation", "native"));
+    expect(run()).toBe("");
+  });
 });
