@@ -106,6 +106,9 @@ const NOT_SENT = new Set([
   "ENETDOWN",
   "EHOSTDOWN",
   "UND_ERR_CONNECT_TIMEOUT",
+  // undici refuses a request it cannot build (a path with a space or a newline, a bad header) before it takes a
+  // connection: nothing was written.
+  "UND_ERR_INVALID_ARG",
 ]);
 
 export function classifyFailure(code: string | undefined, message: string): Outcome {

@@ -69,6 +69,10 @@ export function nextWait(
       return policy.budgetMs > 0 && elapsedMs + wait <= policy.budgetMs ? wait : undefined;
     }
     case "not-sent":
+      // A request undici refused to build fails the same way every time; and each such refusal keeps one of the
+      // pool's connections busy for good (undici 7.30.2, checked: a Pool of one connection hangs every request after
+      // one), so repeating it would use up the pool.
+      if (o.code === "UND_ERR_INVALID_ARG") return undefined;
       return attempt <= policy.maxRetries ? backoffDelay(attempt - 1, policy.baseDelayMs, random) : undefined;
     case "ambiguous":
       return repeatable && attempt <= policy.maxRetries ? backoffDelay(attempt - 1, policy.baseDelayMs, random) : undefined;

@@ -85,6 +85,7 @@ describe("classifyFailure: not sent, or may have been applied", () => {
     ["ENETDOWN", "not-sent"],
     ["EHOSTDOWN", "not-sent"],
     ["UND_ERR_CONNECT_TIMEOUT", "not-sent"],
+    ["UND_ERR_INVALID_ARG", "not-sent"],
     // The request may have reached the service: a reset, a broken pipe, a timeout, a socket closed mid-answer.
     ["ECONNRESET", "ambiguous"],
     ["EPIPE", "ambiguous"],
@@ -207,6 +208,7 @@ describe("nextWait: which outcome is tried again, after how long", () => {
     "ambiguous reset": classifyFailure("ECONNRESET", "read ECONNRESET"),
     "ambiguous timeout": classifyFailure("ETIMEDOUT", "no answer within 100 ms"),
     "not-sent": classifyFailure("ECONNREFUSED", "connect ECONNREFUSED 127.0.0.1:9"),
+    "not-sent, refused by undici": classifyFailure("UND_ERR_INVALID_ARG", "invalid request path"),
   };
 
   // [outcome, repeatable, attempt, elapsed ms, expected wait or undefined]
@@ -251,6 +253,8 @@ describe("nextWait: which outcome is tried again, after how long", () => {
   bothWays("not-sent", 1, 0, B[1]);
   bothWays("not-sent", 2, 5000, B[2]);
   bothWays("not-sent", 3, 0, undefined);
+  // A request undici would not build: it fails the same way every time.
+  bothWays("not-sent, refused by undici", 1, 0, undefined);
 
   it.each(rows)("%s, repeatable %s, after attempt %i, %i ms elapsed → %s", (o, repeatable, attempt, elapsed, wait) => {
     expect(nextWait(OUTCOMES[o], attempt, elapsed, POLICY, repeatable, half)).toBe(wait);

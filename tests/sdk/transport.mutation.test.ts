@@ -60,6 +60,16 @@ describe("Transport: what goes on the wire", () => {
     expect(s.seen.map((q) => q.url)).toEqual(["/api/v1/x.json?a=1+2&c=3"]);
   });
 
+  it("a path undici cannot send (a space in it): not sent, so nothing may have applied, and nothing reached the server", async () => {
+    const s = await server(json(200, {}));
+    const t = transportOf(s.url);
+    const x = await t.send({ method: "POST", path: "/a b.json", body: {}, repeatable: false });
+    expect(x.outcome).toMatchObject({ kind: "not-sent", code: "UND_ERR_INVALID_ARG" });
+    // Not repeated: it would fail the same way, and each attempt keeps one of undici's connections (sdk/retry.ts).
+    expect({ attempts: x.attempts, mayHaveApplied: x.mayHaveApplied }).toEqual({ attempts: 1, mayHaveApplied: false });
+    expect(s.seen).toEqual([]);
+  });
+
   it("no query, or one with only undefined values: no '?' at all", async () => {
     const s = await server(json(200, {}));
     const t = transportOf(s.url);
