@@ -45,6 +45,15 @@ export const handleField = (what: string) =>
     `The ${what}'s handle: its identity across sites (ids differ per site). Lowercase letters, numbers, '.', ':', '-', '_', starting with a letter or number. Handles are unique within a site and stay taken after an archive.`,
   );
 
+/**
+ * A catalog object's name: 1 to 255 characters, not only spaces (the service refuses such a name as blank; refused at
+ * preview here, as the SDK would before sending). The published schema stays the length bounds.
+ */
+export const nameField = (description: string) =>
+  accepting<string>({ type: "string", minLength: 1, maxLength: 255 })(
+    z.string().min(1).max(255).regex(/^$|\S/, "must not be only spaces (a name of 1 to 255 characters)"),
+  ).describe(description);
+
 export const adoptField = flag
   .optional()
   .describe(

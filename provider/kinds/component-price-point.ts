@@ -7,7 +7,16 @@ import { flag } from "../../sdk/inputs";
 import type { ComponentPricePoint as HeldPricePoint, PriceTier } from "../../sdk/results";
 import { isUnknown } from "../runtime/common";
 import { shellProvider } from "../shell";
-import { adoptedNotice, adoptField, findByHandle, finishReplacement, freedHandle, isNotFound, referencedHandle } from "./catalog";
+import {
+  adoptedNotice,
+  adoptField,
+  findByHandle,
+  finishReplacement,
+  freedHandle,
+  isNotFound,
+  nameField,
+  referencedHandle,
+} from "./catalog";
 import { Component } from "./component";
 import {
   componentFrequencyFields,
@@ -48,7 +57,7 @@ const kind = declareKind({
       handle: accepting<string>({ type: "string", pattern: "^[a-z0-9][a-z0-9.:_-]*$", maxLength: 255 })(catalogHandle).describe(
         "The price point's handle: its identity across sites (ids differ per site). Lowercase letters, numbers, '.', ':', '-', '_', starting with a letter or number. Unique among its component's price points, archived ones included.",
       ),
-      name: z.string().min(1).max(255).describe("The price point's name (1 to 255 characters)."),
+      name: nameField("The price point's name (1 to 255 characters)."),
       pricingScheme: componentPricingFields.pricingScheme,
       prices: componentPricingFields.prices.describe(
         `The tiers, ascending and contiguous: the first starts at 1, each next one at the previous endingQuantity + 1, the last has no endingQuantity; per_unit takes exactly one. A change is made in place: ${AFFECTS}.`,

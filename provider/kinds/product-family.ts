@@ -3,7 +3,7 @@ import { CatalogOutcomeUnknownError } from "../../sdk/errors";
 import type { ProductFamily as Family } from "../../sdk/results";
 import { isUnknown } from "../runtime/common";
 import { shellProvider } from "../shell";
-import { adoptedNotice, adoptField, familyWithHandle, findByHandle, handleField } from "./catalog";
+import { adoptedNotice, adoptField, familyWithHandle, findByHandle, handleField, nameField } from "./catalog";
 import type { ProductFamilyArgs, ProductFamilyOutputs } from "./generated/product-family";
 import { siteInput } from "./inputs";
 import { type ArgsOf, type Context, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
@@ -15,7 +15,7 @@ const kind = declareKind({
     "A product family: the folder of a site's catalog. The service can neither change nor delete one: a change fails at preview, and delete leaves it at the service.",
   inputs: z.object({
     handle: handleField("family"),
-    name: z.string().min(1).max(255).describe("The family's name (1 to 255 characters). The service cannot change it after creation."),
+    name: nameField("The family's name (1 to 255 characters). The service cannot change it after creation."),
     description: z.string().max(4096).optional().describe("The family's description. The service cannot change it after creation."),
     adopt: adoptField,
     site: siteInput,

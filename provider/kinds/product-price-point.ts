@@ -14,6 +14,7 @@ import {
   freedHandle,
   handleField,
   isNotFound,
+  nameField,
   PRICING_FIELDS,
   type PricingField,
   pricingChangeOf,
@@ -42,11 +43,7 @@ const kind = declareKind({
         'The product: a Product resource (then it is archived with it), its `productId`, an id, or "handle:<handle>".',
       ),
       handle: handleField("price point"),
-      name: z
-        .string()
-        .min(1)
-        .max(255)
-        .describe("The price point's name (1 to 255 characters); the service cannot rename a price point, so a new name is a new one."),
+      name: nameField("The price point's name (1 to 255 characters); the service cannot rename a price point, so a new name is a new one."),
       ...pricingFields,
       default: flag
         .optional()

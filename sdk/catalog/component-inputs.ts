@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { flag, integer, valueText } from "../input-values";
 import { catalogHandle } from "./inputs";
+import { name as catalogName, text } from "./text";
 import { priceTier, pricingScheme, tierRule, unitPrice } from "./tiers";
 
 /**
@@ -17,11 +18,7 @@ export const COMPONENT_KINDS = ["metered", "quantity_based", "on_off", "prepaid_
 /** A component's kind, as the create path names it (`…/{kind}_components.json`). */
 export type ComponentKind = (typeof COMPONENT_KINDS)[number];
 
-const text = (what: string, max?: number) => {
-  const s = z.string({ error: (i) => `must be ${what} (a string), got ${valueText(i.input)}` });
-  return max === undefined ? s : s.max(max, `must be at most ${max} characters`);
-};
-const name = text("a name", 255).min(1, "must not be empty (a name of 1 to 255 characters)");
+const name = catalogName();
 const CHARGE = ["full", "prorated", "none"] as const;
 const charge = () => z.enum(CHARGE, { error: (i) => `must be "full", "prorated" or "none", got ${valueText(i.input)}` });
 const unit = () => z.enum(["day", "month"], { error: (i) => `must be "day" or "month", got ${valueText(i.input)}` });
@@ -45,7 +42,7 @@ const common = {
   name: name.describe('The component\'s name, shown to customers and on statements ("Text messages").'),
   description: text("a description").optional().describe("Shown on the hosted signup page."),
   taxable: flag.optional().describe("Whether the component is taxable."),
-  taxCode: text("a tax code").optional().describe("The tax code of the component type (e.g. for Avalara)."),
+  taxCode: text("a tax code", 10).optional().describe("The tax code of the component type (e.g. for Avalara)."),
   hideDateRangeOnInvoice: flag
     .optional()
     .describe("Whether invoices leave out the service date range (Relationship Invoicing sites only)."),
@@ -199,7 +196,7 @@ export const componentUpdateInput = z
       description: text("a description").optional().describe("Shown on the hosted signup page."),
       accountingCode: text("an accounting code").optional().describe("An internal id or SKU number."),
       taxable: flag.optional().describe("Whether the component is taxable."),
-      taxCode: text("a tax code").optional().describe("The tax code of the component type."),
+      taxCode: text("a tax code", 10).optional().describe("The tax code of the component type."),
       itemCategory: itemCategory
         .optional()
         .describe('"Business Software", "Consumer Software", "Digital Services", "Physical Goods" or "Other".'),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { flag, integer, valueText } from "../input-values";
+import { name as catalogName, text } from "./text";
 
 /** What callers give to create and change coupons. */
 
@@ -23,11 +24,6 @@ export const couponCode = z
     },
   });
 
-const text = (what: string, max?: number) => {
-  const s = z.string({ error: (i) => `must be ${what} (a string), got ${valueText(i.input)}` });
-  return max === undefined ? s : s.max(max, `must be at most ${max} characters`);
-};
-
 const ids = (what: string) =>
   z
     .array(integer(1, `a ${what} id, a whole number, 1 or more`), { error: `must be an array of ${what} ids` })
@@ -39,7 +35,7 @@ const couponObject = z
   .object(
     {
       code: couponCode.describe(`The code customers enter: ${CODE_RULE}. Unique among the site's coupons.`),
-      name: text("a name", 255).min(1, "must not be empty (a name of 1 to 255 characters)").describe("The coupon's name."),
+      name: catalogName().describe("The coupon's name."),
       description: text("a description").optional().describe("The coupon's description."),
       percentage: z
         .number({ error: (i) => `must be ${PERCENT}, got ${valueText(i.input)}` })

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { flag, integer, valueText } from "../input-values";
+import { name as catalogName, text } from "./text";
 
 /**
  * What callers give to the catalog operations, in camelCase. The providers' `check` uses these same
@@ -18,13 +19,7 @@ export const catalogHandle = z
   .max(255, "must be at most 255 characters")
   .regex(/^[a-z0-9][a-z0-9.:_-]*$/, { error: (i) => `must be ${HANDLE_RULE}, got ${valueText(i.input)}` });
 
-const text = (what: string, max?: number) => {
-  const s = z.string({ error: (i) => `must be ${what} (a string), got ${valueText(i.input)}` });
-  return max === undefined ? s : s.max(max, `must be at most ${max} characters`);
-};
-
-/** A name: 1 to 255 characters. */
-const name = text("a name", 255).min(1, "must not be empty (a name of 1 to 255 characters)");
+const name = catalogName();
 
 const CENTS = "a whole number of cents, 0 or more (1000 for 10.00)";
 const cents = () => integer(0, CENTS);

@@ -70,6 +70,15 @@ describe("catalog providers", () => {
       expect(mutations(sim)).toEqual([]);
     });
 
+    // The service refuses a name of only spaces as blank: at preview, as an empty one.
+    it.each(["families", "products", "pricePoints"] as const)("%s: a name of only spaces", async (which) => {
+      const p = await setup();
+      const inputs = { families: family, products: launch, pricePoints: annual }[which];
+      const { failures } = await p[which].check!({}, { ...inputs, name: "  \t" });
+      expect(failures).toStrictEqual([{ property: "name", reason: "must not be only spaces (a name of 1 to 255 characters)" }]);
+      expect(mutations(sim)).toEqual([]);
+    });
+
     it("a fraction does not hide a rule across fields: both are named at once", async () => {
       const p = await setup();
       const { failures } = await p.products.check!({}, { ...launch, interval: 0.5, trialInterval: 7, trialIntervalUnit: "day" });

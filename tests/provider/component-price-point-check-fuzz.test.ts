@@ -290,7 +290,7 @@ function expectPricePoint(news: Props): Judge {
   j.field("handle", scalar(v("handle"), false, isHandle));
   j.field(
     "name",
-    scalar(v("name"), false, (x) => typeof x === "string" && x.length >= 1 && x.length <= 255),
+    scalar(v("name"), false, (x) => typeof x === "string" && x.length >= 1 && x.length <= 255 && /\S/.test(x)),
   );
   j.field(
     "pricingScheme",

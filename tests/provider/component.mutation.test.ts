@@ -439,11 +439,10 @@ describe("against the simulator", () => {
     it("a converge the service refuses (422) names the update and every error the service gave", async () => {
       const { ctx } = await setup();
       const { id, state } = await ops.create(ctx, inputsOf(sms));
-      // The SDK lets both through; the service refuses a blank name and a tax code over 10 characters.
-      const failed = await failureOf(ops.update(ctx, id, state, inputsOf({ ...sms, name: "   ", taxCode: "TOO-LONG-CODE" })));
-      expect(failed?.message).toBe(
-        "Component `sms`: the service refused the update: name: cannot be blank.; taxCode: is too long (maximum is 10 characters).",
-      );
+      // The SDK lets it through (the contract publishes no bound on a description); the service refuses one over 65,535
+      // characters. (A blank name and a long tax code, which this test sent before, are now refused by the SDK.)
+      const failed = await failureOf(ops.update(ctx, id, state, inputsOf({ ...sms, description: "d".repeat(65_536) })));
+      expect(failed?.message).toBe("Component `sms`: the service refused the update: description: is too long (maximum is 65535 characters).");
     });
 
     it("a converge that fails otherwise (not a 422) is that failure", async () => {

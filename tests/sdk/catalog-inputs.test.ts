@@ -7,6 +7,10 @@ import {
   BillingValidationError,
   catalogErrorMessages,
   catalogHandle,
+  componentInput,
+  componentPricePointInput,
+  componentUpdateInput,
+  couponInput,
   type PricePointInput,
   pricePointInput,
   pricePointUpdateInput,
@@ -29,7 +33,8 @@ import { clientOf, deadUrl } from "./helpers";
 const RUNS = { numRuns: 300 };
 const unit = fc.constantFrom("day" as const, "month" as const);
 const handle = fc.stringMatching(/^[a-z0-9][a-z0-9.:_-]{0,40}$/);
-const name = fc.string({ minLength: 1, maxLength: 60 });
+// Not only spaces: the service refuses such a name as blank.
+const name = fc.string({ minLength: 1, maxLength: 60 }).filter((s) => /\S/.test(s));
 const cents = fc.maxSafeNat();
 const count = fc.integer({ min: 1, max: 2 ** 31 - 1 });
 
@@ -94,6 +99,11 @@ const notCents = fc.oneof(
 const problems = (schema: z.ZodType, input: unknown) => {
   const r = schema.safeParse(input);
   return r.success ? [] : problemsOf(r.error, undefined, { "": keysOf(schema as unknown as { shape: Record<string, unknown> }) });
+};
+/** The problems of a schema that is not a plain object (the component rules wrap theirs). */
+const refusals = (schema: z.ZodType, input: unknown) => {
+  const r = schema.safeParse(input);
+  return r.success ? [] : problemsOf(r.error);
 };
 const propertiesOf = (schema: z.ZodType, input: unknown) => problems(schema, input).map((p) => p.property);
 
@@ -286,6 +296,40 @@ describe("handles and names", () => {
     expect(problems(productInput, { ...base, taxCode: "12345678901" })).toStrictEqual([
       { property: "taxCode", message: "must be at most 10 characters" },
     ]);
+  });
+
+  // The service refuses a name of only spaces as blank ("Name: cannot be blank."): refused before sending, like "".
+  it.each([
+    ["a family", productFamilyInput, { handle: "a" }],
+    ["a product", productInput, base],
+    ["a price point", pricePointInput, base],
+    ["a component", componentInput, { kind: "on_off", handle: "a", unitPrice: "1" }],
+    ["a component update", componentUpdateInput, {}],
+    [
+      "a component price point",
+      componentPricePointInput,
+      { handle: "a", pricingScheme: "per_unit", prices: [{ startingQuantity: 1, unitPrice: "1" }] },
+    ],
+    ["a coupon", couponInput, { code: "A", percentage: 10 }],
+  ] as const)("%s: a name of only spaces or tabs is refused, one with a letter among spaces is not", (_, schema, rest) => {
+    for (const blank of [" ", "   ", "\t", " \n "])
+      expect(refusals(schema, { ...rest, name: blank })).toStrictEqual([
+        { property: "name", message: "must not be only spaces (a name of 1 to 255 characters)" },
+      ]);
+    expect(refusals(schema, { ...rest, name: " a " })).toStrictEqual([]);
+  });
+
+  it("a component's taxCode, on create and on update: at most 10 characters (the contract's bound)", () => {
+    const onOff = { kind: "on_off", handle: "a", name: "A", unitPrice: "1" } as const;
+    for (const [schema, input] of [
+      [componentInput, onOff],
+      [componentUpdateInput, {}],
+    ] as const) {
+      expect(refusals(schema, { ...input, taxCode: "1234567890" })).toStrictEqual([]);
+      expect(refusals(schema, { ...input, taxCode: "12345678901" })).toStrictEqual([
+        { property: "taxCode", message: "must be at most 10 characters" },
+      ]);
+    }
   });
 
   it("an unknown property is named, with the properties accepted", () => {

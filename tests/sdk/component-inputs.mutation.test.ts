@@ -73,10 +73,13 @@ describe("text fields: a string, within its length", () => {
     expect(await parse(schema, { ...base, [field]: "x".repeat(256) })).toStrictEqual(refused(field, "must be at most 255 characters"));
   });
 
-  it("a description, a tax code and an accounting code have no length bound", async () => {
+  it("a description and an accounting code have no length bound; a tax code at most 10 characters (the contract's)", async () => {
     const long = "d".repeat(10_000);
-    const input = { description: long, taxCode: long, accountingCode: long };
+    const input = { description: long, taxCode: "t".repeat(10), accountingCode: long };
     expect(await parse("componentUpdateInput", input)).toStrictEqual({ data: input });
+    expect(await parse("componentUpdateInput", { taxCode: "t".repeat(11) })).toStrictEqual(
+      refused("taxCode", "must be at most 10 characters"),
+    );
   });
 });
 
