@@ -51,6 +51,12 @@ export default mergeConfig(
       // longer sees a test file import a module the worker already holds). scripts/mutate.ts counts such
       // results apart, should they come back.
       isolate: true,
+      // A test that registers a dynamic resource (under pulumi.runtime.setMocks) has Pulumi serialize its provider's
+      // closure, which over the sandbox's instrumented modules took past the suite's 20 s (27 Nov, 02:09: a WebhookEndpoint
+      // registration in tests/provider/webhook-kinds.mutation.test.ts, 0.8 s for the whole file outside the sandbox).
+      // Stryker bounds each mutant's run with its own timeout (timeoutMS, from the initial run's times), not this one.
+      testTimeout: 180_000,
+      hookTimeout: 60_000,
     },
   }),
 );
