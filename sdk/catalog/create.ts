@@ -66,10 +66,13 @@ export interface CreateSpec<S extends z.ZodType, T> {
 /**
  * The first asked field a found object holds otherwise, in words, or undefined. A field the create did not
  * ask for, or that the service's answer leaves out (null), is not compared: it cannot tell the objects apart.
+ * Text is compared without its surrounding spaces: a service that trims what it stores must not make this
+ * create's own object look like another's (whose create would then end in a refusal of the taken handle).
  */
 export function differsFrom(id: number, fields: readonly (readonly [name: string, asked: unknown, held: unknown])[]): string | undefined {
+  const same = (a: unknown, h: unknown) => a === h || (typeof a === "string" && typeof h === "string" && a.trim() === h.trim());
   for (const [name, asked, held] of fields) {
-    if (asked === undefined || held === undefined || held === null || asked === held) continue;
+    if (asked === undefined || held === undefined || held === null || same(asked, held)) continue;
     return `id ${id} holds ${name} ${JSON.stringify(held)} where this create asked ${JSON.stringify(asked)}`;
   }
   return undefined;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BillingApiError, type BillingClient } from "../../sdk";
+import { differsFrom } from "../../sdk/catalog/create";
 import { site } from "./helpers";
 
 /**
@@ -182,5 +183,27 @@ describe("the same name, another asked field: not taken either", () => {
     // (the first attempt might have applied late): one retry, never a third POST.
     expect(sim.requests.slice(before).map((r) => r.method)).toStrictEqual(["POST", "GET", "POST", "GET"]);
     expect(old.id).toBeGreaterThan(0);
+  });
+});
+
+describe("differsFrom: what a read-back compares", () => {
+  it.each([
+    ["the same values", [["name", "Pro", "Pro"]], undefined],
+    ["a field not asked", [["name", undefined, "Pro"]], undefined],
+    ["a field the answer leaves out (null)", [["name", "Pro", null]], undefined],
+    ["a field the answer leaves out (absent)", [["name", "Pro", undefined]], undefined],
+    ["text the service stored trimmed", [["name", " Pro ", "Pro"]], undefined],
+    ["another name", [["name", "New", "Old"]], 'id 7 holds name "Old" where this create asked "New"'],
+    [
+      "another number, after one that holds",
+      [
+        ["name", "Pro", "Pro"],
+        ["priceInCents", 2000, 1000],
+      ],
+      "id 7 holds priceInCents 1000 where this create asked 2000",
+    ],
+    ["a number against its text", [["percentage", 10, "10"]], 'id 7 holds percentage "10" where this create asked 10'],
+  ] as const)("%s", (_, fields, expected) => {
+    expect(differsFrom(7, fields)).toBe(expected);
   });
 });
