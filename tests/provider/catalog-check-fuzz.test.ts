@@ -271,7 +271,10 @@ function judgeCommon(j: Judge, news: Props, names: readonly string[]) {
   for (const k of Object.keys(news)) if (!names.includes(k)) j.mustFail.add(k);
   j.field("handle", scalar(own(news, "handle"), false, isHandle));
   // Not only spaces: the service refuses such a name as blank.
-  j.field("name", scalar(own(news, "name"), false, (x) => isText(255, 1)(x) && /\S/.test(x as string)));
+  j.field(
+    "name",
+    scalar(own(news, "name"), false, (x) => isText(255, 1)(x) && /\S/.test(x as string)),
+  );
   j.field("adopt", scalar(own(news, "adopt"), true, isBool));
   const site = own(news, "site");
   j.field(

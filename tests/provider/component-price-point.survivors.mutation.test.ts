@@ -1,8 +1,7 @@
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import * as pulumi from "@pulumi/pulumi";
 import { afterEach, describe, expect, it } from "vitest";
-import { Component, ComponentPricePoint, componentPricePointProvider } from "../../provider";
+import { componentPricePointProvider } from "../../provider";
 import { componentPricePoint } from "../../provider/kinds/component-price-point";
 import type { Context } from "../../provider/kinds/kind";
 import { notice, partialFailure } from "../../provider/runtime/common";
@@ -435,46 +434,5 @@ describe("the state the kind's own create returns: only what was declared and he
     expect(Object.keys(state.args).sort()).toEqual(["component", "handle", "name", "prices", "pricingScheme"]);
     expect(Object.hasOwn(state, "site")).toBe(false);
     expect(state).toMatchObject({ pricePointId: Number(id), componentId: texts.id, handle: "texts-volume", args: volume });
-  });
-});
-
-describe("the resource class: given the Component resource, it goes with it (deletedWith)", () => {
-  /** An Output's value, as a program's apply would see it. */
-  const resolved = <T>(o: pulumi.Output<T>): Promise<T> => new Promise((resolve) => o.apply(resolve));
-
-  it("deletedWith the Component when given it; none when given a handle", async () => {
-    await pulumi.runtime.setMocks(
-      {
-        newResource: (a) => ({
-          id: `${a.name}-id`,
-          state: { ...a.inputs, ...(a.type.endsWith(":Component") ? { componentId: 77 } : {}) },
-        }),
-        call: (a) => a.inputs,
-      },
-      "billing-app",
-      "dev",
-      true,
-    );
-    // What each registration asked the engine for: the mocks' newResource is not given the options.
-    const deletedWith = new Map<string, string>();
-    const monitor = pulumi.runtime.getMonitor() as unknown as { registerResource: (req: RegisterRequest, cb: unknown) => unknown };
-    type RegisterRequest = { getName(): string; getDeletedwith(): string };
-    const register = monitor.registerResource.bind(monitor);
-    monitor.registerResource = (req, cb) => {
-      deletedWith.set(req.getName(), req.getDeletedwith());
-      return register(req, cb);
-    };
-    const component = new Component("texts", {
-      productFamily: "handle:rockets",
-      kind: "metered",
-      handle: "texts",
-      name: "Texts",
-      unitName: "message",
-      unitPrice: "0.01",
-    });
-    const owned = new ComponentPricePoint("texts-volume", { ...volume, component });
-    const named = new ComponentPricePoint("texts-named", { ...volume, handle: "texts-named" });
-    const [componentUrn] = await Promise.all([resolved(component.urn), resolved(owned.urn), resolved(named.urn)]);
-    expect(Object.fromEntries(deletedWith)).toEqual({ texts: "", "texts-volume": componentUrn, "texts-named": "" });
   });
 });

@@ -442,7 +442,9 @@ describe("against the simulator", () => {
       // The SDK lets it through (the contract publishes no bound on a description); the service refuses one over 65,535
       // characters. (A blank name and a long tax code, which this test sent before, are now refused by the SDK.)
       const failed = await failureOf(ops.update(ctx, id, state, inputsOf({ ...sms, description: "d".repeat(65_536) })));
-      expect(failed?.message).toBe("Component `sms`: the service refused the update: description: is too long (maximum is 65535 characters).");
+      expect(failed?.message).toBe(
+        "Component `sms`: the service refused the update: description: is too long (maximum is 65535 characters).",
+      );
     });
 
     it("a converge that fails otherwise (not a 422) is that failure", async () => {

@@ -225,7 +225,10 @@ function expectCoupon(news: Props): Judge {
     scalar(v("code"), false, (x) => typeof x === "string" && x.length >= 1 && x.length <= 255 && CODE.test(x)),
   );
   // Not only spaces: the service refuses such a name as blank.
-  j.field("name", scalar(v("name"), false, (x) => isText(255, 1)(x) && /\S/.test(x as string)));
+  j.field(
+    "name",
+    scalar(v("name"), false, (x) => isText(255, 1)(x) && /\S/.test(x as string)),
+  );
   j.field(
     "description",
     scalar(v("description"), true, (x) => typeof x === "string"),
