@@ -1,8 +1,7 @@
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import * as pulumi from "@pulumi/pulumi";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { Product, ProductPricePoint, productPricePointProvider } from "../../provider";
+import { afterEach, describe, expect, it } from "vitest";
+import { productPricePointProvider } from "../../provider";
 import { productPricePoint } from "../../provider/kinds/product-price-point";
 import type { Simulator } from "../../simulator";
 import { quiet } from "../reliability/world";
@@ -345,44 +344,5 @@ describe("ProductPricePoint, its less travelled paths", () => {
       expect((error as Error).message).toBe(`DELETE ${ppPath(id)} failed with 422: Cannot archive the default price point.`);
       expect(text).toBe("");
     });
-  });
-});
-
-describe("a program's ProductPricePoint given its Product resource", () => {
-  beforeAll(async () => {
-    await pulumi.runtime.setMocks(
-      {
-        newResource: (a) => ({ id: `${a.name}-id`, state: a.type.endsWith("Product") ? { ...a.inputs, productId: 42 } : a.inputs }),
-        call: (a) => a.inputs,
-      },
-      "billing-app",
-      "dev",
-      true,
-    );
-  });
-
-  it("goes with it (deletedWith), the options given kept", () => {
-    const product = new Product("pro", {
-      productFamily: "handle:plans",
-      handle: "pro",
-      name: "Pro",
-      priceInCents: 4900,
-      interval: 1,
-      intervalUnit: "month",
-    });
-    const seen: pulumi.CustomResourceOptions[] = [];
-    new ProductPricePoint(
-      "pro-annual",
-      { ...annual, product },
-      {
-        transformations: [
-          (a) => {
-            seen.push(a.opts as pulumi.CustomResourceOptions);
-            return undefined;
-          },
-        ],
-      },
-    );
-    expect(seen.map((o) => o.deletedWith === product)).toEqual([true]);
   });
 });

@@ -1,0 +1,55 @@
+import * as pulumi from "@pulumi/pulumi";
+import { beforeAll, describe, expect, it } from "vitest";
+import { Product, ProductPricePoint } from "../../provider";
+
+// A program's ProductPricePoint given its Product resource goes with it (deletedWith), the options given kept.
+// (Moved out of product-price-point.mutation.test.ts: the mutation run leaves this file out, see
+// mutation/vitest.config.mts.)
+
+const annual = {
+  product: "handle:launch",
+  handle: "launch-annual",
+  name: "Annual",
+  priceInCents: 49000,
+  interval: 12,
+  intervalUnit: "month" as const,
+};
+
+describe("a program's ProductPricePoint given its Product resource", () => {
+  beforeAll(async () => {
+    await pulumi.runtime.setMocks(
+      {
+        newResource: (a) => ({ id: `${a.name}-id`, state: a.type.endsWith("Product") ? { ...a.inputs, productId: 42 } : a.inputs }),
+        call: (a) => a.inputs,
+      },
+      "billing-app",
+      "dev",
+      true,
+    );
+  });
+
+  it("goes with it (deletedWith), the options given kept", () => {
+    const product = new Product("pro", {
+      productFamily: "handle:plans",
+      handle: "pro",
+      name: "Pro",
+      priceInCents: 4900,
+      interval: 1,
+      intervalUnit: "month",
+    });
+    const seen: pulumi.CustomResourceOptions[] = [];
+    new ProductPricePoint(
+      "pro-annual",
+      { ...annual, product },
+      {
+        transformations: [
+          (a) => {
+            seen.push(a.opts as pulumi.CustomResourceOptions);
+            return undefined;
+          },
+        ],
+      },
+    );
+    expect(seen.map((o) => o.deletedWith === product)).toEqual([true]);
+  });
+});
