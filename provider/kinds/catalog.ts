@@ -50,9 +50,14 @@ export const handleField = (what: string) =>
  * preview here, as the SDK would before sending). The published schema stays the length bounds.
  */
 export const nameField = (description: string) =>
-  accepting<string>({ type: "string", minLength: 1, maxLength: 255 })(
-    z.string().min(1).max(255).regex(/^$|\S/, "must not be only spaces (a name of 1 to 255 characters)"),
-  ).describe(description);
+  z
+    .string()
+    .min(1)
+    .max(255)
+    .regex(/^$|\S/, "must not be only spaces (a name of 1 to 255 characters)")
+    // The published schema (as `accepting` sets it, keeping the field a ZodString in the exported types).
+    .meta({ type: "string", minLength: 1, maxLength: 255 })
+    .describe(description);
 
 export const adoptField = flag
   .optional()
