@@ -1,5 +1,4 @@
-import { createServer, request, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { componentPricePointProvider } from "../../provider";
 import { componentPricePoint } from "../../provider/kinds/component-price-point";
@@ -7,7 +6,7 @@ import type { Context } from "../../provider/kinds/kind";
 import { notice, partialFailure } from "../../provider/runtime/common";
 import { clientFor, configure, siteLabel } from "../../provider/runtime/config";
 import { type Simulator, startSimulator } from "../../simulator";
-import { captureOutput, configureRequest, KEY, mutations, UNKNOWN } from "./support";
+import { captureOutput, configureRequest, KEY, mutations, type Redirect, redirectingProxy, UNKNOWN } from "./support";
 
 /**
  * ComponentPricePoint behaviour the mutation run found unchecked (mutants that survived the other test files):
@@ -68,23 +67,8 @@ describe("ComponentPricePoint, behaviour the mutation run found unchecked", () =
     return { points, texts, credits, original, connect };
   }
 
-  /** A proxy in front of the simulator: a request for which `to` names another path goes there instead. */
-  async function proxy(to: (method: string, path: string) => string | undefined): Promise<string> {
-    const target = new URL(sim.url);
-    const server = createServer((req, res) => {
-      const [path = "", query] = (req.url ?? "").split("?");
-      const other = to(req.method ?? "", path);
-      const url = other === undefined ? req.url : `${other}${query ? `?${query}` : ""}`;
-      const out = request({ host: target.hostname, port: target.port, method: req.method, path: url, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
-      req.pipe(out);
-    });
-    proxies.push(server);
-    await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  }
+  /** The simulator behind a proxy that sends the requests `to` names elsewhere (support.ts). */
+  const proxy = (to: Redirect) => redirectingProxy(sim.url, to, proxies);
 
   const held = (componentId: number, id: number | string) =>
     sim

@@ -1,5 +1,4 @@
-import { createServer, request, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { componentProvider } from "../../provider";
 import { component } from "../../provider/kinds/component";
@@ -8,7 +7,7 @@ import type { Context } from "../../provider/kinds/kind";
 import { partialFailure } from "../../provider/runtime/common";
 import { BillingClient } from "../../sdk/client";
 import { type Simulator, startSimulator } from "../../simulator";
-import { captureOutput, configureRequest, KEY, mutations } from "./support";
+import { captureOutput, configureRequest, KEY, mutations, type Redirect, redirectingProxy } from "./support";
 
 /**
  * Component paths the mutation run found unchecked (provider/kinds/component.ts and component-fields.ts):
@@ -115,26 +114,8 @@ describe("against the simulator", () => {
     await sim?.close();
   });
 
-  /**
-   * A proxy in front of the simulator: a request for which `to` names another path goes there instead
-   * (the simulator answers it as its own), every other one passes through.
-   */
-  async function proxy(to: (method: string, path: string) => string | undefined): Promise<string> {
-    const target = new URL(sim.url);
-    const server = createServer((req, res) => {
-      const [path = "", query] = (req.url ?? "").split("?");
-      const other = to(req.method ?? "", path);
-      const url = other === undefined ? req.url : `${other}${query ? `?${query}` : ""}`;
-      const out = request({ host: target.hostname, port: target.port, method: req.method, path: url, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
-      req.pipe(out);
-    });
-    proxies.push(server);
-    await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  }
+  /** The simulator behind a proxy that sends the requests `to` names elsewhere (support.ts). */
+  const proxy = (to: Redirect) => redirectingProxy(sim.url, to, proxies);
 
   /**
    * Family `rockets`; the provider object configured for the simulator; and, for the kind's operations

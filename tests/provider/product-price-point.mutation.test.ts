@@ -1,11 +1,10 @@
-import { createServer, request, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { productPricePointProvider } from "../../provider";
 import { productPricePoint } from "../../provider/kinds/product-price-point";
 import type { Simulator } from "../../simulator";
 import { quiet } from "../reliability/world";
-import { captureOutput, configured, configureRequest, KEY, mutations } from "./support";
+import { captureOutput, configured, configureRequest, KEY, mutations, type Redirect, redirectingProxy } from "./support";
 
 /**
  * ProductPricePoint paths no unit test took (the mutation run found them unchecked), against the simulator
@@ -67,23 +66,8 @@ describe("ProductPricePoint, its less travelled paths", () => {
   const promote = (id: number | string) =>
     fetch(`${sim.url}/products/${LAUNCH}/price_points/${id}/default.json`, { method: "PATCH", headers: auth() });
 
-  /** A proxy in front of the simulator: a request for which `to` names another path goes there instead. */
-  async function proxy(to: (method: string, path: string) => string | undefined): Promise<string> {
-    const target = new URL(sim.url);
-    const server = createServer((req, res) => {
-      const [path = "", query] = (req.url ?? "").split("?");
-      const other = to(req.method ?? "", path);
-      const url = other === undefined ? req.url : `${other}${query ? `?${query}` : ""}`;
-      const out = request({ host: target.hostname, port: target.port, method: req.method, path: url, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
-      req.pipe(out);
-    });
-    proxies.push(server);
-    await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  }
+  /** The simulator behind a proxy that sends the requests `to` names elsewhere (support.ts). */
+  const proxy = (to: Redirect) => redirectingProxy(sim.url, to, proxies);
 
   describe("adopt: false on a price point that exists", () => {
     it("create: refused with its id and product, nothing sent", async () => {

@@ -1,3 +1,5 @@
+import { createServer, request, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import type * as pulumi from "@pulumi/pulumi";
 import { vi } from "vitest";
 import { type Simulator, startSimulator } from "../../simulator";
@@ -56,3 +58,28 @@ export async function captureOutput<T>(fn: () => Promise<T>): Promise<{ result: 
 }
 
 export const mutations = (sim: Simulator) => sim.requests.filter((r) => r.method !== "GET" && !r.path.endsWith("/preview.json"));
+
+/** Where a redirecting proxy sends a request instead: another path of the same simulator, or undefined for its own. */
+export type Redirect = (method: string, path: string) => string | undefined;
+
+/**
+ * A proxy in front of a simulator: a request for which `to` names another path goes there instead (the simulator
+ * answers it as its own, so the answer is a real one, e.g. a 404 or a 405 for one request), every other one passes
+ * through. The server is pushed on `servers`, which the caller closes.
+ */
+export async function redirectingProxy(simulatorUrl: string, to: Redirect, servers: Server[]): Promise<string> {
+  const target = new URL(simulatorUrl);
+  const server = createServer((req, res) => {
+    const [path = "", query] = (req.url ?? "").split("?");
+    const other = to(req.method ?? "", path);
+    const url = other === undefined ? req.url : `${other}${query ? `?${query}` : ""}`;
+    const out = request({ host: target.hostname, port: target.port, method: req.method, path: url, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    req.pipe(out);
+  });
+  servers.push(server);
+  await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
