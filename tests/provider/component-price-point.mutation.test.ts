@@ -1,4 +1,3 @@
-import type { Server } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { componentPricePointProvider } from "../../provider";
 import { componentPricePoint } from "../../provider/kinds/component-price-point";
@@ -33,14 +32,12 @@ const label = (handle: string, id: number | string) => `component price point \`
 
 describe("ComponentPricePoint, its less travelled paths", () => {
   let sim: Simulator;
-  const proxies: Server[] = [];
   afterEach(async () => {
-    for (const p of proxies.splice(0)) await new Promise((done) => p.close(done));
     await sim?.close();
   });
 
   /** The simulator behind a proxy that sends the requests `to` names elsewhere (support.ts). */
-  const proxy = (to: Redirect) => redirectingProxy(sim.url, to, proxies);
+  const proxy = (to: Redirect) => redirectingProxy(sim.url, to);
 
   /** Metered `texts` and prepaid `credits` in family `rockets`; the provider configured for `baseUrl` (the simulator unless given). */
   async function setup(config: (url: string) => Record<string, string> = (url) => ({ "billing:baseUrl": url })) {

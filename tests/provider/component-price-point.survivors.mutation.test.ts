@@ -1,4 +1,3 @@
-import type { Server } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { componentPricePointProvider } from "../../provider";
 import { componentPricePoint } from "../../provider/kinds/component-price-point";
@@ -40,9 +39,7 @@ const steps = (sim: Simulator) => mutations(sim).map((r) => `${r.method} ${r.pat
 
 describe("ComponentPricePoint, behaviour the mutation run found unchecked", () => {
   let sim: Simulator;
-  const proxies: Server[] = [];
   afterEach(async () => {
-    for (const p of proxies.splice(0)) await new Promise((done) => p.close(done));
     await sim?.close();
   });
 
@@ -68,7 +65,7 @@ describe("ComponentPricePoint, behaviour the mutation run found unchecked", () =
   }
 
   /** The simulator behind a proxy that sends the requests `to` names elsewhere (support.ts). */
-  const proxy = (to: Redirect) => redirectingProxy(sim.url, to, proxies);
+  const proxy = (to: Redirect) => redirectingProxy(sim.url, to);
 
   const held = (componentId: number, id: number | string) =>
     sim

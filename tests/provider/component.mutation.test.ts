@@ -1,4 +1,3 @@
-import type { Server } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { componentProvider } from "../../provider";
 import { component } from "../../provider/kinds/component";
@@ -107,15 +106,13 @@ describe("the kind rule, on the input schema itself", () => {
 describe("against the simulator", () => {
   let sim: Simulator;
   const clients: BillingClient[] = [];
-  const proxies: Server[] = [];
   afterEach(async () => {
-    for (const p of proxies.splice(0)) await new Promise((done) => p.close(done));
     for (const c of clients.splice(0)) await c.close();
     await sim?.close();
   });
 
   /** The simulator behind a proxy that sends the requests `to` names elsewhere (support.ts). */
-  const proxy = (to: Redirect) => redirectingProxy(sim.url, to, proxies);
+  const proxy = (to: Redirect) => redirectingProxy(sim.url, to);
 
   /**
    * Family `rockets`; the provider object configured for the simulator; and, for the kind's operations

@@ -1,4 +1,3 @@
-import type { Server } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { productPricePointProvider } from "../../provider";
 import { productPricePoint } from "../../provider/kinds/product-price-point";
@@ -39,9 +38,7 @@ const failureOf = (p: Promise<unknown>) =>
 
 describe("ProductPricePoint, its less travelled paths", () => {
   let sim: Simulator;
-  const proxies: Server[] = [];
   afterEach(async () => {
-    for (const p of proxies.splice(0)) await new Promise((done) => p.close(done));
     await sim?.close();
   });
 
@@ -67,7 +64,7 @@ describe("ProductPricePoint, its less travelled paths", () => {
     fetch(`${sim.url}/products/${LAUNCH}/price_points/${id}/default.json`, { method: "PATCH", headers: auth() });
 
   /** The simulator behind a proxy that sends the requests `to` names elsewhere (support.ts). */
-  const proxy = (to: Redirect) => redirectingProxy(sim.url, to, proxies);
+  const proxy = (to: Redirect) => redirectingProxy(sim.url, to);
 
   describe("adopt: false on a price point that exists", () => {
     it("create: refused with its id and product, nothing sent", async () => {

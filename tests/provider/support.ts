@@ -1,7 +1,7 @@
-import { createServer, request, type Server } from "node:http";
+import { createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import type * as pulumi from "@pulumi/pulumi";
-import { vi } from "vitest";
+import { onTestFinished, vi } from "vitest";
 import { type Simulator, startSimulator } from "../../simulator";
 import { configureRequest } from "../engine/support";
 
@@ -65,9 +65,9 @@ export type Redirect = (method: string, path: string) => string | undefined;
 /**
  * A proxy in front of a simulator: a request for which `to` names another path goes there instead (the simulator
  * answers it as its own, so the answer is a real one, e.g. a 404 or a 405 for one request), every other one passes
- * through. The server is pushed on `servers`, which the caller closes.
+ * through. Closed when the test ends.
  */
-export async function redirectingProxy(simulatorUrl: string, to: Redirect, servers: Server[]): Promise<string> {
+export async function redirectingProxy(simulatorUrl: string, to: Redirect): Promise<string> {
   const target = new URL(simulatorUrl);
   const server = createServer((req, res) => {
     const [path = "", query] = (req.url ?? "").split("?");
@@ -79,7 +79,7 @@ export async function redirectingProxy(simulatorUrl: string, to: Redirect, serve
     });
     req.pipe(out);
   });
-  servers.push(server);
+  onTestFinished(() => new Promise<void>((closed) => server.close(() => closed())));
   await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
