@@ -61,6 +61,13 @@ describe("provider/runtime's module-level tables, loaded afresh", () => {
     });
   });
 
+  it("a provider object not configured (a direct call before the engine's configure) falls back to the environment too", async () => {
+    vi.stubEnv("BILLING_SUBDOMAIN", "acme-env");
+    vi.stubEnv("BILLING_API_KEY", "env-key-value");
+    const { settingsFor } = await config();
+    expect(settingsFor({}, undefined)).toStrictEqual({ subdomain: "acme-env", apiKey: "env-key-value" });
+  });
+
   it.each([
     [
       "nothing set: the two commands (the key with --secret) and both variables",
