@@ -58,12 +58,15 @@ const recordOf = (f: Family, inputs: Pick<Inputs, "handle" | "site" | "name" | "
   },
 });
 
-/** What the service holds differently from the declaration, as fixes (a family cannot be changed there). */
+/**
+ * What the service holds differently from the declaration, as fixes (a family cannot be changed there). A value
+ * unknown at preview (another resource's output) is no mismatch: it may turn out to be what the service holds.
+ */
 function mismatches(f: { name?: string | null; description?: string | null }, want: { name?: unknown; description?: unknown }): string[] {
   const out: string[] = [];
-  if (typeof want.name === "string" && (f.name ?? undefined) !== want.name)
-    out.push(`name: the service holds ${JSON.stringify(f.name ?? null)}`);
-  if (typeof want.description === "string" && (f.description ?? "") !== want.description)
+  const declared = (v: unknown): v is string => typeof v === "string" && !isUnknown(v);
+  if (declared(want.name) && (f.name ?? undefined) !== want.name) out.push(`name: the service holds ${JSON.stringify(f.name ?? null)}`);
+  if (declared(want.description) && (f.description ?? "") !== want.description)
     out.push(`description: the service holds ${JSON.stringify(f.description ?? null)}`);
   return out;
 }

@@ -306,6 +306,21 @@ describe("ProductFamily", () => {
     expect(sim.requests.filter((r) => r.method === "GET").length).toBe(asked);
   });
 
+  // A name or description from another resource's output is unknown at preview: it may turn out to be what the
+  // service holds, so the preview is the adoption, not the refusal a known different value gets (found 27 Nov).
+  it.each([
+    ["name", { name: UNKNOWN }],
+    ["description", { description: UNKNOWN }],
+    ["both", { name: UNKNOWN, description: UNKNOWN }],
+  ])("preview of adopting a family whose %s is unknown yet: the adoption, no failure", async (_, unknowns) => {
+    const families = await setup();
+    const f = sim.addProductFamily({ ...family, description: "Held" });
+    const checked = await families.check!({}, { ...family, ...unknowns, adopt: true });
+    expect(checked.failures).toEqual([]);
+    expect(checked.inputs.preview).toEqual({ adopt: { id: f.id, handle: "rockets" } });
+    expect(mutations(sim)).toEqual([]);
+  });
+
   it("read of a pending create: the record as it is, nothing asked", async () => {
     const families = await setup();
     sim.addProductFamily(family);
