@@ -5,6 +5,7 @@ import type { Context } from "../../provider/kinds/kind";
 import { partialFailure } from "../../provider/runtime/common";
 import { BillingClient } from "../../sdk/client";
 import { type Simulator, startSimulator } from "../../simulator";
+import { type Inputs, inputsOf, label, type State, sms, support, TIERS } from "./component-fixtures";
 import { captureOutput, configureRequest, KEY, mutations, UNKNOWN } from "./support";
 
 /**
@@ -17,26 +18,7 @@ import { captureOutput, configureRequest, KEY, mutations, UNKNOWN } from "./supp
  * excusing one delete only. Against the simulator over a real socket.
  */
 
-const TIERS = [
-  { startingQuantity: 1, endingQuantity: 100, unitPrice: "0.5" },
-  { startingQuantity: 101, unitPrice: "0.25" },
-];
-const sms = {
-  productFamily: "handle:rockets",
-  kind: "metered",
-  handle: "sms",
-  name: "Text messages",
-  unitName: "message",
-  pricingScheme: "tiered",
-  prices: TIERS,
-};
-const support = { productFamily: "handle:rockets", kind: "on_off", handle: "support", name: "Support", unitPrice: "25" };
-
-type Inputs = Parameters<typeof component.operations.create>[1];
-type State = Parameters<NonNullable<typeof component.operations.read>>[2];
 type Olds = Parameters<NonNullable<typeof component.operations.preflight>>[2];
-const inputsOf = (raw: Record<string, unknown>): Inputs => component.kind.inputs.parse(raw) as Inputs;
-const label = (handle: string, id: number | string) => `component \`${handle}\` (id ${id})`;
 const REPRICED = (handle: string) =>
   `Component \`${handle}\`: its prices change in place on its default price point: every subscription on it pays the new prices.`;
 const ARCHIVED = (handle: string, id: number) =>

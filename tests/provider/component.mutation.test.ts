@@ -6,6 +6,7 @@ import type { Context } from "../../provider/kinds/kind";
 import { partialFailure } from "../../provider/runtime/common";
 import { BillingClient } from "../../sdk/client";
 import { type Simulator, startSimulator } from "../../simulator";
+import { inputsOf, label, type State, sms, support, TIERS } from "./component-fixtures";
 import { captureOutput, configureRequest, KEY, mutations, type Redirect, redirectingProxy } from "./support";
 
 /**
@@ -18,25 +19,6 @@ import { captureOutput, configureRequest, KEY, mutations, type Redirect, redirec
  * that 404s), a proxy sends that one request to another path, so the simulator answers it.
  */
 
-const TIERS = [
-  { startingQuantity: 1, endingQuantity: 100, unitPrice: "0.5" },
-  { startingQuantity: 101, unitPrice: "0.25" },
-];
-const sms = {
-  productFamily: "handle:rockets",
-  kind: "metered",
-  handle: "sms",
-  name: "Text messages",
-  unitName: "message",
-  pricingScheme: "tiered",
-  prices: TIERS,
-};
-const support = { productFamily: "handle:rockets", kind: "on_off", handle: "support", name: "Support", unitPrice: "25" };
-
-type Inputs = Parameters<typeof component.operations.create>[1];
-type State = Parameters<NonNullable<typeof component.operations.read>>[2];
-const inputsOf = (raw: Record<string, unknown>): Inputs => component.kind.inputs.parse(raw) as Inputs;
-const label = (handle: string, id: number | string) => `component \`${handle}\` (id ${id})`;
 /** The SDK's message for a 500 it did not retry. */
 const serverError = (method: string, path: string) =>
   `${method} ${path} failed with 500: Internal Server Error; it may or may not have been applied (the read-back could not confirm it), so read it back before relying on either`;

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { componentProvider, productFamilyProvider } from "../../provider";
 import type { Simulator } from "../../simulator";
+import { sms, TIERS } from "./component-fixtures";
 import { captureOutput, configured, configureRequest, KEY, mutations, UNKNOWN } from "./support";
 
 /**
@@ -11,19 +12,6 @@ import { captureOutput, configured, configureRequest, KEY, mutations, UNKNOWN } 
  */
 
 const family = { handle: "rockets", name: "Rockets" };
-const TIERS = [
-  { startingQuantity: 1, endingQuantity: 100, unitPrice: "0.5" },
-  { startingQuantity: 101, unitPrice: "0.25" },
-];
-const sms = {
-  productFamily: "handle:rockets",
-  kind: "metered",
-  handle: "sms",
-  name: "Text messages",
-  unitName: "message",
-  pricingScheme: "tiered",
-  prices: TIERS,
-};
 
 const KINDS: [string, Record<string, unknown>][] = [
   ["metered", sms],
