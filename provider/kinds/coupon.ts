@@ -466,7 +466,8 @@ export const coupon: KindModule<typeof kind, State> = {
     // The service's values for what is declared: a change made in the web UI shows as a diff, and up restores it.
     recordedInputs(s) {
       const out: Record<string, unknown> = { ...s.args };
-      const service: Record<string, unknown> = { ...s, description: s.description ?? "" };
+      // A pending create holds no service values yet: its declaration stands (no description drift from "").
+      const service: Record<string, unknown> = s.couponId === undefined ? { ...s } : { ...s, description: s.description ?? "" };
       for (const k of SCALARS) {
         if (out[k] === undefined || service[k] === undefined) continue;
         if (k === "endDate") {

@@ -290,7 +290,7 @@ describe("Coupon, the paths the mutation run left unchecked", () => {
 
   describe("recorded inputs: the drift rules", () => {
     it("a state with no outputs yet (a pending create) records the declaration as it is", async () => {
-      const args = { ...spring, stackable: true, restrictedProducts: ["handle:pro"] };
+      const args = { ...spring, description: "For spring", stackable: true, restrictedProducts: ["handle:pro"] };
       expect(recorded({ code: "SPRING25", args, pendingToken: "token-1" })).toStrictEqual(args);
     });
 
