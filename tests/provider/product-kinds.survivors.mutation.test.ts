@@ -1,11 +1,9 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { productFamilyProvider, productPricePointProvider, productProvider } from "../../provider";
 import { product } from "../../provider/kinds/product";
 import { productPricePoint } from "../../provider/kinds/product-price-point";
 import { type Simulator, startSimulator } from "../../simulator";
-import { captureOutput, configured, configureRequest, KEY, mutations, UNKNOWN } from "./support";
+import { captureOutput, configured, configureRequest, type Edit, editingProxy, KEY, mutations, UNKNOWN } from "./support";
 
 /**
  * Product, ProductFamily and ProductPricePoint behaviour the mutation run (06:05) found unchecked after the
@@ -27,45 +25,13 @@ const auth = { authorization: `Basic ${Buffer.from(`${KEY}:x`).toString("base64"
 
 type Json = Record<string, unknown>;
 
-const proxies: Server[] = [];
 let sim: Simulator;
 afterEach(async () => {
-  for (const p of proxies.splice(0)) await new Promise((done) => p.close(done));
   await sim?.close();
 });
 
-/** A socket in front of the simulator whose `edit` may change a JSON answer (one the contract allows, the simulator never writes). */
-async function editingProxy(edit: (method: string, path: string, body: Json) => void): Promise<string> {
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      void (async () => {
-        const url = new URL(req.url ?? "/", sim.url);
-        const method = req.method ?? "GET";
-        const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(req.headers))
-          if (typeof v === "string" && k !== "host" && k !== "content-length" && k !== "connection") headers[k] = v;
-        const upstream = await fetch(`${sim.url}${url.pathname}${url.search}`, {
-          method,
-          headers,
-          ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
-        });
-        let text = await upstream.text();
-        if (upstream.ok && text.startsWith("{")) {
-          const body = JSON.parse(text) as Json;
-          edit(method, url.pathname, body);
-          text = JSON.stringify(body);
-        }
-        res.writeHead(upstream.status, { "content-type": "application/json" });
-        res.end(text);
-      })();
-    });
-  });
-  proxies.push(server);
-  await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
+/** The editing proxy (support.ts) in front of this file's simulator. */
+const proxy = (edit: Edit) => editingProxy(sim.url, edit);
 
 describe("Product", () => {
   let rockets: { id: number };
@@ -147,7 +113,7 @@ describe("Product", () => {
 
   describe("an answer that names no family", () => {
     it("create adopts the product: nothing says it is in another family", async () => {
-      const products = await setup(() => editingProxy(withoutFamily));
+      const products = await setup(() => proxy(withoutFamily));
       const p = made();
       const { result, error } = await captureOutput(() => products.create(launch));
       expect(error).toBeUndefined();
@@ -156,7 +122,7 @@ describe("Product", () => {
     });
 
     it("preview of another family by id: adopted, no failure", async () => {
-      const products = await setup(() => editingProxy(withoutFamily));
+      const products = await setup(() => proxy(withoutFamily));
       const p = made();
       const checked = await products.check!({}, { ...launch, productFamily: rockets.id + 1 });
       expect(checked.failures).toEqual([]);

@@ -1,9 +1,7 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { productProvider } from "../../provider";
 import { type Simulator, startSimulator } from "../../simulator";
-import { captureOutput, configureRequest, KEY, mutations } from "./support";
+import { captureOutput, configureRequest, type Edit, editingProxy, KEY, mutations, type Redirect } from "./support";
 
 /**
  * Product paths the mutation run found no test took (product.ts), against the simulator over a real socket:
@@ -28,51 +26,12 @@ type Json = Record<string, unknown>;
 describe("Product, its less travelled paths", () => {
   let sim: Simulator;
   let rockets: { id: number };
-  const proxies: Server[] = [];
   afterEach(async () => {
-    for (const p of proxies.splice(0)) await new Promise((done) => p.close(done));
     await sim?.close();
   });
 
-  /**
-   * A socket in front of the simulator: a request for which `to` names another path goes there instead, and
-   * `edit` may change the JSON answer of a request (an answer the contract allows that the simulator never writes).
-   */
-  async function proxy(
-    edit: (method: string, path: string, body: Json) => void = () => {},
-    to: (method: string, path: string) => string | undefined = () => undefined,
-  ): Promise<string> {
-    const server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on("data", (c: Buffer) => chunks.push(c));
-      req.on("end", () => {
-        void (async () => {
-          const url = new URL(req.url ?? "/", sim.url);
-          const method = req.method ?? "GET";
-          const path = to(method, url.pathname) ?? url.pathname;
-          const headers: Record<string, string> = {};
-          for (const [k, v] of Object.entries(req.headers))
-            if (typeof v === "string" && k !== "host" && k !== "content-length" && k !== "connection") headers[k] = v;
-          const upstream = await fetch(`${sim.url}${path}${url.search}`, {
-            method,
-            headers,
-            ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
-          });
-          let text = await upstream.text();
-          if (upstream.ok && text.startsWith("{")) {
-            const body = JSON.parse(text) as Json;
-            edit(method, url.pathname, body);
-            text = JSON.stringify(body);
-          }
-          res.writeHead(upstream.status, { "content-type": upstream.headers.get("content-type") ?? "application/json" });
-          res.end(text);
-        })();
-      });
-    });
-    proxies.push(server);
-    await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  }
+  /** The editing proxy (support.ts) in front of this test's simulator. */
+  const proxy = (edit?: Edit, to?: Redirect) => editingProxy(sim.url, edit, to);
 
   /**
    * Family `rockets` (and `others`) at a simulator whose clock stands still; the provider talks to `url` (the

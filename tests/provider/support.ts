@@ -83,3 +83,44 @@ export async function redirectingProxy(simulatorUrl: string, to: Redirect): Prom
   await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
+
+/** Changes a JSON answer in place: `path` is the path asked (before any redirect). */
+export type Edit = (method: string, path: string, body: Record<string, unknown>) => void;
+
+/**
+ * A socket in front of the simulator whose `edit` may change a JSON answer that succeeded: an answer the contract
+ * allows and the simulator never writes (a product whose family is not named). `to` may send a request to another
+ * path, as redirectingProxy does. Closed when the test ends.
+ */
+export async function editingProxy(simulatorUrl: string, edit: Edit = () => {}, to: Redirect = () => undefined): Promise<string> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      void (async () => {
+        const url = new URL(req.url ?? "/", simulatorUrl);
+        const method = req.method ?? "GET";
+        const path = to(method, url.pathname) ?? url.pathname;
+        const headers: Record<string, string> = {};
+        for (const [k, v] of Object.entries(req.headers))
+          if (typeof v === "string" && k !== "host" && k !== "content-length" && k !== "connection") headers[k] = v;
+        const upstream = await fetch(`${simulatorUrl}${path}${url.search}`, {
+          method,
+          headers,
+          ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
+        });
+        let text = await upstream.text();
+        if (upstream.ok && text.startsWith("{")) {
+          const body = JSON.parse(text) as Record<string, unknown>;
+          edit(method, url.pathname, body);
+          text = JSON.stringify(body);
+        }
+        res.writeHead(upstream.status, { "content-type": upstream.headers.get("content-type") ?? "application/json" });
+        res.end(text);
+      })();
+    });
+  });
+  onTestFinished(() => new Promise<void>((closed) => server.close(() => closed())));
+  await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
