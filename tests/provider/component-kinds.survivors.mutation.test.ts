@@ -1,12 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { componentProvider } from "../../provider";
 import { component } from "../../provider/kinds/component";
-import type { Context } from "../../provider/kinds/kind";
-import { partialFailure } from "../../provider/runtime/common";
-import { BillingClient } from "../../sdk/client";
 import { type Simulator, startSimulator } from "../../simulator";
-import { type Inputs, inputsOf, label, type State, sms, support, TIERS } from "./component-fixtures";
-import { captureOutput, configureRequest, KEY, mutations, UNKNOWN } from "./support";
+import { componentSetup, type Inputs, inputsOf, label, type State, sms, support, TIERS } from "./component-fixtures";
+import { captureOutput, KEY, mutations, UNKNOWN } from "./support";
 
 /**
  * Component behaviour the 06:05 mutation run found unchecked (provider/kinds/component.ts survivors):
@@ -28,29 +24,13 @@ const ops = component.operations;
 
 describe("Component, behaviour the mutation run found unchecked", () => {
   let sim: Simulator;
-  const clients: BillingClient[] = [];
   afterEach(async () => {
-    for (const c of clients.splice(0)) await c.close();
     await sim?.close();
   });
 
-  /** Family `rockets`; a context whose client does not retry and which collects notices; the provider object configured. */
   async function setup() {
     sim = await startSimulator({ apiKey: KEY });
-    const family = sim.addProductFamily({ handle: "rockets", name: "Rockets" });
-    const notices: string[] = [];
-    const client = new BillingClient({ baseUrl: sim.url, apiKey: KEY, maxRetries: 0 });
-    clients.push(client);
-    const ctx: Context = {
-      client: () => client,
-      siteLabel: () => "default",
-      partialFailure: (message, id, recorded) => partialFailure(message, id, { ...recorded }, undefined),
-      notice: (m) => notices.push(m),
-    };
-    const components = { ...componentProvider };
-    await components.configure!(configureRequest({ "billing:baseUrl": sim.url, "billing:apiKey": KEY }));
-    sim.reset();
-    return { familyId: family.id, ctx, notices, components };
+    return componentSetup(sim);
   }
 
   const held = (handle: string) => sim.components().find((c) => c.handle === handle);

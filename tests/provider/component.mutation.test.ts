@@ -1,13 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { componentProvider } from "../../provider";
 import { component } from "../../provider/kinds/component";
 import { componentWithHandle } from "../../provider/kinds/component-fields";
-import type { Context } from "../../provider/kinds/kind";
-import { partialFailure } from "../../provider/runtime/common";
 import { BillingClient } from "../../sdk/client";
 import { type Simulator, startSimulator } from "../../simulator";
-import { inputsOf, label, type State, sms, support, TIERS } from "./component-fixtures";
-import { captureOutput, configureRequest, KEY, mutations, type Redirect, redirectingProxy } from "./support";
+import { componentSetup, inputsOf, label, type State, sms, support, TIERS } from "./component-fixtures";
+import { captureOutput, KEY, mutations, type Redirect, redirectingProxy } from "./support";
 
 /**
  * Component paths the mutation run found unchecked (provider/kinds/component.ts and component-fields.ts):
@@ -96,32 +93,10 @@ describe("against the simulator", () => {
   /** The simulator behind a proxy that sends the requests `to` names elsewhere (support.ts). */
   const proxy = (to: Redirect) => redirectingProxy(sim.url, to);
 
-  /**
-   * Family `rockets`; the provider object configured for the simulator; and, for the kind's operations
-   * called directly, a context whose client does not retry (a refused request fails at once) and which
-   * collects the notices. `connect` points that client elsewhere (a proxy).
-   */
+  /** Family `rockets`, the provider object and a direct context (component-fixtures.ts). */
   async function setup() {
     sim = await startSimulator({ apiKey: KEY });
-    const family = sim.addProductFamily({ handle: "rockets", name: "Rockets" });
-    const notices: string[] = [];
-    let client = new BillingClient({ baseUrl: sim.url, apiKey: KEY, maxRetries: 0 });
-    clients.push(client);
-    const connect = (url: string) => {
-      client = new BillingClient({ baseUrl: url, apiKey: KEY, maxRetries: 0 });
-      clients.push(client);
-      return client;
-    };
-    const ctx: Context = {
-      client: () => client,
-      siteLabel: () => "default",
-      partialFailure: (message, id, recorded) => partialFailure(message, id, { ...recorded }, undefined),
-      notice: (m) => notices.push(m),
-    };
-    const components = { ...componentProvider };
-    await components.configure!(configureRequest({ "billing:baseUrl": sim.url, "billing:apiKey": KEY }));
-    sim.reset();
-    return { familyId: family.id, ctx, notices, components, connect };
+    return componentSetup(sim);
   }
 
   const ops = component.operations;
