@@ -211,3 +211,23 @@ export function staleLanding(
   if (last < 0 || !sameValue(endpointValue(puts[last]), expected)) return false;
   return puts.some((r, i) => i < last && r.status === 0 && sameValue(endpointValue(r), held));
 }
+
+const SETTINGS_PATH = "/webhooks/settings.json";
+const settingValue = (r: RequestLogEntry): unknown => (r.body as { webhooks_enabled?: unknown } | undefined)?.webhooks_enabled;
+
+/**
+ * Whether the site's `webhooks_enabled` being `held` instead of `expected` is a PUT landing late: the
+ * last settings PUT that was answered 200 carried `expected`, and an earlier one its client gave up on
+ * (status 0: no answer ever sent) carried `held`. The setting has no GET, so no client can see such a
+ * landing; it can come between the answer to a newer PUT and the moment the report is checked, when the
+ * cores are shared. Anything else (`expected` not the last answered, `held` never abandoned) is no excuse.
+ */
+export function staleSetting(sim: Simulator, held: boolean, expected: boolean): boolean {
+  const puts = sim.requests.filter((r) => r.method === "PUT" && r.path === SETTINGS_PATH);
+  let last = -1;
+  puts.forEach((r, i) => {
+    if (r.status === 200) last = i;
+  });
+  if (last < 0 || settingValue(puts[last]) !== expected) return false;
+  return puts.some((r, i) => i < last && r.status === 0 && settingValue(r) === held);
+}
