@@ -72,6 +72,12 @@ const clientOptions = {
 /** Reports that contradict the ground truth, with what was seen; empty at the end of a good run. */
 const misreports: string[] = [];
 const misreport = (what: string) => void misreports.push(what);
+/**
+ * Operations still not finished after MAX_UPS ups: kept apart from misreports, since time (the faults' delays
+ * against the client's timeout on shared cores) can cause these, while a misreport is always a defect.
+ */
+const unfinishedOps: string[] = [];
+const unfinished = (what: string) => void unfinishedOps.push(what);
 
 type AnyOp = Op | EndpointOp;
 
@@ -226,6 +232,10 @@ function finalEndpointCheck(sim: Simulator, site: number, entries: readonly Endp
 /** After everything settled: each id queued exactly once, each subscription migrated exactly as often as asked. */
 async function finalCheck(w: World, ledgers: Ledger[], stats: EndpointStats): Promise<void> {
   await quiet(w.sites);
+  // A misreport first: it is a defect whatever else went wrong. Then what never finished, which would
+  // otherwise show up below as ids lost or a setting not held, hiding its cause.
+  expect(misreports, `misreported outcomes (seed ${SEED})`).toEqual([]);
+  expect(unfinishedOps, `operations not finished after ${MAX_UPS} ups, faults on throughout (seed ${SEED})`).toEqual([]);
   w.sites.forEach((sim, i) => {
     const counts = queuedCounts(sim);
     const l = ledgers[i];
@@ -247,7 +257,6 @@ async function finalCheck(w: World, ledgers: Ledger[], stats: EndpointStats): Pr
     // What the client had open at once; requests it gave up on may still run at the service (peakInFlight).
     expect(sim.peakWaitedOn, `site ${i}: requests in flight at once`).toBeLessThanOrEqual(4);
   });
-  expect(misreports, `misreported outcomes (seed ${SEED})`).toEqual([]);
 }
 
 const summary = (s: EndpointStats) =>
@@ -258,7 +267,10 @@ describe(`fault matrix (seed ${SEED})`, () => {
   const totals = { sdk: 0, provider: 0 };
   const endpoints = { sdk: endpointStats(), provider: endpointStats() };
   // Each test judges only its own reports (one list, so a misreport is not reported again by the next test).
-  beforeEach(() => void misreports.splice(0));
+  beforeEach(() => {
+    misreports.splice(0);
+    unfinishedOps.splice(0);
+  });
   afterAll(() => {
     console.log(`fault matrix: ${totals.sdk} SDK operations, ${totals.provider} provider operations, seed ${SEED}`);
     console.log(`  settings: ${staleSettings.n} reports explained by an abandoned PUT landing late`);
@@ -372,7 +384,7 @@ async function sdkReplay(sim: Simulator, client: BillingClient, ids: WebhookId[]
       }
     }
   }
-  misreport(`replay of ${ids.length} ids not finished after ${MAX_UPS} ups`);
+  unfinished(`replay of ${ids.length} ids not finished after ${MAX_UPS} ups`);
 }
 
 async function sdkMigration(sim: Simulator, client: BillingClient, sub: number, l: Ledger): Promise<void> {
@@ -405,7 +417,7 @@ async function sdkMigration(sim: Simulator, client: BillingClient, sub: number, 
       }
     }
   }
-  misreport(`migration of ${sub} not finished after ${MAX_UPS} ups`);
+  unfinished(`migration of ${sub} not finished after ${MAX_UPS} ups`);
 }
 
 async function sdkSettings(sim: Simulator, client: BillingClient, enabled: boolean, l: Ledger): Promise<void> {
@@ -420,7 +432,7 @@ async function sdkSettings(sim: Simulator, client: BillingClient, enabled: boole
       // The PUT is idempotent: the next up sends it again.
     }
   }
-  misreport(`settings not applied after ${MAX_UPS} ups`);
+  unfinished(`settings not applied after ${MAX_UPS} ups`);
 }
 
 type Provider = typeof webhookReplayProvider;
@@ -546,7 +558,7 @@ async function sdkEndpoint(sim: Simulator, client: BillingClient, op: EndpointOp
       }
     }
   }
-  if (!made) return misreport(`endpoint ${prefix}: not created after ${MAX_UPS} ups`);
+  if (!made) return unfinished(`endpoint ${prefix}: not created after ${MAX_UPS} ups`);
   const last = urls[urls.length - 1];
   const changes = [
     ...op.steps.slice(1).map((s, k) => ({ url: urls[k + 1], events: s.events })),
@@ -570,7 +582,7 @@ async function sdkEndpoint(sim: Simulator, client: BillingClient, op: EndpointOp
         // A PUT of the complete value: the next up sends it again.
       }
     }
-    if (!done) return misreport(`endpoint ${prefix}: ${JSON.stringify(want)} not applied after ${MAX_UPS} ups`);
+    if (!done) return unfinished(`endpoint ${prefix}: ${JSON.stringify(want)} not applied after ${MAX_UPS} ups`);
     current = want;
   }
   if (op.removed) stats.removed++;
@@ -657,7 +669,7 @@ async function providerEndpoint(sim: Simulator, p: Provider, op: EndpointOp, l: 
     const last = k === steps.length - 1;
     for (let i = 1; i <= (last ? MAX_UPS : 1) && !settled; i++) settled = (await up(steps[k])) && last;
   }
-  if (!settled || !rec) return misreport(`WebhookEndpoint ${prefix}: not settled after ${MAX_UPS} ups: ${JSON.stringify(rec)}`);
+  if (!settled || !rec) return unfinished(`WebhookEndpoint ${prefix}: not settled after ${MAX_UPS} ups: ${JSON.stringify(rec)}`);
   const done: Recorded = rec;
   const final = steps[steps.length - 1];
   const id = done.props.endpointId as number;
@@ -678,7 +690,7 @@ async function providerEndpoint(sim: Simulator, p: Provider, op: EndpointOp, l: 
       // Still in state: the next up deletes again.
     }
   }
-  misreport(`WebhookEndpoint ${prefix}: not deleted after ${MAX_UPS} ups`);
+  unfinished(`WebhookEndpoint ${prefix}: not deleted after ${MAX_UPS} ups`);
 }
 
 /**
