@@ -127,6 +127,7 @@ export async function createCoupon(
       find: () => findByCode(t, c.code, family),
       // The service answers a percentage as text ("10.0"): compared as a number, as updateCoupon's read-back does.
       differs: (o) =>
+        otherDiscount(o, c) ??
         differsFrom(o.id, [
           ["name", c.name, o.name],
           ["percentage", c.percentage, o.percentage === undefined ? undefined : Number(o.percentage)],
@@ -135,6 +136,19 @@ export async function createCoupon(
     },
     { ...opts, uniquenessToken: token },
   );
+}
+
+/**
+ * A coupon is a percentage or an amount: one found holding the other kind is not this create's, though the
+ * field asked for, absent from its answer, cannot say so by itself.
+ */
+function otherDiscount(o: Coupon, c: CouponInput): string | undefined {
+  const [asked, other, held] =
+    c.percentage !== undefined
+      ? (["percentage", "amountInCents", o.amountInCents] as const)
+      : (["amountInCents", "percentage", o.percentage === undefined ? undefined : Number(o.percentage)] as const);
+  if (held === undefined) return undefined;
+  return `id ${o.id} holds ${other} ${JSON.stringify(held)} where this create asked ${asked} ${JSON.stringify(c[asked])}`;
 }
 
 /**

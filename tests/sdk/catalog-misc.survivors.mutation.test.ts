@@ -236,6 +236,19 @@ describe("a coupon create whose answer was lost says what its read-back by code 
       { code: "SPRING", name: "Spring", amountInCents: 700 },
       "a coupon this create did not make (id ID holds amountInCents 500 where this create asked 700)",
     ],
+    // The other kind of discount: the field asked for is absent from the answer, so comparing it alone saw nothing.
+    [
+      "an amount where a percentage was asked",
+      { code: "SPRING", name: "Spring", amountInCents: 500 },
+      { code: "SPRING", name: "Spring", percentage: 15 },
+      "a coupon this create did not make (id ID holds amountInCents 500 where this create asked percentage 15)",
+    ],
+    [
+      "a percentage where an amount was asked",
+      { code: "SPRING", name: "Spring", percentage: 15 },
+      { code: "SPRING", name: "Spring", amountInCents: 500 },
+      "a coupon this create did not make (id ID holds percentage 15 where this create asked amountInCents 500)",
+    ],
   ])("%s", async (_, existing, asked, seen) => {
     const { sim, billing } = await families();
     const held = await billing.createCoupon(1, existing as never);
