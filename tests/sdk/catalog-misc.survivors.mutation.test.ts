@@ -1,9 +1,9 @@
 import { createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { BillingApiError, type BillingClient, BillingValidationError, CatalogOutcomeUnknownError } from "../../sdk";
+import { BillingApiError, type BillingClient, CatalogOutcomeUnknownError } from "../../sdk";
 import type { Simulator } from "../../simulator";
-import { clientOf, scripted, site } from "./helpers";
+import { clientOf, refusedWith, rejection, scripted, site } from "./helpers";
 
 // sdk/catalog/coupons.ts, create.ts, families.ts, inputs.ts (replay ids) and wire/errors.ts through BillingClient
 // against the simulator: the mutation run found these unchecked. Reads that must be repeated after a 500, the words
@@ -14,22 +14,6 @@ import { clientOf, scripted, site } from "./helpers";
 // built at load and only a fresh import could reach its mutant; it is left to the run's report, not reloaded here.
 
 const log = (sim: Simulator) => sim.requests.map((r) => `${r.method} ${r.path} ${r.status}`);
-
-async function rejection(p: Promise<unknown>): Promise<unknown> {
-  return p.then(
-    () => {
-      throw new Error("expected a rejection");
-    },
-    (e: unknown) => e,
-  );
-}
-
-async function refusal(p: Promise<unknown>) {
-  const err = await rejection(p);
-  expect(err).toBeInstanceOf(BillingValidationError);
-  const v = err as BillingValidationError;
-  return { message: v.message, problems: v.problems };
-}
 
 /** A site with families 1 ("one") and 2 ("two"). */
 async function families(opts: { maxRetries?: number; migrationSettleSeconds?: number } = {}) {
@@ -137,7 +121,7 @@ describe("listCoupons by codes", () => {
 describe("refusals name the operation and the property", () => {
   it("an update of a coupon with a bad input", async () => {
     const { sim, billing } = await families();
-    const r = await refusal(billing.updateCoupon(1, 5, { code: "SPRING", name: 5 as unknown as string, percentage: 15 }));
+    const r = await refusedWith(billing.updateCoupon(1, 5, { code: "SPRING", name: 5 as unknown as string, percentage: 15 }));
     expect(r).toStrictEqual({
       message: "invalid coupon update: name: must be a name (a string), got 5",
       problems: [{ property: "name", message: "must be a name (a string), got 5" }],
@@ -154,7 +138,7 @@ describe("refusals name the operation and the property", () => {
     ["id 0", 0, "must be a positive integer id, got 0"],
   ])("readProductFamily with %s", async (_, idOrHandle, message) => {
     const { sim, billing } = await families();
-    expect(await refusal(billing.readProductFamily(idOrHandle as number))).toStrictEqual({
+    expect(await refusedWith(billing.readProductFamily(idOrHandle as number))).toStrictEqual({
       message: `invalid product family: productFamily: ${message}`,
       problems: [{ property: "productFamily", message }],
     });
@@ -165,7 +149,7 @@ describe("refusals name the operation and the property", () => {
     const { sim, billing } = await families();
     const token = "must be a non-empty string (the token of the create being resumed)";
     expect(
-      await refusal(billing.createProductFamily({ handle: "saas", name: "SaaS" }, { uniquenessToken: 5 as unknown as string })),
+      await refusedWith(billing.createProductFamily({ handle: "saas", name: "SaaS" }, { uniquenessToken: 5 as unknown as string })),
     ).toStrictEqual({
       message: `invalid product family: uniquenessToken: ${token}`,
       problems: [{ property: "uniquenessToken", message: token }],
@@ -390,7 +374,7 @@ describe("replay ids: more than ten bad entries are counted, not listed", () => 
   it("eleven bad ids show ten and '… 1 more'", async () => {
     const { sim, billing } = await families();
     const bad = Array.from({ length: 11 }, (_, i) => -(i + 1));
-    const r = await refusal(billing.replayWebhooks(bad));
+    const r = await refusedWith(billing.replayWebhooks(bad));
     const shown = bad
       .slice(0, 10)
       .map((v, i) => `[${i}] ${v}`)

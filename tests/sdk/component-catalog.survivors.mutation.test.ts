@@ -1,10 +1,10 @@
 import { createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { BillingClient, BillingValidationError, CatalogOutcomeUnknownError, type Component, type ComponentInput } from "../../sdk";
+import { BillingClient, CatalogOutcomeUnknownError, type Component, type ComponentInput } from "../../sdk";
 import type { Simulator } from "../../simulator";
 import { editingProxy } from "../provider/support";
-import { KEY, site } from "./helpers";
+import { KEY, refusedWith, site } from "./helpers";
 
 // sdk/catalog/components.ts, component-results.ts and component-inputs.ts through BillingClient against the simulator:
 // the mutation run left unchecked the refusals' words, that reads are repeated after a 5xx, the archived filter of a
@@ -21,16 +21,6 @@ const METERED = {
   prices: [{ startingQuantity: 1, unitPrice: 1 }],
 } satisfies ComponentInput;
 
-async function refusal(p: Promise<unknown>) {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(BillingValidationError);
-  const v = err as BillingValidationError;
-  return { message: v.message, problems: v.problems };
-}
-
 async function families(opts: { maxRetries?: number } = {}) {
   const s = await site({}, { maxRetries: opts.maxRetries ?? 0 });
   s.sim.addProductFamily({ id: 1, handle: "one" });
@@ -44,7 +34,7 @@ describe("refusals name the operation and the property, before anything is sent"
   it("a handle lookup with an empty handle", async () => {
     const { sim, billing } = await families();
     const rule = "a lowercase letter or number first, then only lowercase letters, numbers, '.', ':', '-' and '_'";
-    expect(await refusal(billing.findComponentByHandle(""))).toStrictEqual({
+    expect(await refusedWith(billing.findComponentByHandle(""))).toStrictEqual({
       message: `invalid component handle: handle: must not be empty: a handle is ${rule}; handle: must be ${rule}, got ""`,
       problems: [
         { property: "handle", message: `must not be empty: a handle is ${rule}` },
@@ -56,7 +46,7 @@ describe("refusals name the operation and the property, before anything is sent"
 
   it("a family's list with family id 0", async () => {
     const { sim, billing } = await families();
-    expect(await refusal(billing.listComponents({ familyId: 0 }))).toStrictEqual({
+    expect(await refusedWith(billing.listComponents({ familyId: 0 }))).toStrictEqual({
       message: "invalid component list: familyId: must be a positive integer id, got 0",
       problems: [{ property: "familyId", message: "must be a positive integer id, got 0" }],
     });
@@ -66,7 +56,7 @@ describe("refusals name the operation and the property, before anything is sent"
   it("a create with family id 0 and a token that is not a string: both problems beside a valid component", async () => {
     const { sim, billing } = await families();
     const token = "must be a non-empty string (the token of the create being resumed)";
-    expect(await refusal(billing.createComponent(0, METERED, { uniquenessToken: 5 as unknown as string }))).toStrictEqual({
+    expect(await refusedWith(billing.createComponent(0, METERED, { uniquenessToken: 5 as unknown as string }))).toStrictEqual({
       message: `invalid component: familyId: must be a positive integer id, got 0; uniquenessToken: ${token}`,
       problems: [
         { property: "familyId", message: "must be a positive integer id, got 0" },
@@ -80,7 +70,7 @@ describe("refusals name the operation and the property, before anything is sent"
     const { sim, billing } = await families();
     const message = "must be a component object { kind, handle, name, … }";
     for (const v of [null, 5, "metered"])
-      expect(await refusal(billing.createComponent(1, v as never))).toStrictEqual({
+      expect(await refusedWith(billing.createComponent(1, v as never))).toStrictEqual({
         message: `invalid component: (input): ${message}`,
         problems: [{ property: "(input)", message }],
       });
@@ -90,7 +80,7 @@ describe("refusals name the operation and the property, before anything is sent"
   it("an update with a name that is not a string", async () => {
     const { sim, billing } = await families();
     const c = sim.addComponent({ familyId: 1, kind: "metered", handle: "sms", name: "SMS" });
-    expect(await refusal(billing.updateComponent(1, c.id, { name: 5 as unknown as string }))).toStrictEqual({
+    expect(await refusedWith(billing.updateComponent(1, c.id, { name: 5 as unknown as string }))).toStrictEqual({
       message: "invalid component update: name: must be a name (a string), got 5",
       problems: [{ property: "name", message: "must be a name (a string), got 5" }],
     });

@@ -1,9 +1,9 @@
 import { describe, expect, it, onTestFinished } from "vitest";
-import { BillingClient, BillingValidationError, CatalogOutcomeUnknownError } from "../../sdk";
+import { BillingClient, CatalogOutcomeUnknownError } from "../../sdk";
 import { componentPricePointCreateBody, componentPricePointUpdateBody } from "../../sdk/catalog/component-bodies";
 import type { Simulator } from "../../simulator";
 import { editingProxy } from "../provider/support";
-import { KEY, site } from "./helpers";
+import { KEY, refusedWith, site } from "./helpers";
 
 // sdk/catalog/component-price-points.ts and component-bodies.ts through BillingClient against the simulator: the
 // mutation run left unchecked the refusals' words, a `handle:` reference that is not one, that reads (the update's
@@ -44,16 +44,6 @@ async function edited(sim: Simulator, edit: Parameters<typeof editingProxy>[1]) 
   return billing;
 }
 
-async function refusal(p: Promise<unknown>) {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(BillingValidationError);
-  const v = err as BillingValidationError;
-  return { message: v.message, problems: v.problems };
-}
-
 /** The last request's price point, which the simulator took: a body it refused would pin nothing worth keeping. */
 function accepted(sim: Simulator): Record<string, unknown> {
   const last = sim.requests[sim.requests.length - 1];
@@ -69,7 +59,7 @@ describe("refusals name the operation and the property, before anything is sent"
     "a read by %j, which is no `handle:<handle>`, is refused as a price point id",
     async (ref) => {
       const { sim, billing } = await component();
-      expect(await refusal(billing.readComponentPricePoint(30001, ref as unknown as number))).toStrictEqual({
+      expect(await refusedWith(billing.readComponentPricePoint(30001, ref as unknown as number))).toStrictEqual({
         message: `invalid component price point: pricePointId: ${ID}, got "${ref}"`,
         problems: [{ property: "pricePointId", message: `${ID}, got "${ref}"` }],
       });
@@ -79,7 +69,7 @@ describe("refusals name the operation and the property, before anything is sent"
 
   it("a list with component id 0", async () => {
     const { sim, billing } = await component();
-    expect(await refusal(billing.listComponentPricePoints(0))).toStrictEqual({
+    expect(await refusedWith(billing.listComponentPricePoints(0))).toStrictEqual({
       message: `invalid component price point list: componentId: ${ID}, got 0`,
       problems: [{ property: "componentId", message: `${ID}, got 0` }],
     });
@@ -90,7 +80,7 @@ describe("refusals name the operation and the property, before anything is sent"
     const { sim, billing } = await component();
     const token = "must be a non-empty string (the token of the create being resumed)";
     const input = { handle: "retail", name: "Retail", pricingScheme: "tiered", prices: TIERS } as const;
-    expect(await refusal(billing.createComponentPricePoint(0, input, { uniquenessToken: 5 as unknown as string }))).toStrictEqual({
+    expect(await refusedWith(billing.createComponentPricePoint(0, input, { uniquenessToken: 5 as unknown as string }))).toStrictEqual({
       message: `invalid component price point: componentId: ${ID}, got 0; uniquenessToken: ${token}`,
       problems: [
         { property: "componentId", message: `${ID}, got 0` },
@@ -102,7 +92,7 @@ describe("refusals name the operation and the property, before anything is sent"
 
   it("an update with a name that is not a string", async () => {
     const { sim, billing } = await component();
-    expect(await refusal(billing.updateComponentPricePoint(30001, 50001, { name: 5 as unknown as string }))).toStrictEqual({
+    expect(await refusedWith(billing.updateComponentPricePoint(30001, 50001, { name: 5 as unknown as string }))).toStrictEqual({
       message: "invalid component price point update: name: must be a name (a string), got 5",
       problems: [{ property: "name", message: "must be a name (a string), got 5" }],
     });

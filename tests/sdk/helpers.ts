@@ -37,6 +37,24 @@ export function refusal(options: unknown): BillingValidationError {
   return err as BillingValidationError;
 }
 
+/** What a call was rejected with; a failed test when it resolves. */
+export async function rejection(p: Promise<unknown>): Promise<unknown> {
+  return p.then(
+    () => {
+      throw new Error("expected a rejection");
+    },
+    (e: unknown) => e,
+  );
+}
+
+/** The words of a call's refusal before sending (a BillingValidationError): its message and problems, to compare whole. */
+export async function refusedWith(p: Promise<unknown>): Promise<{ message: string; problems: BillingValidationError["problems"] }> {
+  const err = await rejection(p);
+  expect(err).toBeInstanceOf(BillingValidationError);
+  const v = err as BillingValidationError;
+  return { message: v.message, problems: v.problems };
+}
+
 /** A product catalogue like the service's: each product with a default price point. */
 export function catalogue(sim: Simulator) {
   sim.addProduct({ id: 1, handle: "basic", pricePoints: [{ id: 101, handle: "basic-default", default: true }] });
