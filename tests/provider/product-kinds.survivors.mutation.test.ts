@@ -3,6 +3,7 @@ import { productFamilyProvider, productPricePointProvider, productProvider } fro
 import { product } from "../../provider/kinds/product";
 import { productPricePoint } from "../../provider/kinds/product-price-point";
 import { type Simulator, startSimulator } from "../../simulator";
+import { annual, LAUNCH, label, ppPath } from "./price-point-fixtures";
 import { captureOutput, configured, configureRequest, type Edit, editingProxy, KEY, mutations, UNKNOWN } from "./support";
 
 /**
@@ -332,19 +333,6 @@ describe("ProductFamily", () => {
 });
 
 describe("ProductPricePoint", () => {
-  /** On `launch` (product 3, whose only price point is its default `launch-default`). */
-  const annual = {
-    product: "handle:launch",
-    handle: "launch-annual",
-    name: "Annual",
-    priceInCents: 49000,
-    interval: 12,
-    intervalUnit: "month" as const,
-  };
-  const LAUNCH = 3;
-  const label = (handle: string, id: number | string) => `price point \`${handle}\` (id ${id})`;
-  const ppPath = (id: number | string) => `/products/${LAUNCH}/price_points/${id}.json`;
-
   async function setup() {
     const c = await configured(productPricePointProvider);
     sim = c.sim;

@@ -1,19 +1,11 @@
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
 import { Product, ProductPricePoint } from "../../provider";
+import { annual } from "./price-point-fixtures";
 
 // A program's ProductPricePoint given its Product resource goes with it (deletedWith), the options given kept.
 // (Moved out of product-price-point.mutation.test.ts: the mutation run leaves this file out, see
 // mutation/vitest.config.mts.)
-
-const annual = {
-  product: "handle:launch",
-  handle: "launch-annual",
-  name: "Annual",
-  priceInCents: 49000,
-  interval: 12,
-  intervalUnit: "month" as const,
-};
 
 describe("a program's ProductPricePoint given its Product resource", () => {
   beforeAll(async () => {

@@ -3,6 +3,7 @@ import { productPricePointProvider } from "../../provider";
 import { productPricePoint } from "../../provider/kinds/product-price-point";
 import type { Simulator } from "../../simulator";
 import { quiet } from "../reliability/world";
+import { annual, LAUNCH, label, ppPath } from "./price-point-fixtures";
 import { captureOutput, configured, configureRequest, KEY, mutations, type Redirect, redirectingProxy } from "./support";
 
 /**
@@ -15,19 +16,7 @@ import { captureOutput, configured, configureRequest, KEY, mutations, type Redir
  * that moment, a proxy in front of it sends that one request to another path, so the simulator answers.
  */
 
-/** On `launch` (product 3, whose only price point is its default `launch-default`). */
-const annual = {
-  product: "handle:launch",
-  handle: "launch-annual",
-  name: "Annual",
-  priceInCents: 49000,
-  interval: 12,
-  intervalUnit: "month" as const,
-};
-const LAUNCH = 3;
-const label = (handle: string, id: number | string) => `price point \`${handle}\` (id ${id})`;
 const steps = (sim: Simulator) => mutations(sim).map((r) => `${r.method} ${r.path}`);
-const ppPath = (id: number | string) => `/products/${LAUNCH}/price_points/${id}.json`;
 
 type Failed = Error & { id: string; properties: Record<string, unknown> };
 const failureOf = (p: Promise<unknown>) =>
