@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
+import { KEY, site } from "./helpers";
 
 // The product, family and price point schemas (sdk/catalog/inputs.ts), the tier schemas (tiers.ts), the text and name
-// schemas (text.ts) and the service's field labels (refusals.ts), pinned with every module loaded afresh. They are built
+// schemas (text.ts), the service's field labels (refusals.ts) and the families' path (families.ts), pinned with every module loaded afresh. They are built
 // when their modules load, before the mutation run switches a mutant on; other SDK tests load the SDK afresh, and the
 // run then gives each module-level mutant to those tests alone (mutation/README.md). The run of 27 Nov 08:41 left 126
 // such survivors: messages, patterns, enums, object errors, descriptions and the label table. So each test here loads
@@ -332,5 +333,22 @@ describe("the descriptions the schemas publish", () => {
       unitPrice:
         'The price per unit in this tier, in the site\'s currency (not cents): a number or decimal text ("0.0012"), at most 8 decimal places.',
     });
+  });
+});
+
+describe("the families' path", () => {
+  it("a family is created and listed at /product_families.json", async () => {
+    const { sim } = await site();
+    const { BillingClient } = await fresh();
+    const billing = new BillingClient({ baseUrl: sim.url, apiKey: KEY, retryBaseDelayMs: 1 });
+    try {
+      const made = await billing.createProductFamily({ handle: "plans", name: "Plans" });
+      expect((await billing.listProductFamilies()).map((f) => [f.id, f.handle])).toStrictEqual([[made.id, "plans"]]);
+    } finally {
+      await billing.close();
+    }
+    expect(sim.requests.filter((r) => r.path.startsWith("/product_families")).map((r) => `${r.method} ${r.path}`)).toContain(
+      "POST /product_families.json",
+    );
   });
 });
