@@ -71,6 +71,18 @@ export interface RetryEvent {
   readonly reason: string;
 }
 
+/**
+ * An API key or access token. Whitespace at either end is refused rather than trimmed: a key copied with its
+ * newline (`$(cat key)` keeps none, a file read by a program often does) or a placeholder of spaces would
+ * otherwise reach the service as a different credential and come back as a 401 after the plan looked fine.
+ * The message never shows the value.
+ */
+const credential = () =>
+  z
+    .string()
+    .min(1, "must not be empty")
+    .refine((v) => v.trim() === v, { error: "must not begin or end with whitespace (a space, or a newline copied with it)" });
+
 const optionsSchema = z
   .object({
     subdomain: z
@@ -83,8 +95,8 @@ const optionsSchema = z
       .regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i, "must be a DNS label")
       .optional(),
     baseUrl: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
-    apiKey: z.string().min(1, "must not be empty").optional(),
-    accessToken: z.string().min(1, "must not be empty").optional(),
+    apiKey: credential().optional(),
+    accessToken: credential().optional(),
     timeoutMs: z.number().int().min(1).max(600_000, "must be at most 600000").optional(),
     maxRetries: z.number().int().min(0).max(20, "must be between 0 and 20").optional(),
     maxConcurrency: z.number().int().min(1).max(64, "must be between 1 and 64").optional(),

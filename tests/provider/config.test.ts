@@ -117,6 +117,26 @@ describe("provider configuration: stack config, billing:sites, environment fallb
     expect(failures?.[0].reason).toMatch(/refused the configured credentials \(401\); check billing:apiKey/);
     expect(JSON.stringify(failures)).not.toContain("sk_wrong_SECRET_0000");
   });
+
+  it.each([
+    ["stack config", { "billing:apiKey": `${KEY}\n` }, {}],
+    ["the environment", {}, { BILLING_API_KEY: ` ${KEY}` }],
+  ])(
+    "a key with whitespace at an end (from %s) is a CheckFailure at preview, before any request, without the key",
+    async (_, config, env) => {
+      const s = await sim();
+      Object.assign(process.env, env);
+      const p = await fresh({ "billing:baseUrl": s.url, ...config });
+      const { failures } = await p.check!({}, { webhooksEnabled: true });
+      expect(failures).toHaveLength(1);
+      expect(failures?.[0]).toMatchObject({ property: "" });
+      expect(failures?.[0].reason).toMatch(
+        /billing:apiKey: must not begin or end with whitespace \(a space, or a newline copied with it\)/,
+      );
+      expect(JSON.stringify(failures)).not.toContain(KEY);
+      expect(s.requests).toEqual([]);
+    },
+  );
 });
 
 describe("no credential in outputs, failures, errors or anything printed", () => {

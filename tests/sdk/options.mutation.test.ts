@@ -43,6 +43,7 @@ const CONNECTOR = "must be a DNS label";
 const ENVIRONMENT = 'must be "us", "eu" or "gateway"';
 const BASE_URL = "must be an http(s) URL";
 const EMPTY = "must not be empty";
+const SPACED = "must not begin or end with whitespace (a space, or a newline copied with it)";
 // zod's own words where the schema gives none (a lower bound, a fraction): what the user reads, and zod is pinned.
 const NOT_INT = "Invalid input: expected int, received number";
 const ACCEPTED_KEYS =
@@ -72,6 +73,7 @@ describe("clientOptionsOf: what the schema accepts, at each edge", () => {
     ["https baseUrl with a path", { baseUrl: "https://proxy.example/billing/v1/" }],
     ["apiKey", { apiKey: KEY }],
     ["one-character apiKey", { apiKey: "k" }],
+    ["apiKey with a space inside (only the ends are checked)", { apiKey: "k k" }],
     ["accessToken", { accessToken: TOKEN }],
     ["timeoutMs at its minimum", { timeoutMs: 1 }],
     ["timeoutMs above its minimum", { timeoutMs: 2 }],
@@ -138,6 +140,10 @@ describe("clientOptionsOf: what the schema refuses, and the exact words", () => 
     ["baseUrl that is no URL", { baseUrl: "127.0.0.1:8080" }, "baseUrl", BASE_URL],
     ["empty apiKey", { apiKey: "" }, "apiKey", EMPTY],
     ["empty accessToken", { accessToken: "" }, "accessToken", EMPTY],
+    ["apiKey of only spaces", { apiKey: "   " }, "apiKey", SPACED],
+    ["apiKey with a trailing newline", { apiKey: "sk_live_1\n" }, "apiKey", SPACED],
+    ["apiKey with a leading space", { apiKey: " sk_live_1" }, "apiKey", SPACED],
+    ["accessToken with a trailing tab", { accessToken: "tok_1\t" }, "accessToken", SPACED],
     ["timeoutMs below its minimum", { timeoutMs: 0 }, "timeoutMs", "Too small: expected number to be >=1"],
     ["timeoutMs above its maximum", { timeoutMs: 600_001 }, "timeoutMs", "must be at most 600000"],
     ["timeoutMs, a fraction", { timeoutMs: 1.5 }, "timeoutMs", NOT_INT],
