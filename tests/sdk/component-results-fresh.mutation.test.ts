@@ -61,7 +61,8 @@ describe("an update whose answer was lost is confirmed by reading back the field
 
 describe("refusals of a value that is not an object", () => {
   it("a price point update", async () => {
-    const { componentPricePointUpdateInput, problemsOf } = await import("../../sdk");
+    const { componentPricePointUpdateInput } = await import("../../sdk/catalog/component-inputs");
+    const { problemsOf } = await import("../../sdk/validation");
     const r = componentPricePointUpdateInput.safeParse(null);
     expect(r.success).toBe(false);
     expect(problemsOf(r.error as never)).toStrictEqual([
@@ -70,7 +71,8 @@ describe("refusals of a value that is not an object", () => {
   });
 
   it("a component", async () => {
-    const { componentInput, problemsOf } = await import("../../sdk");
+    const { componentInput } = await import("../../sdk/catalog/component-inputs");
+    const { problemsOf } = await import("../../sdk/validation");
     const r = componentInput.safeParse(null);
     expect(r.success).toBe(false);
     expect(problemsOf(r.error as never)).toStrictEqual([
@@ -81,7 +83,7 @@ describe("refusals of a value that is not an object", () => {
 
 describe("the price point update's descriptions, which the provider's docs and schema publish", () => {
   it("each field's", async () => {
-    const { componentPricePointUpdateInput } = await import("../../sdk");
+    const { componentPricePointUpdateInput } = await import("../../sdk/catalog/component-inputs");
     const docs = Object.fromEntries(Object.entries(componentPricePointUpdateInput.shape).map(([k, v]) => [k, v.description]));
     expect(docs).toStrictEqual({
       handle: undefined,

@@ -32,7 +32,7 @@ describe("EVENT_KEYS_ARE_LISTED (built at load: each test loads a fresh copy)", 
   });
 
   it("ends the message of an endpoint with no events, word for word", async () => {
-    const { endpointBodyOf } = await import("../../sdk");
+    const { endpointBodyOf } = await import("../../sdk/endpoints");
     let err: { name?: string; message?: string; problems?: unknown } = {};
     try {
       endpointBodyOf({ url: "https://example.com/hooks", events: [] });
