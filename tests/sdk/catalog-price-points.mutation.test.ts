@@ -8,6 +8,7 @@ import {
   type PricePointUpdateInput,
 } from "../../sdk";
 import { site } from "./helpers";
+import { LOST, MONTHLY, product, UNSENT } from "./product-fixtures";
 
 type Billing = Awaited<ReturnType<typeof site>>["billing"];
 
@@ -18,19 +19,6 @@ type Billing = Awaited<ReturnType<typeof site>>["billing"];
  * refused when one differs), the archived price point a create's read-back sees, the order of a
  * partial failure's failures, and the refusals' exact words before anything is sent.
  */
-
-const MONTHLY = { priceInCents: 1000, interval: 1, intervalUnit: "month" } as const;
-const LOST = { kind: "reset", applyAfterHandling: true, times: 1 } as const;
-const UNSENT = { kind: "reset", times: 1 } as const;
-
-async function product(client: { maxRetries?: number; maxConcurrency?: number } = {}) {
-  const s = await site({}, { maxRetries: 0, ...client });
-  const f = await s.billing.createProductFamily({ handle: "saas", name: "SaaS" });
-  const p = await s.billing.createProduct(f.id, { handle: "pro", name: "Pro", ...MONTHLY });
-  const pp = await s.billing.createPricePoint(p.id, { handle: "annual", name: "Annual", ...MONTHLY, interval: 12 });
-  s.sim.reset();
-  return { ...s, p, pp };
-}
 
 const seen = (sim: { requests: { method: string; path: string }[] }) => sim.requests.map((r) => `${r.method} ${r.path}`);
 

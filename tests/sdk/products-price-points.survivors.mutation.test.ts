@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { BillingConnectionError, CatalogOutcomeUnknownError, PricePointsPartialFailureError, type ProductUpdateInput } from "../../sdk";
 import type { Simulator } from "../../simulator";
 import { refusedWith, rejection, site } from "./helpers";
+import { LOST, MONTHLY, product, UNSENT } from "./product-fixtures";
 
 // sdk/catalog/price-points.ts, products.ts and families.ts through BillingClient against the simulator: the mutation
 // run found these unchecked. The words of refusals (the property named, the operation's heading, the duplicate-handle
@@ -13,25 +14,10 @@ import { refusedWith, rejection, site } from "./helpers";
 // (JSON leaves it out), the value promotePricePoint's write settles with (it reads the price point afterwards anyway),
 // and the results array's initial length (holes are skipped and every slot is filled on success).
 
-const MONTHLY = { priceInCents: 1000, interval: 1, intervalUnit: "month" } as const;
-/** The connection is reset after the service applied the request: the answer is lost. */
-const LOST = { kind: "reset", applyAfterHandling: true, times: 1 } as const;
-/** The connection is reset before the service handles the request: nothing applied. */
-const UNSENT = { kind: "reset", times: 1 } as const;
 const MAY_HAVE =
   "read ECONNRESET (ECONNRESET); it may or may not have been applied (the read-back could not confirm it), so read it back before relying on either";
 
 const log = (sim: Simulator) => sim.requests.map((r) => `${r.method} ${r.path} ${r.status}`);
-
-/** A family "saas", its product "pro" (1000 a month) and the product's price point "annual"; the request log cleared. */
-async function product(client: { maxRetries?: number; maxConcurrency?: number } = {}) {
-  const s = await site({}, { maxRetries: 0, ...client });
-  const f = await s.billing.createProductFamily({ handle: "saas", name: "SaaS" });
-  const p = await s.billing.createProduct(f.id, { handle: "pro", name: "Pro", ...MONTHLY });
-  const pp = await s.billing.createPricePoint(p.id, { handle: "annual", name: "Annual", ...MONTHLY, interval: 12 });
-  s.sim.reset();
-  return { ...s, f, p, pp };
-}
 
 const unknownTail = (kind: string, handle: string, post: string, seen: string, token: string) =>
   `creating the ${kind} "${handle}" may or may not have been applied: 1 attempt(s) failed ambiguously (last: POST ${post}: ` +
