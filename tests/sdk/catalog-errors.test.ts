@@ -15,9 +15,10 @@ const cause = () =>
 
 describe("CatalogOutcomeUnknownError and PricePointsPartialFailureError", () => {
   it("are recognised by class across two copies of the package, and only as what they are", async () => {
-    const a = await import("../../sdk");
+    // The error module alone, twice (see errors.test.ts's twoCopies).
+    const a = await import("../../sdk/errors");
     vi.resetModules();
-    const b = await import("../../sdk");
+    const b = await import("../../sdk/errors");
     expect(a.CatalogOutcomeUnknownError).not.toBe(b.CatalogOutcomeUnknownError);
     const err = new a.CatalogOutcomeUnknownError({ kind: "product", handle: "pro", uniquenessToken: "tok", cause: cause(), why: "x" });
     expect(err instanceof b.CatalogOutcomeUnknownError).toBe(true);

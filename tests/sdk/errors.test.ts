@@ -1,10 +1,14 @@
 import { describe, expect, it, vi } from "vitest";
 
-/** Two copies of the SDK, as a program and a provider host may load: same code, different classes. */
+/**
+ * Two copies of the SDK's error classes, as a program and a provider host that each load the package hold: same code,
+ * different classes. The error module alone is loaded twice (the classes and their brand live there): reloading the
+ * whole SDK would make the mutation run give every module-level mutant of sdk/ to these tests (mutation/README.md).
+ */
 async function twoCopies() {
-  const a = await import("../../sdk");
+  const a = await import("../../sdk/errors");
   vi.resetModules();
-  const b = await import("../../sdk");
+  const b = await import("../../sdk/errors");
   return { a, b };
 }
 
