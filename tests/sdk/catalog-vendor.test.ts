@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   BillingApiError,
@@ -9,7 +8,7 @@ import {
   type Product,
   type ProductFamily,
 } from "../../sdk";
-import { CONTRACT } from "../contract/validator";
+import { operations, responseExamples } from "../contract/examples";
 import { contractRequestCheck } from "./catalog-contract";
 import { type FixtureServer, fixture, type Reply, type Route, startFixtureServer } from "./fixture-server";
 
@@ -21,17 +20,8 @@ import { type FixtureServer, fixture, type Reply, type Route, startFixtureServer
  * validated against the operation's request schema (catalog-contract.ts, its listed deviations).
  */
 
-const contract = JSON.parse(readFileSync(CONTRACT, "utf8"));
-const operations = new Map<string, any>();
-for (const item of Object.values<any>(contract.paths))
-  for (const op of Object.values<any>(item)) if (op?.operationId) operations.set(op.operationId, op);
+const examples = responseExamples;
 
-/** Every example of an operation's answer with this status: name → value. */
-function examples(operationId: string, status: number): Record<string, unknown> {
-  const ex = operations.get(operationId)?.responses?.[String(status)]?.content?.["application/json"]?.examples;
-  if (!ex) throw new Error(`${operationId} ${status}: no examples in the contract`);
-  return Object.fromEntries(Object.entries<any>(ex).map(([k, v]) => [k, v.value]));
-}
 /** The one example (or the named one) as a reply with its status. */
 function example(operationId: string, status: number, name?: string, status2 = status): Reply {
   const all = examples(operationId, status);

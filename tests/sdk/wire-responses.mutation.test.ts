@@ -1,6 +1,5 @@
-import { readFileSync } from "node:fs";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { CONTRACT } from "../contract/validator";
+import { responseExamples } from "../contract/examples";
 
 // The vendor's own examples (contract/advanced-billing.openapi.json) read by the SDK's response schemas, loaded afresh:
 // the schemas are built when sdk/wire loads, before the mutation run switches a mutant on, and the run of 27 Nov 11:19
@@ -15,21 +14,6 @@ beforeEach(() => {
 const wire = () => import("../../sdk/wire");
 type Wire = Awaited<ReturnType<typeof wire>>;
 type ResponseSchema = { [K in keyof Wire]: K extends `${string}Response` ? K : never }[keyof Wire];
-
-const contract = JSON.parse(readFileSync(CONTRACT, "utf8"));
-const operations = new Map<
-  string,
-  { responses: Record<string, { content?: Record<string, { examples?: Record<string, { value: unknown }> }> }> }
->();
-for (const item of Object.values<Record<string, { operationId?: string }>>(contract.paths))
-  for (const op of Object.values(item)) if (op?.operationId) operations.set(op.operationId, op as never);
-
-/** The operation's examples for a status, by name. */
-function examples(operationId: string, status: number): [string, unknown][] {
-  const ex = operations.get(operationId)?.responses?.[String(status)]?.content?.["application/json"]?.examples;
-  if (!ex) throw new Error(`${operationId} ${status}: no examples in the contract`);
-  return Object.entries(ex).map(([k, v]) => [k, v.value]);
-}
 
 /** The values at a dotted path; `*` steps into every element of an array. */
 function at(v: unknown, path: string): unknown[] {
@@ -78,7 +62,7 @@ describe("the vendor's example answers, read by the response schemas", () => {
     ["createCoupon", 422, "errorListResponse", ["errors"]],
   ])("%s %i (%s) keeps %j", async (operationId, status, schema, paths) => {
     const w: Wire = await wire();
-    for (const [name, value] of examples(operationId, status)) {
+    for (const [name, value] of Object.entries(responseExamples(operationId, status))) {
       const r = (w[schema] as { safeParse(v: unknown): { success: boolean; data?: unknown; error?: { issues: unknown[] } } }).safeParse(
         value,
       );
