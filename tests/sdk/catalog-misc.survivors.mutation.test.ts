@@ -2,8 +2,7 @@ import { createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { BillingApiError, type BillingClient, CatalogOutcomeUnknownError } from "../../sdk";
-import type { Simulator } from "../../simulator";
-import { clientOf, refusedWith, rejection, scripted, site } from "./helpers";
+import { clientOf, refusedWith, rejection, requestLog, scripted, site } from "./helpers";
 
 // sdk/catalog/coupons.ts, create.ts, families.ts, inputs.ts (replay ids) and wire/errors.ts through BillingClient
 // against the simulator: the mutation run found these unchecked. Reads that must be repeated after a 500, the words
@@ -12,8 +11,6 @@ import { clientOf, refusedWith, rejection, scripted, site } from "./helpers";
 // Answers the simulator never writes (a placeholder row, a coupon without its family or percentage, a bare-string
 // error body) come from a rewriting proxy in front of it or from the scripted server. families.ts's FAMILIES path is
 // built at load and only a fresh import could reach its mutant; it is left to the run's report, not reloaded here.
-
-const log = (sim: Simulator) => sim.requests.map((r) => `${r.method} ${r.path} ${r.status}`);
 
 /** A site with families 1 ("one") and 2 ("two"). */
 async function families(opts: { maxRetries?: number; migrationSettleSeconds?: number } = {}) {
@@ -66,7 +63,7 @@ describe("coupon reads are repeated after a 500, as a read may be", () => {
     sim.injectFault({ kind: "status", status: 500, times: 1, match: { method: "GET", path } });
     const got = (await op(billing, c.id)) as { id: number; code: string } | { id: number; code: string }[];
     expect((Array.isArray(got) ? got : [got]).map((x) => [x.id, x.code])).toStrictEqual([[c.id, "SPRING"]]);
-    expect(log(sim)).toStrictEqual([`GET ${path} 500`, `GET ${path} 200`]);
+    expect(requestLog(sim)).toStrictEqual([`GET ${path} 500`, `GET ${path} 200`]);
   });
 });
 
@@ -79,7 +76,7 @@ describe("product family list is repeated after a 500", () => {
       [1, "one"],
       [2, "two"],
     ]);
-    expect(log(sim)).toStrictEqual(["GET /product_families.json 500", "GET /product_families.json 200"]);
+    expect(requestLog(sim)).toStrictEqual(["GET /product_families.json 500", "GET /product_families.json 200"]);
   });
 });
 
@@ -168,7 +165,7 @@ describe("updateCoupon with restricted components alone reads the coupon first, 
     const got = await billing.updateCoupon(1, c.id, { code: "SPRING", name: "Spring", percentage: 15, restrictedComponents: [30002] });
     expect(got.restrictions.map((r) => [r.itemType, r.itemId])).toStrictEqual([["Component", 30002]]);
     const path = `/product_families/1/coupons/${c.id}.json`;
-    expect(log(sim)).toStrictEqual([`GET ${path} 200`, `PUT ${path} 200`]);
+    expect(requestLog(sim)).toStrictEqual([`GET ${path} 200`, `PUT ${path} 200`]);
     const body = sim.requests[1].body as { restricted_components: Record<string, boolean> };
     expect(body.restricted_components).toStrictEqual({ 30001: false, 30002: true });
   });
@@ -186,7 +183,7 @@ describe("archiveCoupon whose request was lost before it applied is not taken as
       `DELETE /product_families/1/coupons/${c.id}.json: read ECONNRESET (ECONNRESET); it may or may not have been applied ` +
         "(the read-back could not confirm it), so read it back before relying on either",
     ]);
-    expect(log(sim)).toStrictEqual([
+    expect(requestLog(sim)).toStrictEqual([
       `DELETE /product_families/1/coupons/${c.id}.json 0`,
       `GET /product_families/1/coupons/${c.id}.json 200`,
     ]);
@@ -302,7 +299,7 @@ describe("a coupon create's read-back does not compare a percentage the answer l
     sim.injectFault({ kind: "reset", times: 1, match: { method: "POST" } });
     const got = await b.createCoupon(1, { code: "SPRING", name: "Spring", percentage: 15 }, { uniquenessToken: "tok-1" });
     expect([got.id, got.code, got.percentage]).toStrictEqual([held.id, "SPRING", undefined]);
-    expect(log(sim)).toStrictEqual(["POST /product_families/1/coupons.json 0", "GET /coupons/find.json 200"]);
+    expect(requestLog(sim)).toStrictEqual(["POST /product_families/1/coupons.json 0", "GET /coupons/find.json 200"]);
   });
 });
 
@@ -318,7 +315,7 @@ describe("a family create whose answer was lost", () => {
         "(not found (404)); it may or may not have been created. Resuming reads it back by handle first, then creates it " +
         "with the same uniqueness_token (tok-1), never a new one",
     );
-    expect(log(sim)).toStrictEqual(["POST /product_families.json 0", "GET /product_families/handle:saas.json 404"]);
+    expect(requestLog(sim)).toStrictEqual(["POST /product_families.json 0", "GET /product_families/handle:saas.json 404"]);
   });
 
   it("a family read back whose name differs only by surrounding spaces is the one created", async () => {

@@ -2,9 +2,8 @@ import { createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { BillingClient, CatalogOutcomeUnknownError, type Component, type ComponentInput } from "../../sdk";
-import type { Simulator } from "../../simulator";
 import { editingProxy } from "../provider/support";
-import { KEY, refusedWith, site } from "./helpers";
+import { KEY, refusedWith, requestLog, site } from "./helpers";
 
 // sdk/catalog/components.ts, component-results.ts and component-inputs.ts through BillingClient against the simulator:
 // the mutation run left unchecked the refusals' words, that reads are repeated after a 5xx, the archived filter of a
@@ -27,8 +26,6 @@ async function families(opts: { maxRetries?: number } = {}) {
   s.sim.addProductFamily({ id: 2, handle: "two" });
   return s;
 }
-
-const log = (sim: Simulator) => sim.requests.map((r) => `${r.method} ${r.path} ${r.status}`);
 
 describe("refusals name the operation and the property, before anything is sent", () => {
   it("a handle lookup with an empty handle", async () => {
@@ -99,7 +96,7 @@ describe("reads are repeated after a 500, as a read may be", () => {
     sim.injectFault({ kind: "status", status: 500, times: 1, match: { method: "GET", path } });
     const got = (await op(billing, c.id)) as Component | Component[];
     expect((Array.isArray(got) ? got : [got]).map((x) => [x.id, x.handle])).toStrictEqual([[30001, "sms"]]);
-    expect(log(sim)).toStrictEqual([`GET ${path} 500`, `GET ${path} 200`]);
+    expect(requestLog(sim)).toStrictEqual([`GET ${path} 500`, `GET ${path} 200`]);
   });
 });
 
@@ -188,7 +185,7 @@ describe("a create whose answer was lost says what its read-back by handle saw",
     const err = await billing.createComponent(1, { ...METERED, name }, { uniquenessToken: "tok-1" }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CatalogOutcomeUnknownError);
     expect((err as Error).message).toBe(tail("sms", seen));
-    expect(log(sim)).toStrictEqual(["POST /product_families/1/metered_components.json 0", "GET /components/lookup.json 200"]);
+    expect(requestLog(sim)).toStrictEqual(["POST /product_families/1/metered_components.json 0", "GET /components/lookup.json 200"]);
   });
 });
 
@@ -199,7 +196,7 @@ describe("an update whose answer was lost is confirmed by the fields it set, wha
     sim.injectFault({ kind: "reset", times: 1, applyAfterHandling: true, match: { method: "PUT" } });
     const got = await billing.updateComponent(1, 30001, { name: "Care" });
     expect([got.id, got.handle, got.name, got.description]).toStrictEqual([30001, "support", "Care", "Help"]);
-    expect(log(sim)).toStrictEqual(["PUT /components/30001.json 0", "GET /product_families/1/components/30001.json 200"]);
+    expect(requestLog(sim)).toStrictEqual(["PUT /components/30001.json 0", "GET /product_families/1/components/30001.json 200"]);
     expect(sim.requests[0].body).toStrictEqual({ component: { name: "Care" } });
   });
 });

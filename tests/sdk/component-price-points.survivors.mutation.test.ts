@@ -3,7 +3,7 @@ import { BillingClient, CatalogOutcomeUnknownError } from "../../sdk";
 import { componentPricePointCreateBody, componentPricePointUpdateBody } from "../../sdk/catalog/component-bodies";
 import type { Simulator } from "../../simulator";
 import { editingProxy } from "../provider/support";
-import { KEY, refusedWith, site } from "./helpers";
+import { KEY, refusedWith, requestLog, site } from "./helpers";
 
 // sdk/catalog/component-price-points.ts and component-bodies.ts through BillingClient against the simulator: the
 // mutation run left unchecked the refusals' words, a `handle:` reference that is not one, that reads (the update's
@@ -51,7 +51,6 @@ function accepted(sim: Simulator): Record<string, unknown> {
   return (last.body as { price_point: Record<string, unknown> }).price_point;
 }
 
-const log = (sim: Simulator) => sim.requests.map((r) => `${r.method} ${r.path} ${r.status}`);
 const ID = "must be a positive integer id";
 
 describe("refusals name the operation and the property, before anything is sent", () => {
@@ -109,7 +108,11 @@ describe("reads are repeated after a 500, as a read may be", () => {
     expect([got.id, got.handle, got.name]).toStrictEqual([50001, "wholesale", "Wholesale"]);
     const byHandle = await billing.readComponentPricePoint(30001, "handle:wholesale" as unknown as number);
     expect([byHandle.id, byHandle.handle]).toStrictEqual([50001, "wholesale"]);
-    expect(log(sim)).toStrictEqual([`GET ${path} 500`, `GET ${path} 200`, "GET /components/30001/price_points/handle:wholesale.json 200"]);
+    expect(requestLog(sim)).toStrictEqual([
+      `GET ${path} 500`,
+      `GET ${path} 200`,
+      "GET /components/30001/price_points/handle:wholesale.json 200",
+    ]);
   });
 
   it("a list", async () => {
@@ -121,7 +124,7 @@ describe("reads are repeated after a 500, as a read may be", () => {
       [40001, "Original"],
       [50001, "Wholesale"],
     ]);
-    expect(log(sim)).toStrictEqual([`GET ${path} 500`, `GET ${path} 201`]);
+    expect(requestLog(sim)).toStrictEqual([`GET ${path} 500`, `GET ${path} 201`]);
   });
 
   it("the update's read of the tiers it rewrites", async () => {
@@ -132,7 +135,7 @@ describe("reads are repeated after a 500, as a read may be", () => {
       prices: [{ startingQuantity: 1, endingQuantity: 10, unitPrice: 4 }, TIERS[1]],
     });
     expect(got.prices.map((p) => Number(p.unitPrice))).toStrictEqual([4, 3]);
-    expect(log(sim)).toStrictEqual([`GET ${path} 500`, `GET ${path} 200`, `PUT ${path} 200`]);
+    expect(requestLog(sim)).toStrictEqual([`GET ${path} 500`, `GET ${path} 200`, `PUT ${path} 200`]);
   });
 });
 
@@ -214,7 +217,7 @@ describe("a price update whose answer was lost is taken as applied only when eve
   it("read back as asked: the result", async () => {
     const { sim, outcome } = await lost(() => {});
     expect(outcome).toStrictEqual(CONFIRMED);
-    expect(log(sim)).toStrictEqual([
+    expect(requestLog(sim)).toStrictEqual([
       "GET /components/30001/price_points/50001.json 200",
       "PUT /components/30001/price_points/50001.json 500",
       "GET /components/30001/price_points/50001.json 200",
@@ -258,7 +261,7 @@ describe("a create whose answer was lost says what its read-back by handle saw",
     const err = await billing.createComponentPricePoint(30001, input, { uniquenessToken: "tok-1" }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CatalogOutcomeUnknownError);
     expect((err as Error).message).toBe(tail("not listed"));
-    expect(log(sim)).toStrictEqual(["POST /components/30001/price_points.json 0", "GET /components/30001/price_points.json 201"]);
+    expect(requestLog(sim)).toStrictEqual(["POST /components/30001/price_points.json 0", "GET /components/30001/price_points.json 201"]);
   });
 
   it("one with the handle and another name, made before", async () => {

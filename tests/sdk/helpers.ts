@@ -71,6 +71,9 @@ export function catalogue(sim: Simulator) {
 
 export const posts = (sim: Simulator, path: RegExp) => sim.requests.filter((r) => r.method === "POST" && path.test(r.path));
 
+/** What the simulator received, one line per request: `METHOD path status`. */
+export const requestLog = (sim: Simulator) => sim.requests.map((r) => `${r.method} ${r.path} ${r.status}`);
+
 /** Every way an error reaches a log: message, toString, JSON, inspect, stack, and the same for its cause chain. */
 export function everything(err: unknown): string {
   const e = err as Error & { cause?: unknown };

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BillingConnectionError, CatalogOutcomeUnknownError, PricePointsPartialFailureError, type ProductUpdateInput } from "../../sdk";
-import type { Simulator } from "../../simulator";
-import { refusedWith, rejection, site } from "./helpers";
+import { refusedWith, rejection, requestLog, site } from "./helpers";
 import { LOST, MONTHLY, product, UNSENT } from "./product-fixtures";
 
 // sdk/catalog/price-points.ts, products.ts and families.ts through BillingClient against the simulator: the mutation
@@ -16,8 +15,6 @@ import { LOST, MONTHLY, product, UNSENT } from "./product-fixtures";
 
 const MAY_HAVE =
   "read ECONNRESET (ECONNRESET); it may or may not have been applied (the read-back could not confirm it), so read it back before relying on either";
-
-const log = (sim: Simulator) => sim.requests.map((r) => `${r.method} ${r.path} ${r.status}`);
 
 const unknownTail = (kind: string, handle: string, post: string, seen: string, token: string) =>
   `creating the ${kind} "${handle}" may or may not have been applied: 1 attempt(s) failed ambiguously (last: POST ${post}: ` +
@@ -149,7 +146,7 @@ describe("an archive or unarchive whose request was reset before it applied is n
     const err = await rejection(billing.archivePricePoint(p.id, pp.id));
     expect(err).toBeInstanceOf(BillingConnectionError);
     expect((err as Error).message).toBe(`DELETE ${point}: ${MAY_HAVE}`);
-    expect(log(sim)).toStrictEqual([`DELETE ${point} 0`, `GET ${point} 200`]);
+    expect(requestLog(sim)).toStrictEqual([`DELETE ${point} 0`, `GET ${point} 200`]);
     expect((await billing.readPricePoint(p.id, pp.id)).archivedAt).toBe(undefined);
   });
 
@@ -163,7 +160,7 @@ describe("an archive or unarchive whose request was reset before it applied is n
     const err = await rejection(billing.unarchivePricePoint(p.id, pp.id));
     expect(err).toBeInstanceOf(BillingConnectionError);
     expect((err as Error).message).toBe(`PATCH ${unarchive}: ${MAY_HAVE}`);
-    expect(log(sim)).toStrictEqual([`PATCH ${unarchive} 0`, `GET ${point} 200`]);
+    expect(requestLog(sim)).toStrictEqual([`PATCH ${unarchive} 0`, `GET ${point} 200`]);
     expect(await billing.readPricePoint(p.id, pp.id)).toStrictEqual(archived);
   });
 
@@ -173,7 +170,7 @@ describe("an archive or unarchive whose request was reset before it applied is n
     const err = await rejection(billing.archiveProduct(p.id));
     expect(err).toBeInstanceOf(BillingConnectionError);
     expect((err as Error).message).toBe(`DELETE /products/${p.id}.json: ${MAY_HAVE}`);
-    expect(log(sim)).toStrictEqual([`DELETE /products/${p.id}.json 0`, `GET /products/${p.id}.json 200`]);
+    expect(requestLog(sim)).toStrictEqual([`DELETE /products/${p.id}.json 0`, `GET /products/${p.id}.json 200`]);
     expect((await billing.readProduct(p.id)).archivedAt).toBe(undefined);
   });
 });
@@ -187,7 +184,7 @@ describe("updateProduct whose answer was lost is confirmed by the fields a read 
     const { sim, billing, p } = await product();
     sim.injectFault({ ...LOST, match: { method: "PUT" } });
     const updated = await billing.updateProduct(p.id, input);
-    expect(log(sim)).toStrictEqual([`PUT /products/${p.id}.json 0`, `GET /products/${p.id}.json 200`]);
+    expect(requestLog(sim)).toStrictEqual([`PUT /products/${p.id}.json 0`, `GET /products/${p.id}.json 200`]);
     expect(updated.name).toBe(name);
     expect(updated).toStrictEqual(await billing.readProduct(p.id));
   });
@@ -198,7 +195,7 @@ describe("updateProduct whose answer was lost is confirmed by the fields a read 
     const err = await rejection(billing.updateProduct(p.id, { autoCreateSignupPage: true, requireShippingAddress: true }));
     expect(err).toBeInstanceOf(BillingConnectionError);
     expect((err as Error).message).toBe(`PUT /products/${p.id}.json: ${MAY_HAVE}`);
-    expect(log(sim)).toStrictEqual([`PUT /products/${p.id}.json 0`, `GET /products/${p.id}.json 200`]);
+    expect(requestLog(sim)).toStrictEqual([`PUT /products/${p.id}.json 0`, `GET /products/${p.id}.json 200`]);
   });
 });
 
@@ -207,7 +204,7 @@ describe("reads are repeated after a 500, as a read may be", () => {
     const { sim, billing, p } = await product({ maxRetries: 1 });
     sim.injectFault({ kind: "status", status: 500, times: 1, match: { method: "GET", path: "/products.json" } });
     expect((await billing.listProducts()).map((x) => [x.id, x.handle])).toStrictEqual([[p.id, "pro"]]);
-    expect(log(sim)).toStrictEqual(["GET /products.json 500", "GET /products.json 200"]);
+    expect(requestLog(sim)).toStrictEqual(["GET /products.json 500", "GET /products.json 200"]);
   });
 
   it("readProductFamily", async () => {
@@ -215,7 +212,7 @@ describe("reads are repeated after a 500, as a read may be", () => {
     const path = `/product_families/${f.id}.json`;
     sim.injectFault({ kind: "status", status: 500, times: 1, match: { method: "GET", path } });
     expect((await billing.readProductFamily(f.id)).handle).toBe("saas");
-    expect(log(sim)).toStrictEqual([`GET ${path} 500`, `GET ${path} 200`]);
+    expect(requestLog(sim)).toStrictEqual([`GET ${path} 500`, `GET ${path} 200`]);
   });
 });
 
@@ -234,6 +231,6 @@ describe("createPricePoints runs at most maxConcurrency creates at a time", () =
     expect(e.failures.map((x) => [x.index, x.handle, x.error.name])).toStrictEqual([[0, "monthly", "CatalogOutcomeUnknownError"]]);
     expect(e.created.map((x) => [x.index, x.pricePoint.handle])).toStrictEqual([[1, "weekly"]]);
     const points = `/products/${p.id}/price_points.json`;
-    expect(log(sim)).toStrictEqual([`POST ${points} 0`, `GET ${points} 200`, `POST ${points} 201`]);
+    expect(requestLog(sim)).toStrictEqual([`POST ${points} 0`, `GET ${points} 200`, `POST ${points} 201`]);
   });
 });
