@@ -5,8 +5,8 @@ import { fileURLToPath } from "node:url";
 /**
  * Mutation testing (issue 24): `npm run mutate` (scripts/mutate.ts; not part of `npm test`: a full run takes
  * hours). It runs Stryker once per folder with BILLING_MUTATE_FOLDER set, each folder incremental on its own
- * file in mutation/incremental/. Scores, times and every survivor: mutation/scores.md; the explained
- * survivors of the critical files: mutation/survivors.md.
+ * file in mutation/incremental/. Scores, times and every survivor: mutation/scores.md (the table also in
+ * docs/development.md); the explained survivors of the critical files: mutation/survivors.md.
  *
  * Part of a folder (one comma-separated --mutate: a second one replaces the first, and braces do not expand):
  *   npm run mutate -- sdk --mutate 'sdk/transport.ts,sdk/retry.ts'

@@ -13,7 +13,8 @@
  * file. That is safe: Stryker reuses an earlier result only when the mutant's code and its tests are
  * unchanged, and re-tests the rest.
  *
- * Writes mutation/scores.md (the table, the time each folder took, every surviving mutant) and prints it.
+ * Writes mutation/scores.md (the table, the time each folder took, every surviving mutant), the table into
+ * docs/development.md ("Mutation score"), and prints it.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
@@ -273,16 +274,17 @@ export function scoresMarkdown(
   return `${out.join("\n")}\n`;
 }
 
-const README = path.join(ROOT, "README.md");
+/** The page that shows the scores table ("Mutation score"; the README links it). */
+const SCORES_PAGE = path.join(ROOT, "docs", "development.md");
 const BLOCK = /(<!-- mutation-scores -->\n)[\s\S]*?(<!-- \/mutation-scores -->)/;
 
-/** The README's copy of the scores table (between its `mutation-scores` markers), from scores.md's first table. */
-export function withScores(readme: string, scores: string): string {
+/** docs/development.md's copy of the scores table (between its `mutation-scores` markers), from scores.md's first table. */
+export function withScores(page: string, scores: string): string {
   const lines = scores.split("\n");
   const from = lines.findIndex((l) => l.startsWith("| folder | score"));
   const to = lines.findIndex((l, i) => i > from && !l.startsWith("|"));
   const table = from < 0 ? [] : lines.slice(from, to < 0 ? undefined : to);
-  return readme.replace(BLOCK, (_, open: string, close: string) => `${open}${table.map((l) => `${l}\n`).join("")}${close}`);
+  return page.replace(BLOCK, (_, open: string, close: string) => `${open}${table.map((l) => `${l}\n`).join("")}${close}`);
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -317,7 +319,7 @@ async function main(argv: string[]): Promise<void> {
   for (const f of FOLDERS) counts[f] = await mutantsIn(f);
   const markdown = scoresMarkdown(reports, readRuns(), counts);
   writeFileSync(SCORES, markdown);
-  writeFileSync(README, withScores(readFileSync(README, "utf8"), markdown));
+  writeFileSync(SCORES_PAGE, withScores(readFileSync(SCORES_PAGE, "utf8"), markdown));
   process.stdout.write(`\n${markdown.split("\n## Surviving")[0]}\nEvery surviving mutant: ${path.relative(ROOT, SCORES)}\n`);
   if (failed) process.exitCode = 1;
 }

@@ -118,11 +118,11 @@ describe("scoresMarkdown: the score per folder, of the mutants that compile", ()
   });
 });
 
-describe("withScores: the README's copy of the table", () => {
+describe("withScores: docs/development.md's copy of the table", () => {
   it("replaces what is between the markers with scores.md's per-folder table, and nothing else", () => {
     const scores = scoresMarkdown({ sdk: report({ "sdk/a.ts": [mutant("Killed", 1), mutant("Survived", 2)] }) }, {});
-    const readme = "# Title\n\nbefore\n<!-- mutation-scores -->\nold table\n<!-- /mutation-scores -->\nafter\n";
-    const updated = withScores(readme, scores);
+    const page = "# Title\n\nbefore\n<!-- mutation-scores -->\nold table\n<!-- /mutation-scores -->\nafter\n";
+    const updated = withScores(page, scores);
     const block = updated.split("<!-- mutation-scores -->\n")[1].split("<!-- /mutation-scores -->")[0].trim().split("\n");
     expect(block[0]).toMatch(/^\| folder \| score \|/);
     expect(block.slice(2)).toEqual([
@@ -132,6 +132,20 @@ describe("withScores: the README's copy of the table", () => {
     expect(updated.startsWith("# Title\n\nbefore\n<!-- mutation-scores -->\n| folder")).toBe(true);
     expect(updated.endsWith("|\n<!-- /mutation-scores -->\nafter\n")).toBe(true);
     expect(withScores("no markers\n", scores)).toBe("no markers\n");
+  });
+
+  it("the table is docs/development.md's (Mutation score), the same rows as mutation/scores.md; the README links it", () => {
+    const root = path.resolve(__dirname, "..", "..");
+    const read = (file: string) => readFileSync(path.join(root, file), "utf8");
+    const rows = (text: string) => text.split("\n").filter((l) => /^\| (sdk|provider|fleet|plugin)\/ \||^\| \*\*all four\*\* \|/.test(l));
+    const page = read("docs/development.md");
+    expect(page).toMatch(/^## Mutation score$/m);
+    const block = page.split("<!-- mutation-scores -->\n")[1]?.split("<!-- /mutation-scores -->")[0] ?? "";
+    expect(rows(block)).toEqual(rows(read("mutation/scores.md").split("\n## Runs")[0]));
+    expect(rows(block)).toHaveLength(5);
+    const readme = read("README.md");
+    expect(readme).not.toContain("<!-- mutation-scores -->");
+    expect(readme).toContain("](docs/development.md#mutation-score)");
   });
 });
 
