@@ -5,8 +5,9 @@ import { fileURLToPath } from "node:url";
 /**
  * Mutation testing (issue 24): `npm run mutate` (scripts/mutate.ts; not part of `npm test`: a full run takes
  * hours). It runs Stryker once per folder with BILLING_MUTATE_FOLDER set, each folder incremental on its own
- * file in mutation/incremental/. Scores, times and every survivor: mutation/scores.md (the table also in
- * docs/development.md); the explained survivors of the critical files: mutation/survivors.md.
+ * file in mutation/incremental/ (a copy of the branch mutation-data). Scores, times and every survivor:
+ * mutation/scores.md (the table also in docs/development.md); the explained survivors of the critical files:
+ * mutation/survivors.md.
  *
  * Part of a folder (one comma-separated --mutate: a second one replaces the first, and braces do not expand):
  *   npm run mutate -- sdk --mutate 'sdk/transport.ts,sdk/retry.ts'
@@ -87,7 +88,9 @@ export default {
   // Fault-injection tests wait on purpose; a mutant that makes a loop endless is still cut off.
   timeoutMS: 20_000,
   timeoutFactor: 2,
-  // A change re-tests only the mutants and tests it touched. The file is committed (see mutation/README.md).
+  // A change re-tests only the mutants and tests it touched. The files are kept on the branch mutation-data, not in
+  // main's tree: scripts/mutate.ts reads it into the ignored mutation/incremental/ before a run and commits each
+  // folder's results back to it after that folder's run (see mutation/README.md).
   incremental: true,
   incrementalFile: `mutation/incremental/${folder ?? "all"}.json`,
   // Not copied into the sandbox: tool caches and state the mutation run's tests do not use.

@@ -1,10 +1,23 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { MutantResult, MutationTestResult } from "mutation-testing-report-schema";
 import { afterEach, describe, expect, it } from "vitest";
-import { ensureNativeTypescript, folderFiles, merge, recordOf, scoresMarkdown, within, withScores } from "../../scripts/mutate";
+import {
+  DATA_BRANCH,
+  type DataPlace,
+  dataCommitMessage,
+  ensureNativeTypescript,
+  folderFiles,
+  merge,
+  readMutationData,
+  recordOf,
+  saveMutationData,
+  scoresMarkdown,
+  within,
+  withScores,
+} from "../../scripts/mutate";
 
 // `npm run mutate` (scripts/mutate.ts): a narrowed or stopped Stryker run writes its incremental file with
 // only the files it ran; the wrapper lays those over the folder's earlier results, then scores each folder.
@@ -224,5 +237,183 @@ describe("ensureNativeTypescript: TypeScript 7 for the checker, beside the build
     );
     ensureNativeTypescript(root, path.join(root, "mutation", "native"));
     expect(run()).toBe("");
+  });
+});
+
+describe("the incremental files on a branch of their own (mutation-data), read before a run and saved after", () => {
+  const made: string[] = [];
+  afterEach(() => {
+    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, encoding: "utf8", stdio: "pipe" }).trim();
+  const configure = (cwd: string) => {
+    git(cwd, "config", "user.name", "mutate test");
+    git(cwd, "config", "user.email", "mutate-test@example.invalid");
+    git(cwd, "config", "commit.gpgsign", "false");
+  };
+  /** A repository on `main` with one commit, mutation/incremental/ ignored, and a change staged and one not. */
+  const repository = () => {
+    const root = mkdtempSync(path.join(tmpdir(), "mutate-data-"));
+    made.push(root);
+    git(root, "init", "-q", "-b", "main");
+    configure(root);
+    writeFileSync(path.join(root, ".gitignore"), "/mutation/incremental/\n");
+    writeFileSync(path.join(root, "source.ts"), "export const a = 1;\n");
+    git(root, "add", ".gitignore", "source.ts");
+    git(root, "commit", "-q", "-m", "first");
+    writeFileSync(path.join(root, "staged.ts"), "export const b = 2;\n");
+    git(root, "add", "staged.ts");
+    writeFileSync(path.join(root, "source.ts"), "export const a = 3; // not staged\n");
+    const place: DataPlace = { root, dir: path.join(root, "mutation", "incremental"), branch: DATA_BRANCH, remote: "origin" };
+    return { root, place };
+  };
+  /** What must not move: main's commit, the checked-out branch, the index, the working tree's status. */
+  const mainState = (root: string) => ({
+    head: git(root, "rev-parse", "HEAD"),
+    branch: git(root, "symbolic-ref", "HEAD"),
+    index: git(root, "ls-files", "--stage"),
+    status: git(root, "status", "--porcelain=v1", "--untracked-files=all"),
+    source: readFileSync(path.join(root, "source.ts"), "utf8"),
+  });
+  // Bytes a text filter would change (CRLF, no final newline), and a large file: stored and read back as they are.
+  const sdk = Buffer.from('{"files":{"sdk/a.ts":{"mutants":[]}}}\r\n{"crlf": true}');
+  const runs = Buffer.from(`${JSON.stringify({ sdk: { started: "2026-11-27T12:46:00.000Z" } })}\n${" ".repeat(1_000_000)}\n`);
+  const write = (dir: string, files: Record<string, Buffer>) => {
+    mkdirSync(dir, { recursive: true });
+    for (const [name, bytes] of Object.entries(files)) writeFileSync(path.join(dir, name), bytes);
+  };
+  const jsonIn = (dir: string) =>
+    readdirSync(dir)
+      .filter((f) => f.endsWith(".json"))
+      .sort();
+
+  it("saves with plumbing only: a commit on the branch; main's HEAD, index and working tree unchanged; read back byte for byte", () => {
+    const { root, place } = repository();
+    expect(readMutationData(place)).toBe(
+      "no mutation-data branch, here or on origin: starting with no results (every mutant is tested); the first saved run creates the branch",
+    );
+    write(place.dir, { "sdk.json": sdk, "runs.json": runs });
+    const before = mainState(root);
+
+    const saved = saveMutationData("Mutation data: sdk/ run of 2026-11-27 12:46 UTC\n", place);
+    const first = git(root, "rev-parse", `refs/heads/${DATA_BRANCH}`);
+    expect(saved).toBe(
+      `saved 2 files of mutation/incremental/ to mutation-data ${first.slice(0, 12)} (a new branch); \`git push origin mutation-data\` shares them`,
+    );
+    expect(mainState(root)).toEqual(before);
+    expect(git(root, "log", "--format=%s", DATA_BRANCH)).toBe("Mutation data: sdk/ run of 2026-11-27 12:46 UTC");
+    // The branch holds the files at its root, and nothing else; the commit has no parent (the branch is new).
+    expect(git(root, "ls-tree", "--name-only", DATA_BRANCH).split("\n")).toEqual(["runs.json", "sdk.json"]);
+    expect(git(root, "rev-list", "--parents", "-n", "1", DATA_BRANCH)).toBe(first);
+    expect(execFileSync("git", ["cat-file", "blob", `${DATA_BRANCH}:sdk.json`], { cwd: root })).toEqual(sdk);
+
+    // Saved again unchanged: no commit.
+    expect(saveMutationData("again\n", place)).toBe(
+      `mutation-data ${first.slice(0, 12)} already holds mutation/incremental/: nothing to commit`,
+    );
+    expect(git(root, "rev-parse", DATA_BRANCH)).toBe(first);
+
+    // A fresh checkout of the folder (removed): read back the same bytes.
+    rmSync(place.dir, { recursive: true });
+    expect(readMutationData(place)).toBe(
+      `read 2 files (1.0 MB) from mutation-data ${first.slice(0, 12)} into mutation/incremental/: "Mutation data: sdk/ run of 2026-11-27 12:46 UTC"`,
+    );
+    expect(readFileSync(path.join(place.dir, "sdk.json"))).toEqual(sdk);
+    expect(readFileSync(path.join(place.dir, "runs.json"))).toEqual(runs);
+    expect(readMutationData(place)).toBe(`mutation/incremental/ already holds mutation-data ${first.slice(0, 12)}`);
+
+    // A run changes one file and drops another: the next commit has the first as parent and exactly these files.
+    rmSync(path.join(place.dir, "runs.json"));
+    write(place.dir, { "sdk.json": Buffer.from("{}\n"), "fleet.json": Buffer.from('{"fleet":1}\n') });
+    saveMutationData("second\n", place);
+    const second = git(root, "rev-parse", DATA_BRANCH);
+    expect(git(root, "rev-list", "--parents", "-n", "1", DATA_BRANCH)).toBe(`${second} ${first}`);
+    expect(git(root, "ls-tree", "--name-only", DATA_BRANCH).split("\n")).toEqual(["fleet.json", "sdk.json"]);
+    expect(mainState(root)).toEqual(before);
+
+    // Reading an older state (the branch moved back, as after a fetch of someone else's): the folder mirrors it.
+    git(root, "update-ref", `refs/heads/${DATA_BRANCH}`, first);
+    expect(readMutationData(place)).toMatch(/^read 2 files \(1\.0 MB\) from mutation-data /);
+    expect(jsonIn(place.dir)).toEqual(["runs.json", "sdk.json"]);
+    expect(readFileSync(path.join(place.dir, "sdk.json"))).toEqual(sdk);
+    expect(mainState(root)).toEqual(before);
+  });
+
+  it("keeps results that were not saved (--no-save, a run killed before it saved) rather than overwrite them", () => {
+    const { place } = repository();
+    write(place.dir, { "sdk.json": sdk });
+    saveMutationData("first\n", place);
+    writeFileSync(path.join(place.dir, "sdk.json"), "{}\n");
+    expect(readMutationData(place)).toMatch(
+      /^mutation\/incremental\/ holds results that are not on mutation-data \(a run with --no-save, or one stopped before it saved\): kept, not replaced by mutation-data [0-9a-f]{12}; the next saved run commits them/,
+    );
+    expect(readFileSync(path.join(place.dir, "sdk.json"), "utf8")).toBe("{}\n");
+    // Files from before the branch (no record of where they came from) are kept the same way.
+    rmSync(path.join(place.dir, ".commit"));
+    expect(readMutationData(place)).toMatch(/^mutation\/incremental\/ holds results that are not on mutation-data/);
+    expect(existsSync(path.join(place.dir, "sdk.json"))).toBe(true);
+  });
+
+  it("a clone reads origin's branch (creating the local one), and fast-forwards to it when origin is ahead", () => {
+    const { root, place } = repository();
+    write(place.dir, { "sdk.json": sdk });
+    saveMutationData("on the first machine\n", place);
+    const clone = mkdtempSync(path.join(tmpdir(), "mutate-clone-"));
+    made.push(clone);
+    git(clone, "clone", "-q", root, ".");
+    configure(clone);
+    const there: DataPlace = { ...place, root: clone, dir: path.join(clone, "mutation", "incremental") };
+    expect(git(clone, "branch", "--list", DATA_BRANCH)).toBe("");
+    expect(readMutationData(there)).toMatch(
+      /^read 1 file \(0\.0 MB\) from mutation-data [0-9a-f]{12} into mutation\/incremental\/ \(created from origin\/mutation-data\): "on the first machine"$/,
+    );
+    expect(readFileSync(path.join(there.dir, "sdk.json"))).toEqual(sdk);
+    expect(git(clone, "rev-parse", DATA_BRANCH)).toBe(git(root, "rev-parse", DATA_BRANCH));
+
+    // The first machine saves another run; the clone fetches it and its next read takes it.
+    writeFileSync(path.join(place.dir, "fleet.json"), '{"fleet":2}\n');
+    saveMutationData("a fleet run\n", place);
+    git(clone, "fetch", "-q", "origin");
+    expect(readMutationData(there)).toMatch(/\(fast-forwarded to origin\/mutation-data\): "a fleet run"$/);
+    expect(jsonIn(there.dir)).toEqual(["fleet.json", "sdk.json"]);
+    expect(git(clone, "rev-parse", DATA_BRANCH)).toBe(git(root, "rev-parse", DATA_BRANCH));
+
+    // The clone's own run: saved on its branch, ahead of origin's until pushed.
+    writeFileSync(path.join(there.dir, "plugin.json"), "{}\n");
+    expect(saveMutationData("a plugin run\n", there)).toMatch(/`git push origin mutation-data` shares them$/);
+    expect(readMutationData(there)).toMatch(
+      /already holds mutation-data [0-9a-f]{12} \(ahead of origin\/mutation-data: `git push origin mutation-data` shares it\)$/,
+    );
+  });
+
+  it("does not move the branch while a worktree has it checked out", () => {
+    const { root, place } = repository();
+    write(place.dir, { "sdk.json": sdk });
+    saveMutationData("first\n", place);
+    const tip = git(root, "rev-parse", DATA_BRANCH);
+    const worktree = path.join(mkdtempSync(path.join(tmpdir(), "mutate-wt-")), "data");
+    made.push(path.dirname(worktree));
+    git(root, "worktree", "add", "-q", worktree, DATA_BRANCH);
+    writeFileSync(path.join(place.dir, "sdk.json"), "{}\n");
+    expect(saveMutationData("second\n", place)).toBe(
+      `mutation-data is checked out in ${git(worktree, "rev-parse", "--show-toplevel")}: mutation/incremental/ not saved (commit the files there, or remove that worktree)`,
+    );
+    expect(git(root, "rev-parse", DATA_BRANCH)).toBe(tip);
+  });
+
+  it("the commit message names the folder, when its run started, its options, how it ended and the folder's score", () => {
+    const record = { started: "2026-11-27T12:46:10.000Z", seconds: 1316, complete: true, args: ["--concurrency", "4"] };
+    expect(dataCommitMessage("sdk", record, 94.1398, "main fb8789c69fdd")).toBe(
+      "Mutation data: sdk/ run of 2026-11-27 12:46 UTC (--concurrency 4), to the end in 21 min 56 s: sdk/ 94.14%\n\nWritten by npm run mutate (scripts/mutate.ts), testing main fb8789c69fdd.\n",
+    );
+    expect(dataCommitMessage("fleet", { ...record, complete: false, args: [] }, Number.NaN, undefined).split("\n")[0]).toBe(
+      "Mutation data: fleet/ run of 2026-11-27 12:46 UTC, stopped in 21 min 56 s: fleet/ —",
+    );
+  });
+
+  it("this repository: mutation/incremental/ is ignored on main and not in its tree", () => {
+    const root = path.resolve(__dirname, "..", "..");
+    expect(git(root, "check-ignore", "mutation/incremental/sdk.json")).toBe("mutation/incremental/sdk.json");
+    expect(git(root, "ls-files", "mutation/incremental")).toBe("");
   });
 });
