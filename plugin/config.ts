@@ -1,4 +1,4 @@
-import { notice, UNKNOWN } from "../provider/runtime/common";
+import { notice, UNKNOWN } from "../provider/engine";
 import { CREDENTIAL_KEYS, plainCredentialWarning } from "../provider/runtime/plain-credentials";
 import { PACKAGE } from "./schema";
 import { unwrapSecret } from "./values";

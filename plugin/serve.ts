@@ -1,7 +1,7 @@
 import path from "node:path";
 import type * as grpc from "@grpc/grpc-js";
 import { main } from "@pulumi/pulumi/provider";
-import { setNoticeSink } from "../provider/runtime/common";
+import { setNoticeSink } from "../provider/engine";
 import { providerConfig, warnPlainCredentials } from "./config";
 import { currentResource, type EngineLog, engineLog } from "./engine-log";
 import type { BillingProvider } from "./provider";

@@ -4,7 +4,7 @@ import type { BillingClient } from "../../sdk/client";
 import { BillingApiError } from "../../sdk/errors";
 import { flag, valueText } from "../../sdk/inputs";
 import type { Pricing, Product, ProductFamily } from "../../sdk/results";
-import { isUnknown } from "../runtime/common";
+import { isUnknown } from "../engine";
 import { accepting } from "./inputs";
 import type { Context } from "./kind";
 import { PRICING_FIELDS, type PricingField } from "./pricing-fields";

@@ -5,7 +5,7 @@ import { catalogHandle } from "../../sdk/catalog/inputs";
 import { BillingApiError, CatalogOutcomeUnknownError } from "../../sdk/errors";
 import { flag } from "../../sdk/inputs";
 import type { ComponentPricePoint as HeldPricePoint, PriceTier } from "../../sdk/results";
-import { isUnknown } from "../runtime/common";
+import { isUnknown } from "../engine";
 import { shellProvider } from "../shell";
 import {
   adoptedNotice,

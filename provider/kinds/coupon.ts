@@ -6,7 +6,7 @@ import type { BillingClient } from "../../sdk/client";
 import { BillingApiError, CatalogOutcomeUnknownError } from "../../sdk/errors";
 import { valueText } from "../../sdk/inputs";
 import type { Coupon as ServiceCoupon } from "../../sdk/results";
-import { isUnknown } from "../runtime/common";
+import { isUnknown } from "../engine";
 import { shellProvider } from "../shell";
 import {
   adoptedNotice,

@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { BillingClient } from "../../sdk/client";
 import { warnPlainCredentials } from "../credential-warning";
-import type { CheckFailure, Unknown } from "../runtime/common";
+import type { CheckFailure, Unknown } from "../engine";
 
 /**
  * The one declaration of a resource kind. Everything that lists kinds reads

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { CatalogOutcomeUnknownError } from "../../sdk/errors";
 import type { ProductFamily as Family } from "../../sdk/results";
-import { isUnknown } from "../runtime/common";
+import { isUnknown } from "../engine";
 import { shellProvider } from "../shell";
 import { adoptedNotice, adoptField, familyWithHandle, findByHandle, handleField, nameField } from "./catalog";
 import type { ProductFamilyArgs, ProductFamilyOutputs } from "./generated/product-family";

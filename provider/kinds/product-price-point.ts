@@ -3,7 +3,7 @@ import { z } from "zod";
 import { BillingApiError, CatalogOutcomeUnknownError } from "../../sdk/errors";
 import { flag } from "../../sdk/inputs";
 import type { PricePoint } from "../../sdk/results";
-import { isUnknown } from "../runtime/common";
+import { isUnknown } from "../engine";
 import { shellProvider } from "../shell";
 import {
   adoptedNotice,

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { BillingApiError, CatalogOutcomeUnknownError } from "../../sdk/errors";
 import { flag } from "../../sdk/inputs";
 import type { Product as ServiceProduct } from "../../sdk/results";
-import { isUnknown } from "../runtime/common";
+import { isUnknown } from "../engine";
 import { shellProvider } from "../shell";
 import {
   adoptedNotice,

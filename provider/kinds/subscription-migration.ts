@@ -4,7 +4,7 @@ import { AuthenticationRequiredError, BillingApiError, BillingError, MigrationOu
 import { integer } from "../../sdk/input-values";
 import { flag, type MigrationInput, migrationInput, migrationTargetRule, positiveId } from "../../sdk/inputs";
 import type { MigrationPreview, Subscription } from "../../sdk/results";
-import { type CheckFailure, isUnknown, type Unknown } from "../runtime/common";
+import { type CheckFailure, isUnknown, type Unknown } from "../engine";
 import { shellProvider } from "../shell";
 import type { SubscriptionMigrationArgs, SubscriptionMigrationOutputs } from "./generated/subscription-migration";
 import { accepting, siteInput } from "./inputs";

@@ -1,6 +1,6 @@
 import { BillingClient, type BillingClientOptions, BillingValidationError, type RetryEvent } from "../../sdk";
 import { clientOptionsOf, resolveConnection } from "../../sdk/options";
-import { type CheckFailure, isUnknown, notice, siteFailure } from "./common";
+import { type CheckFailure, isUnknown, notice, siteFailure } from "../engine";
 import { CREDENTIAL_KEYS } from "./plain-credentials";
 
 /**

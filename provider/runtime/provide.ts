@@ -12,7 +12,7 @@ import {
   UNKNOWN,
   unknownInputs,
   userInputs,
-} from "./common";
+} from "../engine";
 import { clientFor, siteCheck, siteLabel } from "./config";
 
 /** Props as the engine hands them over: the one place they are untyped, read by the functions below and nowhere else. */

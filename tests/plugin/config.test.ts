@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { plainCredentials, providerConfig } from "../../plugin/config";
-import { UNKNOWN } from "../../provider/runtime/common";
+import { UNKNOWN } from "../../provider/engine";
 
 // The provider configuration of a Configure request as the runtime reads it, and which credentials of it
 // are plain text: values that say nothing (absent, null, unknown, empty) are neither read nor warned about.

@@ -4,7 +4,7 @@ import { providerConfig } from "../../plugin/config";
 import { engineLog } from "../../plugin/engine-log";
 import { BillingProvider } from "../../plugin/provider";
 import { routeMessages } from "../../plugin/serve";
-import { setNoticeSink } from "../../provider/runtime/common";
+import { setNoticeSink } from "../../provider/engine";
 import { type Simulator, startSimulator } from "../../simulator";
 import { captureOutput } from "../provider/support";
 

@@ -3,7 +3,7 @@ import type * as grpcJs from "@grpc/grpc-js";
 import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { BillingProvider } from "../../plugin/provider";
 import { guardRequests, serve } from "../../plugin/serve";
-import { setNoticeSink } from "../../provider/runtime/common";
+import { setNoticeSink } from "../../provider/engine";
 import { type Simulator, startSimulator } from "../../simulator";
 
 /**

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { finishReplacement, freedHandle, type PricePointSteps, refersTo } from "../../provider/kinds/catalog";
 import type { Context } from "../../provider/kinds/kind";
-import { partialFailure } from "../../provider/runtime/common";
+import { partialFailure } from "../../provider/engine";
 import { BillingClient } from "../../sdk/client";
 import { type Simulator, startSimulator } from "../../simulator";
 import { KEY, mutations } from "./support";

@@ -2,7 +2,7 @@ import { onTestFinished } from "vitest";
 import { componentProvider } from "../../provider";
 import { component } from "../../provider/kinds/component";
 import type { Context } from "../../provider/kinds/kind";
-import { partialFailure } from "../../provider/runtime/common";
+import { partialFailure } from "../../provider/engine";
 import { BillingClient } from "../../sdk/client";
 import type { Simulator } from "../../simulator";
 import { configureRequest, KEY } from "./support";

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { componentPricePointProvider } from "../../provider";
 import { componentPricePoint } from "../../provider/kinds/component-price-point";
 import type { Context } from "../../provider/kinds/kind";
-import { notice, partialFailure } from "../../provider/runtime/common";
+import { notice, partialFailure } from "../../provider/engine";
 import { clientFor, configure, siteLabel } from "../../provider/runtime/config";
 import { type Simulator, startSimulator } from "../../simulator";
 import { captureOutput, configureRequest, KEY, mutations, type Redirect, redirectingProxy, UNKNOWN } from "./support";

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { couponProvider, productFamilyProvider } from "../../provider";
 import { coupon, outputsOf } from "../../provider/kinds/coupon";
 import type { Context } from "../../provider/kinds/kind";
-import { partialFailure } from "../../provider/runtime/common";
+import { partialFailure } from "../../provider/engine";
 import { BillingClient } from "../../sdk/client";
 import type { Simulator } from "../../simulator";
 import { captureOutput, configured, configureRequest, KEY, mutations } from "./support";

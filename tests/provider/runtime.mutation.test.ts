@@ -9,7 +9,7 @@ import {
   UNKNOWN,
   unknownInputs,
   userInputs,
-} from "../../provider/runtime/common";
+} from "../../provider/engine";
 import {
   clientOptionsFor,
   configure,

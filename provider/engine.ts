@@ -1,3 +1,9 @@
+/**
+ * The engine's conventions, read by the kinds (provider/kinds/) and the runtime that serves them (provider/runtime/)
+ * alike: unknown values at preview, check failures, partial failures, notices. Importing neither, it keeps both
+* folders free of a circle.
+ */
+
 /** The engine's placeholder for a value not known until apply (preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 export type Unknown = typeof UNKNOWN;
