@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlink
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { MutantResult, MutationTestResult } from "mutation-testing-report-schema";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   DATA_BRANCH,
   type DataPlace,
@@ -241,6 +241,14 @@ describe("ensureNativeTypescript: TypeScript 7 for the checker, beside the build
 });
 
 describe("the incremental files on a branch of their own (mutation-data), read before a run and saved after", () => {
+  // Run from a git hook (GIT_DIR, GIT_INDEX_FILE set), git would act on this repository, not on the temporary ones.
+  const inherited = Object.entries(process.env).filter(([name]) => name.startsWith("GIT_"));
+  beforeAll(() => {
+    for (const [name] of inherited) delete process.env[name];
+  });
+  afterAll(() => {
+    for (const [name, value] of inherited) process.env[name] = value;
+  });
   const made: string[] = [];
   afterEach(() => {
     for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
