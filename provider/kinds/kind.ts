@@ -32,6 +32,53 @@ export interface Kind<K extends string = string, In extends z.ZodObject = z.ZodO
   readonly onDelete: string;
   /** A valid value: the docs show it, the serialization tests and the benchmark construct one of each kind. */
   readonly example: z.input<In>;
+  /** For a kind whose objects make up a site's catalog: what export, import, diff, the review and the policy pack read of it. */
+  readonly catalog?: CatalogFacet;
+}
+
+/**
+ * How a kind's objects appear in a site's catalog, said once for every consumer: `billing-catalog`
+ * (export, diff, the import file), the plugin's `pulumi import`, `billing-review` and the policy pack.
+ */
+export interface CatalogFacet {
+  /** The input that names an object across sites (ids differ per site): its handle, or a coupon's code. */
+  readonly key: "handle" | "code";
+  /** For an object that lives in another (a price point in its product): the input naming it, and the owner kind's key. */
+  readonly owner?: { readonly input: string; readonly kind: string };
+  /**
+   * Inputs that reference other kinds' objects, each `"handle:<h>"` (or a list of them) in a snapshot: the
+   * referenced kind's key and the output a program passes for it.
+   */
+  readonly references: Readonly<Record<string, { readonly kind: string; readonly output: string }>>;
+  /** Inputs that say how the kind runs rather than what the service holds: never exported, imported or compared. */
+  readonly runtimeInputs: readonly string[];
+  /**
+   * An object with this input true is its owner's own part, not an object of its own, in a snapshot (a product's
+   * default price point: its pricing is the product's); its handle and name go under `as` in the owner's entry.
+   */
+  readonly partOfOwner?: { readonly input: string; readonly as: string };
+  /** What the service holds when a create leaves the field out: export leaves such values out, diff reads a missing one so. */
+  readonly defaults: Readonly<Record<string, unknown>>;
+  /** How a sentence names one ("price point"), and a heading ("Price point"). */
+  readonly noun: string;
+  readonly title: string;
+  /** The fields whose change changes what subscriptions pay, and what the service does with such a change (review, policy). */
+  readonly pricing?: {
+    readonly fields: readonly string[];
+    /** What an in-place pricing change does, for the review; absent where a pricing change replaces the object. */
+    readonly onUpdate?: string;
+    /** What an adopted object's pricing change does (converging it), for the review. */
+    readonly onAdopt?: string;
+    /** What a replacement with a pricing change does, by its new inputs, for the review. */
+    readonly onReplace?: (inputs: Readonly<Record<string, unknown>>) => string;
+    /** How the service applies it, for the policy pack's violation. */
+    readonly policy?: string;
+  };
+  /** A replacement's steps at the service, in order, by the new inputs. */
+  replaced(inputs: Readonly<Record<string, unknown>>): readonly string[];
+  /** What a delete does at the service, by the inputs it had; `removes` when the service keeps it and only the stack lets go. */
+  deleted(before: Readonly<Record<string, unknown>>): readonly string[];
+  readonly removes?: boolean;
 }
 
 /** A kind's checked inputs. */
@@ -127,10 +174,52 @@ export interface Verified {
   readonly preview?: Readonly<Record<string, unknown>>;
 }
 
+/** What the catalog's read gives a kind's `fromService`: the rest of the site, by kind key. */
+export interface SiteView {
+  /** The key (handle or code) of an object of a kind by its id at this site; undefined when it has none or is not there. */
+  keyOf(kind: string, id: number): Promise<string | undefined>;
+  /** The objects of `kind` that `owner` holds (a product's price points), archived ones included. */
+  children(kind: string, owner: unknown): Promise<readonly unknown[]>;
+}
+
+/**
+ * A catalog kind's reading of the service: how its objects are listed and found, and `fromService`, the one
+ * rule from what the service holds to the inputs that declare it, read by export, the import file, the plugin's
+ * `pulumi import` and diff alike.
+ */
+export interface CatalogReader<Obj = unknown> {
+  /** Every object of the kind at the site (those `owner` holds, for a kind with an owner), archived ones included. */
+  list(client: BillingClient, owner?: unknown): Promise<readonly Obj[]>;
+  /** The object an import id's part names (a key, or an id), in `owner` for a kind with one; undefined when none. */
+  find(client: BillingClient, key: string, owner?: unknown): Promise<Obj | undefined>;
+  id(o: Obj): number;
+  /** Its key across sites; undefined when it has none (then nothing keys it, and the read skips it). */
+  key(o: Obj): string | undefined;
+  archived(o: Obj): boolean;
+  /** The inputs that declare what the service holds: references as `handle:<h>`, defaults left out, no runtime inputs. */
+  fromService(o: Obj, site: SiteView): Promise<Record<string, unknown>>;
+  /** The state the kind records for this object, adopted with these inputs (what an import records). */
+  record(client: BillingClient, o: Obj, inputs: Record<string, unknown>, site: string | undefined): Promise<object>;
+}
+
+/** What `pulumi import` does for a kind: read what the id names, or why the kind cannot be imported. */
+export type Importer<St> =
+  | {
+      /** The id forms, for messages ("the family's handle or id (e.g. plans), or <site>/<handle> for an entry of billing:sites"). */
+      readonly forms: string;
+      /** The state and the inputs of what `id` names; an Error for an id that names nothing, in the user's words. */
+      read(ctx: Context, id: string): Promise<{ readonly id: string; readonly state: St; readonly inputs: Record<string, unknown> }>;
+    }
+  | { readonly refused: string };
+
 /** A kind: its declaration and its operations. */
 export interface KindModule<D extends Kind = Kind, St extends object = object> {
   readonly kind: D;
   readonly operations: Operations<D, St>;
+  /** For a catalog kind ({@link Kind.catalog}): how the service's objects are read. */
+  readonly reader?: CatalogReader;
+  /** `pulumi import`, through the provider plugin. */
+  readonly importer?: Importer<St>;
 }
 
 /** A registry of kinds: each module under the key its declaration names (the key `__provider` stores). */

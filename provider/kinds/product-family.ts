@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { CatalogOutcomeUnknownError } from "../../sdk/errors";
 import type { ProductFamily as Family } from "../../sdk/results";
 import { isUnknown } from "../engine";
 import { shellProvider } from "../shell";
-import { adoptedNotice, adoptField, familyWithHandle, findByHandle, handleField, nameField } from "./catalog";
+import { adoptField, familyWithHandle, findByHandle, handleField, nameField } from "./catalog";
 import type { ProductFamilyArgs, ProductFamilyOutputs } from "./generated/product-family";
 import { siteInput } from "./inputs";
-import { type ArgsOf, type Context, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
+import { type ArgsOf, type CatalogReader, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
+import { type LifecycleState, lifecycle, Refusal, type Steps } from "./lifecycle";
 
 const kind = declareKind({
   key: "productFamily",
@@ -32,6 +32,20 @@ const kind = declareKind({
   refresh: true,
   onDelete: "nothing at the service (it has no delete of a family): the family leaves the stack and stays at the service",
   example: { handle: "launch", name: "Launch" },
+  catalog: {
+    key: "handle",
+    references: {},
+    runtimeInputs: ["adopt", "site"],
+    defaults: {},
+    noun: "product family",
+    title: "Product family",
+    replaced: () => [
+      "create the new family (or adopt one with its handle)",
+      "the old one leaves the stack and stays at the service (a family has no delete)",
+    ],
+    deleted: () => ["leaves the stack; the service keeps the family (it has no delete)"],
+    removes: true,
+  },
 });
 
 type Inputs = InputsOf<typeof kind>;
@@ -43,20 +57,6 @@ const state = kind.outputs.partial().extend({
   pendingToken: z.string().optional(),
 });
 type State = z.output<typeof state>;
-
-const recordOf = (f: Family, inputs: Pick<Inputs, "handle" | "site" | "name" | "description" | "adopt">): State => ({
-  familyId: f.id,
-  handle: f.handle ?? inputs.handle,
-  name: f.name ?? null,
-  description: f.description ?? null,
-  createdAt: f.createdAt ?? null,
-  ...(inputs.site !== undefined ? { site: inputs.site } : {}),
-  args: {
-    name: inputs.name,
-    ...(inputs.description !== undefined ? { description: inputs.description } : {}),
-    ...(inputs.adopt !== undefined ? { adopt: inputs.adopt } : {}),
-  },
-});
 
 /**
  * What the service holds differently from the declaration, as fixes (a family cannot be changed there). A value
@@ -75,45 +75,65 @@ const cannotChange = (handle: string, fixes: string[]) =>
   `product family \`${handle}\` cannot be changed: the service has no update of a family (${fixes.join("; ")}). ` +
   "Declare the values it holds, or declare a new family with a new handle and move products to it.";
 
-async function createOrAdopt(
-  ctx: Context,
-  id: string | undefined,
-  inputs: Inputs,
-  token: string | undefined,
-): Promise<{ id: string; state: State }> {
-  const client = ctx.client(inputs.site);
-  const existing = await familyWithHandle(client, inputs.handle);
-  if (existing) {
-    if (inputs.adopt === false && token === undefined)
-      throw new Error(`product family \`${inputs.handle}\` (id ${existing.id}) already exists and adopt is false: nothing was created`);
-    const fixes = mismatches(existing, inputs);
-    if (fixes.length > 0) throw new Error(cannotChange(inputs.handle, fixes));
-    if (token === undefined) adoptedNotice(ctx, inputs.site, "product family", inputs.handle, existing.id);
-    return { id: id ?? String(existing.id), state: recordOf(existing, inputs) };
-  }
-  try {
-    const created = await client.createProductFamily(
-      { handle: inputs.handle, name: inputs.name, ...(inputs.description !== undefined ? { description: inputs.description } : {}) },
-      token ? { uniquenessToken: token } : {},
-    );
-    return { id: id ?? String(created.id), state: recordOf(created, inputs) };
-  } catch (err) {
-    if (!(err instanceof CatalogOutcomeUnknownError)) throw err;
-    throw ctx.partialFailure(
-      `${err.message}. Recorded: the next \`pulumi up\` looks for family \`${inputs.handle}\` by its handle and only re-sends the create, with the same token, if it is not there.`,
-      id ?? `pending-${err.uniquenessToken}`,
-      {
-        handle: inputs.handle,
-        ...(inputs.site !== undefined ? { site: inputs.site } : {}),
-        args: { name: inputs.name, description: inputs.description },
-        pendingToken: err.uniquenessToken,
-      },
-    );
-  }
-}
+/** A family lives in its site alone; its create, and the check that it holds what is declared (it cannot be changed). */
+const steps: Steps<Inputs, State & LifecycleState, Family, undefined> = {
+  type: "ProductFamily",
+  noun: "product family",
+  key: "handle",
+  where: async () => undefined,
+  whereOf: async () => undefined,
+  find: (ctx, handle, _, inputs) => familyWithHandle(ctx.client(inputs.site), handle),
+  id: (f) => f.id,
+  keyOf: (f) => f.handle,
+  archivedAt: () => undefined,
+  archivedRefusal: () => "",
+  create: (ctx, inputs, _, token) =>
+    ctx
+      .client(inputs.site)
+      .createProductFamily(
+        { handle: inputs.handle, name: inputs.name, ...(inputs.description !== undefined ? { description: inputs.description } : {}) },
+        token ? { uniquenessToken: token } : {},
+      ),
+  async converge(_ctx, f, inputs) {
+    const fixes = mismatches(f, inputs);
+    if (fixes.length > 0) throw new Refusal(cannotChange(inputs.handle, fixes));
+    return f;
+  },
+  current: (ctx, s, id) => ctx.client(s.site).readProductFamily(id),
+  record: (f, inputs) => ({
+    familyId: f.id,
+    name: f.name ?? null,
+    description: f.description ?? null,
+    createdAt: f.createdAt ?? null,
+    ...(inputs.site !== undefined ? { site: inputs.site } : {}),
+  }),
+  archive: async () => undefined,
+};
+
+const life = lifecycle(steps, { argKeys: ["name", "description", "adopt"], idField: "familyId" });
+
+/** What the service holds of a family, as the inputs that declare it. */
+const reader: CatalogReader<Family> = {
+  list: (client) => client.listProductFamilies(),
+  find: (client, key) => findByHandle(() => client.readProductFamily(/^[1-9][0-9]{0,15}$/.test(key) ? Number(key) : `handle:${key}`)),
+  id: (f) => f.id,
+  key: (f) => f.handle,
+  archived: () => false,
+  fromService: async (f) => ({
+    handle: f.handle,
+    name: f.name || f.handle,
+    ...(f.description ? { description: f.description } : {}),
+  }),
+  record: async (_client, f, inputs, site) => ({
+    ...steps.record(f, inputs as Inputs, undefined),
+    handle: f.handle,
+    args: life.argsOf(inputs as Inputs),
+  }),
+};
 
 export const productFamily: KindModule<typeof kind, State> = {
   kind,
+  reader: reader as CatalogReader,
   operations: {
     state,
     recordedInputs: (s) => ({
@@ -129,31 +149,24 @@ export const productFamily: KindModule<typeof kind, State> = {
 
     /** At preview: an existing family with this handle is adopted (said in `preview.adopt`), refused (adopt: false), or differs unfixably. */
     async preflight(ctx, inputs, olds) {
-      if (olds !== undefined || isUnknown(inputs.handle) || isUnknown(inputs.site)) return { failures: [] };
-      const handle = inputs.handle as string;
-      const existing = await familyWithHandle(ctx.client(inputs.site as string | undefined), handle);
-      if (!existing) return { failures: [] };
-      if (inputs.adopt === false)
+      if (olds !== undefined) return { failures: [] };
+      const found = await life.adoption(ctx, inputs, undefined);
+      if (!found?.existing || found.failures.length > 0) return found ?? { failures: [] };
+      const fixes = mismatches(found.existing, inputs);
+      if (fixes.length > 0)
         return {
           failures: [
-            {
-              property: "handle",
-              reason: `product family \`${handle}\` (id ${existing.id}) already exists at the service and adopt is false: choose another handle, or set adopt: true to manage it`,
-            },
+            { property: fixes[0]?.startsWith("name") ? "name" : "description", reason: cannotChange(String(inputs.handle), fixes) },
           ],
         };
-      const fixes = mismatches(existing, inputs);
-      if (fixes.length > 0)
-        return { failures: [{ property: fixes[0]?.startsWith("name") ? "name" : "description", reason: cannotChange(handle, fixes) }] };
-      return { failures: [], preview: { adopt: { id: existing.id, handle } } };
+      return found;
     },
 
     /** Its id, for the preview of an update (recorded in the checked inputs once read). */
     async stable(ctx, olds) {
       if (typeof olds.familyId === "number") return { familyId: olds.familyId };
       if (typeof olds.handle !== "string") return undefined;
-      const handle = olds.handle;
-      const f = await familyWithHandle(ctx.client(typeof olds.site === "string" ? olds.site : undefined), handle);
+      const f = await familyWithHandle(ctx.client(typeof olds.site === "string" ? olds.site : undefined), olds.handle);
       return f && { familyId: f.id };
     },
 
@@ -164,28 +177,14 @@ export const productFamily: KindModule<typeof kind, State> = {
       if (fixes.length > 0) throw new Error(cannotChange(s.handle, fixes));
     },
 
-    create: (ctx, inputs) => createOrAdopt(ctx, undefined, inputs, undefined),
-
+    create: (ctx, inputs) => life.create(ctx, inputs as Inputs & Record<string, unknown>),
     async update(ctx, id, s, inputs) {
-      if (s.pendingToken !== undefined) return (await createOrAdopt(ctx, id, inputs, s.pendingToken)).state;
-      // Only adopt can change here (refuse() stops name and description): record it.
+      if (s.pendingToken !== undefined)
+        return life.update(ctx, id, s as State & LifecycleState, inputs as Inputs & Record<string, unknown>);
+      // Only adopt can change here (refuse() stops name and description, and the rest replaces): recorded, nothing sent.
       return { ...s, args: { ...s.args, name: inputs.name, description: inputs.description, adopt: inputs.adopt } };
     },
-
-    async read(ctx, id, s) {
-      if (s.pendingToken !== undefined) return s;
-      const f = await findByHandle(() => ctx.client(s.site).readProductFamily(s.familyId ?? Number(id)));
-      return f
-        ? {
-            ...s,
-            familyId: f.id,
-            handle: f.handle ?? s.handle,
-            name: f.name ?? null,
-            description: f.description ?? null,
-            createdAt: f.createdAt ?? s.createdAt ?? null,
-          }
-        : undefined;
-    },
+    read: (ctx, id, s) => life.read(ctx, id, s as State & LifecycleState),
 
     async del(ctx, id, s) {
       ctx.notice(

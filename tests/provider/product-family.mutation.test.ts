@@ -69,7 +69,7 @@ describe("ProductFamily, its less travelled paths", () => {
       const families = await setup();
       const made = sim.addProductFamily(family);
       await expect(families.create({ ...family, adopt: false })).rejects.toThrow(
-        new Error(`product family \`rockets\` (id ${made.id}) already exists and adopt is false: nothing was created`),
+        new Error(`product family \`rockets\` (id ${made.id}) already exists and adopt is false: nothing was changed`),
       );
       expect(mutations(sim)).toEqual([]);
     });
@@ -81,7 +81,7 @@ describe("ProductFamily, its less travelled paths", () => {
       const partial = error as { message: string; id: string; properties: Record<string, unknown> };
       expect(partial.id).toMatch(/^pending-/);
       expect(partial.message).toMatch(
-        /\. Recorded: the next `pulumi up` looks for family `rockets` by its handle and only re-sends the create, with the same token, if it is not there\.$/,
+        /\. Recorded: the next `pulumi up` looks for product family `rockets` by its handle and only re-sends the create, with the same token, if it is not there\.$/,
       );
       const { __provider: _, ...recorded } = partial.properties;
       expect(recorded).toEqual({
