@@ -1,3 +1,5 @@
+import { prng } from "./prng";
+
 /**
  * Injected failures. A fault stands "in front of" the site like a flaky proxy:
  * by default it answers before the site sees the request (nothing changes);
@@ -44,18 +46,6 @@ export type FaultSpec =
 interface ActiveFault {
   spec: FaultSpec;
   remaining: number;
-}
-
-/** mulberry32: tiny, fast and good enough to make `rate` faults reproducible. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export class FaultTable {

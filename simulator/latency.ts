@@ -1,3 +1,5 @@
+import { prng } from "./prng";
+
 /**
  * How long the simulated service takes to answer: a real billing API answers in hundreds of
  * milliseconds with a slower tail, which is where a client's concurrency pays (and where a
@@ -18,18 +20,6 @@ export interface LatencyDistribution {
 /** The standard normal's 99th percentile: p99 = median · e^(σ · Z99). */
 const Z99 = 2.326347874040841;
 
-/** mulberry32: a small seeded PRNG; the draws need to be repeatable, not secure. */
-function uniform(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Checks a distribution; the message names the field and what is accepted. */
 export function latencyProblem(d: LatencyDistribution): string | undefined {
   if (!(Number.isFinite(d.medianMs) && d.medianMs > 0))
@@ -46,7 +36,7 @@ export function latencySampler(d: LatencyDistribution): () => number {
   if (problem) throw new Error(problem);
   const mu = Math.log(d.medianMs);
   const sigma = (Math.log(d.p99Ms ?? d.medianMs) - mu) / Z99;
-  const next = uniform(d.seed ?? 1);
+  const next = prng(d.seed ?? 1);
   return () => {
     // Box–Muller; 1 - u keeps the logarithm finite.
     const z = Math.sqrt(-2 * Math.log(1 - next())) * Math.cos(2 * Math.PI * next());
