@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ExpirationIntervalUnit, IntervalUnit, PricingRecord } from "./records";
+import { absent, blank, bool, handle, requiredText, SEP, text } from "./wire-fields";
 
 /**
  * The simulator's own reading of the catalog's request bodies in the
@@ -12,8 +13,6 @@ import type { ExpirationIntervalUnit, IntervalUnit, PricingRecord } from "./reco
  * "Price: must be greater than or equal to 0.").
  */
 
-/** The contract's rule for component handles, applied to families, products and price points alike. */
-export const CATALOG_HANDLE = /^[a-z0-9][a-z0-9.:_-]*$/;
 export const INTERVAL_UNITS = ["day", "month"] as const;
 /** "never" is not in the request enum, but the product schema answers it for a product that never expires. */
 export const EXPIRATION_UNITS = ["day", "month", "never"] as const;
@@ -45,21 +44,6 @@ export function refuse(field: string, message: string): never {
   throw new Refusal({ [field]: [message] });
 }
 
-// One zod issue may stand for several of the vendor's messages (a blank interval
-// unit is both "cannot be blank" and "must be 'month' or 'day'"): joined by this.
-const SEP = "\n";
-const blank = (label: string) => `${label}: cannot be blank.`;
-const absent = (input: unknown) => input === undefined || input === null;
-
-const text = (label: string, max = 255) =>
-  z
-    .string({ error: (i) => (absent(i.input) ? blank(label) : `${label}: must be a string.`) })
-    .max(max, { error: `${label}: is too long (maximum is ${max} characters).` });
-const requiredText = (label: string) => text(label).refine((s) => s.trim() !== "", { error: blank(label) });
-const handle = (label = "API Handle") =>
-  text(label).regex(CATALOG_HANDLE, {
-    error: `${label}: must start with a letter or number and may only contain lowercase letters, numbers, or the characters '.', ':', '-', or '_'.`,
-  });
 const integer = (label: string) =>
   z.int({
     error: (i) =>
@@ -74,7 +58,6 @@ const oneOf = <T extends readonly [string, ...string[]]>(label: string, values: 
 // The published message names month first: "Interval unit: must be 'month' or 'day'."
 const UNIT_WORDING = ["month", "day"] as const;
 const unit = (label: string) => oneOf(label, UNIT_WORDING).transform((u): IntervalUnit => u);
-const bool = (label: string) => z.boolean({ error: `${label}: must be true or false.` });
 
 /** The terms of a price point (and of a product, whose terms are its default price point's). */
 const pricing = {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { CompoundingStrategy, CreditType, PricingScheme } from "./records";
-import { CATALOG_HANDLE, type Problems } from "./wire-catalog";
+import type { Problems } from "./wire-catalog";
+import { absent, blank, bool, handle, requiredText, SEP, text } from "./wire-fields";
 
 /**
  * The simulator's own reading of the component and coupon request bodies of
@@ -55,19 +56,6 @@ export const COUPON_CODE_TAKEN = "Code: must be unique - that value has been tak
 export const COUPON_BOTH = "Coupon: give a percentage or an amount_in_cents, not both.";
 export const COUPON_NEITHER = "Coupon: a percentage or an amount_in_cents is required.";
 
-const SEP = "\n";
-const absent = (input: unknown) => input === undefined || input === null;
-const blank = (label: string) => `${label}: cannot be blank.`;
-const text = (label: string, max = 255) =>
-  z
-    .string({ error: (i) => (absent(i.input) ? blank(label) : `${label}: must be a string.`) })
-    .max(max, { error: `${label}: is too long (maximum is ${max} characters).` });
-const requiredText = (label: string) => text(label).refine((s) => s.trim() !== "", { error: blank(label) });
-const handle = (label = "API Handle") =>
-  text(label).regex(CATALOG_HANDLE, {
-    error: `${label}: must start with a letter or number and may only contain lowercase letters, numbers, or the characters '.', ':', '-', or '_'.`,
-  });
-const bool = (label: string) => z.boolean({ error: `${label}: must be true or false.` });
 const allowed = (label: string) => `${label}: is not one of the allowed values.`;
 const oneOf = <T extends readonly [string, ...string[]]>(label: string, values: T) =>
   z.enum(values, { error: (i) => (absent(i.input) ? `${blank(label)}${SEP}${allowed(label)}` : allowed(label)) });
