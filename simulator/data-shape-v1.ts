@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_FAMILY } from "./catalog";
-import { authentication, endpoint, id, subscription, timestamp, webhook, webhookId } from "./data-shape";
+import { id, siteActivity, timestamp } from "./data-shape";
 import type { SiteDataV2 } from "./data-shape-v2";
 import { NO_TERMS } from "./wire-catalog";
 
@@ -34,14 +34,7 @@ const siteV1 = z.strictObject({
   webhooksEnabled: z.boolean(),
   nextIds: z.strictObject({ product: id, pricePoint: id, subscription: id, webhook: id, endpoint: id }),
   products: z.array(productV1),
-  subscriptions: z.array(subscription),
-  migrationsApplied: z.array(z.strictObject({ subscriptionId: id, count: z.int().positive() })),
-  authentications: z.array(authentication),
-  webhooks: z.array(webhook),
-  replayLog: z.array(webhookId),
-  replayQueue: z.array(id),
-  endpoints: z.array(endpoint),
-  uniquenessTokens: z.array(z.strictObject({ token: z.string(), appliedAt: z.number().nonnegative() })),
+  ...siteActivity,
 });
 
 export const dataFileV1 = z.strictObject({

@@ -91,7 +91,7 @@ const product = z.strictObject({
 });
 
 const state = z.enum(SUBSCRIPTION_STATES);
-export const subscription = z.strictObject({
+const subscription = z.strictObject({
   id,
   productId: id,
   pricePointId: id,
@@ -105,14 +105,14 @@ export const subscription = z.strictObject({
 });
 
 /** A 3-D Secure link handed out: visiting it after a restart still applies (or reports) the migration. */
-export const authentication = z.strictObject({
+const authentication = z.strictObject({
   token: z.string().min(1),
   subscriptionId: id,
   migration: migrationRequest.shape.migration,
   done: z.boolean(),
 });
 
-export const webhook = z.strictObject({
+const webhook = z.strictObject({
   id: webhookId,
   status: z.enum(WEBHOOK_STATUSES),
   subscriptionId: id.optional(),
@@ -120,7 +120,7 @@ export const webhook = z.strictObject({
   createdAt: timestamp,
 });
 
-export const endpoint = z.strictObject({
+const endpoint = z.strictObject({
   id,
   url: z.string().min(1),
   events: z.array(z.string().min(1)),
@@ -224,40 +224,35 @@ const coupon = z.strictObject({
   updatedAt: timestamp,
 });
 
-/** A version 2 site's fields (data-shape-v2.ts reads those files): everything but components and coupons. */
+/** What a site of every version holds alike (data-shape-v1.ts and data-shape-v2.ts read the older files). */
+export const siteActivity = {
+  subscriptions: z.array(subscription),
+  /** How many migrations were applied per subscription (subscriptions without one are left out). */
+  migrationsApplied: z.array(z.strictObject({ subscriptionId: id, count: z.int().positive() })),
+  authentications: z.array(authentication),
+  webhooks: z.array(webhook),
+  /** Every id ever queued for replay, in order, as exact decimal text. */
+  replayLog: z.array(webhookId),
+  /** What is still queued (safe ids only), which a test may have emptied: not always the log. */
+  replayQueue: z.array(id),
+  endpoints: z.array(endpoint),
+  /** Tokens of requests that applied, with when (epoch ms of the simulator's clock): a 409 within 60 minutes of that. */
+  uniquenessTokens: z.array(z.strictObject({ token: z.string(), appliedAt: z.number().nonnegative() })),
+};
+
+/** A version 2 site's fields: everything but components and coupons. */
 export const siteFieldsV2 = {
   webhooksEnabled: z.boolean(),
   nextIds: z.strictObject(nextIdsV2),
   productFamilies: z.array(productFamily),
   products: z.array(product),
-  subscriptions: z.array(subscription),
-  migrationsApplied: z.array(z.strictObject({ subscriptionId: id, count: z.int().positive() })),
-  authentications: z.array(authentication),
-  webhooks: z.array(webhook),
-  replayLog: z.array(webhookId),
-  replayQueue: z.array(id),
-  endpoints: z.array(endpoint),
-  uniquenessTokens: z.array(z.strictObject({ token: z.string(), appliedAt: z.number().nonnegative() })),
+  ...siteActivity,
 };
 
 export const siteData = z
   .strictObject({
-    webhooksEnabled: z.boolean(),
+    ...siteFieldsV2,
     nextIds,
-    productFamilies: z.array(productFamily),
-    products: z.array(product),
-    subscriptions: z.array(subscription),
-    /** How many migrations were applied per subscription (subscriptions without one are left out). */
-    migrationsApplied: z.array(z.strictObject({ subscriptionId: id, count: z.int().positive() })),
-    authentications: z.array(authentication),
-    webhooks: z.array(webhook),
-    /** Every id ever queued for replay, in order, as exact decimal text. */
-    replayLog: z.array(webhookId),
-    /** What is still queued (safe ids only), which a test may have emptied: not always the log. */
-    replayQueue: z.array(id),
-    endpoints: z.array(endpoint),
-    /** Tokens of requests that applied, with when (epoch ms of the simulator's clock): a 409 within 60 minutes of that. */
-    uniquenessTokens: z.array(z.strictObject({ token: z.string(), appliedAt: z.number().nonnegative() })),
     /** Components with their price points (archived ones too), oldest first. */
     components: z.array(component),
     /** Coupons with their restrictions (archived ones too), oldest first. */
@@ -267,59 +262,17 @@ export const siteData = z
     const problem = (path: (string | number)[], message: string) => ctx.addIssue({ code: "custom", path, message });
     distinct(site.productFamilies, (f) => f.id, ["productFamilies"], "product family id", problem);
     distinct(site.productFamilies, (f) => f.handle, ["productFamilies"], "product family handle", problem);
-    distinct(site.products, (p) => p.id, ["products"], "product id", problem);
-    distinct(
-      site.products.filter((p) => p.handle !== null),
-      (p) => p.handle,
-      ["products"],
-      "product handle",
-      problem,
-    );
-    distinct(
-      site.products.flatMap((p) => p.pricePoints),
-      (pp) => pp.id,
-      ["products"],
-      "price point id",
-      problem,
-    );
+    const products = { key: "products", what: "product", pricePoint: "price point" } as const;
+    const components = { key: "components", what: "component", pricePoint: "component price point" } as const;
+    distinctOwners(site.products, products, problem);
     distinct(site.subscriptions, (s) => s.id, ["subscriptions"], "subscription id", problem);
     distinct(site.webhooks, (w) => w.id, ["webhooks"], "webhook id", problem);
     distinct(site.endpoints, (e) => e.id, ["endpoints"], "endpoint id", problem);
     distinct(site.uniquenessTokens, (t) => t.token, ["uniquenessTokens"], "uniqueness token", problem);
     distinct(site.authentications, (a) => a.token, ["authentications"], "authentication token", problem);
-    site.products.forEach((p, i) => {
-      if (p.pricePoints.filter((pp) => pp.default).length !== 1)
-        problem(["products", i, "pricePoints"], "expected exactly one default price point");
-      if (p.pricePoints.some((pp) => pp.default && pp.archivedAt !== null))
-        problem(["products", i, "pricePoints"], "the default price point cannot be archived");
-      distinct(p.pricePoints, (pp) => pp.handle, ["products", i, "pricePoints"], "price point handle", problem);
-      if (!site.productFamilies.some((f) => f.id === p.familyId))
-        problem(["products", i, "familyId"], `no product family has id ${p.familyId}`);
-    });
-    distinct(site.components, (c) => c.id, ["components"], "component id", problem);
-    distinct(
-      site.components.filter((c) => c.handle !== null),
-      (c) => c.handle,
-      ["components"],
-      "component handle",
-      problem,
-    );
-    distinct(
-      site.components.flatMap((c) => c.pricePoints),
-      (pp) => pp.id,
-      ["components"],
-      "component price point id",
-      problem,
-    );
-    site.components.forEach((c, i) => {
-      if (c.pricePoints.filter((pp) => pp.default).length !== 1)
-        problem(["components", i, "pricePoints"], "expected exactly one default price point");
-      if (c.pricePoints.some((pp) => pp.default && pp.archivedAt !== null))
-        problem(["components", i, "pricePoints"], "the default price point cannot be archived");
-      distinct(c.pricePoints, (pp) => pp.handle, ["components", i, "pricePoints"], "price point handle", problem);
-      if (!site.productFamilies.some((f) => f.id === c.familyId))
-        problem(["components", i, "familyId"], `no product family has id ${c.familyId}`);
-    });
+    ownersPricePoints(site.products, products, site.productFamilies, problem);
+    distinctOwners(site.components, components, problem);
+    ownersPricePoints(site.components, components, site.productFamilies, problem);
     distinct(site.coupons, (c) => c.id, ["coupons"], "coupon id", problem);
     distinct(site.coupons, (c) => c.code, ["coupons"], "coupon code", problem);
     site.coupons.forEach((c, i) => {
@@ -350,13 +303,54 @@ export const dataFile = z.strictObject({
 export type SiteData = z.infer<typeof siteData>;
 export type DataFile = z.infer<typeof dataFile>;
 
-export function distinct<T>(
-  items: readonly T[],
-  key: (t: T) => unknown,
-  path: (string | number)[],
-  what: string,
-  problem: (path: (string | number)[], message: string) => void,
-): void {
+type Problem = (path: (string | number)[], message: string) => void;
+
+/** A product or a component: they hold their price points by the same rules. */
+interface Owner {
+  id: number;
+  handle: string | null;
+  familyId: number;
+  pricePoints: { id: number; handle: string; default: boolean; archivedAt: string | null }[];
+}
+/** How the problems name an owner kind: its list, itself, its price points. */
+interface OwnerNames {
+  key: "products" | "components";
+  what: string;
+  pricePoint: string;
+}
+
+/** Ids and handles unique within the site, price point ids too (each owner kind has its own sequence). */
+function distinctOwners(owners: readonly Owner[], n: OwnerNames, problem: Problem): void {
+  distinct(owners, (o) => o.id, [n.key], `${n.what} id`, problem);
+  distinct(
+    owners.filter((o) => o.handle !== null),
+    (o) => o.handle,
+    [n.key],
+    `${n.what} handle`,
+    problem,
+  );
+  distinct(
+    owners.flatMap((o) => o.pricePoints),
+    (pp) => pp.id,
+    [n.key],
+    `${n.pricePoint} id`,
+    problem,
+  );
+}
+
+/** Exactly one default, never archived; handles unique within the owner; the owner's family held. */
+function ownersPricePoints(owners: readonly Owner[], n: OwnerNames, families: readonly { id: number }[], problem: Problem): void {
+  owners.forEach((o, i) => {
+    if (o.pricePoints.filter((pp) => pp.default).length !== 1)
+      problem([n.key, i, "pricePoints"], "expected exactly one default price point");
+    if (o.pricePoints.some((pp) => pp.default && pp.archivedAt !== null))
+      problem([n.key, i, "pricePoints"], "the default price point cannot be archived");
+    distinct(o.pricePoints, (pp) => pp.handle, [n.key, i, "pricePoints"], "price point handle", problem);
+    if (!families.some((f) => f.id === o.familyId)) problem([n.key, i, "familyId"], `no product family has id ${o.familyId}`);
+  });
+}
+
+export function distinct<T>(items: readonly T[], key: (t: T) => unknown, path: (string | number)[], what: string, problem: Problem): void {
   const seen = new Set<unknown>();
   for (const item of items) {
     const k = key(item);
