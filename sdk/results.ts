@@ -172,6 +172,12 @@ export interface Product {
   readonly requireCreditCard?: boolean | undefined;
   /** Whether its signup page asks for a credit card without requiring one. */
   readonly requestCreditCard?: boolean | undefined;
+  /** Whether signup asks for a billing address. */
+  readonly requestBillingAddress?: boolean | undefined;
+  /** Whether signup requires a billing address. */
+  readonly requireBillingAddress?: boolean | undefined;
+  /** Whether signup requires a shipping address. */
+  readonly requireShippingAddress?: boolean | undefined;
   /** When it was archived; undefined while it is not. */
   readonly archivedAt?: string | undefined;
   /** Its default price point's pricing; undefined when the answer lacks the price, interval or unit. */
@@ -335,6 +341,8 @@ export interface ComponentPricePoint {
   readonly prices: readonly PriceTier[];
   /** A prepaid usage component's overage tiers; empty otherwise. */
   readonly overagePrices: readonly PriceTier[];
+  /** The overage tiers' scheme ("per_unit", "volume", "tiered" or "stairstep"), when the answer says (`overage_pricing_scheme`). */
+  readonly overagePricingScheme?: string | undefined;
   /** The billing interval, on multifrequency sites. */
   readonly interval: number | undefined;
   /** "day" or "month", with `interval`. */

@@ -110,6 +110,10 @@ export const refersTo = (ref: unknown, id: number | undefined, handle: string | 
 export const pricingOutputs = (pr: Pricing | undefined): Record<PricingField, number | string | boolean | null> =>
   Object.fromEntries(PRICING_FIELDS.map((k) => [k, pr?.[k] ?? null])) as Record<PricingField, number | string | boolean | null>;
 
+/** The pricing the service holds, as the inputs that declare it: what it holds none of left out. */
+export const pricingInputs = (pr: Pricing | undefined): Partial<Record<PricingField, unknown>> =>
+  Object.fromEntries(PRICING_FIELDS.filter((k) => pr?.[k] !== undefined && pr?.[k] !== null).map((k) => [k, pr?.[k]]));
+
 /** The pricing outputs' zod shape. */
 export const pricingOutputShape = {
   priceInCents: z.number().int().nullable().describe("The price in cents, as the service holds it."),

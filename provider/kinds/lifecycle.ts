@@ -67,8 +67,8 @@ export interface Steps<In extends Declared, St extends LifecycleState, Obj, Wher
   /** Frees an object's key for its replacement (renames it); what the kind records to archive it later. */
   free?(ctx: Context, o: Obj, where: Where): Promise<{ readonly freed: string; readonly old: unknown }>;
   create(ctx: Context, inputs: In, where: Where, token: string | undefined): Promise<Obj>;
-  /** Sends what the service holds differently from the declaration, in place; returns what it holds then. */
-  converge(ctx: Context, o: Obj, inputs: In, where: Where, created: boolean): Promise<Obj>;
+  /** Sends what the service holds differently from the declaration, in place; returns what it holds then. `recorded`: an update's state. */
+  converge(ctx: Context, o: Obj, inputs: In, where: Where, created: boolean, recorded?: St): Promise<Obj>;
   /** The recorded object, for an update or a refresh; a 404 throws (BillingApiError). */
   current(ctx: Context, s: St, id: number, where: Where): Promise<Obj>;
   /** The outputs and what the kind keeps of this object (its key and args are added here). */
@@ -259,7 +259,8 @@ export function lifecycle<In extends Declared & Record<string, unknown>, St exte
       const where = await steps.whereOf(ctx, s);
       let live: Obj;
       try {
-        live = await steps.current(ctx, s, oid, where);
+        // Read at the declared site (the same as recorded: a change of site replaces the object).
+        live = await steps.current(ctx, { ...s, site: inputs.site }, oid, where);
       } catch (err) {
         if (isNotFound(err))
           throw new Error(`${label(key, oid)} no longer exists at the service: run \`pulumi refresh\` to drop it (nothing was changed)`);
@@ -275,7 +276,7 @@ export function lifecycle<In extends Declared & Record<string, unknown>, St exte
       }
       let held: Obj;
       try {
-        held = await steps.converge(ctx, live, inputs, where, false);
+        held = await steps.converge(ctx, live, inputs, where, false, s);
       } catch (err) {
         if (err instanceof BillingApiError && err.status === 422)
           throw new Error(
@@ -319,7 +320,7 @@ export function lifecycle<In extends Declared & Record<string, unknown>, St exte
     async adoption(
       ctx: Context,
       inputs: Readonly<Record<string, unknown>>,
-      where: Where | undefined,
+      where: Where,
       foreignInput = "productFamily",
     ): Promise<(Verified & { existing?: Obj }) | undefined> {
       const key = inputs[steps.key];

@@ -1,16 +1,13 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { BillingApiError, CatalogOutcomeUnknownError } from "../../sdk/errors";
 import { flag } from "../../sdk/inputs";
 import type { PricePoint } from "../../sdk/results";
 import { isUnknown } from "../engine";
 import { shellProvider } from "../shell";
 import {
-  adoptedNotice,
   adoptField,
   describeChanges,
   findByHandle,
-  finishReplacement,
   freedHandle,
   handleField,
   isNotFound,
@@ -20,6 +17,7 @@ import {
   pricingChangeOf,
   pricingChanges,
   pricingFields,
+  pricingInputs,
   pricingOutputShape,
   pricingOutputs,
   pricingRule,
@@ -29,7 +27,8 @@ import {
 } from "./catalog";
 import type { ProductPricePointArgs, ProductPricePointOutputs } from "./generated/product-price-point";
 import { siteInput } from "./inputs";
-import { type ArgsOf, type Context, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
+import { type ArgsOf, type CatalogReader, type Context, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
+import { type LifecycleState, labelOf, lifecycle, type Steps } from "./lifecycle";
 import { Product } from "./product";
 
 const kind = declareKind({
@@ -80,6 +79,44 @@ const kind = declareKind({
     interval: 24,
     intervalUnit: "month",
   },
+  catalog: {
+    key: "handle",
+    owner: { input: "product", kind: "product" },
+    references: { product: { kind: "product", output: "productId" } },
+    runtimeInputs: ["adopt", "pricingChangeAcknowledged", "site"],
+    partOfOwner: { input: "default", as: "defaultPricePoint" },
+    defaults: { initialChargeAfterTrial: false, expirationIntervalUnit: "never" },
+    noun: "price point",
+    title: "Price point",
+    pricing: {
+      fields: PRICING_FIELDS,
+      onReplace: (inputs) =>
+        inputs.default === true
+          ? "new signups get the new pricing (the new price point is the default); subscriptions on the old one keep theirs"
+          : "subscriptions on the old price point keep theirs",
+      policy:
+        "It replaces the price point: the old one's handle is freed, the new one is created (and made the default if it is one), " +
+        "and the old one is archived; subscriptions on the old price point keep it.",
+    },
+    replaced: (inputs) => [
+      "rename the old price point's handle (which frees it)",
+      "create the new one",
+      ...(inputs.default === true
+        ? ["promote it to the product's default"]
+        : isUnknown(inputs.default)
+          ? ["promote it to the product's default (if default: not known until up)"]
+          : []),
+      "archive the old one (subscriptions on it keep it)",
+    ],
+    deleted: (before) => [
+      "archived: its subscriptions keep it; its handle stays taken",
+      ...(before.default === true
+        ? [
+            "it is declared the product's default, which the service cannot archive: promote another price point first, or archive its product in the same update",
+          ]
+        : []),
+    ],
+  },
 });
 
 type Inputs = InputsOf<typeof kind>;
@@ -97,9 +134,6 @@ const state = kind.outputs.partial().extend({
 });
 type State = z.output<typeof state>;
 
-const ARG_KEYS = Object.keys(kind.inputs.shape) as (keyof Inputs & string)[];
-const argsOf = (inputs: Inputs) => Object.fromEntries(ARG_KEYS.filter((k) => inputs[k] !== undefined).map((k) => [k, inputs[k]]));
-
 const outputsOf = (pp: PricePoint, productId: number, site: string | undefined): Outputs => ({
   pricePointId: pp.id,
   productId: pp.productId ?? productId,
@@ -111,7 +145,7 @@ const outputsOf = (pp: PricePoint, productId: number, site: string | undefined):
   ...(site !== undefined ? { site } : {}),
 });
 
-const label = (handle: string, id: number) => `price point \`${handle}\` (id ${id})`;
+const label = (handle: string, id: number) => labelOf("price point", handle, id);
 
 /** The product's id: a number as given, a handle looked up. */
 async function productIdOf(ctx: Context, ref: number | string, site: string | undefined): Promise<number> {
@@ -122,94 +156,128 @@ async function productIdOf(ctx: Context, ref: number | string, site: string | un
   return p.id;
 }
 
-/** The steps after a create (promote, archive the replaced ones): see finishReplacement. */
-const finish = (ctx: Context, id: string, s: State, productId: number): Promise<State> => {
-  const client = ctx.client(s.site);
-  return finishReplacement(ctx, id, s, {
-    type: "ProductPricePoint",
-    parent: "product",
-    label,
-    promote: (pp) => client.promotePricePoint(productId, pp),
-    read: (pp) => client.readPricePoint(productId, pp),
-    archive: (pp) => client.archivePricePoint(productId, pp),
-  });
-};
-
-async function createOrAdopt(
-  ctx: Context,
-  id: string | undefined,
-  inputs: Inputs,
-  token: string | undefined,
-  replacing: readonly number[] = [],
-): Promise<{ id: string; state: State }> {
-  const client = ctx.client(inputs.site);
-  const productId = await productIdOf(ctx, inputs.product, inputs.site);
-  const all = await client.listPricePoints(productId, { includeArchived: true });
-  const existing = all.find((pp) => pp.handle === inputs.handle);
-  const archive = [...replacing];
-  if (existing) {
-    if (inputs.adopt === false && token === undefined)
-      throw new Error(
-        `${label(inputs.handle, existing.id)} already exists on product ${productId} and adopt is false: nothing was changed`,
-      );
-    let found = existing;
-    if (found.archivedAt !== undefined) {
-      found = await client.unarchivePricePoint(productId, found.id);
-      ctx.notice(`ProductPricePoint: unarchived ${label(inputs.handle, found.id)} to manage it.`);
-    }
-    const held = pricingOutputs(found.pricing);
-    const differs = pricingChanges(inputs, held);
-    if (differs.length === 0 && (found.name ?? inputs.name) === inputs.name) {
-      if (token === undefined) adoptedNotice(ctx, inputs.site, "price point", inputs.handle, found.id);
-      const s: State = {
-        ...outputsOf(found, productId, inputs.site),
-        handle: inputs.handle,
-        args: argsOf(inputs),
-        todo: { promote: inputs.default === true && found.type !== "default", archive },
-      };
-      return { id: id ?? String(found.id), state: await finish(ctx, id ?? String(found.id), s, productId) };
-    }
-    // Pricing or name differ, which the service cannot change without changing what its subscriptions pay: free the handle, replace it.
-    const freed = freedHandle(inputs.handle, found.id, new Set(all.map((pp) => pp.handle ?? "")));
-    await client.updatePricePoint(productId, found.id, { handle: freed });
-    ctx.notice(
-      `ProductPricePoint: ${label(inputs.handle, found.id)} is renamed \`${freed}\` to free its handle for its replacement` +
-        (differs.length > 0 ? ` (${describeChanges(differs, held, inputs)})` : " (its name differs)"),
-    );
-    archive.push(found.id);
-  }
-  const { product: _, default: __, adopt: ___, pricingChangeAcknowledged: ____, site: _____, ...body } = inputs;
-  let created: PricePoint;
-  try {
-    created = await client.createPricePoint(productId, body, token ? { uniquenessToken: token } : {});
-  } catch (err) {
-    if (!(err instanceof CatalogOutcomeUnknownError)) throw err;
-    throw ctx.partialFailure(
-      `${err.message}. Recorded: the next \`pulumi up\` looks for price point \`${inputs.handle}\` by its handle and only re-sends the create, with the same token, if it is not there.`,
-      id ?? `pending-${err.uniquenessToken}`,
-      {
-        handle: inputs.handle,
-        args: argsOf(inputs),
-        ...(inputs.site !== undefined ? { site: inputs.site } : {}),
-        pendingToken: err.uniquenessToken,
-        todo: { archive },
-      },
-    );
-  }
-  const newId = id ?? String(created.id);
-  const s: State = {
-    ...outputsOf(created, productId, inputs.site),
-    handle: created.handle ?? inputs.handle,
-    args: argsOf(inputs),
-    todo: { promote: inputs.default === true, archive },
-  };
-  return { id: newId, state: await finish(ctx, newId, s, productId) };
+/** The pricing or name the service holds differently: only a new price point can carry it (subscriptions keep theirs). */
+function differences(pp: PricePoint, inputs: Inputs): string[] {
+  const held = pricingOutputs(pp.pricing);
+  const differs = pricingChanges(inputs, held);
+  if (differs.length > 0) return [describeChanges(differs, held, inputs)];
+  return (pp.name ?? inputs.name) === inputs.name ? [] : ["its name differs"];
 }
 
-const pricePointIdOf = (id: string, s: State): number | undefined => s.pricePointId ?? (/^[1-9][0-9]*$/.test(id) ? Number(id) : undefined);
+/** Where a price point lives: its product, at its site. */
+interface Where {
+  readonly productId: number;
+  readonly site: string | undefined;
+}
+
+/** A price point lives in its product: found by handle there, replaced when its pricing or name differs. */
+const steps: Steps<Inputs, State & LifecycleState, PricePoint, Where> = {
+  type: "ProductPricePoint",
+  owner: "product",
+  noun: "price point",
+  key: "handle",
+  where: async (ctx, inputs) => ({ productId: await productIdOf(ctx, inputs.product, inputs.site), site: inputs.site }),
+  whereOf: async (ctx, s) => ({
+    productId: s.productId ?? (await productIdOf(ctx, s.args.product as number | string, s.site)),
+    site: s.site,
+  }),
+  find: async (ctx, handle, at) =>
+    (await ctx.client(at.site).listPricePoints(at.productId, { includeArchived: true })).find((pp) => pp.handle === handle),
+  id: (pp) => pp.id,
+  keyOf: (pp) => pp.handle,
+  archivedAt: (pp) => pp.archivedAt,
+  unarchive: (ctx, pp, at) => ctx.client(at.site).unarchivePricePoint(at.productId, pp.id),
+  archivedRefusal: () => "",
+  createOnly: async (_ctx, pp, inputs) => differences(pp, inputs),
+  async free(ctx, pp, at) {
+    const client = ctx.client(at.site);
+    const taken = new Set((await client.listPricePoints(at.productId, { includeArchived: true })).map((x) => x.handle ?? ""));
+    const freed = freedHandle(pp.handle ?? "", pp.id, taken);
+    await client.updatePricePoint(at.productId, pp.id, { handle: freed });
+    return { freed, old: pp.id };
+  },
+  create(ctx, inputs, at, token) {
+    const { product: _, default: __, adopt: ___, pricingChangeAcknowledged: ____, site: _____, ...body } = inputs;
+    return ctx.client(at.site).createPricePoint(at.productId, body, token ? { uniquenessToken: token } : {});
+  },
+  /** In place: the handle; the default stays until another is promoted (the service cannot demote one). */
+  async converge(ctx, pp, inputs, at, created, recorded) {
+    if (created) return pp;
+    let live = pp;
+    if (live.handle !== inputs.handle) live = await ctx.client(at.site).updatePricePoint(at.productId, pp.id, { handle: inputs.handle });
+    if (inputs.default === false && live.type === "default" && recorded?.args.default === true)
+      ctx.notice(
+        `ProductPricePoint: ${label(inputs.handle, pp.id)} stays the product's default until another price point is promoted (the service cannot demote one).`,
+      );
+    return live;
+  },
+  current: (ctx, s, id, at) => ctx.client(s.site).readPricePoint(at.productId, id),
+  record: (pp, inputs, at) => outputsOf(pp, at.productId, inputs.site),
+  isDefault: (pp) => pp.type === "default",
+  promote: async (ctx, pp, at) => {
+    await ctx.client(at.site).promotePricePoint(at.productId, pp.id);
+  },
+  async archiveReplaced(ctx, old, at) {
+    const client = ctx.client(at.site);
+    const live = await findByHandle(() => client.readPricePoint(at.productId, old as number));
+    if (!live || live.archivedAt !== undefined) return undefined;
+    if (live.type === "default")
+      return `${label(live.handle ?? "?", live.id)} stays live: it is still the product's default, which the service cannot archive; promote another price point, then remove it.`;
+    await client.archivePricePoint(at.productId, live.id);
+    return `archived the replaced ${label(live.handle ?? "?", live.id)}; subscriptions on it keep it.`;
+  },
+  async archive(ctx, live, s, at) {
+    const client = ctx.client(at.site);
+    if (live.type === "default") {
+      const product = await findByHandle(() => client.readProduct(at.productId));
+      if (!product || product.archivedAt !== undefined) return undefined;
+      throw new Error(
+        `${label(live.handle ?? s.handle, live.id)} is the default of product \`${product.handle}\`: the service cannot archive a default price point, so nothing was changed. ` +
+          "Promote another price point first (declare it with default: true and run `pulumi up`), then remove this one; or remove the product in the same update (its price points are archived with it).",
+      );
+    }
+    try {
+      await client.archivePricePoint(at.productId, live.id);
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+    return `archived ${label(live.handle ?? s.handle, live.id)}; subscriptions on it keep it, and its handle stays taken.`;
+  },
+};
+
+const ARG_KEYS = Object.keys(kind.inputs.shape);
+const life = lifecycle(steps, { argKeys: ARG_KEYS, idField: "pricePointId" });
+
+/** What the service holds of a price point, as the inputs that declare it. */
+const reader: CatalogReader<PricePoint> = {
+  list: (client, owner) => client.listPricePoints((owner as { id: number }).id, { includeArchived: true }),
+  find: async (client, key, owner) =>
+    (await client.listPricePoints((owner as { id: number }).id, { includeArchived: true })).find((pp) =>
+      /^[1-9][0-9]{0,15}$/.test(key) ? pp.id === Number(key) : pp.handle === key,
+    ),
+  id: (pp) => pp.id,
+  key: (pp) => pp.handle,
+  archived: (pp) => pp.archivedAt !== undefined,
+  async fromService(pp, site) {
+    const product = pp.productId !== undefined ? await site.keyOf("product", pp.productId) : undefined;
+    return {
+      product: product !== undefined ? `handle:${product}` : pp.productId,
+      handle: pp.handle,
+      name: pp.name || pp.handle,
+      ...pricingInputs(pp.pricing),
+      ...(pp.type === "default" ? { default: true } : {}),
+    };
+  },
+  async record(_client, pp, inputs) {
+    const productId = pp.productId ?? 0;
+    return { ...outputsOf(pp, productId, inputs.site as string | undefined), handle: pp.handle, args: life.argsOf(inputs as Inputs) };
+  },
+};
 
 export const productPricePoint: KindModule<typeof kind, State> = {
   kind,
+  reader: reader as CatalogReader,
   operations: {
     state,
     recordedInputs(s) {
@@ -220,7 +288,7 @@ export const productPricePoint: KindModule<typeof kind, State> = {
       if (s.args.default === true && s.isDefault === false) out.default = false;
       return out;
     },
-    unfinished: (s) => s.pendingToken !== undefined || s.todo !== undefined || (s.archivedAt ?? null) !== null,
+    unfinished: life.unfinished,
 
     async preflight(ctx, inputs, olds) {
       if (olds !== undefined) {
@@ -251,34 +319,15 @@ export const productPricePoint: KindModule<typeof kind, State> = {
             },
           ],
         };
-      const found = listed.find((pp) => pp.handle === inputs.handle);
-      if (!found) return { failures: [] };
-      if (inputs.adopt === false)
-        return {
-          failures: [
-            {
-              property: "handle",
-              reason: `${label(String(inputs.handle), found.id)} already exists on product ${productId} and adopt is false: choose another handle, or set adopt: true to manage it`,
-            },
-          ],
-        };
+      const found = await life.adoption(ctx, inputs, { productId, site });
+      if (!found?.existing || found.failures.length > 0) return found ?? { failures: [] };
       // Adopted: and when the service holds other pricing, converging it is a replacement, a price change to review.
       const pricingChange = pricingChangeOf(
         inputs as Partial<Inputs>,
-        pricingOutputs(found.pricing),
+        pricingOutputs(found.existing.pricing),
         "the adopted price point is replaced: its handle freed, the new one created (and promoted if default), the old one archived; subscriptions on it keep it",
       );
-      return {
-        failures: [],
-        preview: {
-          adopt: {
-            id: found.id,
-            handle: found.handle ?? String(inputs.handle),
-            ...(found.archivedAt !== undefined ? { unarchive: true } : {}),
-          },
-          ...(pricingChange ? { pricingChange } : {}),
-        },
-      };
+      return { failures: [], preview: { ...found.preview, ...(pricingChange ? { pricingChange } : {}) } };
     },
 
     /** Its ids, for the preview of an in-place update (recorded in the checked inputs once read). */
@@ -293,77 +342,10 @@ export const productPricePoint: KindModule<typeof kind, State> = {
       return found && { pricePointId: found.id, productId };
     },
 
-    create: (ctx, inputs) => createOrAdopt(ctx, undefined, inputs, undefined),
-
-    /** In place: a pending create or replacement is finished first, then the handle, the default, an archive made outside. */
-    async update(ctx, id, s, inputs) {
-      if (s.pendingToken !== undefined) return (await createOrAdopt(ctx, id, inputs, s.pendingToken, s.todo?.archive ?? [])).state;
-      const pricePointId = pricePointIdOf(id, s);
-      if (pricePointId === undefined) return (await createOrAdopt(ctx, id, inputs, undefined)).state;
-      const client = ctx.client(inputs.site);
-      const productId = s.productId ?? (await productIdOf(ctx, inputs.product, inputs.site));
-      let current: State = { ...s, args: argsOf(inputs) };
-      if (s.todo !== undefined) current = await finish(ctx, id, current, productId);
-      let live: PricePoint;
-      try {
-        live = await client.readPricePoint(productId, pricePointId);
-      } catch (err) {
-        if (isNotFound(err))
-          throw new Error(
-            `${label(s.handle, pricePointId)} no longer exists at the service: run \`pulumi refresh\` to drop it (nothing was changed)`,
-          );
-        throw err;
-      }
-      if (live.archivedAt !== undefined) {
-        live = await client.unarchivePricePoint(productId, pricePointId);
-        ctx.notice(`ProductPricePoint: ${label(s.handle, pricePointId)} was archived outside the stack; unarchived it.`);
-      }
-      if (live.handle !== inputs.handle) live = await client.updatePricePoint(productId, pricePointId, { handle: inputs.handle });
-      let next: State = { ...current, ...outputsOf(live, productId, inputs.site), handle: live.handle ?? inputs.handle };
-      if (inputs.default === true && live.type !== "default") next = await finish(ctx, id, { ...next, todo: { promote: true } }, productId);
-      if (inputs.default === false && live.type === "default" && s.args.default === true)
-        ctx.notice(
-          `ProductPricePoint: ${label(inputs.handle, pricePointId)} stays the product's default until another price point is promoted (the service cannot demote one).`,
-        );
-      return next;
-    },
-
-    async read(ctx, id, s) {
-      const pricePointId = pricePointIdOf(id, s);
-      if (pricePointId === undefined || s.productId === undefined) return s;
-      const pp = await findByHandle(() => ctx.client(s.site).readPricePoint(s.productId as number, pricePointId));
-      return pp ? { ...s, ...outputsOf(pp, s.productId, s.site), handle: pp.handle ?? s.handle } : undefined;
-    },
-
-    async del(ctx, id, s) {
-      const client = ctx.client(s.site);
-      const productId = s.productId ?? (await productIdOf(ctx, s.args.product as number | string, s.site));
-      const pricePointId =
-        s.pendingToken === undefined
-          ? pricePointIdOf(id, s)
-          : (await client.listPricePoints(productId, { includeArchived: true })).find((pp) => pp.handle === s.handle)?.id;
-      if (pricePointId === undefined)
-        return ctx.notice(`ProductPricePoint: the pending create of \`${s.handle}\` made no price point; nothing to archive.`);
-      const live = await findByHandle(() => client.readPricePoint(productId, pricePointId));
-      if (!live || live.archivedAt !== undefined) return;
-      if (live.type === "default") {
-        const product = await findByHandle(() => client.readProduct(productId));
-        if (!product || product.archivedAt !== undefined) return;
-        throw new Error(
-          `${label(live.handle ?? s.handle, pricePointId)} is the default of product \`${product.handle}\`: the service cannot archive a default price point, so nothing was changed. ` +
-            "Promote another price point first (declare it with default: true and run `pulumi up`), then remove this one; or remove the product in the same update (its price points are archived with it).",
-        );
-      }
-      try {
-        await client.archivePricePoint(productId, pricePointId);
-      } catch (err) {
-        if (err instanceof BillingApiError && err.status === 404) return;
-        throw err;
-      }
-      ctx.notice(
-        `ProductPricePoint: archived ${label(live.handle ?? s.handle, pricePointId)}; subscriptions on it keep it, and its handle stays taken.`,
-      );
-    },
+    create: (ctx, inputs) => life.create(ctx, inputs as Inputs & Record<string, unknown>),
+    update: (ctx, id, s, inputs) => life.update(ctx, id, s as State & LifecycleState, inputs as Inputs & Record<string, unknown>),
+    read: (ctx, id, s) => life.read(ctx, id, s as State & LifecycleState),
+    del: (ctx, id, s) => life.del(ctx, id, s as State & LifecycleState),
   },
 };
 

@@ -1,23 +1,22 @@
 import { z } from "zod";
-import { BillingApiError, CatalogOutcomeUnknownError } from "../../sdk/errors";
+import type { BillingClient } from "../../sdk/client";
 import { flag } from "../../sdk/inputs";
-import type { Product as ServiceProduct } from "../../sdk/results";
+import type { PricePoint, Pricing, Product as ServiceProduct } from "../../sdk/results";
 import { isUnknown } from "../engine";
 import { shellProvider } from "../shell";
 import {
-  adoptedNotice,
   adoptField,
   describeChanges,
   familyWithHandle,
   findByHandle,
   handleField,
-  isNotFound,
   nameField,
   PRICING_FIELDS,
   type PricingField,
   pricingChangeOf,
   pricingChanges,
   pricingFields,
+  pricingInputs,
   pricingOf,
   pricingOutputShape,
   pricingOutputs,
@@ -29,7 +28,8 @@ import {
 } from "./catalog";
 import type { ProductArgs, ProductOutputs } from "./generated/product";
 import { siteInput } from "./inputs";
-import { type ArgsOf, type Context, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
+import { type ArgsOf, type CatalogReader, type Context, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
+import { type LifecycleState, lifecycle, type Steps } from "./lifecycle";
 
 /** Descriptive fields the service changes in place with `PUT /products/{id}.json`. */
 const DESCRIPTIVE = [
@@ -99,6 +99,32 @@ const kind = declareKind({
     interval: 1,
     intervalUnit: "month",
   },
+  catalog: {
+    key: "handle",
+    references: { productFamily: { kind: "productFamily", output: "familyId" } },
+    runtimeInputs: ["adopt", "pricingChangeAcknowledged", "site"],
+    // What the service holds when a create leaves these out (the contract's defaults, as the simulator applies them).
+    defaults: {
+      requireCreditCard: true,
+      requestCreditCard: true,
+      requestBillingAddress: false,
+      requireBillingAddress: false,
+      requireShippingAddress: false,
+      initialChargeAfterTrial: false,
+      expirationIntervalUnit: "never",
+    },
+    noun: "product",
+    title: "Product",
+    pricing: {
+      fields: PRICING_FIELDS,
+      onUpdate: "a new default price point; existing subscriptions keep theirs",
+      onAdopt: "a new default price point; existing subscriptions keep theirs",
+      policy:
+        "The service applies it as a new default price point of the product: new signups get the new pricing, existing subscriptions keep theirs.",
+    },
+    replaced: () => ["create the new product (or adopt one with its handle)", "archive the old one (subscriptions on it keep it)"],
+    deleted: () => ["archived: new signups can no longer choose it; its subscriptions keep it; its handle stays taken"],
+  },
 });
 
 type Inputs = InputsOf<typeof kind>;
@@ -114,12 +140,28 @@ const state = kind.outputs.partial().extend({
   productFamilyHandle: z.string().nullable().optional(),
   pendingToken: z.string().optional(),
 });
-type State = z.output<typeof state>;
+type State = z.output<typeof state> & LifecycleState;
 
-const ARG_KEYS = Object.keys(kind.inputs.shape) as (keyof Inputs & string)[];
-const argsOf = (inputs: Inputs) => Object.fromEntries(ARG_KEYS.filter((k) => inputs[k] !== undefined).map((k) => [k, inputs[k]]));
+/**
+ * A product as the service holds it, with its default price point: the product's answer has no trial
+ * type, which only the price point holds (and with it the pricing new signups get).
+ */
+interface Held {
+  readonly p: ServiceProduct;
+  readonly pp: PricePoint | undefined;
+}
 
-function outputsOf(p: ServiceProduct, site: string | undefined): Outputs {
+/** The product and its default price point, read. */
+async function held(client: BillingClient, p: ServiceProduct): Promise<Held> {
+  const ppId = p.defaultPricePointId;
+  return { p, pp: ppId === undefined ? undefined : await findByHandle(() => client.readPricePoint(p.id, ppId)) };
+}
+
+/** The pricing new signups get: the default price point's, else (no price point read) the product's own. */
+const pricingOfHeld = ({ p, pp }: Held): Pricing | undefined => pp?.pricing ?? p.pricing;
+
+function outputsOf(h: Held, site: string | undefined): Outputs {
+  const { p } = h;
   return {
     productId: p.id,
     productFamilyId: p.productFamilyId ?? null,
@@ -129,20 +171,14 @@ function outputsOf(p: ServiceProduct, site: string | undefined): Outputs {
     defaultPricePointId: p.defaultPricePointId ?? null,
     defaultPricePointHandle: p.defaultPricePointHandle ?? null,
     archivedAt: p.archivedAt ?? null,
-    ...(pricingOutputs(p.pricing) as Pick<Outputs, PricingField>),
+    ...(pricingOutputs(pricingOfHeld(h)) as Pick<Outputs, PricingField>),
     ...(site !== undefined ? { site } : {}),
   };
 }
 
-const recordOf = (p: ServiceProduct, inputs: Inputs): State => ({
-  ...outputsOf(p, inputs.site),
-  handle: p.handle ?? inputs.handle,
-  args: argsOf(inputs),
-  productFamilyHandle: p.productFamilyHandle ?? null,
-});
-
 /** The service's view of a declared field, for comparison with the declaration. */
-function held(p: ServiceProduct): Partial<Record<Descriptive | PricingField, unknown>> {
+function view(h: Held): Partial<Record<Descriptive | PricingField, unknown>> {
+  const { p } = h;
   return {
     handle: p.handle,
     name: p.name,
@@ -151,7 +187,10 @@ function held(p: ServiceProduct): Partial<Record<Descriptive | PricingField, unk
     taxCode: p.taxCode ?? "",
     requireCreditCard: p.requireCreditCard,
     requestCreditCard: p.requestCreditCard,
-    ...pricingOutputs(p.pricing),
+    requestBillingAddress: p.requestBillingAddress,
+    requireBillingAddress: p.requireBillingAddress,
+    requireShippingAddress: p.requireShippingAddress,
+    ...pricingOutputs(pricingOfHeld(h)),
   };
 }
 
@@ -181,65 +220,111 @@ const otherFamily = (handle: string, p: ServiceProduct) =>
   "the service cannot move a product between families; declare that family, or another handle";
 
 /** Sends the declared fields the service holds differently (pricing as a whole, so that the new default price point is complete). */
-async function converge(ctx: Context, p: ServiceProduct, inputs: Inputs): Promise<ServiceProduct> {
-  const view = held(p);
-  const descriptive = descriptiveChanges(inputs, view);
-  const pricing = pricingChanges(inputs, view);
-  if (descriptive.length === 0 && pricing.length === 0) return p;
+async function converge(ctx: Context, h: Held, inputs: Inputs): Promise<Held> {
+  const v = view(h);
+  const descriptive = descriptiveChanges(inputs, v);
+  const pricing = pricingChanges(inputs, v);
+  if (descriptive.length === 0 && pricing.length === 0) return h;
   const body: Record<string, unknown> = Object.fromEntries(descriptive.map((k) => [k, inputs[k]]));
   if (pricing.length > 0) Object.assign(body, pricingOf(inputs));
+  const client = ctx.client(inputs.site);
   // The SDK reads back after a failure that may have applied (with pricing: a new default price point), and says so.
-  const updated = await ctx.client(inputs.site).updateProduct(p.id, body);
+  const updated = await held(client, await client.updateProduct(h.p.id, body));
   if (pricing.length > 0) {
     ctx.notice(
-      `Product \`${inputs.handle}\`: pricing changed (${describeChanges(pricing, view, inputs)}): the service made a new default price point` +
-        `${updated.defaultPricePointId !== undefined ? ` (id ${updated.defaultPricePointId})` : ""}; existing subscriptions keep theirs.`,
+      `Product \`${inputs.handle}\`: pricing changed (${describeChanges(pricing, v, inputs)}): the service made a new default price point` +
+        `${updated.p.defaultPricePointId !== undefined ? ` (id ${updated.p.defaultPricePointId})` : ""}; existing subscriptions keep theirs.`,
     );
   }
   return updated;
 }
 
-async function createOrAdopt(
-  ctx: Context,
-  id: string | undefined,
-  inputs: Inputs,
-  token: string | undefined,
-): Promise<{ id: string; state: State }> {
-  const client = ctx.client(inputs.site);
-  const familyId = await familyIdOf(ctx, inputs);
-  const existing = await productWithHandle(client, inputs.handle);
-  if (existing) {
-    if (existing.archivedAt !== undefined) throw new Error(archivedError(existing));
-    if (existing.productFamilyId !== undefined && existing.productFamilyId !== familyId)
-      throw new Error(otherFamily(inputs.handle, existing));
-    if (inputs.adopt === false && token === undefined)
-      throw new Error(`product \`${inputs.handle}\` (id ${existing.id}) already exists and adopt is false: nothing was changed`);
-    if (token === undefined) adoptedNotice(ctx, inputs.site, "product", inputs.handle, existing.id);
-    return { id: id ?? String(existing.id), state: recordOf(await converge(ctx, existing, inputs), inputs) };
-  }
-  const { productFamily: _, adopt: __, pricingChangeAcknowledged: ___, site: ____, ...body } = inputs;
-  try {
-    const created = await client.createProduct(familyId, body, token ? { uniquenessToken: token } : {});
-    return { id: id ?? String(created.id), state: recordOf(created, inputs) };
-  } catch (err) {
-    if (!(err instanceof CatalogOutcomeUnknownError)) throw err;
-    throw ctx.partialFailure(
-      `${err.message}. Recorded: the next \`pulumi up\` looks for product \`${inputs.handle}\` by its handle and only re-sends the create, with the same token, if it is not there.`,
-      id ?? `pending-${err.uniquenessToken}`,
-      {
-        handle: inputs.handle,
-        args: argsOf(inputs),
-        ...(inputs.site !== undefined ? { site: inputs.site } : {}),
-        pendingToken: err.uniquenessToken,
-      },
-    );
-  }
-}
+/** A product lives in its family: found by handle, created there, never moved. */
+const steps: Steps<Inputs, State, Held, number | undefined> = {
+  type: "Product",
+  noun: "product",
+  key: "handle",
+  where: familyIdOf,
+  whereOf: async (_ctx, s) => s.productFamilyId ?? undefined,
+  async find(ctx, handle, _, inputs) {
+    const client = ctx.client(inputs.site);
+    const p = await productWithHandle(client, handle);
+    return p && held(client, p);
+  },
+  id: (h) => h.p.id,
+  keyOf: (h) => h.p.handle,
+  archivedAt: (h) => h.p.archivedAt,
+  archivedRefusal: (h) => archivedError(h.p),
+  // An id is compared; at preview a family not created yet is judged by the reference as written.
+  foreign: ({ p }, inputs, familyId) =>
+    p.productFamilyId === undefined
+      ? undefined
+      : familyId !== undefined
+        ? p.productFamilyId !== familyId
+          ? otherFamily(inputs.handle, p)
+          : undefined
+        : !isUnknown(inputs.productFamily) &&
+            !refersTo(inputs.productFamily, p.productFamilyId, p.productFamilyHandle) &&
+            (typeof inputs.productFamily === "number" || p.productFamilyHandle !== undefined)
+          ? otherFamily(inputs.handle, p)
+          : undefined,
+  async create(ctx, inputs, familyId, token) {
+    const { productFamily: _, adopt: __, pricingChangeAcknowledged: ___, site: ____, ...body } = inputs;
+    const client = ctx.client(inputs.site);
+    return held(client, await client.createProduct(familyId as number, body, token ? { uniquenessToken: token } : {}));
+  },
+  converge: (ctx, h, inputs, _, created) => (created ? Promise.resolve(h) : converge(ctx, h, inputs)),
+  current: async (ctx, s, id) => {
+    const client = ctx.client(s.site);
+    return held(client, await client.readProduct(id));
+  },
+  record: (h, inputs) => ({ ...outputsOf(h, inputs.site), productFamilyHandle: h.p.productFamilyHandle ?? null }),
+  async archive(ctx, { p }, s) {
+    await ctx.client(s.site).archiveProduct(p.id);
+    return `archived product \`${s.handle}\` (id ${p.id}); the service keeps it (and its price points) archived, its handle stays taken, and subscriptions on it keep it.`;
+  },
+};
 
-const productIdOf = (id: string, s: State): number | undefined => s.productId ?? (/^[1-9][0-9]*$/.test(id) ? Number(id) : undefined);
+const ARG_KEYS = Object.keys(kind.inputs.shape);
+const life = lifecycle(steps, { argKeys: ARG_KEYS, idField: "productId" });
+
+/** What the service holds of a product, as the inputs that declare it: its pricing is its default price point's. */
+const reader: CatalogReader<ServiceProduct> = {
+  list: (client) => client.listProducts({ includeArchived: true }),
+  find: (client, key) =>
+    /^[1-9][0-9]{0,15}$/.test(key) ? findByHandle(() => client.readProduct(Number(key))) : productWithHandle(client, key),
+  id: (p) => p.id,
+  key: (p) => p.handle,
+  archived: (p) => p.archivedAt !== undefined,
+  async fromService(p, site) {
+    const points = (await site.children("productPricePoint", p)) as readonly PricePoint[];
+    const def = points.find((pp) => pp.id === p.defaultPricePointId) ?? points.find((pp) => pp.type === "default");
+    const family =
+      p.productFamilyHandle ?? (p.productFamilyId !== undefined ? await site.keyOf("productFamily", p.productFamilyId) : undefined);
+    return {
+      productFamily: family !== undefined ? `handle:${family}` : p.productFamilyId,
+      handle: p.handle,
+      name: p.name || p.handle,
+      description: p.description || undefined,
+      accountingCode: p.accountingCode || undefined,
+      taxCode: p.taxCode || undefined,
+      requireCreditCard: p.requireCreditCard,
+      requestCreditCard: p.requestCreditCard,
+      requestBillingAddress: p.requestBillingAddress,
+      requireBillingAddress: p.requireBillingAddress,
+      requireShippingAddress: p.requireShippingAddress,
+      ...pricingInputs(def?.pricing ?? p.pricing),
+    };
+  },
+  async record(client, p, inputs) {
+    const h = await held(client, p);
+    return { ...steps.record(h, inputs as Inputs, p.productFamilyId), handle: p.handle, args: life.argsOf(inputs as Inputs) };
+  },
+};
 
 export const product: KindModule<typeof kind, State> = {
   kind,
+  reader: reader as CatalogReader,
   operations: {
     state,
     // The service's values for what is declared: a change made in the web UI shows as a diff, and up restores it.
@@ -251,7 +336,7 @@ export const product: KindModule<typeof kind, State> = {
       return out;
     },
     // Pending create, or archived outside the stack: up finishes, or says what to do.
-    unfinished: (s) => s.pendingToken !== undefined || (s.archivedAt ?? null) !== null,
+    unfinished: life.unfinished,
 
     async preflight(ctx, inputs, olds) {
       if (olds !== undefined) {
@@ -263,36 +348,18 @@ export const product: KindModule<typeof kind, State> = {
         );
         return { failures: [], preview: { pricingChange } };
       }
-      if (isUnknown(inputs.handle) || isUnknown(inputs.site)) return { failures: [] };
-      const handle = inputs.handle as string;
-      const existing = await productWithHandle(ctx.client(inputs.site as string | undefined), handle);
-      if (!existing) return { failures: [] };
-      const fail = (property: string, reason: string) => ({ failures: [{ property, reason }] });
-      if (existing.archivedAt !== undefined) return fail("handle", archivedError(existing));
-      if (inputs.adopt === false)
-        return fail(
-          "handle",
-          `product \`${handle}\` (id ${existing.id}) already exists at the service and adopt is false: choose another handle, or set adopt: true to manage it`,
-        );
-      const family = inputs.productFamily;
-      if (
-        !isUnknown(family) &&
-        existing.productFamilyId !== undefined &&
-        !refersTo(family, existing.productFamilyId, existing.productFamilyHandle)
-      )
-        if (typeof family === "number" || existing.productFamilyHandle !== undefined)
-          return fail("productFamily", otherFamily(handle, existing));
+      const found = await life.adoption(ctx, inputs, undefined);
+      if (!found?.existing || found.failures.length > 0) return found ?? { failures: [] };
       // Adopted: and when the service holds other pricing, converging it is a price change to review.
-      const pricingChange = pricingChangeOf(inputs as Partial<Inputs>, pricingOutputs(existing.pricing), NEW_DEFAULT);
-      return { failures: [], preview: { adopt: { id: existing.id, handle }, ...(pricingChange ? { pricingChange } : {}) } };
+      const pricingChange = pricingChangeOf(inputs as Partial<Inputs>, pricingOutputs(pricingOfHeld(found.existing)), NEW_DEFAULT);
+      return { failures: [], preview: { ...found.preview, ...(pricingChange ? { pricingChange } : {}) } };
     },
 
     /** Its ids, for the preview of an update (recorded in the checked inputs once read). */
     async stable(ctx, olds) {
       if (typeof olds.productId === "number") return { productId: olds.productId, productFamilyId: olds.productFamilyId };
       if (typeof olds.handle !== "string") return undefined;
-      const handle = olds.handle;
-      const p = await productWithHandle(ctx.client(typeof olds.site === "string" ? olds.site : undefined), handle);
+      const p = await productWithHandle(ctx.client(typeof olds.site === "string" ? olds.site : undefined), olds.handle);
       return p && { productId: p.id, productFamilyId: p.productFamilyId ?? null };
     },
 
@@ -306,64 +373,10 @@ export const product: KindModule<typeof kind, State> = {
       );
     },
 
-    create: (ctx, inputs) => createOrAdopt(ctx, undefined, inputs, undefined),
-
-    /** Reads the product first, so a repeated or resumed update sends only what the service still holds differently. */
-    async update(ctx, id, s, inputs) {
-      if (s.pendingToken !== undefined) return (await createOrAdopt(ctx, id, inputs, s.pendingToken)).state;
-      const productId = productIdOf(id, s);
-      if (productId === undefined) return (await createOrAdopt(ctx, id, inputs, undefined)).state;
-      const client = ctx.client(inputs.site);
-      let live: ServiceProduct;
-      try {
-        live = await client.readProduct(productId);
-      } catch (err) {
-        if (isNotFound(err))
-          throw new Error(
-            `product \`${s.handle}\` (id ${productId}) no longer exists at the service: run \`pulumi refresh\` to drop it (nothing was changed)`,
-          );
-        throw err;
-      }
-      if (live.archivedAt !== undefined)
-        throw new Error(
-          `${archivedError(live)}. Nothing was changed; to let it go, remove it from the program (its destroy changes nothing more).`,
-        );
-      try {
-        return recordOf(await converge(ctx, live, inputs), inputs);
-      } catch (err) {
-        if (err instanceof BillingApiError && err.status === 422)
-          throw new Error(
-            `Product \`${inputs.handle}\`: the service refused the update: ${err.errors.join("; ") || err.message} (nothing was changed)`,
-          );
-        throw err;
-      }
-    },
-
-    async read(ctx, id, s) {
-      const productId = productIdOf(id, s);
-      if (productId === undefined) return s;
-      const p = await findByHandle(() => ctx.client(s.site).readProduct(productId));
-      return p
-        ? {
-            ...s,
-            ...outputsOf(p, s.site),
-            handle: p.handle ?? s.handle,
-            productFamilyHandle: p.productFamilyHandle ?? s.productFamilyHandle ?? null,
-          }
-        : undefined;
-    },
-
-    async del(ctx, id, s) {
-      const client = ctx.client(s.site);
-      const productId = s.pendingToken === undefined ? productIdOf(id, s) : (await productWithHandle(client, s.handle))?.id;
-      if (productId === undefined) return ctx.notice(`Product: the pending create of \`${s.handle}\` made no product; nothing to archive.`);
-      const live = await findByHandle(() => client.readProduct(productId));
-      if (!live) return;
-      if (live.archivedAt === undefined) await client.archiveProduct(productId);
-      ctx.notice(
-        `Product: archived product \`${s.handle}\` (id ${productId}); the service keeps it (and its price points) archived, its handle stays taken, and subscriptions on it keep it.`,
-      );
-    },
+    create: (ctx, inputs) => life.create(ctx, inputs as Inputs & Record<string, unknown>),
+    update: (ctx, id, s, inputs) => life.update(ctx, id, s, inputs as Inputs & Record<string, unknown>),
+    read: (ctx, id, s) => life.read(ctx, id, s),
+    del: (ctx, id, s) => life.del(ctx, id, s),
   },
 };
 

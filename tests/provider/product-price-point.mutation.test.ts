@@ -61,9 +61,7 @@ describe("ProductPricePoint, its less travelled paths", () => {
       const { id } = await points.create(annual);
       sim.reset();
       const failed = await failureOf(points.create({ ...annual, adopt: false }));
-      expect(failed?.message).toBe(
-        `${label("launch-annual", id)} already exists on product ${LAUNCH} and adopt is false: nothing was changed`,
-      );
+      expect(failed?.message).toBe(`${label("launch-annual", id)} already exists and adopt is false: nothing was changed`);
       expect(mutations(sim)).toEqual([]);
     });
 
@@ -76,7 +74,7 @@ describe("ProductPricePoint, its less travelled paths", () => {
         failures: [
           {
             property: "handle",
-            reason: `${label("launch-annual", id)} already exists on product ${LAUNCH} and adopt is false: choose another handle, or set adopt: true to manage it`,
+            reason: `${label("launch-annual", id)} already exists at the service and adopt is false: choose another handle, or set adopt: true to manage it`,
           },
         ],
       });
@@ -104,7 +102,7 @@ describe("ProductPricePoint, its less travelled paths", () => {
     const { result, error, text } = await captureOutput(() => points.create({ ...annual, name: "Yearly" }));
     expect(error).toBeUndefined();
     expect(text.split("\n")[0]).toBe(
-      `ProductPricePoint: ${label("launch-annual", id)} is renamed \`launch-annual-replaced-${id}\` to free its handle for its replacement (its name differs)`,
+      `ProductPricePoint: ${label("launch-annual", id)} is renamed \`launch-annual-replaced-${id}\` to free its handle for its replacement (its name differs); it is archived once the new one exists.`,
     );
     expect(steps(sim)).toEqual([`PUT ${ppPath(id)}`, `POST /products/${LAUNCH}/price_points.json`, `DELETE ${ppPath(id)}`]);
     expect(result?.outs).toMatchObject({ handle: "launch-annual", name: "Yearly" });
@@ -126,7 +124,7 @@ describe("ProductPricePoint, its less travelled paths", () => {
       args: inputs,
       site: "eu-shop",
       pendingToken: partial.id.slice("pending-".length),
-      todo: { archive: [] },
+      // Nothing to archive: no todo recorded.
     });
     await quiet([sim]);
   });

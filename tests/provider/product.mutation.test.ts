@@ -303,7 +303,10 @@ describe("Product, its less travelled paths", () => {
           ? expect.objectContaining({ productId: 123, handle: "rocket", name: "Rocket", productFamilyId: rockets.id })
           : unrecorded,
       });
-      expect(sim.requests.map((r) => `${r.method} ${r.path}`)).toEqual(reads ? ["GET /products/123.json"] : []);
+      // With its default price point, whose pricing (the trial type too) is what new signups get.
+      expect(sim.requests.map((r) => `${r.method} ${r.path}`)).toEqual(
+        reads ? ["GET /products/123.json", expect.stringMatching(/^GET \/products\/123\/price_points\/\d+\.json$/)] : [],
+      );
     });
   });
 
