@@ -1,29 +1,35 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { couponCode, couponInput, couponRule } from "../../sdk/catalog/coupon-inputs";
-import type { CouponInput } from "../../sdk/catalog/input-types";
-import type { BillingClient } from "../../sdk/client";
-import { BillingApiError, CatalogOutcomeUnknownError } from "../../sdk/errors";
-import { valueText } from "../../sdk/inputs";
+import { BillingApiError } from "../../sdk/errors";
 import type { Coupon as ServiceCoupon } from "../../sdk/results";
 import { isUnknown } from "../engine";
 import { shellProvider } from "../shell";
-import {
-  adoptedNotice,
-  adoptField,
-  familyWithHandle,
-  findByHandle,
-  isNotFound,
-  productWithHandle,
-  referencedHandle,
-  referenceField,
-  refersTo,
-} from "./catalog";
+import { adoptField, familyWithHandle, referencedHandle, referenceField, refersTo } from "./catalog";
 import { Component } from "./component";
+import {
+  bodyOf,
+  differences,
+  heldBody,
+  type Restriction,
+  recordOf,
+  referenceList,
+  resolve,
+  restrictionFailures,
+  SCALARS,
+  sameDate,
+  sameSet,
+  type Where,
+} from "./coupon-fields";
+import { archivedError, couponWithCode, familyOf, freedCode, label, noFamily, notFound, otherFamily } from "./coupon-service";
 import type { CouponArgs, CouponOutputs } from "./generated/coupon";
-import { accepting, siteInput } from "./inputs";
-import { type ArgsOf, type Context, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
+import { siteInput } from "./inputs";
+import { type ArgsOf, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
+import { type LifecycleState, lifecycle, type Steps, unless404 } from "./lifecycle";
 import { Product } from "./product";
+
+export { outputsOf } from "./coupon-fields";
+export { couponWithCode } from "./coupon-service";
 
 /**
  * What the contract says of a coupon's update, and so what changes in place: `PUT
@@ -33,47 +39,9 @@ import { Product } from "./product";
  * does not: the update is addressed under the coupon's family and nothing in the contract moves a coupon to
  * another one, so a new family replaces the coupon. Codes are unique within the site and an archived coupon
  * keeps its code (the contract has no unarchive and no delete), so the replacement first renames the old
- * coupon's code out of the way, then creates the new one; the engine's delete of the old one archives it.
+ * coupon's code out of the way, then creates the new one, then archives the old one.
  */
-const SCALARS = [
-  "code",
-  "name",
-  "description",
-  "percentage",
-  "amountInCents",
-  "recurring",
-  "durationPeriodCount",
-  "endDate",
-  "stackable",
-  "compoundingStrategy",
-  "allowNegativeBalance",
-  "excludeMidPeriodAllocations",
-  "applyOnCancelAtEndOfPeriod",
-  "applyOnSubscriptionExpiration",
-] as const;
-type Scalar = (typeof SCALARS)[number];
-
 const sdk = couponInput.shape;
-
-/** A list of references: each an id or `handle:<handle>`, as a set (sorted, each once), so that order makes no diff. */
-const references = (what: string, example: string) =>
-  accepting<readonly (number | string)[]>({
-    type: "array",
-    items: {
-      anyOf: [
-        { type: "integer", minimum: 1 },
-        { type: "string", pattern: "^handle:" },
-      ],
-    },
-  })(
-    z
-      .array(referenceField(what), {
-        error: (i) => `must be a list of ${what} references (each an id, e.g. ${example}, or "handle:<handle>"), got ${valueText(i.input)}`,
-      })
-      .transform((refs) =>
-        [...new Set(refs)].sort((a, b) => (typeof a === typeof b ? (a < b ? -1 : a > b ? 1 : 0) : typeof a === "number" ? -1 : 1)),
-      ),
-  );
 
 const kind = declareKind({
   key: "coupon",
@@ -101,12 +69,12 @@ const kind = declareKind({
       excludeMidPeriodAllocations: sdk.excludeMidPeriodAllocations,
       applyOnCancelAtEndOfPeriod: sdk.applyOnCancelAtEndOfPeriod,
       applyOnSubscriptionExpiration: sdk.applyOnSubscriptionExpiration,
-      restrictedProducts: references("product", "a Product's productId")
+      restrictedProducts: referenceList("product", "a Product's productId")
         .optional()
         .describe(
           "The products it is limited to: Product resources, their `productId`s, ids, or \"handle:<handle>\"; resolved to the site's ids at apply time. Order does not matter; [] lifts every product restriction; left out, the service's are kept.",
         ),
-      restrictedComponents: references("component", "a Component's componentId")
+      restrictedComponents: referenceList("component", "a Component's componentId")
         .optional()
         .describe(
           "The components it is limited to: Component resources, their `componentId`s, ids, or \"handle:<handle>\"; resolved to the site's ids at apply time. Order does not matter; [] lifts every component restriction; left out, the service's are kept.",
@@ -155,14 +123,13 @@ const kind = declareKind({
 });
 
 type Inputs = InputsOf<typeof kind>;
-type Outputs = z.output<typeof kind.outputs>;
-type Restriction = "restrictedProducts" | "restrictedComponents";
+type In = Inputs & Record<string, unknown>;
 
 /**
  * The outputs, the inputs as declared (`args`), the ids the declared restrictions resolved to at the last
  * apply (so that a restriction changed in the web UI shows as a diff), the family's handle (so that a
- * reference to the same family in another form is told apart from a move), and while a create's outcome is
- * unknown the token to resume it with.
+ * reference to the same family in another form is told apart from a move), while a create's outcome is
+ * unknown the token to resume it with, and what a replacement left to do (the replaced coupon to archive).
  */
 const state = kind.outputs.partial().extend({
   code: z.string(),
@@ -171,292 +138,114 @@ const state = kind.outputs.partial().extend({
   resolvedProductIds: z.array(z.number().int()).optional(),
   resolvedComponentIds: z.array(z.number().int()).optional(),
   pendingToken: z.string().optional(),
+  todo: z
+    .object({
+      promote: z.boolean().optional(),
+      archive: z.array(z.object({ couponId: z.number().int(), productFamilyId: z.number().int() })).optional(),
+    })
+    .optional(),
 });
 type State = z.output<typeof state>;
+type St = State & LifecycleState;
 
-const ARG_KEYS = Object.keys(kind.inputs.shape) as (keyof Inputs & string)[];
-const argsOf = (inputs: Inputs) => Object.fromEntries(ARG_KEYS.filter((k) => inputs[k] !== undefined).map((k) => [k, inputs[k]]));
-
-const idsOf = (c: ServiceCoupon, type: string) =>
-  [...new Set(c.restrictions.filter((r) => r.itemType === type).map((r) => r.itemId))].sort((a, b) => a - b);
-
-const percentOf = (c: ServiceCoupon): number | null => (c.percentage === undefined || c.percentage === null ? null : Number(c.percentage));
-
-/** The coupon as the kind's outputs (the plugin's import records them too). */
-export function outputsOf(c: ServiceCoupon, site: string | undefined): Outputs {
-  return {
-    couponId: c.id,
-    productFamilyId: c.productFamilyId ?? null,
-    code: c.code ?? "",
-    name: c.name ?? null,
-    description: c.description ?? null,
-    percentage: percentOf(c),
-    amountInCents: c.amountInCents ?? null,
-    recurring: c.recurring ?? null,
-    durationPeriodCount: c.durationPeriodCount ?? null,
-    endDate: c.endDate ?? null,
-    stackable: c.stackable ?? null,
-    compoundingStrategy: c.compoundingStrategy ?? null,
-    allowNegativeBalance: c.allowNegativeBalance ?? null,
-    excludeMidPeriodAllocations: c.excludeMidPeriodAllocations ?? null,
-    applyOnCancelAtEndOfPeriod: c.applyOnCancelAtEndOfPeriod ?? null,
-    applyOnSubscriptionExpiration: c.applyOnSubscriptionExpiration ?? null,
-    restrictedProductIds: idsOf(c, "Product"),
-    restrictedComponentIds: idsOf(c, "Component"),
-    archivedAt: c.archivedAt ?? null,
-    ...(site !== undefined ? { site } : {}),
-  };
+/** A replaced coupon, as recorded until it is archived. */
+interface Replaced {
+  readonly couponId: number;
+  readonly productFamilyId: number;
 }
 
-/** The ids the declared restrictions resolved to. */
-interface Resolved {
-  products?: number[];
-  components?: number[];
-}
-
-const recordOf = (c: ServiceCoupon, inputs: Inputs, family: Family, resolved: Resolved): State => ({
-  ...outputsOf(c, inputs.site),
-  code: c.code ?? inputs.code,
-  args: argsOf(inputs),
-  productFamilyHandle: family.handle ?? null,
-  ...(resolved.products !== undefined ? { resolvedProductIds: resolved.products } : {}),
-  ...(resolved.components !== undefined ? { resolvedComponentIds: resolved.components } : {}),
-});
-
-const sameDate = (a: string, b: string | null | undefined) => b !== null && b !== undefined && (a === b || Date.parse(a) === Date.parse(b));
-const sameSet = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
-const label = (code: string, id: number) => `coupon \`${code}\` (id ${id})`;
-
-/** The service's view of a declared field, for comparison with the declaration. */
-function heldValue(c: ServiceCoupon, k: Scalar): unknown {
-  if (k === "percentage") return percentOf(c);
-  if (k === "description") return c.description ?? "";
-  return c[k] ?? null;
-}
-
-/** Declared fields (restrictions as resolved ids) the service holds differently. What a declaration leaves out is the service's choice. */
-function differences(c: ServiceCoupon, inputs: Inputs, resolved: Resolved): string[] {
-  const out: string[] = SCALARS.filter((k) => {
-    const want = inputs[k];
-    if (want === undefined) return false;
-    if (k === "endDate") return !sameDate(want as string, c.endDate);
-    return want !== heldValue(c, k);
-  });
-  if (resolved.products !== undefined && !sameSet(resolved.products, idsOf(c, "Product"))) out.push("restrictedProducts");
-  if (resolved.components !== undefined && !sameSet(resolved.components, idsOf(c, "Component"))) out.push("restrictedComponents");
-  return out;
-}
-
-/** The family's id and handle: a number as given (its handle read, to tell a reference in another form from a move), a handle looked up. */
-interface Family {
-  id: number;
-  handle: string | undefined;
-}
-
-async function familyOf(ctx: Context, inputs: Inputs): Promise<Family> {
-  const client = ctx.client(inputs.site);
-  const handle = referencedHandle(inputs.productFamily);
-  if (handle === undefined) {
-    const id = inputs.productFamily as number;
-    const f = await findByHandle(() => client.readProductFamily(id));
-    if (!f)
-      throw new Error(`productFamily: no product family has the id ${id} at site ${ctx.siteLabel(inputs.site)} (nothing was changed)`);
-    return { id, handle: f.handle };
-  }
-  const family = await familyWithHandle(client, handle);
-  if (!family)
-    throw new Error(
-      `productFamily: no product family has the handle \`${handle}\` at site ${ctx.siteLabel(inputs.site)}: declare a ProductFamily and pass its familyId (nothing was changed)`,
-    );
-  return { id: family.id, handle };
-}
-
-/**
- * The coupon holding this code anywhere on the site, archived ones included, or undefined. The find answers
- * within one family (the site's default one without `familyId`), so a code held in another family is looked
- * for in the site's list, filtered by code.
- */
-export async function couponWithCode(
-  client: BillingClient,
-  code: string,
-  familyId: number | undefined,
-): Promise<ServiceCoupon | undefined> {
-  if (familyId !== undefined) {
-    const found = await findByHandle(() => client.findCoupon(code, { familyId }));
-    // Found within the family it was asked in, whether or not the answer says so.
-    if (found) return { ...found, productFamilyId: found.productFamilyId ?? familyId };
-  }
-  return (await client.listCoupons({ includeArchived: true, codes: [code] })).find((c) => c.code === code);
-}
-
-const WHAT = { restrictedProducts: "product", restrictedComponents: "component" } as const;
-
-/** A handle's object on the site, or undefined. */
-const lookup = (client: BillingClient, property: Restriction, handle: string): Promise<{ id: number } | undefined> =>
-  property === "restrictedProducts" ? productWithHandle(client, handle) : findByHandle(() => client.findComponentByHandle(handle));
-
-const unknownHandle = (ctx: Context, site: string | undefined, property: Restriction, handle: string) => {
-  const what = WHAT[property];
-  const resource = what === "product" ? "Product" : "Component";
-  return (
-    `no ${what} has the handle \`${handle}\` at site ${ctx.siteLabel(site)}: each entry must be an existing ${what}'s id or "handle:<handle>"; ` +
-    `for a ${resource} declared in the same program, pass the ${resource} (or its ${what}Id) so that it is created first`
-  );
+/** The family a coupon's calls are addressed under (every step that needs it runs once a family is known). */
+const familyIdOf = (where: Where): number => {
+  if (where.family === undefined) throw new Error("Coupon: no family is known for the coupon (nothing was changed)");
+  return where.family.id;
 };
 
-/** The declared references as the site's ids (each once, sorted); a handle that names nothing is an error naming the property. */
-async function resolve(ctx: Context, inputs: Inputs): Promise<Resolved> {
-  const client = ctx.client(inputs.site);
-  const out: Resolved = {};
-  for (const property of ["restrictedProducts", "restrictedComponents"] as const) {
-    const refs = inputs[property];
-    if (refs === undefined) continue;
-    const ids = new Set<number>();
-    for (const ref of refs) {
-      const handle = referencedHandle(ref);
-      if (handle === undefined) {
-        ids.add(ref as number);
-        continue;
-      }
-      const found = await lookup(client, property, handle);
-      if (!found) throw new Error(`${property}: ${unknownHandle(ctx, inputs.site, property, handle)} (nothing was changed)`);
-      ids.add(found.id);
+/** A coupon's part of the lifecycle: addressed under its family, found by its code across the site, its code freed for a replacement. */
+const steps: Steps<In, St, ServiceCoupon, Where> = {
+  type: "Coupon",
+  noun: "coupon",
+  key: "code",
+  // The family, then the restrictions: a reference that names nothing fails naming its input before anything is sent.
+  where: async (ctx, inputs) => ({ site: inputs.site, family: await familyOf(ctx, inputs), resolved: await resolve(ctx, inputs) }),
+  async whereOf(ctx, s) {
+    if (s.productFamilyId !== undefined && s.productFamilyId !== null)
+      return { site: s.site, family: { id: s.productFamilyId, handle: s.productFamilyHandle ?? undefined } };
+    // A state that does not say the family (a pending create's): the coupon holding its code says it.
+    const held = (await couponWithCode(ctx.client(s.site), s.code, undefined))?.productFamilyId;
+    return { site: s.site, family: held === undefined ? undefined : { id: held, handle: undefined } };
+  },
+  find: (ctx, code, where) => couponWithCode(ctx.client(where.site), code, where.family?.id),
+  id: (c) => c.id,
+  keyOf: (c) => c.code,
+  archivedAt: (c) => c.archivedAt,
+  archivedRefusal: archivedError,
+  foreign: (c) => (c.productFamilyId === undefined ? noFamily(c) : undefined),
+  // A coupon cannot move between families: one holding the code in another family is replaced (preview refused it on a first deploy).
+  createOnly: async (_ctx, c, _inputs, where) => (c.productFamilyId !== where.family?.id ? ["productFamily"] : []),
+  async free(ctx, c, where) {
+    const client = ctx.client(where.site);
+    const old: Replaced = { couponId: c.id, productFamilyId: c.productFamilyId ?? familyIdOf(where) };
+    const freed = await freedCode(client, c.code ?? "", c.id);
+    await client.updateCoupon(old.productFamilyId, c.id, { ...heldBody(c), code: freed });
+    return { freed, old };
+  },
+  create: (ctx, inputs, where, token) =>
+    ctx.client(where.site).createCoupon(familyIdOf(where), bodyOf(inputs, where.resolved), token ? { uniquenessToken: token } : {}),
+
+  /** Sends the declaration when the service holds any of it differently (the update takes the whole coupon). */
+  async converge(ctx, c, inputs, where, created) {
+    // The create's body carried every declared field.
+    if (created) return c;
+    where.resolved ??= await resolve(ctx, inputs);
+    const changed = differences(c, inputs, where.resolved);
+    if (changed.length === 0) return c;
+    try {
+      // The SDK reads back after a failure that may have applied, and lifts the restrictions the declaration leaves out.
+      return await ctx.client(where.site).updateCoupon(familyIdOf(where), c.id, bodyOf(inputs, where.resolved));
+    } catch (err) {
+      if (err instanceof BillingApiError && err.status === 422)
+        throw new Error(
+          `Coupon \`${inputs.code}\`: the service refused the update of ${changed.join(", ")}: ${err.errors.join("; ") || err.message} (nothing was changed)`,
+        );
+      throw err;
     }
-    out[property === "restrictedProducts" ? "products" : "components"] = [...ids].sort((a, b) => a - b);
-  }
-  return out;
-}
+  },
+  current: async (ctx, s, id, where) => {
+    if (where.family === undefined) throw notFound(s.code, id);
+    return ctx.client(where.site).readCoupon(where.family.id, id);
+  },
+  record: (c, _inputs, where) => recordOf(c, where),
+  async archiveReplaced(ctx, old, where) {
+    const { couponId, productFamilyId } = old as Replaced;
+    const client = ctx.client(where.site);
+    const live = await unless404(() => client.readCoupon(productFamilyId, couponId));
+    if (!live || live.archivedAt !== undefined) return undefined;
+    await client.archiveCoupon(productFamilyId, couponId);
+    return `archived the replaced ${label(live.code ?? "?", couponId)}; subscriptions using it keep it.`;
+  },
+  async archive(ctx, c, s, where) {
+    await ctx.client(where.site).archiveCoupon(familyIdOf(where), c.id);
+    return `archived ${label(c.code ?? s.code, c.id)}; subscriptions using it keep it, and the service keeps its code taken.`;
+  },
+};
 
-/** The SDK's input for a create or an update: the declared fields, restrictions as ids. */
-function bodyOf(inputs: Inputs, resolved: Resolved): CouponInput {
-  const { productFamily: _, adopt: __, site: ___, restrictedProducts: ____, restrictedComponents: _____, ...fields } = inputs;
-  return {
-    ...fields,
-    ...(resolved.products !== undefined ? { restrictedProducts: resolved.products } : {}),
-    ...(resolved.components !== undefined ? { restrictedComponents: resolved.components } : {}),
-  } as CouponInput;
-}
-
-const archivedError = (c: ServiceCoupon) =>
-  `${label(c.code ?? "?", c.id)} is archived at the service (since ${c.archivedAt}); the service cannot unarchive a coupon and keeps an archived coupon's code: ` +
-  "declare the coupon with another code (or restore it in the service's web UI and run `pulumi up` again)";
-
-const otherFamily = (c: ServiceCoupon, familyId: number) =>
-  `${label(c.code ?? "?", c.id)} exists in another product family (id ${c.productFamilyId ?? "unknown"}, not ${familyId}), and codes are unique within the site: ` +
-  "the service cannot move a coupon between families; declare that family, or another code";
-
-/** A code no coupon holds: the replaced coupon's, out of the way of its replacement's. */
-async function freedCode(client: BillingClient, code: string, id: number): Promise<string> {
-  for (let n = 0; ; n++) {
-    const suffix = `-REPLACED-${id}${n === 0 ? "" : `-${n}`}`;
-    const candidate = `${code.slice(0, 255 - suffix.length)}${suffix}`;
-    if ((await client.listCoupons({ includeArchived: true, codes: [candidate] })).length === 0) return candidate;
-  }
-}
-
-/** Sends the declaration when the service holds any of it differently (the update takes the whole coupon). */
-async function converge(ctx: Context, c: ServiceCoupon, family: Family, inputs: Inputs, resolved: Resolved): Promise<ServiceCoupon> {
-  const changed = differences(c, inputs, resolved);
-  if (changed.length === 0) return c;
-  try {
-    // The SDK reads back after a failure that may have applied, and lifts the restrictions the declaration leaves out.
-    return await ctx.client(inputs.site).updateCoupon(family.id, c.id, bodyOf(inputs, resolved));
-  } catch (err) {
-    if (err instanceof BillingApiError && err.status === 422)
-      throw new Error(
-        `Coupon \`${inputs.code}\`: the service refused the update of ${changed.join(", ")}: ${err.errors.join("; ") || err.message} (nothing was changed)`,
-      );
-    throw err;
-  }
-}
-
-async function createOrAdopt(
-  ctx: Context,
-  id: string | undefined,
-  inputs: Inputs,
-  token: string | undefined,
-): Promise<{ id: string; state: State }> {
-  const client = ctx.client(inputs.site);
-  const family = await familyOf(ctx, inputs);
-  const resolved = await resolve(ctx, inputs);
-  const existing = await couponWithCode(client, inputs.code, family.id);
-  if (existing && existing.archivedAt !== undefined) throw new Error(archivedError(existing));
-  if (existing && existing.productFamilyId === family.id) {
-    if (inputs.adopt === false && token === undefined)
-      throw new Error(`${label(inputs.code, existing.id)} already exists and adopt is false: nothing was changed`);
-    if (token === undefined) adoptedNotice(ctx, inputs.site, "coupon", inputs.code, existing.id);
-    const held = await converge(ctx, existing, family, inputs, resolved);
-    return { id: id ?? String(existing.id), state: recordOf(held, inputs, family, resolved) };
-  }
-  let freed: string | undefined;
-  if (existing && existing.productFamilyId === undefined)
-    throw new Error(
-      `${label(inputs.code, existing.id)} exists, and the service's answer does not say in which family: nothing was changed`,
-    );
-  if (existing) {
-    // Preview refused a code held in another family on a first deploy, so this is a replacement (the family changed):
-    // the old coupon, archived by the engine's delete after this, gives up its code first.
-    freed = await freedCode(client, inputs.code, existing.id);
-    await client.updateCoupon(existing.productFamilyId ?? family.id, existing.id, { ...heldBody(existing), code: freed });
-    ctx.notice(
-      `Coupon: ${label(inputs.code, existing.id)} in family ${existing.productFamilyId} is renamed \`${freed}\` to free its code for its replacement in family ${family.id}; it is archived when the replaced resource is deleted.`,
-    );
-  }
-  try {
-    const created = await client.createCoupon(family.id, bodyOf(inputs, resolved), token ? { uniquenessToken: token } : {});
-    return { id: id ?? String(created.id), state: recordOf(created, inputs, family, resolved) };
-  } catch (err) {
-    const applied = freed !== undefined ? ` The old coupon (id ${existing?.id}) holds the code \`${freed}\` now.` : "";
-    if (!(err instanceof CatalogOutcomeUnknownError)) {
-      if (applied === "") throw err;
-      throw new Error(
-        `${err instanceof Error ? err.message : String(err)}.${applied} The create was not applied; the next \`pulumi up\` creates it.`,
-      );
-    }
-    throw ctx.partialFailure(
-      `${err.message}.${applied} Recorded: the next \`pulumi up\` looks for coupon \`${inputs.code}\` by its code and only re-sends the create, with the same token, if it is not there.`,
-      id ?? `pending-${err.uniquenessToken}`,
-      {
-        code: inputs.code,
-        args: argsOf(inputs),
-        ...(inputs.site !== undefined ? { site: inputs.site } : {}),
-        pendingToken: err.uniquenessToken,
-      },
-    );
-  }
-}
+const ARG_KEYS = Object.keys(kind.inputs.shape);
+const life = lifecycle(steps, { argKeys: ARG_KEYS, idField: "couponId" });
 
 /**
- * The coupon as the service holds it, as the update's input (the update takes the create's body, so what it
- * holds is sent back unchanged). Not its end date: a past one, which an expired coupon holds, is refused.
+ * A create. `adopt: false` refuses a coupon already holding the code, not the one a move to another family
+ * replaces (its code is freed; nothing is adopted); the lifecycle asks `adopt` before it knows which, so such a
+ * create is sent without it, and recorded with it.
  */
-function heldBody(c: ServiceCoupon): CouponInput {
-  const body: Record<string, unknown> = { name: c.name || c.code };
-  for (const k of SCALARS) {
-    if (k === "endDate" || k === "name" || (k === "durationPeriodCount" && c.recurring !== true)) continue;
-    const v = heldValue(c, k);
-    if (v !== null && v !== undefined) body[k] = v;
-  }
-  return body as unknown as CouponInput;
-}
-
-const couponIdOf = (id: string, s: State): number | undefined => s.couponId ?? (/^[1-9][0-9]*$/.test(id) ? Number(id) : undefined);
-
-/** Failures for `handle:` references the site has no object for; unknown values are left for later. */
-async function restrictionFailures(ctx: Context, inputs: Record<string, unknown>) {
-  const site = inputs.site as string | undefined;
-  const failures: { property: string; reason: string }[] = [];
-  for (const property of ["restrictedProducts", "restrictedComponents"] as const) {
-    const refs = inputs[property];
-    if (!Array.isArray(refs)) continue;
-    for (const ref of refs) {
-      if (isUnknown(ref) || typeof ref !== "string" || !ref.startsWith("handle:")) continue;
-      const handle = ref.slice("handle:".length);
-      if (!(await lookup(ctx.client(site), property, handle)))
-        failures.push({ property, reason: unknownHandle(ctx, site, property, handle) });
-    }
-  }
-  return failures;
+async function create(ctx: Parameters<typeof life.create>[0], inputs: In) {
+  if (inputs.adopt !== false) return life.create(ctx, inputs);
+  const where = await steps.where(ctx, inputs);
+  const held = await steps.find(ctx, inputs.code, where, inputs);
+  if (!held || held.archivedAt !== undefined || held.productFamilyId === undefined || held.productFamilyId === where.family?.id)
+    return life.create(ctx, inputs);
+  const { adopt: _, ...replacing } = inputs;
+  const made = await life.create(ctx, replacing as In);
+  return { id: made.id, state: { ...made.state, args: life.argsOf(inputs) } };
 }
 
 export const coupon: KindModule<typeof kind, State> = {
@@ -475,29 +264,20 @@ export const coupon: KindModule<typeof kind, State> = {
         } else if (service[k] !== null || k === "percentage" || k === "amountInCents") out[k] = service[k];
       }
       // Restrictions are compared as the ids they resolved to: a change at the service is the held ids, which differ.
-      if (
-        out.restrictedProducts !== undefined &&
-        s.resolvedProductIds &&
-        s.restrictedProductIds &&
-        !sameSet(s.resolvedProductIds, s.restrictedProductIds)
-      )
-        out.restrictedProducts = s.restrictedProductIds;
-      if (
-        out.restrictedComponents !== undefined &&
-        s.resolvedComponentIds &&
-        s.restrictedComponentIds &&
-        !sameSet(s.resolvedComponentIds, s.restrictedComponentIds)
-      )
+      const held = (declared: unknown, resolved: number[] | undefined, ids: number[] | undefined) =>
+        declared !== undefined && resolved && ids && !sameSet(resolved, ids);
+      if (held(out.restrictedProducts, s.resolvedProductIds, s.restrictedProductIds)) out.restrictedProducts = s.restrictedProductIds;
+      if (held(out.restrictedComponents, s.resolvedComponentIds, s.restrictedComponentIds))
         out.restrictedComponents = s.restrictedComponentIds;
       return out;
     },
-    // Pending create, or archived outside the stack: up finishes, or says what to do.
-    unfinished: (s) => s.pendingToken !== undefined || (s.archivedAt ?? null) !== null,
+    // Pending create, a replacement's archive left to do, or archived outside the stack: up finishes, or says what to do.
+    unfinished: (s) => life.unfinished(s as St),
 
     async preflight(ctx, inputs, olds) {
       if (isUnknown(inputs.site)) return { failures: [] };
       const site = inputs.site as string | undefined;
-      const failures = await restrictionFailures(ctx, inputs as Record<string, unknown>);
+      const failures = await restrictionFailures(ctx, inputs);
       if (failures.length > 0 || isUnknown(inputs.code)) return { failures };
       const code = inputs.code as string;
       const fail = (property: string, reason: string) => ({ failures: [{ property, reason }] });
@@ -520,17 +300,14 @@ export const coupon: KindModule<typeof kind, State> = {
           );
         return { failures: [] };
       }
-      const existing = await couponWithCode(client, code, familyId);
-      if (!existing) return { failures: [] };
-      if (existing.archivedAt !== undefined) return fail("code", archivedError(existing));
-      if (inputs.adopt === false)
-        return fail(
-          "code",
-          `${label(code, existing.id)} already exists at the service and adopt is false: choose another code, or set adopt: true to manage it`,
-        );
-      if (familyId !== undefined && existing.productFamilyId !== undefined && existing.productFamilyId !== familyId)
-        return fail("productFamily", otherFamily(existing, familyId));
-      return { failures: [], preview: { adopt: { id: existing.id, code } } };
+      // A first deploy: an existing code is adopted, or refused (archived, adopt: false, held in another family).
+      const where: Where = { site, family: familyId === undefined ? undefined : { id: familyId, handle: familyHandle } };
+      const found = await life.adoption(ctx, inputs, where);
+      if (!found?.existing || found.failures.length > 0) return { failures: found?.failures ?? [] };
+      const holder = found.existing.productFamilyId;
+      if (familyId !== undefined && holder !== undefined && holder !== familyId)
+        return fail("productFamily", otherFamily(found.existing, familyId));
+      return { failures: [], preview: found.preview };
     },
 
     /** Its ids, for the preview of an update (recorded in the checked inputs once read). */
@@ -552,60 +329,12 @@ export const coupon: KindModule<typeof kind, State> = {
         );
     },
 
-    create: (ctx, inputs) => createOrAdopt(ctx, undefined, inputs, undefined),
-
-    /** Reads the coupon first, so that a repeated or resumed update sends only when the service still holds something differently. */
-    async update(ctx, id, s, inputs) {
-      if (s.pendingToken !== undefined) return (await createOrAdopt(ctx, id, inputs, s.pendingToken)).state;
-      const couponId = couponIdOf(id, s);
-      if (couponId === undefined || s.productFamilyId === undefined || s.productFamilyId === null)
-        return (await createOrAdopt(ctx, id, inputs, undefined)).state;
-      const client = ctx.client(inputs.site);
-      let live: ServiceCoupon;
-      try {
-        live = await client.readCoupon(s.productFamilyId, couponId);
-      } catch (err) {
-        if (isNotFound(err))
-          throw new Error(
-            `${label(s.code, couponId)} no longer exists at the service: run \`pulumi refresh\` to drop it (nothing was changed)`,
-          );
-        throw err;
-      }
-      if (live.archivedAt !== undefined)
-        throw new Error(
-          `${archivedError(live)}. Nothing was changed; to let it go, remove it from the program (its destroy changes nothing more).`,
-        );
-      const family = { id: s.productFamilyId, handle: s.productFamilyHandle ?? undefined };
-      const resolved = await resolve(ctx, inputs);
-      return recordOf(await converge(ctx, live, family, inputs, resolved), inputs, family, resolved);
-    },
-
-    async read(ctx, id, s) {
-      const couponId = couponIdOf(id, s);
-      if (couponId === undefined || s.productFamilyId === undefined || s.productFamilyId === null) return s;
-      const c = await findByHandle(() => ctx.client(s.site).readCoupon(s.productFamilyId as number, couponId));
-      return c ? { ...s, ...outputsOf(c, s.site), code: c.code ?? s.code } : undefined;
-    },
-
-    async del(ctx, id, s) {
-      const client = ctx.client(s.site);
-      let couponId = couponIdOf(id, s);
-      let familyId = s.productFamilyId ?? undefined;
-      if (s.pendingToken !== undefined || familyId === undefined) {
-        const found = await couponWithCode(client, s.code, familyId);
-        couponId = found?.id;
-        familyId = found?.productFamilyId;
-      }
-      if (couponId === undefined || familyId === undefined)
-        return ctx.notice(`Coupon: the pending create of \`${s.code}\` made no coupon; nothing to archive.`);
-      const fid = familyId;
-      const live = await findByHandle(() => client.readCoupon(fid, couponId));
-      if (!live || live.archivedAt !== undefined) return;
-      await client.archiveCoupon(fid, couponId);
-      ctx.notice(
-        `Coupon: archived ${label(live.code ?? s.code, couponId)}; subscriptions using it keep it, and the service keeps its code taken.`,
-      );
-    },
+    create: (ctx, inputs) => create(ctx, inputs as In),
+    /** Finishes a pending create or a replacement's archive; else reads the coupon first, so that a repeated update sends only what still differs. */
+    update: (ctx, id, s, inputs) => life.update(ctx, id, s as St, inputs as In),
+    // A state that does not say the coupon's family has nothing to read it under: it stays as recorded.
+    read: async (ctx, id, s) => (s.productFamilyId === undefined || s.productFamilyId === null ? s : life.read(ctx, id, s as St)),
+    del: (ctx, id, s) => life.del(ctx, id, s as St),
   },
 };
 

@@ -224,7 +224,7 @@ describe("Coupon, its less travelled paths", () => {
       const { result, error, text } = await captureOutput(() => coupons.create({ ...spring, productFamily: "handle:addons" }));
       expect(error).toBeUndefined();
       expect(text).toContain(
-        `Coupon: ${label("SPRING25", old.id)} in family ${old.outs.productFamilyId} is renamed \`SPRING25-REPLACED-${old.id}-1\` to free its code for its replacement in family ${addonsId}; it is archived when the replaced resource is deleted.`,
+        `Coupon: ${label("SPRING25", old.id)} is renamed \`SPRING25-REPLACED-${old.id}-1\` to free its code for its replacement (productFamily); it is archived once the new one exists.`,
       );
       expect(sim.coupons().find((c) => c.id === Number(old.id))?.code).toBe(`SPRING25-REPLACED-${old.id}-1`);
       expect(held("SPRING25").map((c) => [c.id, c.familyId])).toEqual([[Number(result?.id), addonsId]]);
@@ -237,7 +237,7 @@ describe("Coupon, its less travelled paths", () => {
       sim.reset();
       const { error } = await captureOutput(() => coupons.create({ ...spring, productFamily: "handle:addons", endDate: "2000-01-01" }));
       expect((error as Error).message).toBe(
-        `POST /product_families/${addonsId}/coupons.json failed with 422: Expiration Date cannot be in the past. The old coupon (id ${old.id}) holds the code \`SPRING25-REPLACED-${old.id}\` now. The create was not applied; the next \`pulumi up\` creates it.`,
+        `POST /product_families/${addonsId}/coupons.json failed with 422: Expiration Date cannot be in the past. The old coupon holds the code \`SPRING25-REPLACED-${old.id}\` now. The create was not applied; the next \`pulumi up\` creates it.`,
       );
       expect(sim.coupons().map((c) => c.code)).toEqual([`SPRING25-REPLACED-${old.id}`]);
     });
