@@ -27,10 +27,10 @@ export function renderFamily(f: ProductFamilyRecord) {
  * (`product_price_point_*` are the default's, as in the published
  * promoteProductPricePointToDefault example, where both ids are equal). A
  * product without an expiration writes `"never"` and a null interval, as the
- * published list examples do.
+ * published list examples do. A subscription's product has its own price
+ * point's terms instead (render.ts).
  */
-export function renderProduct(p: ProductRecord, family: ProductFamilyRecord) {
-  const pp = defaultPricePoint(p);
+export function renderProduct(p: ProductRecord, family: ProductFamilyRecord, pp: PricePointRecord = defaultPricePoint(p)) {
   return {
     id: p.id,
     name: p.name,

@@ -1,4 +1,5 @@
 import type { PricePointRecord, ProductFamilyRecord, ProductRecord, SubscriptionRecord } from "./records";
+import { renderFamily, renderProduct } from "./render-catalog";
 import { type MigrationTarget, pricePointType } from "./site";
 import type { SubscriptionState } from "./wire";
 
@@ -15,52 +16,41 @@ export interface RenderOptions {
   reportPricePoint: boolean;
 }
 
-/** The product family as the published subscription examples embed it (without its timestamps). */
-const familyBrief = (f: ProductFamilyRecord) => ({
-  id: f.id,
-  name: f.name,
-  handle: f.handle,
-  accounting_code: f.accountingCode,
-  description: f.description,
-});
+/** What the published subscription examples leave out of the product they embed. */
+const NOT_EMBEDDED = [
+  "tax_code",
+  "default_product_price_point_id",
+  "request_billing_address",
+  "require_billing_address",
+  "require_shipping_address",
+  "use_site_exchange_rate",
+  "item_category",
+  "product_price_point_id",
+  "product_price_point_handle",
+  "product_price_point_name",
+] as const;
 
 /**
- * The product with one of its price points' terms, as embedded in a
- * subscription: the keys of the published subscription examples. (The
- * catalogue's own answers carry every key of the product schema: render-catalog.ts.)
+ * The product as a subscription embeds it: the catalogue's product
+ * (render-catalog.ts) with the subscription's price point's terms, but as the
+ * published subscription examples write it: without the keys they lack, the
+ * return fields empty strings, the family without its timestamps, and the price
+ * point's name last.
  */
 function productWith(p: ProductRecord, pp: PricePointRecord, family: ProductFamilyRecord) {
+  const { created_at: _c, updated_at: _u, ...familyBrief } = renderFamily(family);
   return {
-    id: p.id,
-    name: p.name,
-    handle: p.handle,
-    description: p.description,
-    accounting_code: p.accountingCode,
-    request_credit_card: p.requestCreditCard,
-    expiration_interval: pp.expirationInterval,
-    expiration_interval_unit: pp.expirationIntervalUnit ?? "never",
-    created_at: p.createdAt,
-    updated_at: p.updatedAt,
-    price_in_cents: pp.priceInCents,
-    interval: pp.interval,
-    interval_unit: pp.intervalUnit,
-    initial_charge_in_cents: pp.initialChargeInCents,
-    trial_price_in_cents: pp.trialPriceInCents,
-    trial_interval: pp.trialInterval,
-    trial_interval_unit: pp.trialIntervalUnit,
-    archived_at: p.archivedAt,
-    require_credit_card: p.requireCreditCard,
+    ...omit(renderProduct(p, family, pp), NOT_EMBEDDED),
     return_params: "",
-    // The request has no field for it; the vendor's create example answers false with a tax code given.
-    taxable: false,
     update_return_url: "",
-    initial_charge_after_trial: pp.initialChargeAfterTrial,
-    version_number: p.versionNumber,
     update_return_params: "",
-    product_family: familyBrief(family),
-    public_signup_pages: p.signupPages.map((s) => ({ id: s.id, return_url: null, return_params: null, url: s.url })),
+    product_family: familyBrief,
     product_price_point_name: pp.name,
   };
+}
+
+function omit<T extends object, K extends keyof T>(o: T, keys: readonly K[]): Omit<T, K> {
+  return Object.fromEntries(Object.entries(o).filter(([k]) => !(keys as readonly PropertyKey[]).includes(k))) as Omit<T, K>;
 }
 
 export type WireSubscriptionProduct = ReturnType<typeof productWith>;
