@@ -33,7 +33,7 @@ export const NOT_IN_THE_MUTATION_RUN: Record<string, string> = {
   // closure (serializeFunction), which over the sandbox's instrumented modules took past the 20 s timeout
   // in the initial run. It checks the classes' wiring of outputs to inputs; the runtime it would reach is
   // covered by the provider tests.
-  "tests/provider/coupon-program.test.ts": "serializes the dynamic provider's closure over instrumented code (past the timeout); checks class wiring only",
+  "tests/provider/coupon/program.test.ts": "serializes the dynamic provider's closure over instrumented code (past the timeout); checks class wiring only",
   // The same for WebhookEndpoint's program rules: a registration never resolved in the sandbox (past 180 s, 27 Nov 02:20),
   // outside it the file takes under a second. The kind's provider operations are in webhook-kinds.mutation.test.ts, run here.
   "tests/provider/webhook-endpoint-program.mutation.test.ts": "registers dynamic resources under mocks; serializing their provider over instrumented code never resolved (past 180 s)",

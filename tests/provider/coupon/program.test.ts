@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
-import { Component, Coupon, Product } from "../../provider";
+import { Component, Coupon, Product } from "../../../provider";
 
 // A program's Coupon given the Product and Component resources themselves in its restrictions: the
 // engine gets each as its id output (so it creates them first), mixed with handles and ids as written.

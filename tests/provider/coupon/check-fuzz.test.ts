@@ -9,16 +9,16 @@
  * to be valid gets no failure, and a field it knows to be invalid gets one on that field. Nothing is ever
  * sent but reads.
  *
- * Reproducing: `CATALOG_FUZZ_SEED=<n> npx vitest run tests/provider/coupon-check-fuzz.test.ts`
+ * Reproducing: `CATALOG_FUZZ_SEED=<n> npx vitest run tests/provider/coupon/check-fuzz.test.ts`
  * (fast-check's error carries the seed and shrink path too).
  */
 
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { kinds } from "../../provider/runtime";
-import { configure } from "../../provider/runtime/config";
-import { type Simulator, startSimulator } from "../../simulator";
-import { seedOf } from "../seeds";
+import { kinds } from "../../../provider/runtime";
+import { configure } from "../../../provider/runtime/config";
+import { type Simulator, startSimulator } from "../../../simulator";
+import { seedOf } from "../../seeds";
 
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 const SEED = seedOf("CATALOG_FUZZ_SEED");
