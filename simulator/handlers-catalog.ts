@@ -1,20 +1,11 @@
 import { type Answer, errorList, json } from "./answers";
-import { paging } from "./query";
+import { archivedPaging, pageOf } from "./query";
+import { asList, parse } from "./refusals";
 import { renderFamily, renderProduct } from "./render-catalog";
 import { renderSite } from "./render-site";
 import type { RouteRequest } from "./routes";
 import { type Site, SiteError } from "./site";
-import {
-  FAMILY_REQUIRED,
-  familyBody,
-  isObject,
-  problemsOf,
-  productCreateBody,
-  productUpdateBody,
-  Refusal,
-  sorted,
-  wrapped,
-} from "./wire-catalog";
+import { FAMILY_REQUIRED, familyBody, productCreateBody, productUpdateBody } from "./wire-catalog";
 
 /**
  * Product families and products. Refusals come in the shape each operation
@@ -85,15 +76,12 @@ export function listProducts(site: Site, _p: string[], req: RouteRequest): Answe
 
 /** Oldest first, 20 a page by default (the contract), archived ones only with `include_archived=true`. Date filters are not modelled. */
 function listed(site: Site, req: RouteRequest, familyId: number | undefined): Answer {
-  const pages = paging(req.query, 20);
-  if (typeof pages === "string") return errorList(422, pages);
-  const includeArchived = flag(req.query, "include_archived");
-  if (typeof includeArchived === "string") return errorList(422, includeArchived);
-  const rows = site.catalog.products({ familyId, includeArchived });
-  const page = rows.slice((pages.page - 1) * pages.perPage, pages.page * pages.perPage);
+  const q = archivedPaging(req.query, 20);
+  if (typeof q === "string") return errorList(422, q);
+  const rows = site.catalog.products({ familyId, includeArchived: q.includeArchived });
   return json(
     200,
-    page.map((p) => ({ product: renderProduct(p, site.catalog.familyOf(p)) })),
+    pageOf(rows, q).map((p) => ({ product: renderProduct(p, site.catalog.familyOf(p)) })),
   );
 }
 
@@ -126,38 +114,6 @@ export function readSite(): Answer {
 
 export function productAnswer(site: Site, p: Parameters<typeof renderProduct>[0]): Answer {
   return json(200, { product: renderProduct(p, site.catalog.familyOf(p)) });
-}
-
-/** The body's object under `key`, checked by `schema`; a Refusal naming what is wrong otherwise. */
-export function parse<T>(
-  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: import("zod").ZodError } },
-  body: unknown,
-  key: string,
-): T {
-  const inner = wrapped(body, key);
-  // The vendor's wording for a body without its object (subscription-delete-422.not-an-object).
-  if (!isObject(inner)) throw new Refusal({ [key]: [`${key} must be an Object`] });
-  const parsed = schema.safeParse(inner);
-  if (!parsed.success) throw new Refusal(problemsOf(parsed.error));
-  return parsed.data;
-}
-
-/** Runs `f`; a Refusal becomes a 422 error list (every field's messages, fields in alphabetical order). */
-export function asList(f: () => Answer): Answer {
-  try {
-    return f();
-  } catch (err) {
-    if (!(err instanceof Refusal)) throw err;
-    return json(422, { errors: Object.values(sorted(err.problems)).flat() });
-  }
-}
-
-/** A boolean query parameter: absent is false; "true"/"1" and "false"/"0" as Rails casts them; anything else a message. */
-export function flag(query: Record<string, string>, name: string): boolean | string {
-  const v = query[name];
-  if (v === undefined || v === "false" || v === "0") return false;
-  if (v === "true" || v === "1") return true;
-  return `${name} must be true or false; got '${v}'.`;
 }
 
 /** A path segment as text; one that does not decode names nothing (404 with `what`). */

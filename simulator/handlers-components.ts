@@ -1,11 +1,12 @@
 import { type Answer, errorList, json } from "./answers";
-import { decodeSegment, flag } from "./handlers-catalog";
-import { paging } from "./query";
+import { decodeSegment } from "./handlers-catalog";
+import { archivedPaging, flag, idList, pageOf, paging } from "./query";
 import type { ComponentKind, ComponentRecord } from "./records";
+import { asFields, asOrderedList, parse } from "./refusals";
 import { renderComponent, renderComponentPricePoint } from "./render-components";
 import type { RouteRequest } from "./routes";
 import type { Site } from "./site";
-import { isObject, type Problems, problemsOf, Refusal, sorted, wrapped } from "./wire-catalog";
+import { isObject, type Problems, problemsOf, Refusal, wrapped } from "./wire-catalog";
 import {
   COMPONENT_KINDS,
   componentCreateBody,
@@ -85,8 +86,6 @@ const REQUIRED: Record<ComponentKind, readonly ("unit_name" | "pricing_scheme" |
   event_based: ["unit_name", "pricing_scheme", "event_based_billing_metric_id"],
 };
 const LABEL = { unit_name: "Unit name", pricing_scheme: "Pricing scheme", event_based_billing_metric_id: "Event based billing metric" };
-/** The published example's order; other fields after, as found. */
-const FIRST = ["name", "unit_name", "prices", "pricing_scheme"];
 
 export const isComponentKind = (k: string): k is ComponentKind => (COMPONENT_KINDS as readonly string[]).includes(k);
 
@@ -142,13 +141,13 @@ export function readFamilyComponent(site: Site, [fRef, cRef]: string[], req: Rou
 /** PUT /product_families/{id}/components/{id}.json. */
 export function updateFamilyComponent(site: Site, [fRef, cRef]: string[], req: RouteRequest): Answer {
   const c = site.components.inFamily(family(site, fRef), decodeSegment(cRef, "Component not found"));
-  return asOrderedList(() => componentAnswer(site, req, site.components.update(c, parseUnder(componentUpdateBody, req.body, "component"))));
+  return asOrderedList(() => componentAnswer(site, req, site.components.update(c, parse(componentUpdateBody, req.body, "component"))));
 }
 
 /** PUT /components/{id}.json. */
 export function updateComponent(site: Site, [cRef]: string[], req: RouteRequest): Answer {
   const c = component(site, cRef);
-  return asOrderedList(() => componentAnswer(site, req, site.components.update(c, parseUnder(componentUpdateBody, req.body, "component"))));
+  return asOrderedList(() => componentAnswer(site, req, site.components.update(c, parse(componentUpdateBody, req.body, "component"))));
 }
 
 /** DELETE /product_families/{id}/components/{id}.json: archives, and answers the bare component (the contract's `Component`, not wrapped). */
@@ -172,25 +171,15 @@ export function listComponents(site: Site, _p: string[], req: RouteRequest): Ans
 
 /** Oldest first, 20 a page (the contract), archived ones only with `include_archived=true`; `filter[ids]`. Date filters are not modelled. */
 function listed(site: Site, req: RouteRequest, familyId: number | undefined): Answer {
-  const pages = paging(req.query, 20);
-  if (typeof pages === "string") return errorList(422, pages);
-  const includeArchived = flag(req.query, "include_archived");
-  if (typeof includeArchived === "string") return errorList(422, includeArchived);
+  const q = archivedPaging(req.query, 20);
+  if (typeof q === "string") return errorList(422, q);
   const ids = idList(req.query["filter[ids]"]);
   if (typeof ids === "string") return errorList(422, ids);
-  const rows = site.components.list({ familyId, includeArchived, ids });
-  const page = rows.slice((pages.page - 1) * pages.perPage, pages.page * pages.perPage);
+  const rows = site.components.list({ familyId, includeArchived: q.includeArchived, ids });
   return json(
     200,
-    page.map((c) => ({ component: renderComponent(c, site.catalog.family(String(c.familyId)), req.baseUrl) })),
+    pageOf(rows, q).map((c) => ({ component: renderComponent(c, site.catalog.family(String(c.familyId)), req.baseUrl) })),
   );
-}
-
-export function idList(raw: string | undefined): number[] | undefined | string {
-  if (raw === undefined) return undefined;
-  const parts = raw.split(",").filter((s) => s !== "");
-  if (!parts.every((s) => /^\d{1,15}$/.test(s))) return `filter[ids] must be a comma-separated list of ids; got '${raw}'.`;
-  return parts.map(Number);
 }
 
 // ---- price points -----------------------------------------------------------
@@ -222,15 +211,14 @@ export function listComponentPricePoints(site: Site, [cRef]: string[], req: Rout
   const rows = c.pricePoints.filter(
     (pp) => wanted.includes(pp.default ? "default" : "catalog") && (archived || includeArchived || pp.archivedAt === null),
   );
-  const page = rows.slice((pages.page - 1) * pages.perPage, pages.page * pages.perPage);
-  return json(201, { price_points: page.map((pp) => renderComponentPricePoint(c, pp)) });
+  return json(201, { price_points: pageOf(rows, pages).map((pp) => renderComponentPricePoint(c, pp)) });
 }
 
 /** POST /components/{id}/price_points.json → 200 (the contract's status for it). */
 export function createComponentPricePoint(site: Site, [cRef]: string[], req: RouteRequest): Answer {
   const c = component(site, cRef);
   return asOrderedList(() => {
-    const b = parseUnder(componentPricePointBody, req.body, "price_point");
+    const b = parse(componentPricePointBody, req.body, "price_point");
     return json(200, { price_point: renderComponentPricePoint(c, site.components.createPricePoint(c, b)) });
   });
 }
@@ -246,13 +234,10 @@ export function readComponentPricePoint(site: Site, [cRef, ppRef]: string[]): An
 export function updateComponentPricePoint(site: Site, [cRef, ppRef]: string[], req: RouteRequest): Answer {
   const c = component(site, cRef);
   const pp = site.components.pricePoint(c, decodeSegment(ppRef, "Price point not found"));
-  try {
-    const b = parseUnder(componentPricePointUpdateBody, req.body, "price_point");
+  return asFields(() => {
+    const b = parse(componentPricePointUpdateBody, req.body, "price_point");
     return json(200, { price_point: renderComponentPricePoint(c, site.components.updatePricePoint(c, pp, b)) });
-  } catch (err) {
-    if (!(err instanceof Refusal)) throw err;
-    return json(422, { errors: sorted(err.problems) });
-  }
+  });
 }
 
 /** DELETE …/price_points/{id}.json. */
@@ -274,35 +259,4 @@ export function promoteComponentPricePoint(site: Site, [cRef, ppRef]: string[], 
   const c = component(site, cRef);
   const pp = site.components.pricePoint(c, decodeSegment(ppRef, "Price point not found"));
   return asOrderedList(() => componentAnswer(site, req, site.components.promote(c, pp)));
-}
-
-// ---- shared -----------------------------------------------------------------
-
-/** The body's object under `key`, checked by `schema`; a Refusal naming what is wrong otherwise. */
-export function parseUnder<T>(
-  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: import("zod").ZodError } },
-  body: unknown,
-  key: string,
-): T {
-  const inner = wrapped(body, key);
-  if (!isObject(inner)) throw new Refusal({ [key]: [`${key} must be an Object`] });
-  const parsed = schema.safeParse(inner);
-  if (!parsed.success) throw new Refusal(problemsOf(parsed.error));
-  return parsed.data;
-}
-
-/** Runs `f`; a Refusal becomes a 422 error list, the published order first (name, unit name, prices, scheme), then the rest. */
-export function asOrderedList(f: () => Answer): Answer {
-  try {
-    return f();
-  } catch (err) {
-    if (!(err instanceof Refusal)) throw err;
-    const keys = Object.keys(err.problems).sort((a, b) => rank(a) - rank(b));
-    return json(422, { errors: keys.flatMap((k) => err.problems[k]) });
-  }
-}
-
-function rank(key: string): number {
-  const i = FIRST.indexOf(key);
-  return i < 0 ? FIRST.length : i;
 }

@@ -1,9 +1,9 @@
 import { type Answer, errorList, json } from "./answers";
 import type { RestrictionChange } from "./coupons";
 import { decodeSegment } from "./handlers-catalog";
-import { asOrderedList, idList, parseUnder } from "./handlers-components";
-import { paging, positiveInt } from "./query";
+import { idList, pageOf, paging, positiveInt } from "./query";
 import type { CouponRecord } from "./records";
+import { asOrderedList, parse } from "./refusals";
 import { renderCoupon } from "./render-components";
 import type { RouteRequest } from "./routes";
 import type { Site } from "./site";
@@ -57,7 +57,7 @@ function restrictions(body: unknown): RestrictionChange {
 export function createCoupon(site: Site, [fRef]: string[], req: RouteRequest): Answer {
   const f = family(site, fRef);
   return asOrderedList(() => {
-    const b = parseUnder(couponCreateBody, req.body, "coupon");
+    const b = parse(couponCreateBody, req.body, "coupon");
     return answer(site, site.coupons.create(f, b, restrictions(req.body)), 201);
   });
 }
@@ -69,9 +69,7 @@ export function readCoupon(site: Site, [fRef, id]: string[]): Answer {
 /** PUT /product_families/{id}/coupons/{id}.json: what is given changes (an archived coupon too). */
 export function updateCoupon(site: Site, [fRef, id]: string[], req: RouteRequest): Answer {
   const c = couponOf(site, fRef, id);
-  return asOrderedList(() =>
-    answer(site, site.coupons.update(c, parseUnder(couponUpdateBody, req.body, "coupon"), restrictions(req.body))),
-  );
+  return asOrderedList(() => answer(site, site.coupons.update(c, parse(couponUpdateBody, req.body, "coupon"), restrictions(req.body))));
 }
 
 /** DELETE /product_families/{id}/coupons/{id}.json: archives. */
@@ -105,9 +103,8 @@ function listed(site: Site, req: RouteRequest, familyId: number | undefined): An
   if (typeof ids === "string") return errorList(422, ids);
   const codes = req.query["filter[codes]"]?.split(",").filter((s) => s !== "");
   const rows = site.coupons.list({ familyId, ids, codes });
-  const page = rows.slice((pages.page - 1) * pages.perPage, pages.page * pages.perPage);
   return json(
     200,
-    page.map((c) => ({ coupon: renderSiteCoupon(site, c) })),
+    pageOf(rows, pages).map((c) => ({ coupon: renderSiteCoupon(site, c) })),
   );
 }

@@ -1,6 +1,7 @@
 import { type Answer, errorList, json } from "./answers";
-import { asList, decodeSegment, flag, parse, productAnswer } from "./handlers-catalog";
-import { paging } from "./query";
+import { decodeSegment, productAnswer } from "./handlers-catalog";
+import { flag, pageOf, paging } from "./query";
+import { asFields, asIndexed, asList, parse } from "./refusals";
 import { renderPricePoint } from "./render-catalog";
 import type { RouteRequest } from "./routes";
 import { pricePointType, type Site } from "./site";
@@ -14,7 +15,6 @@ import {
   pricePointUpdateBody,
   problemsOf,
   Refusal,
-  sorted,
   wrapped,
 } from "./wire-catalog";
 
@@ -56,8 +56,7 @@ export function listPricePoints(site: Site, [ref]: string[], req: RouteRequest):
   const includeArchived = flag(req.query, "include_archived");
   if (typeof includeArchived === "string") return errorList(422, includeArchived);
   const rows = p.pricePoints.filter((pp) => types.includes(pricePointType(pp)) && (archived || includeArchived || pp.archivedAt === null));
-  const page = rows.slice((pages.page - 1) * pages.perPage, pages.page * pages.perPage);
-  return json(200, { price_points: page.map((pp) => renderPricePoint(p, pp)) });
+  return json(200, { price_points: pageOf(rows, pages).map((pp) => renderPricePoint(p, pp)) });
 }
 
 /** POST /products/{id}/price_points.json → 201. An unknown product is a 404 whatever the body. */
@@ -146,33 +145,4 @@ export function promotePricePoint(site: Site, [ref, ppRef]: string[]): Answer {
   const p = product(site, ref);
   const pp = site.catalog.pricePoint(p, decodeSegment(ppRef, "Price point not found"));
   return asList(() => productAnswer(site, site.catalog.promotePricePoint(p, pp)));
-}
-
-/** Runs `f`; a Refusal becomes the price point 422: `{"errors":{field:[…]}}`, fields in alphabetical order. */
-function asFields(f: () => Answer): Answer {
-  try {
-    return f();
-  } catch (err) {
-    if (!(err instanceof Refusal)) throw err;
-    return json(422, { errors: sorted(err.problems) });
-  }
-}
-
-/** Runs `f`; a Refusal becomes the bulk 422: the indexed keys at the top level, by index, then field. */
-function asIndexed(f: () => Answer): Answer {
-  try {
-    return f();
-  } catch (err) {
-    if (!(err instanceof Refusal)) throw err;
-    const order = (k: string) => {
-      const m = /^price_points\[(\d+)\]\.(.*)$/.exec(k);
-      return m ? ([Number(m[1]), m[2]] as const) : ([-1, k] as const);
-    };
-    const entries = Object.entries(err.problems).sort(([a], [b]) => {
-      const [ia, fa] = order(a);
-      const [ib, fb] = order(b);
-      return ia !== ib ? ia - ib : fa < fb ? -1 : fa > fb ? 1 : 0;
-    });
-    return json(422, Object.fromEntries(entries));
-  }
 }
