@@ -9,7 +9,7 @@ import {
   type ProductFamily,
 } from "../../sdk";
 import { operations, responseExamples } from "../contract/examples";
-import { contractRequestCheck } from "./catalog-contract";
+import { contractRequestCheck } from "./catalog/request-contract";
 import { type FixtureServer, fixture, type Reply, type Route, startFixtureServer } from "./fixture-server";
 
 /**
@@ -31,14 +31,19 @@ function example(operationId: string, status: number, name?: string, status2 = s
 }
 
 let server: FixtureServer;
+
 let billing: BillingClient;
+
 const clients: BillingClient[] = [];
+
 const sentAll: { method: string; url: string; text: string }[] = [];
 
 beforeAll(async () => {
   server = await startFixtureServer();
 });
+
 afterAll(() => server.close());
+
 beforeEach(() => {
   server.requests.length = 0;
   server.serve([]);
@@ -52,13 +57,16 @@ beforeEach(() => {
   });
   clients.push(billing);
 });
+
 afterEach(async () => {
   sentAll.push(...server.requests.map((r) => ({ method: r.method, url: r.url, text: r.text })));
   await Promise.all(clients.splice(0).map((c) => c.close()));
 });
 
 const route = (method: string, path: string | RegExp, reply: Reply): Route => ({ method, path, reply });
+
 const seen = () => server.requests.map((r) => `${r.method} ${r.url}`);
+
 const body = (i = 0) => JSON.parse(server.requests[i].text);
 
 const NO_PRICING: Omit<Pricing, "priceInCents" | "interval" | "intervalUnit"> = {
@@ -71,6 +79,7 @@ const NO_PRICING: Omit<Pricing, "priceInCents" | "interval" | "intervalUnit"> = 
   expirationInterval: undefined,
   expirationIntervalUnit: undefined,
 };
+
 const MONTHLY = { priceInCents: 1000, interval: 1, intervalUnit: "month" } as const;
 
 // ---------------------------------------------------------------------------------------------------
@@ -440,6 +449,7 @@ const EDUCATIONAL: PricePoint = {
     expirationIntervalUnit: "month",
   },
 };
+
 const EDUCATIONAL_INPUT = {
   handle: "educational",
   name: "Educational",
@@ -455,7 +465,9 @@ const EDUCATIONAL_INPUT = {
   expirationInterval: 12,
   expirationIntervalUnit: "month",
 } as const;
+
 const POINTS = "/products/901/price_points.json";
+
 const POINT = "/products/901/price_points/283.json";
 
 describe("price points, on the contract's examples", () => {

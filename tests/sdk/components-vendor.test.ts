@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { catalogErrorMessages, componentPricePointInput, componentPricePointUpdateInput, couponInput, problemsOf, wire } from "../../sdk";
-import { componentPricePointUpdateBody, couponBody } from "../../sdk/catalog/component-bodies";
+import { catalogErrorMessages, componentPricePointInput, couponInput, problemsOf, wire } from "../../sdk";
+import { couponBody } from "../../sdk/catalog/component-bodies";
 import { toComponent, toComponentPricePoint, toCoupon } from "../../sdk/catalog/component-results";
 
 /**
@@ -15,6 +15,7 @@ import { toComponent, toComponentPricePoint, toCoupon } from "../../sdk/catalog/
  */
 
 const DIR = path.resolve(__dirname, "../fixtures/vendor/components-coupons");
+
 interface Entry {
   file: string;
   method: string;
@@ -24,8 +25,11 @@ interface Entry {
   operationId: string;
   contract: { pointer: string[] };
 }
+
 const INDEX: Entry[] = JSON.parse(readFileSync(path.join(DIR, "index.json"), "utf8"));
+
 const CONTRACT = JSON.parse(readFileSync(path.resolve(__dirname, "../../contract/advanced-billing.openapi.json"), "utf8"));
+
 const fixture = (e: Entry) => JSON.parse(readFileSync(path.join(DIR, e.file), "utf8"));
 
 /** The wire schema each operation's 2xx answer is read with. */
@@ -228,30 +232,6 @@ describe("the published coupon requests, as SDK inputs", () => {
       });
     },
   );
-});
-
-describe("the price point update's body from the tiers it replaces", () => {
-  const tiers = (...t: [number, number | undefined][]) =>
-    t.map(([s, e]) => ({ startingQuantity: s, ...(e === undefined ? {} : { endingQuantity: e }), unitPrice: 1 }));
-  const old = (...t: (number | undefined)[]) => t.map((endingQuantity, i) => ({ id: 10 + i, endingQuantity }));
-  it.each([
-    ["same count, last open kept open", tiers([1, 9], [10, undefined]), old(9, undefined), ["10 rewrite", "11 rewrite"]],
-    [
-      "fewer: extras destroyed, a closed one never reused as the open last",
-      tiers([1, undefined]),
-      old(9, 19, undefined),
-      ["10 destroy", "11 destroy", "12 destroy", "new"],
-    ],
-    ["more: the open one closed, the rest added", tiers([1, 9], [10, 19], [20, undefined]), old(undefined), ["10 rewrite", "new", "new"]],
-  ] as const)("%s", (_, next, existing, expected) => {
-    const body = componentPricePointUpdateBody(componentPricePointUpdateInput.parse({ prices: next }), existing) as any;
-    const shape = body.price_point.prices.map((p: any) =>
-      p.id === undefined ? "new" : p._destroy ? `${p.id} destroy` : `${p.id} rewrite`,
-    );
-    expect(shape).toStrictEqual(expected);
-    // Never an ending_quantity of null: the contract's update types it integer or text.
-    for (const p of body.price_point.prices) expect(p.ending_quantity === null).toBe(false);
-  });
 });
 
 describe("leniency where it cannot make a result wrong", () => {

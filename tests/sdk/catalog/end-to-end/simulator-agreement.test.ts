@@ -1,15 +1,14 @@
 import { describe, expect, it, onTestFinished } from "vitest";
-import { BillingApiError, CatalogOutcomeUnknownError } from "../../sdk";
-import { recordingProxy } from "../contract/recorder";
-import { contractRequestCheck } from "./catalog-contract";
-import { clientOf, site } from "./helpers";
+import { BillingApiError, CatalogOutcomeUnknownError } from "../../../../sdk";
+import { recordingProxy } from "../../../contract/recorder";
+import { clientOf, site } from "../../helpers";
+import { contractRequestCheck } from "../request-contract";
 
 /**
- * The catalog SDK against the simulator's catalog (written by others from the contract, never from
- * sdk/): the two readings of the contract agree on the whole surface, every request recorded on the
- * wire validates against the contract's request schemas, and the simulator's own faults (a request
- * still processing when the client gives up, an answer lost after the create applied) leave one
- * object, found by the SDK.
+ * The catalog SDK against the simulator's catalog (written by others from the contract, never from sdk/): the two
+ * readings of the contract agree on the whole surface, every request recorded on the wire validates against the
+ * contract's request schemas, and the simulator's own faults (a request still processing when the client gives up,
+ * an answer lost after the create applied) leave one object, found by the SDK.
  */
 
 const MONTHLY = { priceInCents: 1000, interval: 1, intervalUnit: "month" } as const;

@@ -1,19 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { type BillingClient, BillingValidationError, CatalogOutcomeUnknownError } from "../../sdk";
-import { contractRequestCheck, type SentRequest } from "./catalog-contract";
-import { type ComponentsService, componentsService } from "./components-fake-service";
-import { clientOf } from "./helpers";
+import { type BillingClient, BillingValidationError, CatalogOutcomeUnknownError } from "../../../../sdk";
+import { clientOf } from "../../helpers";
+import { type FakeService, fakeService, TWO_FAMILIES } from "../fake-service";
+import { contractRequestCheck, type SentRequest } from "../request-contract";
 
 /**
- * Components, component price points and coupons through BillingClient against the in-memory
- * service: each operation's request and result, the paging and archived filters, the price point
- * update's `Update Price` body, the lost-answer read-back of each create, and every request sent
- * validated against the contract.
+ * Components, component price points and coupons through BillingClient against the in-memory catalog service
+ * (../fake-service.ts): each operation's request and result, the paging and archived filters, the price point
+ * update's `Update Price` body, the lost-answer read-back of each create and repeatable write, and every request
+ * sent validated against the contract (../request-contract.ts).
  */
 
-const services: ComponentsService[] = [];
+const services: FakeService[] = [];
+
 async function setup(client: { maxRetries?: number; migrationSettleSeconds?: number } = {}) {
-  const svc = await componentsService();
+  const svc = await fakeService({ families: TWO_FAMILIES });
   services.push(svc);
   const billing = clientOf(svc.url, { maxRetries: 2, migrationSettleSeconds: 0.05, ...client });
   return { svc, billing };
@@ -213,7 +214,7 @@ describe("component price points", () => {
         { startingQuantity: 21, unitPrice: 1 },
       ],
     });
-    const ids = svc.points.find((x) => x.id === p.id)!.prices.map((x: any) => x.id);
+    const ids = svc.componentPricePoints.find((x) => x.id === p.id)!.prices.map((x: any) => x.id);
     const updated = await billing.updateComponentPricePoint(c.id, p.id, {
       pricingScheme: "volume",
       prices: [
@@ -342,8 +343,8 @@ type Create = {
   kind: string;
   post: RegExp;
   readBack: string;
-  run: (b: BillingClient, svc: ComponentsService, token?: string) => Promise<{ id: number }>;
-  count: (svc: ComponentsService) => number;
+  run: (b: BillingClient, svc: FakeService, token?: string) => Promise<{ id: number }>;
+  count: (svc: FakeService) => number;
 };
 
 const CREATES: Create[] = [
@@ -366,7 +367,7 @@ const CREATES: Create[] = [
         { uniquenessToken: token },
       );
     },
-    count: (svc) => svc.points.filter((p) => p.handle === "wholesale").length,
+    count: (svc) => svc.componentPricePoints.filter((p) => p.handle === "wholesale").length,
   },
   {
     kind: "coupon",
@@ -435,7 +436,7 @@ describe.each(CREATES)("create a $kind with its answer lost", (k) => {
 });
 
 describe("every request sent above", () => {
-  it("validates against the contract's request schema, but for the listed deviations (catalog-contract.ts)", async () => {
+  it("validates against the contract's request schema, but for the listed deviations (request-contract.ts)", async () => {
     const sent: SentRequest[] = services.flatMap((s) =>
       s.log.map((r) => ({ method: r.method, url: r.url, text: r.body === undefined ? "" : JSON.stringify(r.body) })),
     );

@@ -1,5 +1,5 @@
 import OpenAPIBackend, { type Document } from "openapi-backend";
-import { contractDefinition } from "../contract/validator";
+import { contractDefinition } from "../../contract/validator";
 
 /**
  * The catalog requests the SDK sends, judged against the contract's request schemas (as published).

@@ -1,19 +1,60 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
+import { couponInput, problemsOf } from "../../../../sdk";
 
-// sdk/catalog/coupon-inputs.ts, pinned exactly: the mutation run left its messages, the code and end-date patterns,
-// the bounds, the enum, the cross-field rule and the descriptions unchecked. The schemas are built when the module
-// loads, before a mutant is switched on, and other SDK tests load the SDK afresh, which makes the mutation run give
-// every module-level mutant of this file to those tests alone: so every test here loads the SDK afresh too
-// (vi.resetModules, then import) and must itself catch each of them. The descriptions are what the provider's docs
-// and schema publish, so they are pinned as well.
+/**
+ * The coupon input (sdk/catalog/coupon-inputs.ts): the code, a percentage or an amount, the other fields, the
+ * restrictions, the object and its cross-field rules; each refusal word for word. The schemas are built when the
+ * module loads, so the tests that pin them load it afresh (vi.resetModules, then import).
+ */
 
-beforeEach(() => {
-  vi.resetModules();
+const problems = (schema: { safeParse: (v: unknown) => any }, v: unknown) => {
+  const r = schema.safeParse(v);
+  return r.success ? [] : problemsOf(r.error).map((p: { property: string; message: string }) => `${p.property}: ${p.message}`);
+};
+
+describe("coupon inputs", () => {
+  const base = { code: "SPRING-15%", name: "Spring", percentage: 15 };
+  it("a percentage or an amount, exactly one", () => {
+    expect(problems(couponInput, base)).toStrictEqual([]);
+    expect(problems(couponInput, { ...base, percentage: undefined, amountInCents: 500 })).toStrictEqual([]);
+    expect(problems(couponInput, { ...base, amountInCents: 500 })).toStrictEqual([
+      "amountInCents: must be left out with percentage: a coupon is a percentage or an amount, not both",
+    ]);
+    expect(problems(couponInput, { code: "X", name: "X" })).toStrictEqual([
+      "percentage: or amountInCents is required: a percentage (15 for 15%) or an amount in integer cents",
+    ]);
+  });
+
+  it.each([
+    ["BOB@EXAMPLE.COM", true],
+    ["A+B_C.D-E%", true],
+    ["spring", false],
+    ["SPRING SALE", false],
+    ["", false],
+  ])("code %j accepted: %s", (code, ok) => {
+    expect(problems(couponInput, { ...base, code }).length === 0).toBe(ok);
+  });
+
+  it("a lowercase code is refused with its uppercase form", () => {
+    expect(problems(couponInput, { ...base, code: "spring" })).toStrictEqual([
+      'code: must be only uppercase letters, digits and "%", "@", "+", "-", "_", "." (uppercase: "SPRING"), got "spring"',
+    ]);
+  });
+
+  it("a duration needs recurring; restrictions are distinct ids", () => {
+    expect(problems(couponInput, { ...base, durationPeriodCount: 3 })).toStrictEqual([
+      "recurring: must be true with durationPeriodCount: only a recurring coupon lasts several periods",
+    ]);
+    expect(problems(couponInput, { ...base, restrictedProducts: [1, 1] })).toStrictEqual([
+      "restrictedProducts: must not name a product twice",
+    ]);
+  });
 });
 
 // Only the modules pinned here (and what they import) load afresh: the mutation run gives a test that reloads the whole
 // SDK every module-level mutant of it, and runs each such mutant against every such test (mutation/README.md).
-const fresh = async () => ({ ...(await import("../../sdk/catalog/coupon-inputs")), ...(await import("../../sdk/validation")) });
+const fresh = async () => ({ ...(await import("../../../../sdk/catalog/coupon-inputs")), ...(await import("../../../../sdk/validation")) });
+
 type Sdk = Awaited<ReturnType<typeof fresh>>;
 
 /** What a freshly loaded schema makes of `v`: the parsed value, or its problems as the SDK reports them. */
@@ -26,12 +67,20 @@ async function parse(v: unknown, schema: "couponInput" | "couponCode" = "couponI
 const refused = (property: string, message: string) => ({ problems: [{ property, message }] });
 
 const CODE_RULE = 'uppercase letters, digits and "%", "@", "+", "-", "_", "."';
+
 const PERCENT = "a percentage above 0 and at most 100 (15 for 15%)";
+
 const BASE = { code: "SPRING", name: "Spring", percentage: 15 } as const;
+
 const NOT_AN_OBJECT = "must be an object { code, name, percentage | amountInCents, … }";
+
 const NEITHER = "or amountInCents is required: a percentage (15 for 15%) or an amount in integer cents";
 
 describe("code: 1 to 255 of uppercase letters, digits and % @ + - _ .", () => {
+  beforeEach(() => {
+    vi.resetModules();
+  });
+
   it.each(["A", "AB", "A%@+-_.", "JOHN.DOE+10%@EXAMPLE.COM", "0", "Z".repeat(254), "Z".repeat(255)])("%j is taken", async (code) => {
     expect(await parse({ ...BASE, code })).toStrictEqual({ data: { ...BASE, code } });
     expect(await parse(code, "couponCode")).toStrictEqual({ data: code });
@@ -87,6 +136,10 @@ describe("code: 1 to 255 of uppercase letters, digits and % @ + - _ .", () => {
 });
 
 describe("the discount: a percentage or an amount", () => {
+  beforeEach(() => {
+    vi.resetModules();
+  });
+
   it.each([100, 0.01, 15, 99.99, 50.5])("a percentage of %j is taken", async (percentage) => {
     expect(await parse({ ...BASE, percentage })).toStrictEqual({ data: { ...BASE, percentage } });
   });
@@ -125,6 +178,10 @@ describe("the discount: a percentage or an amount", () => {
 });
 
 describe("the other fields", () => {
+  beforeEach(() => {
+    vi.resetModules();
+  });
+
   it("a description must be a string", async () => {
     expect(await parse({ ...BASE, description: 5 })).toStrictEqual(refused("description", "must be a description (a string), got 5"));
   });
@@ -232,6 +289,10 @@ describe.each([
   ["restrictedProducts", "product"],
   ["restrictedComponents", "component"],
 ])("%s: distinct %s ids", (field, what) => {
+  beforeEach(() => {
+    vi.resetModules();
+  });
+
   it.each([[[]], [[1]], [[1, 2, 3]], [[3, 1]]])("%j is taken", async (ids) => {
     expect(await parse({ ...BASE, [field]: ids })).toStrictEqual({ data: { ...BASE, [field]: ids } });
   });
@@ -256,6 +317,10 @@ describe.each([
 });
 
 describe("the object and its cross-field rule", () => {
+  beforeEach(() => {
+    vi.resetModules();
+  });
+
   it.each([null, undefined, "SPRING", 5, true])("%j is one problem, not a crash and no discount rule", async (v) => {
     expect(await parse(v)).toStrictEqual(refused("(input)", NOT_AN_OBJECT));
   });
@@ -339,33 +404,5 @@ describe("the object and its cross-field rule", () => {
     expect(await parse(input)).toStrictEqual({ data: input });
     const flat = { code: "FLAT", name: "Flat", amountInCents: 1000, recurring: true, durationPeriodCount: 1 };
     expect(await parse(flat)).toStrictEqual({ data: flat });
-  });
-});
-
-describe("the descriptions the provider's docs and schema publish", () => {
-  it("each field's", async () => {
-    const { couponInput } = await fresh();
-    const found = Object.fromEntries(
-      Object.entries(couponInput.shape as Record<string, { description?: string }>).map(([k, v]) => [k, v.description]),
-    );
-    expect(found).toStrictEqual({
-      code: `The code customers enter: ${CODE_RULE}. Unique among the site's coupons.`,
-      name: "The coupon's name.",
-      description: "The coupon's description.",
-      percentage: "A percentage discount (15 for 15%); exactly one of percentage and amountInCents.",
-      amountInCents: "A flat discount in integer cents; exactly one of percentage and amountInCents.",
-      recurring: "Whether the discount applies every period (true) or only to the first charge.",
-      durationPeriodCount:
-        "With recurring: for how many periods the discount applies (default: indefinitely). The contract's answers carry it (duration_period_count); its request schema does not list it, the service's older documentation does.",
-      endDate: "When the coupon stops being accepted (ISO-8601).",
-      stackable: "Whether the coupon combines with other coupons on a subscription.",
-      compoundingStrategy: 'With stackable: "compound" (applied after other coupons) or "full-price" (on the full price).',
-      allowNegativeBalance: "Whether a flat discount may exceed the charge (a credit).",
-      excludeMidPeriodAllocations: "Whether mid-period component allocations are left undiscounted.",
-      applyOnCancelAtEndOfPeriod: "Whether the discount applies to the last period of a subscription canceled at its end.",
-      applyOnSubscriptionExpiration: "Whether the discount applies to the charge at a subscription's expiration.",
-      restrictedProducts: "The site's product ids the coupon is limited to (ids differ per site: resolve handles first). Default: all.",
-      restrictedComponents: "The site's component ids the coupon is limited to (ids differ per site). Default: all.",
-    });
   });
 });

@@ -1,20 +1,104 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { startSimulator } from "../../simulator";
-import { KEY, TOKEN } from "./helpers";
+import { componentInput, componentPricePointUpdateInput, problemsOf } from "../../../../sdk";
 
-// sdk/catalog/component-inputs.ts, pinned exactly: the mutation run left its schemas' messages, bounds, enums and
-// descriptions unchecked. The schemas are built when the module loads, before a mutant is switched on, so every test
-// here loads the SDK afresh (vi.resetModules, then import) and a fresh copy's error classes are compared by their
-// fields, not by instanceof. The descriptions are what the provider's docs and schema publish, so they are pinned too.
+/**
+ * The component and component price point inputs (sdk/catalog/component-inputs.ts): each kind's fields, text lengths,
+ * enums, whole numbers, objects and arrays, the cross-field rules, and what comes back of an accepted input; each
+ * refusal word for word. The schemas are built when the module loads, so the tests that pin them load it afresh
+ * (vi.resetModules, then import) and compare a fresh copy's errors by their fields, not by instanceof.
+ */
 
-beforeEach(() => {
-  vi.resetModules();
+const problems = (schema: { safeParse: (v: unknown) => any }, v: unknown) => {
+  const r = schema.safeParse(v);
+  return r.success ? [] : problemsOf(r.error).map((p: { property: string; message: string }) => `${p.property}: ${p.message}`);
+};
+
+describe("component inputs", () => {
+  const tiers = [{ startingQuantity: 1, unitPrice: 1 }];
+  it.each([
+    { kind: "metered", handle: "sms", name: "SMS", unitName: "message", pricingScheme: "per_unit", prices: tiers },
+    { kind: "quantity_based", handle: "seats", name: "Seats", unitName: "seat", pricingScheme: "volume", prices: tiers, recurring: true },
+    { kind: "on_off", handle: "support", name: "Support", unitPrice: "100.00" },
+    {
+      kind: "prepaid_usage",
+      handle: "minutes",
+      name: "Minutes",
+      unitName: "minute",
+      pricingScheme: "per_unit",
+      prices: tiers,
+      overagePricing: { pricingScheme: "per_unit", prices: tiers },
+      rolloverPrepaidRemainder: true,
+      expirationInterval: 15,
+      expirationIntervalUnit: "day",
+    },
+    {
+      kind: "event_based",
+      handle: "api-calls",
+      name: "API calls",
+      unitName: "call",
+      pricingScheme: "tiered",
+      prices: tiers,
+      eventBasedBillingMetricId: 7,
+    },
+  ])("$kind is accepted", (input) => {
+    expect(problems(componentInput, input)).toStrictEqual([]);
+  });
+
+  it("an unknown kind is named with the accepted ones", () => {
+    expect(problems(componentInput, { kind: "usage", handle: "x", name: "X" })).toStrictEqual([
+      'kind: must be one of "metered", "quantity_based", "on_off", "prepaid_usage", "event_based", got "usage"',
+    ]);
+  });
+
+  it("a field of another kind is refused by name; a missing handle and bad tiers are reported together", () => {
+    const found = problems(componentInput, {
+      kind: "metered",
+      name: "SMS",
+      unitName: "message",
+      pricingScheme: "tiered",
+      recurring: true,
+      prices: [{ startingQuantity: 2, unitPrice: 1 }],
+    });
+    expect(found.some((p) => p.startsWith("handle:"))).toBe(true);
+    expect(found.some((p) => p.includes("recurring"))).toBe(true);
+    expect(found.some((p) => p.startsWith("prices.0.startingQuantity: must be 1"))).toBe(true);
+  });
+
+  it("the overage tiers are checked under their own path", () => {
+    const found = problems(componentInput, {
+      kind: "prepaid_usage",
+      handle: "m",
+      name: "M",
+      unitName: "minute",
+      pricingScheme: "per_unit",
+      prices: tiers,
+      overagePricing: { pricingScheme: "tiered", prices: [{ startingQuantity: 1, endingQuantity: 5, unitPrice: 1 }] },
+    });
+    expect(found).toStrictEqual([
+      "overagePricing.prices.1.endingQuantity: must be left out: the last tier (overagePricing.prices[0]) is open-ended, pricing every quantity from its startingQuantity up".replace(
+        "prices.1",
+        "prices.0",
+      ),
+    ]);
+  });
+
+  it("a price point update checks tiers only when given, and an interval needs its unit", () => {
+    expect(problems(componentPricePointUpdateInput, { name: "New" })).toStrictEqual([]);
+    expect(problems(componentPricePointUpdateInput, { interval: 2 })).toStrictEqual([
+      'intervalUnit: is required with interval: "day" or "month"',
+    ]);
+  });
 });
 
 // Only the modules pinned here (and what they import) load afresh: the mutation run gives a test that reloads the whole
 // SDK every module-level mutant of it, and runs each such mutant against every such test (mutation/README.md).
-const fresh = async () => ({ ...(await import("../../sdk/catalog/component-inputs")), ...(await import("../../sdk/validation")) });
+const fresh = async () => ({
+  ...(await import("../../../../sdk/catalog/component-inputs")),
+  ...(await import("../../../../sdk/validation")),
+});
+
 type Sdk = Awaited<ReturnType<typeof fresh>>;
+
 type SchemaName =
   | "componentInput"
   | "componentUpdateInput"
@@ -36,8 +120,11 @@ async function parse(schema: SchemaName, v: unknown) {
 const refused = (property: string, message: string) => ({ problems: [{ property, message }] });
 
 const ONE = [{ startingQuantity: 1, unitPrice: 1 }];
+
 const METERED = { kind: "metered", handle: "sms", name: "SMS", unitName: "message", pricingScheme: "per_unit", prices: ONE };
+
 const POINT = { handle: "wholesale", name: "Wholesale", pricingScheme: "per_unit", prices: ONE };
+
 const PREPAID = {
   kind: "prepaid_usage",
   handle: "minutes",
@@ -47,9 +134,14 @@ const PREPAID = {
   prices: ONE,
   overagePricing: { pricingScheme: "per_unit", prices: ONE },
 };
+
 const COMPONENT_KINDS_TEXT = '"metered", "quantity_based", "on_off", "prepaid_usage", "event_based"';
 
 describe("text fields: a string, within its length", () => {
+  beforeEach(() => {
+    vi.resetModules();
+  });
+
   it.each<[string, SchemaName, Record<string, unknown>, string, string]>([
     ["a component's name", "componentInput", METERED, "name", "a name"],
     ["a component's description", "componentInput", METERED, "description", "a description"],
@@ -86,6 +178,10 @@ describe("text fields: a string, within its length", () => {
 });
 
 describe("enums: each member accepted, a near miss refused word for word", () => {
+  beforeEach(() => {
+    vi.resetModules();
+  });
+
   it.each(["full", "prorated", "none"])("upgradeCharge and downgradeCredit take %j, on a create and an update", async (v) => {
     expect(await parse("componentInput", { ...METERED, upgradeCharge: v, downgradeCredit: v })).toStrictEqual({
       data: { ...METERED, upgradeCharge: v, downgradeCredit: v },
@@ -148,6 +244,10 @@ describe("enums: each member accepted, a near miss refused word for word", () =>
 });
 
 describe("whole numbers from 1", () => {
+  beforeEach(() => {
+    vi.resetModules();
+  });
+
   it.each<[string, Record<string, unknown>, string, string]>([
     ["interval", METERED, "interval", "a whole number, 1 or more"],
     ["expirationInterval", PREPAID, "expirationInterval", "a whole number, 1 or more"],
@@ -168,6 +268,10 @@ describe("whole numbers from 1", () => {
 });
 
 describe("objects and arrays: each refusal names what it wanted", () => {
+  beforeEach(() => {
+    vi.resetModules();
+  });
+
   it.each<[SchemaName, string]>([
     ["meteredComponentInput", "kind, handle, name, unitName, pricingScheme, prices, …"],
     ["quantityBasedComponentInput", "kind, handle, name, unitName, pricingScheme, prices, …"],
@@ -230,6 +334,10 @@ describe("objects and arrays: each refusal names what it wanted", () => {
 });
 
 describe("the cross-field rules run on anything, even what failed its fields", () => {
+  beforeEach(() => {
+    vi.resetModules();
+  });
+
   it.each<[SchemaName, unknown, string]>([
     ["componentPricePointInput", null, "must be an object { handle, name, pricingScheme, prices, … }"],
     ["componentPricePointUpdateInput", null, "must be an object { handle?, name?, pricingScheme?, prices?, … }"],
@@ -271,6 +379,10 @@ describe("the cross-field rules run on anything, even what failed its fields", (
 });
 
 describe("accepted inputs come back as given", () => {
+  beforeEach(() => {
+    vi.resetModules();
+  });
+
   const TIERS = [
     { startingQuantity: 1, endingQuantity: 100, unitPrice: "5.00" },
     { startingQuantity: 101, unitPrice: 4.5 },
@@ -358,146 +470,28 @@ describe("accepted inputs come back as given", () => {
   });
 });
 
-describe("the descriptions the provider's docs and schema publish", () => {
-  const PRICES =
-    "The tiers, ascending and contiguous: the first starts at 1, each next one at the previous endingQuantity + 1, the last has no endingQuantity. per_unit takes exactly one tier.";
-  const SCHEMES = '"per_unit", "volume", "tiered" or "stairstep".';
-  const COMMON = {
-    handle: "The component's API handle, unique among the site's components (archived ones too).",
-    name: 'The component\'s name, shown to customers and on statements ("Text messages").',
-    description: "Shown on the hosted signup page.",
-    taxable: "Whether the component is taxable.",
-    taxCode: "The tax code of the component type (e.g. for Avalara).",
-    hideDateRangeOnInvoice: "Whether invoices leave out the service date range (Relationship Invoicing sites only).",
-    displayOnHostedPage: "Whether the component is shown on hosted pages.",
-    upgradeCharge: 'The charge made on an upgrade: "full", "prorated" or "none" (default: the site\'s setting).',
-    downgradeCredit: 'The credit made on a downgrade: "full", "prorated" or "none" (default: the site\'s setting).',
-  };
-  const TIERED = {
-    unitName: 'The unit the quantity counts, singular ("message"): the service pluralizes it. Create-only.',
-    pricingScheme: SCHEMES,
-    prices: PRICES,
-    allowFractionalQuantities: "Whether quantities may have decimals. Create-only.",
-  };
-  const FREQUENCY = {
-    interval: "How many intervalUnits between charges of the default price point (sites with multifrequency).",
-    intervalUnit: '"day" or "month"; with interval.',
-  };
-  const PREPAID_TERMS = {
-    overagePricing: "How usage beyond the prepaid quantity is priced.",
-    rolloverPrepaidRemainder: "Whether unused prepaid units roll over to the next period.",
-    renewPrepaidAllocation: "Whether the prepaid quantity is renewed at the start of each period.",
-    expirationInterval: "After how many expirationIntervalUnits rolled-over units expire (with rolloverPrepaidRemainder).",
-    expirationIntervalUnit: '"day" or "month"; with expirationInterval.',
-  };
-  /** Each field of an object schema with its description. */
-  const docs = (schema: unknown) =>
-    Object.fromEntries(
-      Object.entries((schema as { shape: Record<string, { description?: string }> }).shape).map(([k, v]) => [k, v.description]),
-    );
-
-  it.each<[SchemaName, Record<string, string | undefined>]>([
-    ["meteredComponentInput", { kind: '"metered".', ...COMMON, ...TIERED, ...FREQUENCY }],
-    [
-      "quantityBasedComponentInput",
-      {
-        kind: '"quantity_based".',
-        ...COMMON,
-        ...TIERED,
-        ...FREQUENCY,
-        recurring: "Whether the quantity is billed every period (true) or once. Create-only.",
-      },
-    ],
-    [
-      "onOffComponentInput",
-      {
-        kind: '"on_off".',
-        ...COMMON,
-        unitPrice: "The price charged while the component is on, in the site's currency: a number or decimal text.",
-        ...FREQUENCY,
-      },
-    ],
-    ["prepaidUsageComponentInput", { kind: '"prepaid_usage".', ...COMMON, ...TIERED, ...PREPAID_TERMS }],
-    [
-      "eventBasedComponentInput",
-      {
-        kind: '"event_based".',
-        ...COMMON,
-        ...TIERED,
-        ...FREQUENCY,
-        eventBasedBillingMetricId: "The id of the event-based billing metric that counts the usage. Create-only.",
-      },
-    ],
-    [
-      "componentUpdateInput",
-      {
-        handle: "The component's new API handle.",
-        name: "The component's new name.",
-        description: "Shown on the hosted signup page.",
-        accountingCode: "An internal id or SKU number.",
-        taxable: "Whether the component is taxable.",
-        taxCode: "The tax code of the component type.",
-        itemCategory: '"Business Software", "Consumer Software", "Digital Services", "Physical Goods" or "Other".',
-        displayOnHostedPage: "Whether the component is shown on hosted pages.",
-        upgradeCharge: '"full", "prorated" or "none".',
-        downgradeCredit: '"full", "prorated" or "none".',
-      },
-    ],
-    [
-      "componentPricePointInput",
-      {
-        handle: "The price point's API handle, unique among its component's price points.",
-        name: "The price point's name.",
-        pricingScheme: SCHEMES,
-        prices: PRICES,
-        useSiteExchangeRate: "Whether other currencies' prices follow the site's exchange rate.",
-        taxIncluded: "Whether the prices include tax.",
-        ...FREQUENCY,
-        ...PREPAID_TERMS,
-      },
-    ],
-  ])("%s", async (schema, expected) => {
-    const sdk = await fresh();
-    const found = docs(sdk[schema]);
-    // The price point's overage pricing is the prepaid terms' one made optional: its description is the inner one's.
-    if (schema === "componentPricePointInput")
-      found.overagePricing = sdk.componentPricePointInput.shape.overagePricing.unwrap().description;
-    expect(found).toStrictEqual(expected);
+describe("refusals of a value that is not an object", () => {
+  beforeEach(() => {
+    vi.resetModules();
   });
 
-  it("the overage pricing's own fields", async () => {
-    const { prepaidUsageComponentInput } = await fresh();
-    expect(docs(prepaidUsageComponentInput.shape.overagePricing)).toStrictEqual({
-      pricingScheme: 'The overage\'s scheme: "per_unit", "volume", "tiered" or "stairstep".',
-      prices: PRICES,
-    });
+  it("a price point update", async () => {
+    const { componentPricePointUpdateInput } = await import("../../../../sdk/catalog/component-inputs");
+    const { problemsOf } = await import("../../../../sdk/validation");
+    const r = componentPricePointUpdateInput.safeParse(null);
+    expect(r.success).toBe(false);
+    expect(problemsOf(r.error as never)).toStrictEqual([
+      { property: "(input)", message: "must be an object { handle?, name?, pricingScheme?, prices?, … }" },
+    ]);
   });
-});
 
-describe("a client refuses a bad component before any request", () => {
-  it("createComponent: the problems, and nothing sent", async () => {
-    const sim = await startSimulator({ apiKey: KEY, accessToken: TOKEN });
-    const { BillingClient } = await import("../../sdk");
-    const billing = new BillingClient({ baseUrl: sim.url, apiKey: KEY, retryBaseDelayMs: 1 });
-    try {
-      const err = await billing.createComponent(1, { ...METERED, name: "", intervalUnit: "week" } as never).then(
-        (r) => ({ resolved: r }),
-        (e: Error & { problems?: unknown }) => ({ name: e.name, message: e.message, problems: e.problems }),
-      );
-      expect(err).toEqual({
-        name: "BillingValidationError",
-        message:
-          'invalid component: name: must not be empty (a name of 1 to 255 characters); intervalUnit: must be "day" or "month", got "week"; interval: is required with intervalUnit: a whole number, 1 or more',
-        problems: [
-          { property: "name", message: "must not be empty (a name of 1 to 255 characters)" },
-          { property: "intervalUnit", message: 'must be "day" or "month", got "week"' },
-          { property: "interval", message: "is required with intervalUnit: a whole number, 1 or more" },
-        ],
-      });
-      expect(sim.requests).toStrictEqual([]);
-    } finally {
-      await billing.close();
-      await sim.close();
-    }
+  it("a component", async () => {
+    const { componentInput } = await import("../../../../sdk/catalog/component-inputs");
+    const { problemsOf } = await import("../../../../sdk/validation");
+    const r = componentInput.safeParse(null);
+    expect(r.success).toBe(false);
+    expect(problemsOf(r.error as never)).toStrictEqual([
+      { property: "(input)", message: "must be a component object { kind, handle, name, … }" },
+    ]);
   });
 });

@@ -1,12 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { componentInput, componentPricePointInput, componentPricePointUpdateInput, couponInput, problemsOf } from "../../sdk";
+import { BillingValidationError, componentPricePointInput, problemsOf } from "../../../../sdk";
+import { site } from "../../helpers";
 
 /**
- * The component, price point and coupon inputs, checked before anything is sent: the tier rules
- * (ascending, contiguous, the first at 1, only the last open-ended, per_unit with one tier) as a
- * table and as a property (any valid list passes; any single perturbation fails naming the tier),
- * each kind's fields, and the coupon's code and discount.
+ * The tier rules of a component or price point input (sdk/catalog/tiers.ts): ascending, contiguous, the first at 1,
+ * only the last open-ended, per_unit with one tier; as a table and as a property (any valid list passes, any single
+ * perturbation fails naming the tier).
  */
 
 type Tier = { startingQuantity: number; endingQuantity?: number; unitPrice: number | string };
@@ -15,6 +15,7 @@ const problems = (schema: { safeParse: (v: unknown) => any }, v: unknown) => {
   const r = schema.safeParse(v);
   return r.success ? [] : problemsOf(r.error).map((p: { property: string; message: string }) => `${p.property}: ${p.message}`);
 };
+
 const point = (prices: unknown, pricingScheme = "tiered") => ({ handle: "wholesale", name: "Wholesale", pricingScheme, prices });
 
 describe("tier rules", () => {
@@ -210,118 +211,40 @@ describe("tier rules", () => {
   });
 });
 
-describe("component inputs", () => {
-  const tiers = [{ startingQuantity: 1, unitPrice: 1 }];
-  it.each([
-    { kind: "metered", handle: "sms", name: "SMS", unitName: "message", pricingScheme: "per_unit", prices: tiers },
-    { kind: "quantity_based", handle: "seats", name: "Seats", unitName: "seat", pricingScheme: "volume", prices: tiers, recurring: true },
-    { kind: "on_off", handle: "support", name: "Support", unitPrice: "100.00" },
-    {
-      kind: "prepaid_usage",
-      handle: "minutes",
-      name: "Minutes",
-      unitName: "minute",
-      pricingScheme: "per_unit",
-      prices: tiers,
-      overagePricing: { pricingScheme: "per_unit", prices: tiers },
-      rolloverPrepaidRemainder: true,
-      expirationInterval: 15,
-      expirationIntervalUnit: "day",
-    },
-    {
-      kind: "event_based",
-      handle: "api-calls",
-      name: "API calls",
-      unitName: "call",
-      pricingScheme: "tiered",
-      prices: tiers,
-      eventBasedBillingMetricId: 7,
-    },
-  ])("$kind is accepted", (input) => {
-    expect(problems(componentInput, input)).toStrictEqual([]);
-  });
-
-  it("an unknown kind is named with the accepted ones", () => {
-    expect(problems(componentInput, { kind: "usage", handle: "x", name: "X" })).toStrictEqual([
-      'kind: must be one of "metered", "quantity_based", "on_off", "prepaid_usage", "event_based", got "usage"',
-    ]);
-  });
-
-  it("a field of another kind is refused by name; a missing handle and bad tiers are reported together", () => {
-    const found = problems(componentInput, {
-      kind: "metered",
-      name: "SMS",
-      unitName: "message",
-      pricingScheme: "tiered",
-      recurring: true,
-      prices: [{ startingQuantity: 2, unitPrice: 1 }],
-    });
-    expect(found.some((p) => p.startsWith("handle:"))).toBe(true);
-    expect(found.some((p) => p.includes("recurring"))).toBe(true);
-    expect(found.some((p) => p.startsWith("prices.0.startingQuantity: must be 1"))).toBe(true);
-  });
-
-  it("the overage tiers are checked under their own path", () => {
-    const found = problems(componentInput, {
-      kind: "prepaid_usage",
-      handle: "m",
-      name: "M",
-      unitName: "minute",
-      pricingScheme: "per_unit",
-      prices: tiers,
-      overagePricing: { pricingScheme: "tiered", prices: [{ startingQuantity: 1, endingQuantity: 5, unitPrice: 1 }] },
-    });
-    expect(found).toStrictEqual([
-      "overagePricing.prices.1.endingQuantity: must be left out: the last tier (overagePricing.prices[0]) is open-ended, pricing every quantity from its startingQuantity up".replace(
-        "prices.1",
-        "prices.0",
-      ),
-    ]);
-  });
-
-  it("a price point update checks tiers only when given, and an interval needs its unit", () => {
-    expect(problems(componentPricePointUpdateInput, { name: "New" })).toStrictEqual([]);
-    expect(problems(componentPricePointUpdateInput, { interval: 2 })).toStrictEqual([
-      'intervalUnit: is required with interval: "day" or "month"',
-    ]);
-  });
-});
-
-describe("coupon inputs", () => {
-  const base = { code: "SPRING-15%", name: "Spring", percentage: 15 };
-  it("a percentage or an amount, exactly one", () => {
-    expect(problems(couponInput, base)).toStrictEqual([]);
-    expect(problems(couponInput, { ...base, percentage: undefined, amountInCents: 500 })).toStrictEqual([]);
-    expect(problems(couponInput, { ...base, amountInCents: 500 })).toStrictEqual([
-      "amountInCents: must be left out with percentage: a coupon is a percentage or an amount, not both",
-    ]);
-    expect(problems(couponInput, { code: "X", name: "X" })).toStrictEqual([
-      "percentage: or amountInCents is required: a percentage (15 for 15%) or an amount in integer cents",
-    ]);
-  });
+describe("tier rules: an open tier followed by one whose start is not a number", () => {
+  const metered = { kind: "metered", handle: "sms", name: "SMS", unitName: "message", pricingScheme: "tiered" } as const;
+  const OPEN = "is required: only the last tier is open-ended, and prices[0] is followed by prices[1]";
 
   it.each([
-    ["BOB@EXAMPLE.COM", true],
-    ["A+B_C.D-E%", true],
-    ["spring", false],
-    ["SPRING SALE", false],
-    ["", false],
-  ])("code %j accepted: %s", (code, ok) => {
-    expect(problems(couponInput, { ...base, code }).length === 0).toBe(ok);
+    [
+      "a start that is text",
+      { startingQuantity: "two", unitPrice: 1 },
+      "prices.1.startingQuantity",
+      'must be a whole number, 1 or more, got "two"',
+    ],
+    ["no tier at all", null, "prices.1", "must be an object { startingQuantity, endingQuantity?, unitPrice }"],
+  ] as const)("%s: the end is required, with no end to suggest", async (_, next, property, message) => {
+    const { sim, billing } = await site();
+    const prices = [{ startingQuantity: 1, unitPrice: 1 }, next] as never;
+    const err = await billing.createComponent(1, { ...metered, prices }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BillingValidationError);
+    expect((err as BillingValidationError).problems).toStrictEqual([
+      { property, message },
+      { property: "prices.0.endingQuantity", message: OPEN },
+    ]);
+    expect((err as Error).message).toBe(`invalid component: ${property}: ${message}; prices.0.endingQuantity: ${OPEN}`);
+    expect(sim.requests).toStrictEqual([]);
   });
 
-  it("a lowercase code is refused with its uppercase form", () => {
-    expect(problems(couponInput, { ...base, code: "spring" })).toStrictEqual([
-      'code: must be only uppercase letters, digits and "%", "@", "+", "-", "_", "." (uppercase: "SPRING"), got "spring"',
-    ]);
-  });
-
-  it("a duration needs recurring; restrictions are distinct ids", () => {
-    expect(problems(couponInput, { ...base, durationPeriodCount: 3 })).toStrictEqual([
-      "recurring: must be true with durationPeriodCount: only a recurring coupon lasts several periods",
-    ]);
-    expect(problems(couponInput, { ...base, restrictedProducts: [1, 1] })).toStrictEqual([
-      "restrictedProducts: must not name a product twice",
+  it("a start that is a whole number: the end it would have suggested", async () => {
+    const { billing } = await site();
+    const prices = [
+      { startingQuantity: 1, unitPrice: 1 },
+      { startingQuantity: 11, unitPrice: 1 },
+    ];
+    const err = await billing.createComponent(1, { ...metered, prices }).catch((e: unknown) => e);
+    expect((err as BillingValidationError).problems).toStrictEqual([
+      { property: "prices.0.endingQuantity", message: `${OPEN} (starting at 11, so prices[0] would end at 10)` },
     ]);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { BillingApiError, type BillingClient } from "../../sdk";
-import { differsFrom } from "../../sdk/catalog/create";
-import { site } from "./helpers";
+import { BillingApiError, type BillingClient } from "../../../../sdk";
+import { differsFrom } from "../../../../sdk/catalog/create";
+import { site } from "../../helpers";
 
 /**
  * A create whose first POST fails ambiguously reads back by handle. A live object with the handle that does not
@@ -11,6 +11,7 @@ import { site } from "./helpers";
  */
 
 const MONTHLY = { priceInCents: 1000, interval: 1, intervalUnit: "month" } as const;
+
 const TIERS = [{ startingQuantity: 1, unitPrice: "5" }];
 
 interface Kind {

@@ -1,15 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { BillingApiError, BillingValidationError, type PricePoint, type Product, type ProductFamily } from "../../sdk";
-import { contractRequestCheck, type SentRequest } from "./catalog-contract";
-import { type CatalogService, catalogService } from "./catalog-fake-service";
-import { clientOf } from "./helpers";
+import { BillingApiError, BillingValidationError, type PricePoint, type Product, type ProductFamily } from "../../../../sdk";
+import { clientOf } from "../../helpers";
+import { type FakeService, fakeService } from "../fake-service";
+import { contractRequestCheck, type SentRequest } from "../request-contract";
 
 /**
- * The catalog surface of BillingClient, end to end over a socket against a small in-memory catalog
- * (catalog-fake-service.ts): what each method sends, and what it returns.
+ * Product families, products and price points through BillingClient, end to end over a socket against the
+ * in-memory catalog service (../fake-service.ts): what each method sends, and what it returns. The last test
+ * validates every request sent here against the contract's request schemas (../request-contract.ts).
  */
 
 const MONTHLY = { priceInCents: 1000, interval: 1, intervalUnit: "month" } as const;
+
 const pricing = (over: Partial<NonNullable<Product["pricing"]>> = {}) => ({
   priceInCents: 1000,
   interval: 1,
@@ -26,10 +28,10 @@ const pricing = (over: Partial<NonNullable<Product["pricing"]>> = {}) => ({
 });
 
 /** Every service of this file, for the contract check of everything sent (the last test). */
-const services: CatalogService[] = [];
+const services: FakeService[] = [];
 
 async function setup() {
-  const svc = await catalogService();
+  const svc = await fakeService();
   services.push(svc);
   const billing = clientOf(svc.url);
   return { svc, billing };
@@ -302,7 +304,7 @@ describe("price points", () => {
 });
 
 describe("every request sent above", () => {
-  it("validates against the contract's request schema, but for the listed deviations (catalog-contract.ts)", async () => {
+  it("validates against the contract's request schema, but for the listed deviations (request-contract.ts)", async () => {
     const sent: SentRequest[] = services.flatMap((s) =>
       s.log.map((r) => ({ method: r.method, url: r.url, text: r.body === undefined ? "" : JSON.stringify(r.body) })),
     );

@@ -1,25 +1,33 @@
 import { describe, expect, it } from "vitest";
-import { BillingApiError, type BillingClient, BillingError, CatalogOutcomeUnknownError, PricePointsPartialFailureError } from "../../sdk";
-import { contractRequestCheck } from "./catalog-contract";
-import { type CatalogService, catalogService } from "./catalog-fake-service";
-import { clientOf, everything, expectNoSecret } from "./helpers";
+import {
+  BillingApiError,
+  type BillingClient,
+  BillingError,
+  CatalogOutcomeUnknownError,
+  PricePointsPartialFailureError,
+} from "../../../../sdk";
+import { clientOf, everything, expectNoSecret } from "../../helpers";
+import { type FakeService, fakeService } from "../fake-service";
+import { contractRequestCheck } from "../request-contract";
 
 /**
- * The non-idempotent creates under faults, against the in-memory catalog over a real socket: a
- * reset or a 503 after the request was applied, before it was, a 409 duplicate submission with the
- * object found or not, an answer later than the client's timeout. Each proves what the service
- * holds afterwards (never two), what was sent (one token, re-sent only when nothing was found) and
- * that an outcome the SDK cannot learn is a CatalogOutcomeUnknownError that says so.
+ * The product catalog's writes under faults, against the in-memory catalog service (../fake-service.ts) over a real
+ * socket: creates with a reset or a 503 after the request was applied or before, a 409 duplicate submission with the
+ * object found or not, an answer later than the client's timeout; the repeatable writes (archive, unarchive, promote,
+ * update) whose answer is lost. Each proves what the service holds afterwards (never two), what was sent (one token,
+ * re-sent only when nothing was found) and that an outcome the SDK cannot learn is a CatalogOutcomeUnknownError that
+ * says so. The last test validates every request sent here against the contract (../request-contract.ts).
  */
 
 const MONTHLY = { priceInCents: 1000, interval: 1, intervalUnit: "month" } as const;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 interface Kind {
   readonly kind: "product family" | "product" | "price point";
   /** Makes what the create needs; returns the create, its POST path and its read-back request. */
   prepare(
-    svc: CatalogService,
+    svc: FakeService,
     billing: BillingClient,
   ): Promise<{
     create: (b: BillingClient, token?: string) => Promise<{ id: number; handle: string | undefined }>;
@@ -63,17 +71,17 @@ const KINDS: readonly Kind[] = [
           b.createPricePoint(p.id, { handle: "annual", name: "Annual", ...MONTHLY, interval: 12 }, { uniquenessToken: token }),
         post: `POST /products/${p.id}/price_points.json`,
         readBack: `GET /products/${p.id}/price_points.json`,
-        count: () => svc.points.filter((x) => x.handle === "annual").length,
+        count: () => svc.pricePoints.filter((x) => x.handle === "annual").length,
       };
     },
   },
 ];
 
 /** Every service of this file, for the contract check of everything sent (the last test). */
-const services: CatalogService[] = [];
+const services: FakeService[] = [];
 
 async function service() {
-  const svc = await catalogService();
+  const svc = await fakeService();
   services.push(svc);
   return svc;
 }
@@ -278,7 +286,7 @@ describe("createPricePoints under faults", () => {
     expect(e.failures.map((x) => [x.index, x.handle, (x.error as BillingApiError).status])).toStrictEqual([[1, "taken", 422]]);
     expect(e.mayHaveApplied).toBe(false);
     expect(e.message).toMatch(/^creating price points of product \d+ partly failed: 2 created, 1 failed: \[1\] "taken": POST /);
-    expect(svc.points.filter((x) => ["a", "c"].includes(x.handle as string))).toHaveLength(2);
+    expect(svc.pricePoints.filter((x) => ["a", "c"].includes(x.handle as string))).toHaveLength(2);
   });
 
   it("at most maxConcurrency requests in flight", async () => {
@@ -358,7 +366,7 @@ describe("repeatable writes under faults: settled by reading whether they took",
     const updated = await billing.updateProduct(p.id, { priceInCents: 2500 });
     expect(updated.pricing?.priceInCents).toBe(2500);
     expect(svc.seen()).toStrictEqual([`PUT /products/${p.id}.json`, `PUT /products/${p.id}.json`]);
-    expect(svc.points.filter((x) => x.product_id === p.id)).toHaveLength(3); // the first default, "annual", and one new default
+    expect(svc.pricePoints.filter((x) => x.product_id === p.id)).toHaveLength(3); // the first default, "annual", and one new default
   });
 });
 
@@ -376,7 +384,7 @@ describe("a product handle of digits only", () => {
 });
 
 describe("every request sent above, retries and read-backs included", () => {
-  it("validates against the contract's request schema, but for the listed deviations (catalog-contract.ts)", async () => {
+  it("validates against the contract's request schema, but for the listed deviations (request-contract.ts)", async () => {
     const sent = services.flatMap((s) =>
       s.log.map((r) => ({ method: r.method, url: r.url, text: r.body === undefined ? "" : JSON.stringify(r.body) })),
     );

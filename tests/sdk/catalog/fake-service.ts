@@ -1,38 +1,276 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { onTestFinished } from "vitest";
-import type { Fault, SeenRequest } from "./catalog-fake-service";
 
 /**
- * An in-memory service of components, their price points and coupons over real HTTP on 127.0.0.1,
- * for the SDK's tests, beside catalog-fake-service.ts and built like it (faults placed exactly, every
- * request recorded). Written from the contract and the shared plan, not from the simulator: handles
- * unique among components and codes among coupons (archived ones too), archiving keeps them, a
- * uniqueness_token repeated is a 409 that applies nothing, `include_archived` on component lists,
- * a price point update in the contract's `Update Price` form (`id`, `_destroy`, new tiers), DELETE
- * of a component answering a bare component (as the contract publishes).
+ * An in-memory catalog service over real HTTP on 127.0.0.1, for the SDK's catalog tests: product families,
+ * products and their price points; components, their price points and coupons. Written from the contract, its
+ * examples and the shared plan, not from the simulator: handles unique per kind (codes among coupons, archived ones
+ * too), archiving keeps them, a uniqueness_token repeated is a 409 that applies nothing, `include_archived` and
+ * `archived` on the lists, paging, a component price point update in the contract's `Update Price` form (`id`,
+ * `_destroy`, new tiers), DELETE of a component answering a bare component (as the contract publishes).
+ *
+ * Why a double beside the simulator (simulator/): its faults are placed exactly, and two of them the simulator has
+ * no fault plan for: a 409 duplicate submission answered without applying, and a 2xx whose body is not the object.
+ * It also shows its state raw (`families`, `products`, `pricePoints`, …), to count what a create made, and lets a
+ * test rewrite it (a coupon answered in a shape the simulator never writes). Every request is recorded, with its body.
  */
 
 type Json = Record<string, any>;
 
+export interface SeenRequest {
+  readonly method: string;
+  /** Path and query, as sent. */
+  readonly url: string;
+  readonly path: string;
+  readonly query: Record<string, string>;
+  readonly body: unknown;
+}
+
+/** One injected fault: for the next `times` requests matching, do `kind`. */
+export interface Fault {
+  readonly method?: string;
+  readonly path?: RegExp;
+  readonly times?: number;
+  /**
+   * `reset-after`: apply, then reset the connection; `reset-before`: reset without applying;
+   * `503-after` / `503-before`: answer 503 after / without applying; `409`: answer the duplicate
+   * submission without applying; `slow`: apply, answer after `delayMs`; `garbled`: apply, answer
+   * 2xx with a body that is not the object.
+   */
+  readonly kind: "reset-after" | "reset-before" | "503-after" | "503-before" | "409" | "slow" | "garbled";
+  readonly delayMs?: number;
+}
+
+/** A product family the service holds from the start (made elsewhere). */
+export interface SeedFamily {
+  readonly id: number;
+  readonly handle: string;
+  readonly name: string;
+}
+
+/** Two families, 1 ("saas") and 2 ("other"), for tests that start from components and coupons. */
+export const TWO_FAMILIES: readonly SeedFamily[] = [
+  { id: 1, handle: "saas", name: "SaaS" },
+  { id: 2, handle: "other", name: "Other" },
+];
+
+interface Answer {
+  status: number;
+  json: unknown;
+}
+
+/** What the service holds; the ids count up from 100, shared by every kind. */
+interface Store {
+  nextId: number;
+  families: Json[];
+  products: Json[];
+  pricePoints: Json[];
+  components: Json[];
+  componentPricePoints: Json[];
+  coupons: Json[];
+}
+
 const now = () => new Date().toISOString().replace(/\.\d+Z$/, "Z");
+const unprocessable = (errors: unknown) => ({ status: 422, json: errors });
+const notFound = () => ({ status: 404, json: { errors: ["Not found"] } });
+const page = <T>(rows: T[], q: Record<string, string>, dflt: number): T[] => {
+  const per = Math.min(Number(q.per_page ?? dflt), 200);
+  const n = Number(q.page ?? 1);
+  return rows.slice((n - 1) * per, n * per);
+};
 
-export async function componentsService() {
-  let nextId = 1000;
-  const families = [
-    { id: 1, handle: "saas", name: "SaaS" },
-    { id: 2, handle: "other", name: "Other" },
-  ];
-  const components: Json[] = [];
-  const points: Json[] = [];
-  const coupons: Json[] = [];
-  const tokens = new Set<string>();
-  const faults: (Fault & { left: number })[] = [];
-  const requests: SeenRequest[] = [];
-  const log: SeenRequest[] = [];
+/** Families, products and the products' price points; undefined for a path of another kind. */
+function productRoutes(store: Store) {
+  const { families, products, pricePoints: points } = store;
+  const pricing = (p: Json): Json => {
+    const out: Json = {};
+    for (const k of [
+      "price_in_cents",
+      "interval",
+      "interval_unit",
+      "trial_price_in_cents",
+      "trial_interval",
+      "trial_interval_unit",
+      "trial_type",
+      "initial_charge_in_cents",
+      "initial_charge_after_trial",
+      "expiration_interval",
+      "expiration_interval_unit",
+    ])
+      out[k] = p[k] ?? null;
+    return out;
+  };
+  const productView = (p: Json): Json => {
+    const def = points.find((x) => x.id === p.default_id)!;
+    const family = families.find((f) => f.id === p.family_id)!;
+    const { default_id: _, family_id: __, ...rest } = p;
+    return {
+      ...rest,
+      ...pricing(def),
+      default_product_price_point_id: def.id,
+      product_price_point_id: def.id,
+      product_price_point_handle: def.handle,
+      product_family: { id: family.id, name: family.name, handle: family.handle, accounting_code: null, description: family.description },
+    };
+  };
+  const pointView = (p: Json): Json => {
+    const product = products.find((x) => x.id === p.product_id)!;
+    return { ...p, type: product.default_id === p.id ? "default" : "catalog" };
+  };
+  const newPoint = (productId: unknown, b: Json): Json => ({
+    id: store.nextId++,
+    name: b.name,
+    handle: b.handle,
+    ...pricing(b),
+    product_id: productId,
+    archived_at: null,
+    created_at: now(),
+    updated_at: now(),
+    use_site_exchange_rate: b.use_site_exchange_rate ?? true,
+  });
 
+  return (method: string, path: string, q: Record<string, string>, body: Json): Answer | undefined => {
+    const m0 = /^\/product_families\/(handle:)?([^/]+)\.json$/.exec(path);
+    const m1 = /^\/product_families\/(\d+)\/products\.json$/.exec(path);
+    const m3 = /^\/products\/(?:handle\/([^/]+)|(\d+))\.json$/.exec(path);
+    const m4 = /^\/products\/(\d+)\/price_points\.json$/.exec(path);
+    const m5 = /^\/products\/(\d+)\/price_points\/(\d+)(\/unarchive|\/default)?\.json$/.exec(path);
+    if (method === "POST" && path === "/product_families.json") {
+      const b = body.product_family as Json;
+      if (!b?.name) return unprocessable({ errors: ["Name: cannot be blank."] });
+      if (families.some((f) => f.handle === b.handle))
+        return unprocessable({ errors: ["API Handle: must be unique - that value has been taken."] });
+      const f = {
+        id: store.nextId++,
+        name: b.name,
+        handle: b.handle,
+        description: b.description ?? null,
+        accounting_code: null,
+        created_at: now(),
+        updated_at: now(),
+      };
+      families.push(f);
+      return { status: 201, json: { product_family: f } };
+    }
+    if (method === "GET" && path === "/product_families.json") return { status: 200, json: families.map((f) => ({ product_family: f })) };
+    if (method === "GET" && m0) {
+      const f = families.find((x) => (m0![1] ? x.handle === m0![2] : x.id === Number(m0![2])));
+      return f ? { status: 200, json: { product_family: f } } : notFound();
+    }
+    if (method === "POST" && m1) {
+      const b = body.product as Json;
+      if (!families.some((f) => f.id === Number(m1![1]))) return notFound();
+      if (!b?.name) return unprocessable({ errors: ["Name: cannot be blank."] });
+      if (products.some((p) => p.handle === b.handle)) return unprocessable({ errors: ["Handle must be unique within a Site."] });
+      const id = store.nextId++;
+      const def = newPoint(id, { ...b, name: "Default", handle: `${b.handle}-default` });
+      points.push(def);
+      const p: Json = {
+        id,
+        name: b.name,
+        handle: b.handle,
+        description: b.description ?? null,
+        accounting_code: b.accounting_code ?? null,
+        tax_code: b.tax_code ?? null,
+        require_credit_card: b.require_credit_card ?? false,
+        request_credit_card: b.request_credit_card ?? true,
+        archived_at: null,
+        created_at: now(),
+        updated_at: now(),
+        version_number: 1,
+        family_id: Number(m1[1]),
+        default_id: def.id,
+      };
+      products.push(p);
+      return { status: 201, json: { product: productView(p) } };
+    }
+    if (method === "GET" && (path === "/products.json" || m1)) {
+      const fid = path === "/products.json" ? undefined : Number(m1![1]);
+      const rows = products.filter((p) => (fid === undefined || p.family_id === fid) && (q.include_archived === "true" || !p.archived_at));
+      return { status: 200, json: page(rows, q, 20).map((p) => ({ product: productView(p) })) };
+    }
+    if (m3) {
+      const p = products.find((x) => (m3![1] !== undefined ? x.handle === decodeURIComponent(m3![1]) : x.id === Number(m3![2])));
+      if (!p) return notFound();
+      if (method === "GET") return { status: 200, json: { product: productView(p) } };
+      if (method === "DELETE") {
+        p.archived_at ??= now();
+        return { status: 200, json: { product: productView(p) } };
+      }
+      if (method === "PUT") {
+        const b = (body.product ?? {}) as Json;
+        const def = points.find((x) => x.id === p.default_id)!;
+        const changed = Object.keys(pricing(b)).some((k) => b[k] !== undefined && b[k] !== def[k]);
+        if (changed) {
+          const np = newPoint(p.id, {
+            ...def,
+            ...Object.fromEntries(Object.entries(b).filter(([, v]) => v !== undefined)),
+            name: "Updated",
+            handle: `uuid:${store.nextId}`,
+          });
+          points.push(np);
+          p.default_id = np.id;
+          p.version_number = Number(p.version_number) + 1;
+        }
+        for (const k of ["name", "handle", "description", "accounting_code", "tax_code", "require_credit_card", "request_credit_card"])
+          if (b[k] !== undefined) p[k] = b[k];
+        return { status: 200, json: { product: productView(p) } };
+      }
+    }
+    if (m4) {
+      const product = products.find((x) => x.id === Number(m4![1]));
+      if (!product) return notFound();
+      if (method === "GET") {
+        const rows = points.filter((p) => p.product_id === product.id && (q.archived === "true" || !p.archived_at));
+        return { status: 200, json: { price_points: page(rows, q, 10).map(pointView) } };
+      }
+      if (method === "POST") {
+        const b = body.price_point as Json;
+        if (!b?.name) return unprocessable({ errors: { name: ["Name: cannot be blank."] } });
+        if (typeof b.price_in_cents === "number" && b.price_in_cents < 0)
+          return unprocessable({ errors: { price: ["Price: must be greater than or equal to 0."] } });
+        if (points.some((p) => p.product_id === product.id && p.handle === b.handle))
+          return unprocessable({ errors: { handle: ["Handle: must be unique within the product."] } });
+        const p = newPoint(product.id, b);
+        points.push(p);
+        return { status: 201, json: { price_point: pointView(p) } };
+      }
+    }
+    if (m5) {
+      const product = products.find((x) => x.id === Number(m5![1]));
+      const p = points.find((x) => x.id === Number(m5![2]) && x.product_id === product?.id);
+      if (!product || !p) return notFound();
+      if (method === "GET" && !m5[3]) return { status: 200, json: { price_point: pointView(p) } };
+      if (method === "PUT" && !m5[3]) {
+        const b = (body.price_point ?? {}) as Json;
+        if (b.handle !== undefined) p.handle = b.handle;
+        if (b.price_in_cents !== undefined) p.price_in_cents = b.price_in_cents;
+        return { status: 200, json: { price_point: pointView(p) } };
+      }
+      if (method === "DELETE" && !m5[3]) {
+        if (product.default_id === p.id) return unprocessable({ errors: ["Cannot archive the default price point."] });
+        p.archived_at ??= now();
+        return { status: 200, json: { price_point: pointView(p) } };
+      }
+      if (method === "PATCH" && m5[3] === "/unarchive") {
+        p.archived_at = null;
+        return { status: 200, json: { price_point: pointView(p) } };
+      }
+      if (method === "PATCH" && m5[3] === "/default") {
+        product.default_id = p.id;
+        return { status: 200, json: { product: productView(product) } };
+      }
+    }
+    return undefined;
+  };
+}
+
+/** Components, their price points, and coupons; undefined for a path of another kind. */
+function componentRoutes(store: Store) {
+  const { families, components, componentPricePoints: points, coupons } = store;
   const priceOf = (p: Json, componentId: number, pointId: number): Json => ({
-    id: nextId++,
+    id: store.nextId++,
     component_id: componentId,
     price_point_id: pointId,
     starting_quantity: Number(p.starting_quantity),
@@ -60,15 +298,8 @@ export async function componentsService() {
       archived: c.archived_at !== null,
     };
   };
-  const unprocessable = (errors: unknown) => ({ status: 422, json: errors });
-  const notFound = () => ({ status: 404, json: { errors: ["Not found"] } });
-  const page = <T>(rows: T[], q: Record<string, string>, dflt: number): T[] => {
-    const per = Math.min(Number(q.per_page ?? dflt), 200);
-    const n = Number(q.page ?? 1);
-    return rows.slice((n - 1) * per, n * per);
-  };
   const newPoint = (componentId: number, b: Json): Json => {
-    const id = nextId++;
+    const id = store.nextId++;
     const prices = (b.prices ?? (b.unit_price !== undefined ? [{ starting_quantity: 1, unit_price: b.unit_price }] : [])) as Json[];
     return {
       id,
@@ -88,7 +319,7 @@ export async function componentsService() {
   };
   const couponView = (c: Json): Json => ({ ...c });
 
-  function route(method: string, path: string, q: Record<string, string>, body: Json): { status: number; json: unknown } {
+  return (method: string, path: string, q: Record<string, string>, body: Json): Answer | undefined => {
     const create = /^\/product_families\/(\d+)\/(metered|quantity_based|on_off|prepaid_usage|event_based)_components\.json$/.exec(path);
     const famComponent = /^\/product_families\/(\d+)\/components\/(\d+)\.json$/.exec(path);
     const famComponents = /^\/product_families\/(\d+)\/components\.json$/.exec(path);
@@ -105,7 +336,7 @@ export async function componentsService() {
       const b = body[key] as Json | undefined;
       if (!b?.name) return unprocessable({ errors: ["Name: cannot be blank."] });
       if (b.handle && components.some((c) => c.handle === b.handle)) return unprocessable({ errors: ["Handle: must be unique."] });
-      const id = nextId++;
+      const id = store.nextId++;
       const def = newPoint(id, { ...b, name: "Original", handle: null });
       points.push(def);
       const c: Json = {
@@ -254,9 +485,9 @@ export async function componentsService() {
       const restrictions = (type: string, m: Json | undefined) =>
         Object.entries(m ?? {})
           .filter(([, on]) => on)
-          .map(([id]) => ({ id: nextId++, item_type: type, item_id: Number(id), name: `${type} ${id}`, handle: null }));
+          .map(([id]) => ({ id: store.nextId++, item_type: type, item_id: Number(id), name: `${type} ${id}`, handle: null }));
       const c: Json = {
-        id: nextId++,
+        id: store.nextId++,
         name: b.name,
         code: b.code,
         description: b.description ?? "",
@@ -319,7 +550,7 @@ export async function componentsService() {
           for (const [id, on] of Object.entries((m ?? {}) as Json)) {
             const has = c.coupon_restrictions.some((r: Json) => r.item_type === type && r.item_id === Number(id));
             if (on && !has)
-              c.coupon_restrictions.push({ id: nextId++, item_type: type, item_id: Number(id), name: `${type} ${id}`, handle: null });
+              c.coupon_restrictions.push({ id: store.nextId++, item_type: type, item_id: Number(id), name: `${type} ${id}`, handle: null });
             if (!on) c.coupon_restrictions = c.coupon_restrictions.filter((r: Json) => !(r.item_type === type && r.item_id === Number(id)));
           }
         }
@@ -331,10 +562,39 @@ export async function componentsService() {
       const rows = coupons.filter((c) => fid === undefined || c.product_family_id === fid);
       return { status: 200, json: page(rows, q, 30).map((c) => ({ coupon: couponView(c) })) };
     }
+    return undefined;
+  };
+}
+
+export async function fakeService(seed: { families?: readonly SeedFamily[] } = {}) {
+  const store: Store = {
+    nextId: 100,
+    families: (seed.families ?? []).map((f) => ({ ...f })),
+    products: [],
+    pricePoints: [],
+    components: [],
+    componentPricePoints: [],
+    coupons: [],
+  };
+  const routes = [productRoutes(store), componentRoutes(store)];
+  const route = (method: string, path: string, q: Record<string, string>, body: Json): Answer => {
+    for (const r of routes) {
+      const answer = r(method, path, q, body);
+      if (answer) return answer;
+    }
     return { status: 599, json: { errors: [`fake service: no route for ${method} ${path}`] } };
-  }
+  };
+  const tokens = new Set<string>();
+  const faults: (Fault & { left: number })[] = [];
+  const requests: SeenRequest[] = [];
+  /** Every request, never cleared (tests clear `requests` to look at what follows). */
+  const log: SeenRequest[] = [];
+  let inFlight = 0;
+  let peak = 0;
 
   const server = createServer((req, res) => {
+    peak = Math.max(peak, ++inFlight);
+    res.on("close", () => inFlight--);
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
@@ -356,7 +616,7 @@ export async function componentsService() {
       if (fault?.kind === "503-before") return send(503, { errors: ["Service Unavailable"] });
       if (fault?.kind === "409") return send(409, { errors: ["DuplicatePrevention::DuplicateSubmissionError"] });
       const token = typeof body.uniqueness_token === "string" ? body.uniqueness_token : undefined;
-      let answer: { status: number; json: unknown };
+      let answer: Answer;
       if (token !== undefined && tokens.has(token))
         answer = { status: 409, json: { errors: ["DuplicatePrevention::DuplicateSubmissionError"] } };
       else {
@@ -386,12 +646,20 @@ export async function componentsService() {
     url,
     requests,
     log,
-    components,
-    points,
-    coupons,
+    families: store.families,
+    products: store.products,
+    /** The products' price points. */
+    pricePoints: store.pricePoints,
+    components: store.components,
+    componentPricePoints: store.componentPricePoints,
+    coupons: store.coupons,
     /** Adds faults, each for `times` (default 1) matching requests. */
     fault(...fs: Fault[]) {
       for (const f of fs) faults.push({ ...f, left: f.times ?? 1 });
+    },
+    /** The most requests in flight at once, from arrival to answer. */
+    get peak() {
+      return peak;
     },
     /** Requests by method and path (without query). */
     seen: () => requests.map((r) => `${r.method} ${r.path}`),
@@ -399,4 +667,4 @@ export async function componentsService() {
   };
 }
 
-export type ComponentsService = Awaited<ReturnType<typeof componentsService>>;
+export type FakeService = Awaited<ReturnType<typeof fakeService>>;
