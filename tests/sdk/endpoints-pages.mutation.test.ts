@@ -1,8 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { BillingValidationError, EndpointOutcomeUnknownError } from "../../sdk";
-import { allPages } from "../../sdk/pages";
 import { startSimulator } from "../../simulator";
-import { recordingProxy } from "../contract/recorder";
 import { fixtureBytes } from "./fixture-server";
 import { clientOf, KEY, type Step, scripted, site } from "./helpers";
 
@@ -13,9 +11,13 @@ import { clientOf, KEY, type Step, scripted, site } from "./helpers";
 // and that a row read twice is kept once.
 
 const LIST = "/endpoints.json";
+
 const URL_ = "https://hooks.example.com/billing";
+
 const EVENTS = ["payment_success", "payment_failure"];
+
 const TOKEN = "resume-token-1";
+
 const wire = (id: number, events = ["payment_failure", "payment_success"], url = URL_) => ({
   id,
   url,
@@ -23,8 +25,11 @@ const wire = (id: number, events = ["payment_failure", "payment_success"], url =
   status: "enabled",
   webhook_subscriptions: events,
 });
+
 const ok = (json: unknown): Step => ({ status: 200, json });
+
 const methods = (requests: readonly { method: string }[]) => requests.map((r) => r.method);
+
 /** The message of an EndpointOutcomeUnknownError of URL_ and TOKEN: what was seen, between the fixed lead and tail. */
 const unknownMessage = (why: string) =>
   `creating the webhook endpoint ${URL_} may or may not have been applied: ${why}; ` +
@@ -184,78 +189,5 @@ describe("createEndpoint and updateEndpoint: the refusal's exact words", () => {
     expect(err.message).toBe("invalid webhook endpoint: endpointId: must be a positive integer id, got 0");
     expect(err.problems).toStrictEqual([{ property: "endpointId", message: "must be a positive integer id, got 0" }]);
     expect(s.sim.requests).toStrictEqual([]);
-  });
-});
-
-describe("allPages", () => {
-  /** A paged list of ids (rows beyond the last page are empty), and the pages asked for; a runaway read fails at page 10. */
-  function pagedList(pages: readonly (readonly number[])[], ignoresPage = false) {
-    const asked: number[] = [];
-    const page = async (n: number) => {
-      asked.push(n);
-      if (n > 10) throw new Error(`page ${n}: read past any end`);
-      return (ignoresPage ? pages[0] : (pages[n - 1] ?? [])).map((id) => ({ id }));
-    };
-    return { asked, page };
-  }
-
-  it.each([
-    ["nothing: one empty page", [[]], false, [], [1]],
-    ["a short first page", [[1, 2]], false, [1, 2], [1]],
-    ["a full page, then a short one", [[1, 2, 3], [4]], false, [1, 2, 3, 4], [1, 2]],
-    [
-      "full pages, then an empty one",
-      [
-        [1, 2, 3],
-        [4, 5, 6],
-      ],
-      false,
-      [1, 2, 3, 4, 5, 6],
-      [1, 2, 3],
-    ],
-    [
-      "a page repeating the end of the one before",
-      [
-        [1, 2, 3],
-        [3, 4, 5],
-        [5, 6],
-      ],
-      false,
-      [1, 2, 3, 4, 5, 6],
-      [1, 2, 3],
-    ],
-    ["a row twice on one page", [[1, 1, 2], [3]], false, [1, 2, 3], [1, 2]],
-    [
-      "rows without a real id",
-      [
-        [0, 1, -2],
-        [3, 0],
-      ],
-      false,
-      [1, 3],
-      [1, 2],
-    ],
-    ["a service that ignores page: page 1 every time", [[1, 2, 3]], true, [1, 2, 3], [1, 2]],
-    ["a full page with nothing new ends the reading", [[1, 2, 3], [3, 2, 1], [4]], false, [1, 2, 3], [1, 2]],
-  ])("%s", async (_, pages, ignoresPage, ids, asked) => {
-    const list = pagedList(pages, ignoresPage);
-    expect((await allPages(3, list.page)).map((r) => r.id)).toStrictEqual(ids);
-    expect(list.asked).toStrictEqual(asked);
-  });
-
-  it("through listPricePoints: a service that answers page 1 to every page is read twice, each price point once", async () => {
-    const page1 = Array.from({ length: 200 }, (_, i) => ({ id: 500 + i, handle: `pp-${i}` }));
-    const server = await scripted([ok({ price_points: page1 }), ok({ price_points: page1 })]);
-    const proxy = await recordingProxy(server.url);
-    try {
-      const got = await clientOf(proxy.url).listPricePoints(7);
-      expect(got.map((p) => [p.id, p.handle])).toStrictEqual(page1.map((p) => [p.id, p.handle]));
-      expect(proxy.exchanges.map((x) => [x.method, x.url])).toStrictEqual([
-        ["GET", "/products/7/price_points.json?page=1&per_page=200"],
-        ["GET", "/products/7/price_points.json?page=2&per_page=200"],
-      ]);
-    } finally {
-      await proxy.close();
-    }
   });
 });

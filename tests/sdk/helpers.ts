@@ -69,6 +69,24 @@ export function catalogue(sim: Simulator) {
   sim.addProduct({ id: 3, handle: "launch", pricePoints: [{ id: 301, handle: "launch-default", default: true }] });
 }
 
+/** Time `run` takes, with its settled value or error. */
+export async function timed<T>(run: () => Promise<T>): Promise<{ ms: number; value?: T; error?: unknown }> {
+  const started = performance.now();
+  try {
+    const value = await run();
+    return { ms: performance.now() - started, value };
+  } catch (error) {
+    return { ms: performance.now() - started, error };
+  }
+}
+
+/** A simulator with the {@link catalogue} and one active subscription to "basic"; its id. */
+export async function migrationSite(sim = {}, client = {}) {
+  const s = await site(sim, client);
+  catalogue(s.sim);
+  return { ...s, id: s.sim.addSubscription({ productHandle: "basic", state: "active" }).id };
+}
+
 export const posts = (sim: Simulator, path: RegExp) => sim.requests.filter((r) => r.method === "POST" && path.test(r.path));
 
 /** What the simulator received, one line per request: `METHOD path status`. */

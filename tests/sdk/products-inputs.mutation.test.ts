@@ -1,14 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clientOf, scripted, site } from "./helpers";
-
-describe("readSite", () => {
-  it("reads the site, repeating a read whose answer was a 500", async () => {
-    const s = await site();
-    s.sim.injectFault({ kind: "status", status: 500, times: 1, match: { method: "GET", path: "/site.json" } });
-    expect(await s.billing.readSite()).toStrictEqual({ id: 1, name: "Billing Simulator", subdomain: "simulator", test: true });
-    expect(s.sim.requests.map((r) => `${r.status} ${r.method} ${r.path}`)).toStrictEqual(["500 GET /site.json", "200 GET /site.json"]);
-  });
-});
+import { clientOf, scripted } from "./helpers";
 
 describe("resolvePricePoint when the product names no default price point", () => {
   // The simulator always names a product's default; the vendor's placeholder (default_product_price_point_id 0)

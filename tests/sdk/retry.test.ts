@@ -1,108 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { type Answer, classifyAnswer, classifyFailure, mayHaveApplied, type Outcome, serviceMessages } from "../../sdk/outcome";
-import { backoffDelay, MAX_BACKOFF_MS, nextWait, type RetryPolicy, retryAfterMs, retryReason } from "../../sdk/retry";
+import { type Answer, classifyAnswer, classifyFailure, type Outcome } from "../../sdk/outcome";
+import { backoffDelay, MAX_BACKOFF_MS, nextWait, type RetryPolicy, readBack, retryAfterMs, retryReason } from "../../sdk/retry";
 import { DUPLICATE_SUBMISSION } from "../../sdk/wire";
 
-// The retry policy and the outcome classifier as pure functions: no socket, no clock.
+/**
+ * The retry policy (sdk/retry.ts) as pure functions, no socket and no clock: Retry-After, the backoff, which outcome
+ * is tried again after how long, what onRetry reports; and readBack, the loop that settles an ambiguous write.
+ */
 
 const USAGE_VIOLATION = "Your request was denied due to a usage violation. You can track this request with support by referencing 0123abcd";
+
 const answer = (status: number, body?: unknown, extra: Partial<Answer> = {}): Answer => ({
   status,
   body,
   text: body === undefined ? "" : JSON.stringify(body),
   retryAfter: undefined,
   ...extra,
-});
-
-describe("classifyAnswer: one kind per status", () => {
-  it.each([
-    [200, { subscription: {} }, "success"],
-    [201, [], "success"],
-    [204, undefined, "success"],
-    [299, undefined, "success"],
-    [409, { errors: [DUPLICATE_SUBMISSION] }, "duplicate"],
-    [409, { errors: ["Some other conflict", DUPLICATE_SUBMISSION] }, "duplicate"],
-    [409, { errors: ["Some other conflict"] }, "refused"],
-    [409, undefined, "refused"],
-    [429, undefined, "rate-limited"],
-    [400, { errors: ["Malformed JSON body"] }, "refused"],
-    [401, { errors: ["Unauthorized"] }, "refused"],
-    [403, undefined, "refused"],
-    [404, { errors: ["Subscription not found"] }, "refused"],
-    [408, undefined, "refused"],
-    [413, undefined, "refused"],
-    [422, { errors: ["already on product 'basic'"] }, "refused"],
-    [500, { errors: ["Internal Server Error"] }, "ambiguous"],
-    [502, undefined, "ambiguous"],
-    [503, undefined, "ambiguous"],
-    [504, undefined, "ambiguous"],
-    [599, undefined, "ambiguous"],
-  ] as const)("%i %j → %s", (status, body, kind) => {
-    const o = classifyAnswer(answer(status, body));
-    expect(o.kind).toBe(kind);
-    expect("status" in o && o.status).toBe(status);
-    expect(mayHaveApplied(o)).toBe(kind === "ambiguous");
-  });
-
-  it("a 429 keeps the rate limiter's text and its Retry-After", () => {
-    const o = classifyAnswer({ status: 429, body: undefined, text: USAGE_VIOLATION, retryAfter: "30" });
-    expect(o).toStrictEqual({ kind: "rate-limited", status: 429, body: undefined, text: USAGE_VIOLATION, retryAfter: "30" });
-    expect(serviceMessages(o)).toEqual([USAGE_VIOLATION]);
-  });
-
-  it("a 5xx says which status it was", () => {
-    expect(classifyAnswer(answer(503))).toMatchObject({ kind: "ambiguous", status: 503, message: "answered 503" });
-  });
-
-  it.each([
-    ["a JSON error list", answer(422, { errors: ["a", "b"] }), ["a", "b"]],
-    ["an error string", answer(422, { error: "Subscription is already canceled" }), ["Subscription is already canceled"]],
-    ["field errors", answer(422, { errors: { price_in_cents: ["must be a number"] } }), ["price_in_cents: must be a number"]],
-    ["plain text (the 429)", { status: 429, body: undefined, text: USAGE_VIOLATION, retryAfter: undefined }, [USAGE_VIOLATION]],
-    [
-      "a gateway's HTML page",
-      {
-        status: 502,
-        body: undefined,
-        text: "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body></body></html>",
-        retryAfter: undefined,
-      },
-      ["502 Bad Gateway"],
-    ],
-    ["nothing at all", answer(503), []],
-  ] as const)("the service's words from %s", (_, a, messages) => {
-    expect(serviceMessages(classifyAnswer(a))).toEqual(messages);
-  });
-});
-
-describe("classifyFailure: not sent, or may have been applied", () => {
-  it.each([
-    ["ECONNREFUSED", "not-sent"],
-    ["ENOTFOUND", "not-sent"],
-    ["EAI_AGAIN", "not-sent"],
-    ["ENETUNREACH", "not-sent"],
-    ["EHOSTUNREACH", "not-sent"],
-    ["ENETDOWN", "not-sent"],
-    ["EHOSTDOWN", "not-sent"],
-    ["UND_ERR_CONNECT_TIMEOUT", "not-sent"],
-    ["UND_ERR_INVALID_ARG", "not-sent"],
-    // The request may have reached the service: a reset, a broken pipe, a timeout, a socket closed mid-answer.
-    ["ECONNRESET", "ambiguous"],
-    ["EPIPE", "ambiguous"],
-    ["ETIMEDOUT", "ambiguous"],
-    ["UND_ERR_SOCKET", "ambiguous"],
-    ["UND_ERR_HEADERS_TIMEOUT", "ambiguous"],
-    ["UND_ERR_BODY_TIMEOUT", "ambiguous"],
-    ["UND_ERR_ABORTED", "ambiguous"],
-    [undefined, "ambiguous"],
-  ] as const)("%s → %s", (code, kind) => {
-    const o = classifyFailure(code, "request failed");
-    expect(o.kind).toBe(kind);
-    expect(mayHaveApplied(o)).toBe(kind === "ambiguous");
-    expect(o).toMatchObject({ code, message: "request failed" });
-    if (o.kind === "ambiguous") expect(o.status).toBeUndefined();
-    expect(serviceMessages(o)).toEqual([]);
-  });
 });
 
 describe("retryAfterMs", () => {
@@ -325,5 +238,46 @@ describe("retryReason: what onRetry reports", () => {
     ],
   ])("%s → %j", (_, o, reason) => {
     expect(retryReason(o)).toBe(reason);
+  });
+});
+
+/** A probe that answers `seen` until its `n`th call, which finds `n`; it may throw on some calls. */
+function probeFinding(n: number, fail: (call: number) => unknown = () => undefined) {
+  let calls = 0;
+  const probe = async (): Promise<{ found: number } | { seen: string }> => {
+    calls++;
+    const err = fail(calls);
+    if (err !== undefined) throw err;
+    return calls >= n ? { found: calls } : { seen: `call ${calls}` };
+  };
+  return { probe, calls: () => calls };
+}
+
+describe("readBack", () => {
+  it("reads until the probe finds it, and returns what it found", async () => {
+    const p = probeFinding(3);
+    expect(await readBack(60_000, 1, p.probe)).toEqual({ found: 3 });
+    expect(p.calls()).toBe(3);
+  });
+
+  it("a base delay of 0 still waits and reads again (at least 1 ms between reads), not giving up after one read", async () => {
+    const p = probeFinding(4);
+    expect(await readBack(60_000, 0, p.probe)).toEqual({ found: 4 });
+  });
+
+  it("a failed read counts as not found yet, and is what the last read saw when time runs out", async () => {
+    const p = probeFinding(3, (call) => (call === 1 ? new Error("socket hang up") : undefined));
+    expect(await readBack(60_000, 1, p.probe)).toEqual({ found: 3 });
+    const always = probeFinding(Number.POSITIVE_INFINITY, () => new Error("socket hang up"));
+    expect(await readBack(5, 1, always.probe)).toEqual({ last: "unreadable (socket hang up)" });
+    const text = probeFinding(Number.POSITIVE_INFINITY, () => "plain text");
+    expect(await readBack(5, 1, text.probe)).toEqual({ last: "unreadable (plain text)" });
+  });
+
+  it("time up: the last read's words, after more than one read", async () => {
+    const p = probeFinding(Number.POSITIVE_INFINITY);
+    const r = await readBack(500, 1, p.probe);
+    expect(r).toEqual({ last: `call ${p.calls()}` });
+    expect(p.calls()).toBeGreaterThan(1);
   });
 });

@@ -1,113 +1,30 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { BillingApiError, CatalogOutcomeUnknownError, PricePointsPartialFailureError } from "../../../sdk";
 import {
   AuthenticationRequiredError,
-  BillingApiError,
   BillingConnectionError,
-  BillingError,
   BillingValidationError,
-  CatalogOutcomeUnknownError,
   EndpointOutcomeUnknownError,
   MigrationOutcomeUnknownError,
-  PricePointsPartialFailureError,
   type ReplayBatch,
   ReplayPartialFailureError,
-} from "../../sdk/errors";
-import type { PricePoint } from "../../sdk/results";
+} from "../../../sdk/errors";
+import type { PricePoint } from "../../../sdk/results";
+import { everything, expectNoSecret } from "../helpers";
 
-// The exact words, names and fields of every SDK error (found by `npm run mutate`: the class names, the empty-list
-// branches, the "and N more" cut-offs at 10 ids and 5 failures, and the brand were unchecked). A caller logs these
-// messages and switches on `name`, so each is pinned whole, on both sides of every cut-off.
-
-/** The brand's key is global (Symbol.for) so another copy of the package can read it; a test can too. */
-const BRAND = Symbol.for("pulumi-subscription-billing/error-classes");
+/**
+ * The exact words, names and fields of every SDK error: a caller logs these messages and switches on `name`, so each
+ * is pinned whole, on both sides of every cut-off (10 ids, 5 failures).
+ */
 
 const replayRefused = () =>
   new BillingApiError({ status: 422, errors: ["Invalid webhook ids"], method: "POST", path: "/webhooks/replay.json" });
+
 const REPLAY_REFUSED = "POST /webhooks/replay.json failed with 422: Invalid webhook ids";
 
 type Failure = PricePointsPartialFailureError["failures"][number];
 
 const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
-
-describe("every class names itself", () => {
-  it.each([
-    ["BillingError", () => new BillingError("x")],
-    ["BillingValidationError", () => new BillingValidationError("invalid x", [{ property: "a", message: "b" }])],
-    ["BillingApiError", () => replayRefused()],
-    [
-      "AuthenticationRequiredError",
-      () => new AuthenticationRequiredError({ errors: [], method: "POST", path: "/p", actionLink: "https://x/a" }),
-    ],
-    ["BillingConnectionError", () => new BillingConnectionError({ method: "GET", path: "/p", message: "refused" })],
-    ["ReplayPartialFailureError", () => new ReplayPartialFailureError([1], [2], replayRefused())],
-    ["MigrationOutcomeUnknownError", () => new MigrationOutcomeUnknownError(1, "t", replayRefused())],
-    [
-      "EndpointOutcomeUnknownError",
-      () => new EndpointOutcomeUnknownError({ url: "https://h/x", events: [], uniquenessToken: "t", cause: replayRefused(), why: "w" }),
-    ],
-    [
-      "CatalogOutcomeUnknownError",
-      () => new CatalogOutcomeUnknownError({ kind: "product", handle: "h", uniquenessToken: "t", cause: replayRefused(), why: "w" }),
-    ],
-    [
-      "PricePointsPartialFailureError",
-      () => new PricePointsPartialFailureError(1, [], [{ index: 0, handle: "h", error: replayRefused() }]),
-    ],
-  ] as const)("%s", (name, make) => {
-    const err = make();
-    expect(err.name).toBe(name);
-    expect(String(err).startsWith(`${name}: `)).toBe(true);
-  });
-});
-
-describe("the brand: the class names an error carries for copies of the package", () => {
-  it.each([
-    [
-      "AuthenticationRequiredError",
-      () => new AuthenticationRequiredError({ errors: [], method: "POST", path: "/p", actionLink: "https://x/a" }),
-      ["AuthenticationRequiredError", "BillingApiError", "BillingError"],
-    ],
-    ["BillingApiError", () => replayRefused(), ["BillingApiError", "BillingError"]],
-    ["BillingError", () => new BillingError("x"), ["BillingError"]],
-  ] as const)("%s carries its class and its ancestors up to BillingError, frozen and not enumerable", (_, make, classes) => {
-    const err = make();
-    expect(Object.getOwnPropertyDescriptor(err, BRAND)).toEqual({
-      value: classes,
-      writable: false,
-      enumerable: false,
-      configurable: false,
-    });
-    expect(Object.isFrozen((err as unknown as Record<symbol, unknown>)[BRAND])).toBe(true);
-  });
-
-  it("a copy of an error's fields ({ ...err }) does not carry the brand", () => {
-    const copy = { ...replayRefused() };
-    expect(Object.getOwnPropertySymbols(copy)).toEqual([]);
-    expect(copy).toEqual({
-      name: "BillingApiError",
-      status: 422,
-      errors: ["Invalid webhook ids"],
-      method: "POST",
-      path: "/webhooks/replay.json",
-      mayHaveApplied: false,
-    });
-  });
-
-  it("an object given a class's prototype without its constructor (as a deserialiser does) is an instance, brand or not", () => {
-    const revived = Object.setPrototypeOf({ status: 404 }, BillingApiError.prototype) as object;
-    expect(revived instanceof BillingApiError).toBe(true);
-    expect(revived instanceof BillingError).toBe(true);
-    expect(revived instanceof AuthenticationRequiredError).toBe(false);
-  });
-
-  it("an object carrying the brand is recognised, but a function carrying it is not: errors are objects", () => {
-    const branded = { [BRAND]: ["BillingApiError", "BillingError"] };
-    expect(branded instanceof BillingApiError).toBe(true);
-    const fn = Object.assign(() => undefined, { [BRAND]: ["BillingApiError", "BillingError"] });
-    expect(fn instanceof BillingApiError).toBe(false);
-    expect(fn instanceof BillingError).toBe(false);
-  });
-});
 
 describe("BillingValidationError", () => {
   it("leads with what was invalid, then every problem, and keeps the problems as given", () => {
@@ -360,5 +277,76 @@ describe("PricePointsPartialFailureError", () => {
     const err = new PricePointsPartialFailureError(9, [], [failure(1), { index: 2, handle: "pp-2", error: unknown }]);
     expect(err.mayHaveApplied).toBe(true);
     expect(err.cause).toBe(err.failures[0]?.error);
+  });
+});
+
+const cause = () =>
+  new BillingApiError({
+    status: 503,
+    errors: ["Service Unavailable"],
+    method: "POST",
+    path: "/product_families.json",
+    mayHaveApplied: true,
+  });
+
+describe("CatalogOutcomeUnknownError and PricePointsPartialFailureError", () => {
+  it("are recognised by class across two copies of the package, and only as what they are", async () => {
+    // The error module alone, twice (see recognition.test.ts's twoCopies).
+    const a = await import("../../../sdk/errors");
+    vi.resetModules();
+    const b = await import("../../../sdk/errors");
+    expect(a.CatalogOutcomeUnknownError).not.toBe(b.CatalogOutcomeUnknownError);
+    const err = new a.CatalogOutcomeUnknownError({ kind: "product", handle: "pro", uniquenessToken: "tok", cause: cause(), why: "x" });
+    expect(err instanceof b.CatalogOutcomeUnknownError).toBe(true);
+    expect(err instanceof b.BillingError).toBe(true);
+    expect(err instanceof b.EndpointOutcomeUnknownError).toBe(false);
+    expect(err instanceof b.PricePointsPartialFailureError).toBe(false);
+    const partial = new a.PricePointsPartialFailureError(7, [], [{ index: 0, handle: "a", error: err }]);
+    expect(partial instanceof b.PricePointsPartialFailureError).toBe(true);
+    expect(partial instanceof b.CatalogOutcomeUnknownError).toBe(false);
+  });
+
+  it("an unknown outcome carries kind, handle and token, says it may or may not have been created, and how to resume", () => {
+    const err = new CatalogOutcomeUnknownError({
+      kind: "price point",
+      handle: "annual",
+      uniquenessToken: "tok-1",
+      cause: cause(),
+      why: "the reason",
+    });
+    expect(err).toMatchObject({
+      name: "CatalogOutcomeUnknownError",
+      kind: "price point",
+      handle: "annual",
+      uniquenessToken: "tok-1",
+      mayHaveApplied: true,
+    });
+    expect(err.message).toBe(
+      'creating the price point "annual" may or may not have been applied: the reason; it may or may not have been created. ' +
+        "Resuming reads it back by handle first, then creates it with the same uniqueness_token (tok-1), never a new one",
+    );
+    expect(err.cause).toBeInstanceOf(BillingApiError);
+    expectNoSecret(everything(err));
+  });
+
+  it("a partial failure lists what was created and each failure by index; mayHaveApplied when one is unknown", () => {
+    const unknown = new CatalogOutcomeUnknownError({ kind: "price point", handle: "b", uniquenessToken: "t", cause: cause(), why: "w" });
+    const refused = new BillingApiError({ status: 422, errors: ["handle: taken"], method: "POST", path: "/products/7/price_points.json" });
+    const pp = { id: 5, handle: "a", name: "A", type: "catalog" };
+    const err = new PricePointsPartialFailureError(
+      7,
+      [{ index: 0, pricePoint: pp }],
+      [
+        { index: 1, handle: "b", error: unknown },
+        { index: 2, handle: "c", error: refused },
+      ],
+    );
+    expect(err.mayHaveApplied).toBe(true);
+    expect(err.cause).toBe(unknown);
+    expect(err.message).toMatch(
+      /^creating price points of product 7 partly failed: 1 created, 2 failed: \[1\] "b": creating the price point "b" may or may not/,
+    );
+    expect(err.message).toContain('[2] "c": POST /products/7/price_points.json failed with 422: handle: taken');
+    expect(new PricePointsPartialFailureError(7, [], [{ index: 2, handle: "c", error: refused }]).mayHaveApplied).toBe(false);
   });
 });

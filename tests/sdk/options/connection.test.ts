@@ -1,8 +1,15 @@
-import { describe, expect, it } from "vitest";
-import { BillingClient, type BillingClientOptions, BillingValidationError } from "../../sdk";
-import { resolveConnection } from "../../sdk/options";
-import { recordingProxy } from "../contract/recorder";
-import { BASIC, KEY, refusal, type Site, site, TOKEN } from "./helpers";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { BillingClient, type BillingClientOptions, BillingValidationError } from "../../../sdk";
+import { resolveConnection } from "../../../sdk/options";
+import { recordingProxy } from "../../contract/recorder";
+import { BASIC, KEY, refusal, type Site, site, TOKEN } from "../helpers";
+import { fresh, LEAD, refusedWithLead, thrown } from "./fresh-options";
+
+/**
+ * BillingClient's connection options (sdk/options.ts): the host each subdomain, environment or baseUrl makes, the
+ * credentials sent (against a live simulator too), and resolveConnection's own refusals and base-path trimming. The
+ * resolveConnection tests load the module afresh (vi.resetModules, then import): its schema is built when it loads.
+ */
 
 describe("BillingClient options: hosts and credentials", () => {
   it.each([
@@ -193,5 +200,96 @@ describe("BillingClient options against a live simulator", () => {
     const err = await s.billing.readSubscription(1).catch((e) => e);
     expect(err).toMatchObject({ name: "BillingApiError", status: 401, method: "GET", path: "/subscriptions/1.json" });
     expect(String(err) + JSON.stringify(err) + err.stack).not.toContain("sk_live_WRONG_1111");
+  });
+});
+
+describe("resolveConnection: its own refusals, word for word", () => {
+  beforeEach(() => {
+    vi.resetModules();
+  });
+
+  it.each<[string, BillingClientOptions, { property: string; message: string }[]]>([
+    [
+      "nothing (us by default)",
+      {},
+      [
+        { property: "apiKey", message: "the us environment needs an apiKey (or an accessToken with baseUrl)" },
+        { property: "subdomain", message: "needs the site's subdomain (or a baseUrl)" },
+      ],
+    ],
+    ["an apiKey, no subdomain", { apiKey: KEY }, [{ property: "subdomain", message: "needs the site's subdomain (or a baseUrl)" }]],
+    [
+      "eu, no credential",
+      { environment: "eu", subdomain: "acme" },
+      [{ property: "apiKey", message: "the eu environment needs an apiKey (or an accessToken with baseUrl)" }],
+    ],
+    [
+      "a bearer token on us",
+      { subdomain: "acme", accessToken: TOKEN },
+      [
+        {
+          property: "accessToken",
+          message: "the us environment uses Basic authentication with an apiKey; bearer tokens apply to the gateway environment",
+        },
+      ],
+    ],
+    [
+      "gateway, nothing else",
+      { environment: "gateway" },
+      [
+        { property: "accessToken", message: "the gateway environment needs an accessToken" },
+        { property: "connector", message: "the gateway environment needs a connector name" },
+      ],
+    ],
+    [
+      "gateway, a token, no connector",
+      { environment: "gateway", accessToken: TOKEN },
+      [{ property: "connector", message: "the gateway environment needs a connector name" }],
+    ],
+    [
+      "gateway with an apiKey",
+      { environment: "gateway", connector: "acme", apiKey: KEY },
+      [{ property: "apiKey", message: "the gateway environment does not accept Basic authentication; use accessToken" }],
+    ],
+    [
+      "both credentials, with a baseUrl",
+      { baseUrl: "http://127.0.0.1:8080", apiKey: KEY, accessToken: TOKEN },
+      [{ property: "apiKey", message: "give either apiKey or accessToken, not both" }],
+    ],
+  ])("%s is refused", async (_, options, problems) => {
+    const { resolveConnection } = await fresh();
+    expect(thrown(() => resolveConnection(options))).toEqual({
+      name: "BillingValidationError",
+      message: `${LEAD}: ${problems.map((p) => `${p.property}: ${p.message}`).join("; ")}`,
+      problems,
+    });
+  });
+
+  it("a schema refusal comes first, with the same lead", async () => {
+    const { resolveConnection } = await fresh();
+    expect(thrown(() => resolveConnection({ subdomain: "acme", apiKey: KEY, maxConcurrency: 65 }))).toEqual(
+      refusedWithLead("maxConcurrency", "must be between 1 and 64"),
+    );
+  });
+});
+
+describe("resolveConnection: a baseUrl's origin and base path", () => {
+  beforeEach(() => {
+    vi.resetModules();
+  });
+
+  it.each([
+    ["http://127.0.0.1:8080", "http://127.0.0.1:8080", ""],
+    ["http://127.0.0.1:8080/", "http://127.0.0.1:8080", ""],
+    ["http://127.0.0.1:8080//", "http://127.0.0.1:8080", ""],
+    ["http://127.0.0.1:8080///", "http://127.0.0.1:8080", ""],
+    ["https://proxy.example/billing/v1", "https://proxy.example", "/billing/v1"],
+    ["https://proxy.example/billing/v1/", "https://proxy.example", "/billing/v1"],
+    ["https://proxy.example/billing/v1///", "https://proxy.example", "/billing/v1"],
+    ["https://proxy.example/billing//v1//", "https://proxy.example", "/billing//v1"],
+  ])("%s → %s and base path %o", async (baseUrl, origin, basePath) => {
+    const { resolveConnection } = await fresh();
+    const c = resolveConnection({ baseUrl, apiKey: KEY });
+    expect([c.origin, c.basePath]).toEqual([origin, basePath]);
   });
 });

@@ -1,51 +1,33 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import type { BillingClientOptions } from "../../sdk/options";
-import { KEY, TOKEN } from "./helpers";
+import type { BillingClientOptions } from "../../../sdk/options";
+import { KEY, TOKEN } from "../helpers";
+import { fresh, LEAD, refusedWithLead, thrown } from "./fresh-options";
 
-// BillingClient's options, pinned exactly: the mutation run (`npm run mutate`) left 56 mutants of sdk/options.ts
-// alive. Most sit in the module-level `optionsSchema` (the DNS-label regexes, the baseUrl protocol, each bound and
-// its message, the onRetry check, `.strict()`), which is built when the module loads, before Stryker switches a
-// mutant on; options.test.ts imports the module once, so it never saw them. Here each test loads a fresh copy.
-// The rest are resolveConnection's messages and its base-path trimming.
+/**
+ * BillingClient's options schema (sdk/options.ts, clientOptionsOf): what it accepts at each edge, what it refuses and
+ * in what words. The schema is built when the module loads, so each test loads a fresh copy (vi.resetModules, then
+ * import) and reads a refusal by its fields, not by instanceof.
+ */
 
 beforeEach(() => {
   vi.resetModules();
 });
 
-const fresh = () => import("../../sdk/options");
-
-const LEAD = "invalid BillingClient options";
-
-/**
- * What `f` throws, as plain fields: after vi.resetModules() the error's class is a fresh copy, so it is told
- * by name. A value returned instead shows up in the failed comparison.
- */
-function thrown(f: () => unknown): { name: string; message: string; problems: unknown } | { accepted: unknown } {
-  let result: unknown;
-  try {
-    result = f();
-  } catch (e) {
-    const { name, message, problems } = e as { name: string; message: string; problems: unknown };
-    return { name, message, problems };
-  }
-  return { accepted: result };
-}
-
-/** The refusal of one problem, as the error reports it. */
-const refusedWith = (property: string, message: string) => ({
-  name: "BillingValidationError",
-  message: `${LEAD}: ${property}: ${message}`,
-  problems: [{ property, message }],
-});
-
 const SUBDOMAIN = 'must be a DNS label such as "acme"';
+
 const CONNECTOR = "must be a DNS label";
+
 const ENVIRONMENT = 'must be "us", "eu" or "gateway"';
+
 const BASE_URL = "must be an http(s) URL";
+
 const EMPTY = "must not be empty";
+
 const SPACED = "must not begin or end with whitespace (a space, or a newline copied with it)";
+
 // zod's own words where the schema gives none (a lower bound, a fraction): what the user reads, and zod is pinned.
 const NOT_INT = "Invalid input: expected int, received number";
+
 const ACCEPTED_KEYS =
   "subdomain, environment, connector, baseUrl, apiKey, accessToken, timeoutMs, maxRetries, maxConcurrency, " +
   "retryBaseDelayMs, retryBudgetSeconds, migrationSettleSeconds, onRetry";
@@ -171,13 +153,13 @@ describe("clientOptionsOf: what the schema refuses, and the exact words", () => 
     ["an unknown option", { colour: "red" }, "colour", `is not a known property (accepted: ${ACCEPTED_KEYS})`],
   ])("%s is refused", async (_, options, property, message) => {
     const { clientOptionsOf } = await fresh();
-    expect(thrown(() => clientOptionsOf(options))).toEqual(refusedWith(property, message));
+    expect(thrown(() => clientOptionsOf(options))).toEqual(refusedWithLead(property, message));
   });
 
   it("an unknown option is refused next to valid ones, not dropped", async () => {
     const { clientOptionsOf } = await fresh();
     expect(thrown(() => clientOptionsOf({ subdomain: "acme", apiKey: KEY, colour: "red" }))).toEqual(
-      refusedWith("colour", `is not a known property (accepted: ${ACCEPTED_KEYS})`),
+      refusedWithLead("colour", `is not a known property (accepted: ${ACCEPTED_KEYS})`),
     );
   });
 
@@ -192,88 +174,5 @@ describe("clientOptionsOf: what the schema refuses, and the exact words", () => 
         { property: "onRetry", message: "must be a function" },
       ],
     });
-  });
-});
-
-describe("resolveConnection: its own refusals, word for word", () => {
-  it.each<[string, BillingClientOptions, { property: string; message: string }[]]>([
-    [
-      "nothing (us by default)",
-      {},
-      [
-        { property: "apiKey", message: "the us environment needs an apiKey (or an accessToken with baseUrl)" },
-        { property: "subdomain", message: "needs the site's subdomain (or a baseUrl)" },
-      ],
-    ],
-    ["an apiKey, no subdomain", { apiKey: KEY }, [{ property: "subdomain", message: "needs the site's subdomain (or a baseUrl)" }]],
-    [
-      "eu, no credential",
-      { environment: "eu", subdomain: "acme" },
-      [{ property: "apiKey", message: "the eu environment needs an apiKey (or an accessToken with baseUrl)" }],
-    ],
-    [
-      "a bearer token on us",
-      { subdomain: "acme", accessToken: TOKEN },
-      [
-        {
-          property: "accessToken",
-          message: "the us environment uses Basic authentication with an apiKey; bearer tokens apply to the gateway environment",
-        },
-      ],
-    ],
-    [
-      "gateway, nothing else",
-      { environment: "gateway" },
-      [
-        { property: "accessToken", message: "the gateway environment needs an accessToken" },
-        { property: "connector", message: "the gateway environment needs a connector name" },
-      ],
-    ],
-    [
-      "gateway, a token, no connector",
-      { environment: "gateway", accessToken: TOKEN },
-      [{ property: "connector", message: "the gateway environment needs a connector name" }],
-    ],
-    [
-      "gateway with an apiKey",
-      { environment: "gateway", connector: "acme", apiKey: KEY },
-      [{ property: "apiKey", message: "the gateway environment does not accept Basic authentication; use accessToken" }],
-    ],
-    [
-      "both credentials, with a baseUrl",
-      { baseUrl: "http://127.0.0.1:8080", apiKey: KEY, accessToken: TOKEN },
-      [{ property: "apiKey", message: "give either apiKey or accessToken, not both" }],
-    ],
-  ])("%s is refused", async (_, options, problems) => {
-    const { resolveConnection } = await fresh();
-    expect(thrown(() => resolveConnection(options))).toEqual({
-      name: "BillingValidationError",
-      message: `${LEAD}: ${problems.map((p) => `${p.property}: ${p.message}`).join("; ")}`,
-      problems,
-    });
-  });
-
-  it("a schema refusal comes first, with the same lead", async () => {
-    const { resolveConnection } = await fresh();
-    expect(thrown(() => resolveConnection({ subdomain: "acme", apiKey: KEY, maxConcurrency: 65 }))).toEqual(
-      refusedWith("maxConcurrency", "must be between 1 and 64"),
-    );
-  });
-});
-
-describe("resolveConnection: a baseUrl's origin and base path", () => {
-  it.each([
-    ["http://127.0.0.1:8080", "http://127.0.0.1:8080", ""],
-    ["http://127.0.0.1:8080/", "http://127.0.0.1:8080", ""],
-    ["http://127.0.0.1:8080//", "http://127.0.0.1:8080", ""],
-    ["http://127.0.0.1:8080///", "http://127.0.0.1:8080", ""],
-    ["https://proxy.example/billing/v1", "https://proxy.example", "/billing/v1"],
-    ["https://proxy.example/billing/v1/", "https://proxy.example", "/billing/v1"],
-    ["https://proxy.example/billing/v1///", "https://proxy.example", "/billing/v1"],
-    ["https://proxy.example/billing//v1//", "https://proxy.example", "/billing//v1"],
-  ])("%s → %s and base path %o", async (baseUrl, origin, basePath) => {
-    const { resolveConnection } = await fresh();
-    const c = resolveConnection({ baseUrl, apiKey: KEY });
-    expect([c.origin, c.basePath]).toEqual([origin, basePath]);
   });
 });
