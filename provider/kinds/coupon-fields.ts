@@ -33,6 +33,17 @@ export const SCALARS = [
 ] as const;
 type Scalar = (typeof SCALARS)[number];
 
+/** What the service holds when a create leaves the field out (the service's documented defaults, as the simulator applies them). */
+export const SERVICE_DEFAULTS = {
+  recurring: false,
+  stackable: false,
+  compoundingStrategy: "compound",
+  allowNegativeBalance: false,
+  excludeMidPeriodAllocations: false,
+  applyOnCancelAtEndOfPeriod: false,
+  applyOnSubscriptionExpiration: false,
+} as const;
+
 export type Restriction = "restrictedProducts" | "restrictedComponents";
 
 /** A list of references as a set: each once, ids ascending, then handles ascending, so that order makes no diff. */
@@ -142,6 +153,41 @@ export function differences(c: ServiceCoupon, inputs: Readonly<Record<string, un
   });
   if (resolved.products !== undefined && !sameSet(resolved.products, idsOf(c, "Product"))) out.push("restrictedProducts");
   if (resolved.components !== undefined && !sameSet(resolved.components, idsOf(c, "Component"))) out.push("restrictedComponents");
+  return out;
+}
+
+/** What a state holds that {@link declaredAsHeld} reads: the declared args, and the outputs last read. */
+interface Held {
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly couponId?: number;
+  readonly description?: string | null;
+  readonly endDate?: string | null;
+  readonly restrictedProductIds?: readonly number[];
+  readonly restrictedComponentIds?: readonly number[];
+  readonly resolvedProductIds?: readonly number[];
+  readonly resolvedComponentIds?: readonly number[];
+}
+
+/**
+ * The inputs a state records, as diff compares them with the declaration: the service's values for what is
+ * declared (a change made in the web UI shows as a diff, and up restores it). What a declaration leaves out, and
+ * a flag the service does not say (null), stand as declared; an end date is the same when it names the same
+ * instant; restrictions are the declaration while the service holds the ids they resolved to, its ids once not.
+ */
+export function declaredAsHeld(s: Held): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...s.args };
+  // A pending create holds no service values yet: its declaration stands (no description drift from "").
+  const service: Record<string, unknown> = s.couponId === undefined ? { ...s } : { ...s, description: s.description ?? "" };
+  for (const k of SCALARS) {
+    if (out[k] === undefined || service[k] === undefined) continue;
+    if (k === "endDate") {
+      if (!sameDate(out[k] as string, s.endDate)) out[k] = s.endDate ?? null;
+    } else if (service[k] !== null || k === "percentage" || k === "amountInCents") out[k] = service[k];
+  }
+  const held = (declared: unknown, resolved: readonly number[] | undefined, ids: readonly number[] | undefined) =>
+    declared !== undefined && resolved && ids && !sameSet(resolved, ids);
+  if (held(out.restrictedProducts, s.resolvedProductIds, s.restrictedProductIds)) out.restrictedProducts = s.restrictedProductIds;
+  if (held(out.restrictedComponents, s.resolvedComponentIds, s.restrictedComponentIds)) out.restrictedComponents = s.restrictedComponentIds;
   return out;
 }
 

@@ -9,6 +9,7 @@ import { adoptField, familyWithHandle, referencedHandle, referenceField, refersT
 import { Component } from "./component";
 import {
   bodyOf,
+  declaredAsHeld,
   differences,
   heldBody,
   type Restriction,
@@ -16,15 +17,14 @@ import {
   referenceList,
   resolve,
   restrictionFailures,
-  SCALARS,
-  sameDate,
-  sameSet,
+  SERVICE_DEFAULTS,
   type Where,
 } from "./coupon-fields";
+import { couponReader } from "./coupon-reader";
 import { archivedError, couponWithCode, familyOf, freedCode, label, noFamily, notFound, otherFamily } from "./coupon-service";
 import type { CouponArgs, CouponOutputs } from "./generated/coupon";
 import { siteInput } from "./inputs";
-import { type ArgsOf, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
+import { type ArgsOf, type CatalogReader, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
 import { type LifecycleState, lifecycle, type Steps, unless404 } from "./lifecycle";
 import { Product } from "./product";
 
@@ -119,6 +119,20 @@ const kind = declareKind({
     name: "Spring sale",
     percentage: 25,
     restrictedProducts: ["handle:launch-pro"],
+  },
+  catalog: {
+    key: "code",
+    references: {
+      productFamily: { kind: "productFamily", output: "familyId" },
+      restrictedProducts: { kind: "product", output: "productId" },
+      restrictedComponents: { kind: "component", output: "componentId" },
+    },
+    runtimeInputs: ["adopt", "site"],
+    defaults: SERVICE_DEFAULTS,
+    noun: "coupon",
+    title: "Coupon",
+    replaced: () => ["create the new coupon (or adopt one with its code)", "archive the old one"],
+    deleted: () => ["archived: it can no longer be applied; subscriptions that have it keep their discount"],
   },
 });
 
@@ -250,27 +264,11 @@ async function create(ctx: Parameters<typeof life.create>[0], inputs: In) {
 
 export const coupon: KindModule<typeof kind, State> = {
   kind,
+  reader: couponReader(life.argsOf as (inputs: Record<string, unknown>) => Record<string, unknown>) as CatalogReader,
   operations: {
     state,
     // The service's values for what is declared: a change made in the web UI shows as a diff, and up restores it.
-    recordedInputs(s) {
-      const out: Record<string, unknown> = { ...s.args };
-      // A pending create holds no service values yet: its declaration stands (no description drift from "").
-      const service: Record<string, unknown> = s.couponId === undefined ? { ...s } : { ...s, description: s.description ?? "" };
-      for (const k of SCALARS) {
-        if (out[k] === undefined || service[k] === undefined) continue;
-        if (k === "endDate") {
-          if (!sameDate(out[k] as string, s.endDate)) out[k] = s.endDate ?? null;
-        } else if (service[k] !== null || k === "percentage" || k === "amountInCents") out[k] = service[k];
-      }
-      // Restrictions are compared as the ids they resolved to: a change at the service is the held ids, which differ.
-      const held = (declared: unknown, resolved: number[] | undefined, ids: number[] | undefined) =>
-        declared !== undefined && resolved && ids && !sameSet(resolved, ids);
-      if (held(out.restrictedProducts, s.resolvedProductIds, s.restrictedProductIds)) out.restrictedProducts = s.restrictedProductIds;
-      if (held(out.restrictedComponents, s.resolvedComponentIds, s.restrictedComponentIds))
-        out.restrictedComponents = s.restrictedComponentIds;
-      return out;
-    },
+    recordedInputs: declaredAsHeld,
     // Pending create, a replacement's archive left to do, or archived outside the stack: up finishes, or says what to do.
     unfinished: (s) => life.unfinished(s as St),
 
