@@ -1,9 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { BillingApiError, BillingValidationError } from "../../sdk";
 import type { WebhookStatus } from "../../simulator";
+import { recordingProxy } from "../contract/recorder";
 import { clientOf, type Site, scripted, site } from "./helpers";
 
+/**
+ * setWebhooksEnabled and listWebhooks (sdk/webhooks.ts) against the simulator: results, retries, refusals in their
+ * exact words, filters across pages, and a page that repeats the end of the one before.
+ */
+
 const SETTINGS = "/webhooks/settings.json";
+
 const LIST = "/webhooks.json";
 
 describe("setWebhooksEnabled", () => {
@@ -281,5 +288,98 @@ describe("listWebhooks", () => {
     expect(err).toBeInstanceOf(BillingValidationError);
     expect(err.message).toMatch(message);
     expect(s.sim.requests).toHaveLength(0);
+  });
+});
+
+describe("setWebhooksEnabled: the refusal's exact words", () => {
+  it.each([
+    ["a string", "true", "string"],
+    ["a number", 1, "number"],
+    ["undefined", undefined, "undefined"],
+    ["null", null, "object"],
+  ])("%s: invalid webhook settings, webhooksEnabled named; nothing sent", async (_, v, type) => {
+    const s = await site();
+    const err = await s.billing.setWebhooksEnabled(v as never).catch((e) => e);
+    expect(err).toBeInstanceOf(BillingValidationError);
+    expect(err.message).toBe(`invalid webhook settings: webhooksEnabled: must be true or false, got ${type}`);
+    expect(err.problems).toStrictEqual([{ property: "webhooksEnabled", message: `must be true or false, got ${type}` }]);
+    expect(s.sim.requests).toStrictEqual([]);
+  });
+});
+
+describe("listWebhooks: refused filters, and pages that repeat", () => {
+  it.each([
+    [
+      "an unknown key: the accepted ones listed",
+      { since: "2026-10-01" },
+      [{ property: "filter.since", message: "is not a known property (accepted: status, sinceDate, untilDate, subscriptionId)" }],
+    ],
+    [
+      "until before since",
+      { sinceDate: "2026-10-05", untilDate: "2026-10-01" },
+      [{ property: "filter.untilDate", message: "must not be before sinceDate (2026-10-05)" }],
+    ],
+  ])("%s: invalid webhook filter, each problem under filter.; nothing sent", async (_, filter, problems) => {
+    const s = await site();
+    const err = await s.billing.listWebhooks(filter as never).catch((e) => e);
+    expect(err).toBeInstanceOf(BillingValidationError);
+    expect(err.message).toBe(`invalid webhook filter: ${problems.map((p) => `${p.property}: ${p.message}`).join("; ")}`);
+    expect(err.problems).toStrictEqual(problems);
+    expect(s.sim.requests).toStrictEqual([]);
+  });
+
+  it("a page that repeats the end of the one before (the list moved between reads): each webhook once, in order", async () => {
+    const row = (id: number) => ({ webhook: { id, event: "payment_success", successful: true } });
+    const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => row(from + i));
+    // Page 1 is full (200); page 2 starts with the last 50 of page 1 again, then 50 new ones: short, the last.
+    const server = await scripted([
+      { status: 200, json: range(1, 200) },
+      { status: 200, json: range(151, 250) },
+    ]);
+    const proxy = await recordingProxy(server.url);
+    try {
+      const all = await clientOf(proxy.url).listWebhooks({ status: "successful" });
+      expect(all.map((w) => w.id)).toStrictEqual(Array.from({ length: 250 }, (_, i) => i + 1));
+      expect(all[249]).toStrictEqual({
+        id: 250,
+        event: "payment_success",
+        successful: true,
+        createdAt: undefined,
+        acceptedAt: undefined,
+        lastError: undefined,
+        lastErrorAt: undefined,
+        lastSentAt: undefined,
+        lastSentUrl: undefined,
+      });
+      expect(proxy.exchanges.map((x) => [x.method, x.url, x.requestBody])).toStrictEqual([
+        ["GET", "/webhooks.json?status=successful&page=1&per_page=200&order=oldest_first", undefined],
+        ["GET", "/webhooks.json?status=successful&page=2&per_page=200&order=oldest_first", undefined],
+      ]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("a service that ignores page (page 2 is page 1 again, full): the list ends there, each webhook once", async () => {
+    const row = (id: number) => ({ webhook: { id, event: "payment_success", successful: true } });
+    const page = Array.from({ length: 200 }, (_, i) => row(i + 1));
+    // Three scripted answers: a list that read on after the repeated page would ask for page 3 (and, against a real
+    // service that ignores page, for ever).
+    const server = await scripted([
+      { status: 200, json: page },
+      { status: 200, json: page },
+      { status: 200, json: page },
+    ]);
+    const proxy = await recordingProxy(server.url);
+    try {
+      const all = await clientOf(proxy.url).listWebhooks();
+      expect(all.map((w) => w.id)).toStrictEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+      expect(proxy.exchanges.map((x) => x.url)).toStrictEqual([
+        "/webhooks.json?page=1&per_page=200&order=oldest_first",
+        "/webhooks.json?page=2&per_page=200&order=oldest_first",
+      ]);
+    } finally {
+      await proxy.close();
+    }
   });
 });

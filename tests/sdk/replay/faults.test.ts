@@ -1,233 +1,17 @@
-import fc from "fast-check";
-import { describe, expect, it } from "vitest";
-import { BillingApiError, BillingClient, BillingValidationError, ReplayPartialFailureError } from "../../sdk";
-import { distinctIds } from "../../sdk/replay";
-import { recordingProxy } from "../contract/recorder";
-import { KEY, type Site, site } from "./helpers";
+import { describe, expect, it, vi } from "vitest";
+import { BillingApiError, BillingConnectionError, BillingValidationError, ReplayPartialFailureError } from "../../../sdk";
+import { posts, retries, type Site, site } from "../helpers";
+
+/**
+ * replayWebhooks under faults, against the simulator: every batch ends queued, not queued or unknown, and a resumed
+ * unknown batch is re-sent with its own token (a 409 when it was queued after all), never queuing an id twice.
+ */
 
 const REPLAY = "/webhooks/replay.json";
+
 const range = (n: number, from = 1) => Array.from({ length: n }, (_, i) => from + i);
+
 const sorted = (ids: readonly number[]) => [...ids].sort((a, b) => a - b);
-/** Bodies of the replay requests the simulator accepted. */
-const accepted = (s: Site) =>
-  s.sim.requests.filter((r) => r.path === REPLAY && r.status === 200).map((r) => (r.body as { ids: number[] }).ids);
-
-describe("replayWebhooks: validation", () => {
-  let s: Site;
-
-  it.each([
-    ["zero", [5, 0], ["[1] 0"]],
-    ["negative", [-3], ["[0] -3"]],
-    ["fraction", [1, 2, 1.5], ["[2] 1.5"]],
-    ["NaN", [Number.NaN], ["[0] NaN"]],
-    ["Infinity", [Number.POSITIVE_INFINITY], ["[0] Infinity"]],
-    ["text that is not a decimal id", [1, "2.5"], ['[1] "2.5"']],
-    ["text with a sign or a leading zero", [1, "+2", "02"], ['[1] "+2"', '[2] "02"']],
-    ["text above int64", [1, "9223372036854775808"], ['[1] "9223372036854775808"']],
-    ["null", [null], ["[0] null"]],
-    ["past 2^53", [2 ** 53], [`[0] ${2 ** 53}`]],
-    ["several", [0, 7, -1, 2.5, "x"], ["[0] 0", "[2] -1", "[3] 2.5", '[4] "x"']],
-    ["a bigint", [1, 5n], ["[1] bigint"]],
-  ])("%s: BillingValidationError naming each bad entry, nothing sent", async (_, ids, shown) => {
-    s = await site();
-    const err = await s.billing.replayWebhooks(ids as number[]).catch((e) => e);
-    expect(err).toBeInstanceOf(BillingValidationError);
-    for (const entry of shown) expect(err.message).toContain(entry);
-    expect(err.message).not.toContain("[1] 7");
-    expect(s.sim.requests).toHaveLength(0);
-  });
-
-  it("one bad id among 5000 good ones: nothing is sent at all", async () => {
-    s = await site();
-    const ids = range(5000);
-    ids[4321] = 0;
-    await expect(s.billing.replayWebhooks(ids)).rejects.toThrow(/\[4321\] 0/);
-    expect(s.sim.requests).toHaveLength(0);
-    expect(s.sim.replayQueue).toEqual([]);
-  });
-
-  it.each([
-    ["a string", "1,2"],
-    ["a number", 5],
-    ["undefined", undefined],
-    ["an object", { ids: [1] }],
-  ])("not an array (%s): refused before sending", async (_, ids) => {
-    s = await site();
-    await expect(s.billing.replayWebhooks(ids as never)).rejects.toBeInstanceOf(BillingValidationError);
-    expect(s.sim.requests).toHaveLength(0);
-  });
-
-  it("an empty list sends nothing", async () => {
-    s = await site();
-    expect(await s.billing.replayWebhooks([])).toEqual({ queued: 0, batches: 0 });
-    expect(s.sim.requests).toHaveLength(0);
-  });
-});
-
-describe("replayWebhooks: batching and de-duplication", () => {
-  let s: Site;
-
-  it.each([
-    [1, [1]],
-    [999, [999]],
-    [1000, [1000]],
-    [1001, [1000, 1]],
-    [2500, [1000, 1000, 500]],
-    [3000, [1000, 1000, 1000]],
-  ])("%i distinct ids → requests of %o ids", async (n, sizes) => {
-    s = await site();
-    const res = await s.billing.replayWebhooks(range(n));
-    expect(res).toEqual({ queued: n, batches: sizes.length });
-    const bodies = accepted(s);
-    expect(bodies.map((b) => b.length).sort((a, b) => b - a)).toEqual(sizes);
-    expect(s.sim.requests.filter((r) => r.path === REPLAY)).toHaveLength(sizes.length);
-    expect(sorted(bodies.flat())).toEqual(range(n));
-    expect(sorted(s.sim.replayQueue)).toEqual(range(n));
-  });
-
-  it("duplicates are sent once, in first-seen order", async () => {
-    s = await site();
-    const res = await s.billing.replayWebhooks([9, 3, 9, 1, 3, 3, 7, 1]);
-    expect(res).toEqual({ queued: 4, batches: 1 });
-    expect(accepted(s)).toEqual([[9, 3, 1, 7]]);
-    expect(s.sim.replayQueue).toEqual([9, 3, 1, 7]);
-  });
-
-  it('decimal text of an id below 2^53 is that id: "5001" and 5001 are sent once, as a number', async () => {
-    s = await site();
-    expect(await s.billing.replayWebhooks(["5001", 5001, 5002, "5002", "5003"])).toEqual({ queued: 3, batches: 1 });
-    expect(accepted(s)).toEqual([[5001, 5002, 5003]]);
-    expect(s.sim.replayLog).toEqual(["5001", "5002", "5003"]);
-  });
-
-  it("int64 ids above 2^53, as decimal text: sent exactly, de-duplicated, batched like any other", async () => {
-    s = await site();
-    const big = Array.from({ length: 1001 }, (_, i) => (9_007_199_254_740_993n + BigInt(i)).toString());
-    expect(await s.billing.replayWebhooks([...big, big[0], "9223372036854775807", 42])).toEqual({ queued: 1003, batches: 2 });
-    expect([...s.sim.replayLog].sort()).toEqual([...big, "9223372036854775807", "42"].sort());
-  });
-
-  it("2500 ids with duplicates spread over the list: 3 requests, each id once", async () => {
-    s = await site();
-    const ids = [...range(2500), ...range(300, 1), 2500, 7, 7];
-    const res = await s.billing.replayWebhooks(ids);
-    expect(res).toEqual({ queued: 2500, batches: 3 });
-    expect(
-      accepted(s)
-        .map((b) => b.length)
-        .sort(),
-    ).toEqual([1000, 1000, 500]);
-    expect(sorted(s.sim.replayQueue)).toEqual(range(2500));
-  });
-
-  it("each batch carries its own uniqueness_token", async () => {
-    s = await site();
-    await s.billing.replayWebhooks(range(3000));
-    const tokens = s.sim.requests.filter((r) => r.path === REPLAY).map((r) => r.uniquenessToken);
-    expect(tokens.every((t) => typeof t === "string" && t.length > 0)).toBe(true);
-    expect(new Set(tokens).size).toBe(3);
-  });
-
-  it("property: distinctIds keeps the first occurrence of each id, in order", () => {
-    fc.assert(
-      fc.property(fc.array(fc.integer({ min: 1, max: 50 }), { maxLength: 200 }), (ids) => {
-        const expected: number[] = [];
-        for (const id of ids) if (!expected.includes(id)) expected.push(id);
-        expect([...distinctIds(ids)]).toEqual(expected);
-      }),
-      { numRuns: 300 },
-    );
-  });
-
-  it("property: any id list is queued once per distinct id, in order, in batches of at most 1000", async () => {
-    s = await site();
-    await fc.assert(
-      fc.asyncProperty(
-        fc.oneof(
-          fc.array(fc.integer({ min: 1, max: 4000 }), { maxLength: 2500 }),
-          fc.array(fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }), { maxLength: 50 }),
-        ),
-        async (ids) => {
-          const before = s.sim.requests.length;
-          s.sim.replayQueue = [];
-          const distinct = [...new Set(ids)];
-          const res = await s.billing.replayWebhooks(ids);
-          const sent = s.sim.requests.slice(before).map((r) => (r.body as { ids: number[] }).ids);
-          expect(res).toEqual({ queued: distinct.length, batches: Math.ceil(distinct.length / 1000) });
-          expect(sent).toHaveLength(res.batches);
-          expect(sent.every((b) => b.length >= 1 && b.length <= 1000)).toBe(true);
-          // Batches may finish in any order; each is a contiguous slice of the distinct ids.
-          const byFirst = [...sent].sort((a, b) => distinct.indexOf(a[0]) - distinct.indexOf(b[0]));
-          expect(byFirst.flat()).toEqual(distinct);
-          expect(sorted(s.sim.replayQueue)).toEqual(sorted(distinct));
-        },
-      ),
-      { numRuns: 30 },
-    );
-  });
-});
-
-describe("replayWebhooks: concurrency", () => {
-  let s: Site;
-
-  it.each([1, 2, 4])("maxConcurrency %i: never more in flight, and no 429 from the service", async (max) => {
-    // The simulator refuses a request over its cap with 429 (overCapacity "429"); give it exactly the client's cap.
-    s = await site({ latencyMs: 25, maxConcurrent: max, overCapacity: "429" });
-    const proxy = await recordingProxy(s.sim.url);
-    const billing = new BillingClient({ baseUrl: proxy.url, apiKey: KEY, maxConcurrency: max, retryBaseDelayMs: 1 });
-    try {
-      const res = await billing.replayWebhooks(range(8000));
-      expect(res).toEqual({ queued: 8000, batches: 8 });
-      expect(proxy.peak).toBe(max); // at most the cap, and the cap is used
-      expect(s.sim.requests.map((r) => r.status)).toEqual(Array(8).fill(200));
-      expect(s.sim.replayQueue).toHaveLength(8000);
-    } finally {
-      await billing.close();
-      await proxy.close();
-    }
-  });
-
-  it("the default cap fits the service's 4-per-site limit", async () => {
-    s = await site({ latencyMs: 25, overCapacity: "429" });
-    const res = await s.billing.replayWebhooks(range(12_000));
-    expect(res.batches).toBe(12);
-    expect(s.sim.requests.filter((r) => r.status === 429)).toHaveLength(0);
-    expect(s.sim.requests).toHaveLength(12);
-  });
-
-  it("other calls on the same client share the cap: a replay with reads and a migration alongside stays within 4", async () => {
-    s = await site({ latencyMs: 20, overCapacity: "429" });
-    s.sim.addProduct({ id: 1, handle: "basic" });
-    s.sim.addProduct({ id: 2, handle: "pro" });
-    const id = s.sim.addSubscription({ productHandle: "basic", state: "active" }).id;
-    const proxy = await recordingProxy(s.sim.url);
-    const billing = new BillingClient({ baseUrl: proxy.url, apiKey: KEY, retryBaseDelayMs: 1 });
-    try {
-      await Promise.all([
-        billing.replayWebhooks(range(8000)),
-        billing.migrateSubscription(id, { productHandle: "pro" }),
-        ...Array.from({ length: 6 }, () => billing.readSubscription(id)),
-        billing.setWebhooksEnabled(true),
-        billing.listWebhooks(),
-      ]);
-      expect(proxy.peak).toBe(4);
-      expect(s.sim.requests.filter((r) => r.status === 429)).toHaveLength(0);
-      // 8 batches, the migration and its price point lookup, 6 reads, the PUT, one page of webhooks.
-      expect(s.sim.requests).toHaveLength(8 + 2 + 6 + 1 + 1);
-    } finally {
-      await billing.close();
-      await proxy.close();
-    }
-  });
-
-  it("sanity: a client allowed more than the service's cap does get 429s, and still queues each id once", async () => {
-    s = await site({ latencyMs: 25, maxConcurrent: 2, overCapacity: "429" }, { maxConcurrency: 6, maxRetries: 10 });
-    const res = await s.billing.replayWebhooks(range(6000));
-    expect(res.queued).toBe(6000);
-    expect(s.sim.requests.filter((r) => r.status === 429).length).toBeGreaterThan(0);
-    expect(sorted(s.sim.replayQueue)).toEqual(range(6000));
-  });
-});
 
 describe("replayWebhooks: faults", () => {
   let s: Site;
@@ -427,5 +211,80 @@ describe("replayWebhooks: resuming unknown batches", () => {
     expect(err).toBeInstanceOf(BillingValidationError);
     expect(err.problems.map((p: { property: string }) => p.property)).toEqual([property]);
     expect(s.sim.requests).toHaveLength(0);
+  });
+});
+
+const texts = (ids: readonly number[]) => ids.map(String);
+
+describe("replay: every batch ends queued, not queued or unknown", () => {
+  it("a batch still processing when the client times out: the retry with the same token gets 409, queued exactly once", async () => {
+    const r = retries();
+    const s = await site({}, { timeoutMs: 150, onRetry: r.onRetry });
+    s.sim.injectFault({ kind: "processing", ms: 1000, times: 1, match: { path: REPLAY } });
+    expect(await s.billing.replayWebhooks(range(5))).toEqual({ queued: 5, batches: 1 });
+    const sent = posts(s.sim, /^\/webhooks\/replay\.json$/);
+    expect(sent).toHaveLength(2);
+    expect(sent[1].uniquenessToken).toBe(sent[0].uniquenessToken);
+    expect(sent[1].status).toBe(409);
+    expect(r.events.map((e) => e.reason)).toEqual(["no answer within 150 ms (ETIMEDOUT)"]);
+    // Reported queued on the service's word (its token is taken) while the first request still runs …
+    expect(s.sim.tokenStatus(sent[0].uniquenessToken!)).toBe("in_progress");
+    // … which then lands, once.
+    await vi.waitFor(() => expect(s.sim.replayLog).toHaveLength(5), { timeout: 5000, interval: 10 });
+    expect(s.sim.replayLog).toEqual(texts(range(5)));
+    expect(s.sim.tokenStatus(sent[0].uniquenessToken!)).toBe("applied");
+  });
+
+  it("a reset after applying, on every attempt: the batch is unknown (not 'not queued'); resumed with its token it is queued, not twice", async () => {
+    const s = await site({}, { maxRetries: 2, maxConcurrency: 1 });
+    s.sim.injectFault({ kind: "reset", applyAfterHandling: true, match: { path: REPLAY } });
+    const err = await s.billing.replayWebhooks(range(1500)).catch((e) => e);
+    expect(err).toBeInstanceOf(ReplayPartialFailureError);
+    expect(err.queued).toEqual([]);
+    expect(err.unknown).toEqual(range(1000));
+    expect(err.notQueued).toEqual(range(500, 1001)); // never sent: the replay stops at the first batch that fails for good
+    const attempts = posts(s.sim, /^\/webhooks\/replay\.json$/);
+    expect(attempts.map((q) => q.status)).toEqual([0, 0, 0]);
+    expect(new Set(attempts.map((q) => q.uniquenessToken)).size).toBe(1);
+    expect(err.unknownBatches).toEqual([{ ids: range(1000), uniquenessToken: attempts[0].uniquenessToken }]);
+    expect(err.cause).toBeInstanceOf(BillingConnectionError);
+    expect(err.cause.mayHaveApplied).toBe(true);
+    expect(err.message).toMatch(/0 id\(s\) queued, 500 not queued .*1000 unknown/);
+    expect(s.sim.replayLog).toEqual(texts(range(1000))); // the first attempt was applied, the two retries were 409s
+
+    s.sim.clearFaults();
+    s.sim.reset();
+    expect(await s.billing.replayWebhooks(err.notQueued, { resume: err.unknownBatches })).toEqual({ queued: 1500, batches: 2 });
+    const resumed = posts(s.sim, /^\/webhooks\/replay\.json$/).find((q) => q.uniquenessToken === attempts[0].uniquenessToken);
+    expect(resumed?.status).toBe(409); // the service's proof that the first attempt queued it
+    expect([...s.sim.replayLog].sort((a, b) => Number(a) - Number(b))).toEqual(texts(range(1500)));
+  });
+
+  // A reset before the service read the request looks exactly like one after it applied it (ECONNRESET
+  // either way): the client cannot know, so the batch is unknown, never "not queued". Resuming it is safe.
+  it("a reset before applying, on every attempt: unknown too; resumed with its token it is queued once (200, not 409)", async () => {
+    const s = await site({}, { maxRetries: 2 });
+    s.sim.injectFault({ kind: "reset", match: { path: REPLAY } });
+    const err = await s.billing.replayWebhooks(range(3)).catch((e) => e);
+    expect(err).toBeInstanceOf(ReplayPartialFailureError);
+    expect(err).toMatchObject({ queued: [], notQueued: [], unknown: [1, 2, 3] });
+    expect(s.sim.requests.map((q) => q.status)).toEqual([0, 0, 0]);
+    expect(s.sim.replayLog).toEqual([]);
+
+    s.sim.clearFaults();
+    s.sim.reset();
+    expect(await s.billing.replayWebhooks([], { resume: err.unknownBatches })).toEqual({ queued: 3, batches: 1 });
+    expect(s.sim.requests.map((q) => [q.status, q.uniquenessToken])).toEqual([[200, err.unknownBatches[0].uniquenessToken]]);
+    expect(s.sim.replayLog).toEqual(["1", "2", "3"]);
+  });
+
+  it("refused before processing on every attempt (429 past the budget): not queued, the plain error", async () => {
+    const s = await site({}, { retryBudgetSeconds: 0.5 });
+    s.sim.injectFault({ kind: "status", status: 429, retryAfter: 1, match: { path: REPLAY } });
+    const err = await s.billing.replayWebhooks(range(3)).catch((e) => e);
+    expect(err).toBeInstanceOf(BillingApiError);
+    expect(err).not.toBeInstanceOf(ReplayPartialFailureError);
+    expect(err).toMatchObject({ status: 429, mayHaveApplied: false });
+    expect(s.sim.replayLog).toEqual([]);
   });
 });
