@@ -7,17 +7,17 @@ import {
   type Pricing,
   type Product,
   type ProductFamily,
-} from "../../sdk";
-import { operations, responseExamples } from "../contract/examples";
-import { contractRequestCheck } from "./catalog/request-contract";
-import { type FixtureServer, fixture, type Reply, type Route, startFixtureServer } from "./fixture-server";
+} from "../../../sdk";
+import { operations, responseExamples } from "../../contract/examples";
+import { contractRequestCheck } from "../catalog/request-contract";
+import { type FixtureServer, fixture, type Reply, type Route, startFixtureServer } from "../fixture-server";
 
 /**
  * The catalog operations against the vendor's own examples in the contract
  * (contract/advanced-billing.openapi.json, every example of every catalog operation the SDK calls):
  * each is served over a real socket, read through the public client, and what comes out is checked
  * field by field against values copied by hand from the example. Every request the SDK sent is
- * validated against the operation's request schema (catalog-contract.ts, its listed deviations).
+ * validated against the operation's request schema (../catalog/request-contract.ts, its listed deviations).
  */
 
 const examples = responseExamples;

@@ -1,10 +1,10 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { catalogErrorMessages, componentPricePointInput, couponInput, problemsOf, wire } from "../../sdk";
-import { couponBody } from "../../sdk/catalog/component-bodies";
-import { toComponent, toComponentPricePoint, toCoupon } from "../../sdk/catalog/component-results";
+import { catalogErrorMessages, componentPricePointInput, couponInput, problemsOf, wire } from "../../../sdk";
+import { couponBody } from "../../../sdk/catalog/component-bodies";
+import { toComponent, toComponentPricePoint, toCoupon } from "../../../sdk/catalog/component-results";
 
 /**
  * The vendor's published component and coupon examples (tests/fixtures/vendor/components-coupons,
@@ -14,7 +14,7 @@ import { toComponent, toComponentPricePoint, toCoupon } from "../../sdk/catalog/
  * judged by the SDK's tier rules, the examples that break them listed with why.
  */
 
-const DIR = path.resolve(__dirname, "../fixtures/vendor/components-coupons");
+const DIR = path.resolve(__dirname, "../../fixtures/vendor/components-coupons");
 
 interface Entry {
   file: string;
@@ -27,8 +27,6 @@ interface Entry {
 }
 
 const INDEX: Entry[] = JSON.parse(readFileSync(path.join(DIR, "index.json"), "utf8"));
-
-const CONTRACT = JSON.parse(readFileSync(path.resolve(__dirname, "../../contract/advanced-billing.openapi.json"), "utf8"));
 
 const fixture = (e: Entry) => JSON.parse(readFileSync(path.join(DIR, e.file), "utf8"));
 
@@ -56,14 +54,6 @@ const ANSWERS: Record<string, z.ZodType> = {
   listCoupons: wire.couponListResponse,
   listCouponsForProductFamily: wire.couponListResponse,
 };
-
-describe("the fixtures", () => {
-  it("index.json lists every fixture file, once, and each still equals the contract at its pointer", () => {
-    const files = readdirSync(DIR).filter((f) => !["index.json", "README.md", "refresh-from-contract.mjs"].includes(f));
-    expect(INDEX.map((e) => e.file).sort()).toStrictEqual(files.sort());
-    for (const e of INDEX) expect(fixture(e), e.file).toStrictEqual(e.contract.pointer.reduce((o: any, k) => o?.[k], CONTRACT));
-  });
-});
 
 const answers = INDEX.filter((e) => e.kind === "response" && e.status !== null && e.status < 300);
 

@@ -11,10 +11,10 @@ import {
   type Site,
   type Subscription,
   type Webhook,
-} from "../../sdk";
-import { classifyAnswer } from "../../sdk/outcome";
-import { nextWait } from "../../sdk/retry";
-import { type FixtureServer, fixture, fixtureBytes, type Reply, type Route, startFixtureServer, VENDOR_INDEX } from "./fixture-server";
+} from "../../../sdk";
+import { classifyAnswer } from "../../../sdk/outcome";
+import { nextWait } from "../../../sdk/retry";
+import { type FixtureServer, fixture, fixtureBytes, type Reply, type Route, startFixtureServer, VENDOR_INDEX } from "../fixture-server";
 
 /**
  * The SDK against the vendor's own published examples (tests/fixtures/vendor, sources in its README.md
@@ -30,7 +30,9 @@ import { type FixtureServer, fixture, fixtureBytes, type Reply, type Route, star
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 let server: FixtureServer;
+
 let billing: BillingClient;
+
 const clients: BillingClient[] = [];
 
 function client(extra: { migrationSettleSeconds?: number } = {}): BillingClient {
@@ -42,17 +44,21 @@ function client(extra: { migrationSettleSeconds?: number } = {}): BillingClient 
 beforeAll(async () => {
   server = await startFixtureServer();
 });
+
 afterAll(() => server.close());
+
 beforeEach(() => {
   server.requests.length = 0;
   server.serve([]);
   billing = client();
 });
+
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
 });
 
 const route = (method: string, path: string | RegExp, reply: Reply): Route => ({ method, path, reply });
+
 /** What the server saw: method and path with query, in order. */
 const seen = () => server.requests.map((r) => `${r.method} ${r.url}`);
 
@@ -61,10 +67,12 @@ const seen = () => server.requests.map((r) => `${r.method} ${r.url}`);
 // ---------------------------------------------------------------------------------------------------
 
 const RESPONSES = VENDOR_INDEX.filter((e) => e.kind === "response");
+
 const SUCCESS_FIXTURES = RESPONSES.filter((e) => (e.status ?? 0) < 400)
   .filter((e) => !(e.method === "POST" && e.path === "/products/{product_id}/price_points.json")) // the SDK never creates price points
   .filter((e) => e.file !== "webhooks-list.200.successful.legacy-template.txt") // a template, not JSON: its literal values are served in "a list of successful webhooks" below
   .map((e) => e.file);
+
 // Every error body is kept: any endpoint may answer with any of these shapes, and every call reads them the same way.
 const ERROR_FIXTURES = RESPONSES.filter((e) => (e.status ?? 0) >= 400).map((e) => e.file);
 
@@ -221,7 +229,7 @@ const PRODUCTS: Record<string, { arg: number | string; path: string; product: Pr
 describe("readProduct on every published Product Response", () => {
   it.each(Object.entries(PRODUCTS))("%s", async (file, { arg, path, product }) => {
     server.serve([route("GET", path, fixture(file, 200))]);
-    // The fields that resolve a migration's price point; the catalog fields are checked in catalog-vendor.test.ts.
+    // The fields that resolve a migration's price point; the catalog fields are checked in catalog.test.ts.
     expect(await billing.readProduct(arg)).toMatchObject(product);
     expect(seen()).toStrictEqual([`GET ${path}`]);
   });
@@ -243,7 +251,7 @@ describe("listPricePoints on every published price point list", () => {
   it.each(Object.entries(PRICE_POINT_LISTS))("%s", async (file, { productId, result }) => {
     server.serve([route("GET", `/products/${productId}/price_points.json`, fixture(file, 200))]);
     if (Array.isArray(result)) {
-      // Ids, handles, names and types; the pricing is checked in catalog-vendor.test.ts.
+      // Ids, handles, names and types; the pricing is checked in catalog.test.ts.
       const points = await billing.listPricePoints(productId);
       expect(points).toHaveLength(result.length);
       expect(points).toMatchObject(result);
@@ -261,9 +269,13 @@ describe("listPricePoints on every published price point list", () => {
 // ---------------------------------------------------------------------------------------------------
 
 const MIGRATED = SUBSCRIPTIONS["subscription-migrate.200.trialing.json"];
+
 const SUB_ID = MIGRATED.id;
+
 const MIGRATE_PATH = `/subscriptions/${SUB_ID}/migrations.json`;
+
 const PREVIEW_PATH = `/subscriptions/${SUB_ID}/migrations/preview.json`;
+
 const PRODUCT_PATH = `/products/${MIGRATED.product.id}.json`;
 
 /**
@@ -276,8 +288,11 @@ function productAsked(id = MIGRATED.product.id): Reply {
   body.product.id = id;
   return { status: 200, text: JSON.stringify(body), contentType: "application/json" };
 }
+
 const DEFAULT_HANDLE = "uuid:8c878f50-726e-013c-c71b-0286551bb34f";
+
 const PRICE_POINTS_PATH = `/products/${MIGRATED.product.id}/price_points.json`;
+
 const DEFAULTS = { include_trial: false, include_initial_charge: false, include_coupons: true, preserve_period: false };
 
 const PREVIEWS: Record<string, MigrationPreview> = {
@@ -472,6 +487,7 @@ describe("the published 409 (repeated uniqueness_token)", () => {
 // ---------------------------------------------------------------------------------------------------
 
 const LIST_URL = "/webhooks.json?page=1&per_page=200&order=oldest_first";
+
 const FAILED_404 = "404 Resource Not Found (retry 5 of 5)";
 
 const WEBHOOK_LISTS: Record<string, Webhook[]> = {
@@ -688,6 +704,7 @@ describe("createEndpoint and updateEndpoint on the published Endpoint Response",
 // ---------------------------------------------------------------------------------------------------
 
 type Call = { name: string; method: string; path: string; run: (b: BillingClient) => Promise<unknown> };
+
 const CALLS = {
   readSubscription: {
     name: "readSubscription",

@@ -1,18 +1,20 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { responseExamples } from "../contract/examples";
+import { responseExamples } from "../../contract/examples";
 
-// The vendor's own examples (contract/advanced-billing.openapi.json) read by the SDK's response schemas, loaded afresh:
-// the schemas are built when sdk/wire loads, before the mutation run switches a mutant on, and the run of 27 Nov 11:19
-// left their object shapes and bounds unchecked (a `z.object({...})` emptied reads every answer as `{}`). Only sdk/wire
-// is reloaded (mutation/README.md). Each example must parse, and keep the fields the SDK reads at the paths named,
-// with the example's own values.
+/**
+ * The vendor's own examples (contract/advanced-billing.openapi.json) read by the SDK's response schemas: each example
+ * must parse and keep the fields the SDK reads at the paths named, with the example's own values. The schemas are
+ * built when sdk/wire loads: each test loads it afresh (only sdk/wire, mutation/README.md).
+ */
 
 beforeEach(() => {
   vi.resetModules();
 });
 
-const wire = () => import("../../sdk/wire");
+const wire = () => import("../../../sdk/wire");
+
 type Wire = Awaited<ReturnType<typeof wire>>;
+
 type ResponseSchema = { [K in keyof Wire]: K extends `${string}Response` ? K : never }[keyof Wire];
 
 /** The values at a dotted path; `*` steps into every element of an array. */

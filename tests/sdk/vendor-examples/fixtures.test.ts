@@ -1,13 +1,13 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type OpenAPIBackend from "openapi-backend";
-import { type OpenAPIValidator, ValidationContext } from "openapi-backend";
+import OpenAPIBackend, { type OpenAPIValidator, ValidationContext } from "openapi-backend";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CONTRACT, contractApi } from "../contract/validator";
+import { CONTRACT, contractApi } from "../../contract/validator";
 
 /**
- * The vendor's own published examples (tests/fixtures/vendor, sources in its README.md and index.json)
- * checked against the vendor's own contract (contract/advanced-billing.openapi.json).
+ * The vendor's own published examples (tests/fixtures/vendor, sources in its README.md and index.json) checked
+ * against the vendor's own contract (contract/advanced-billing.openapi.json), and the component and coupon examples
+ * (tests/fixtures/vendor/components-coupons) against the contract at their pointers.
  *
  * Every deviation of a published response from the contract's schema is listed below with its reason:
  * the test fails when a new one appears (a fixture or the contract changed) or when a listed one
@@ -15,14 +15,15 @@ import { CONTRACT, contractApi } from "../contract/validator";
  * break on what the service is documented to send.
  */
 
-const DIR = path.resolve(__dirname, "../fixtures/vendor");
+const VENDOR_DIR = path.resolve(__dirname, "../../fixtures/vendor");
 
 interface Target {
   method: string;
   path: string;
   status: number;
 }
-interface Entry {
+
+interface VendorEntry {
   file: string;
   method: string;
   path: string;
@@ -36,13 +37,16 @@ interface Entry {
   validateAs?: Target;
 }
 
-const INDEX: Entry[] = JSON.parse(readFileSync(path.join(DIR, "index.json"), "utf8"));
-const isJson = (e: Entry) => e.file.endsWith(".json");
-const read = (e: Entry) => readFileSync(path.join(DIR, e.file), "utf8");
+const VENDOR_INDEX: VendorEntry[] = JSON.parse(readFileSync(path.join(VENDOR_DIR, "index.json"), "utf8"));
+
+const isJson = (e: VendorEntry) => e.file.endsWith(".json");
+
+const readFixture = (e: VendorEntry) => readFileSync(path.join(VENDOR_DIR, e.file), "utf8");
 
 const SPACE_NOT_T =
   "published as \"2023-11-2x 06:37:20-05:00\" (a space, not 'T'): not an RFC 3339 date-time as the contract's format says; " +
   "the SDK docs publish the same example with 'T' (price-points-list.200.sdk-doc.json). Parse both.";
+
 const CLEARED =
   'null on an accepted webhook (the field\'s own description: "cleared" when a retry is accepted), ' +
   'but the contract types it "string", not nullable: a successful webhook breaks the contract\'s webhook schema.';
@@ -89,7 +93,7 @@ describe("the vendor's published examples against the vendor's contract", () => 
     return op;
   }
 
-  function responseTarget(e: Entry): Target {
+  function responseTarget(e: VendorEntry): Target {
     return e.validateAs ?? { method: e.method, path: e.path, status: e.status! };
   }
 
@@ -107,15 +111,15 @@ describe("the vendor's published examples against the vendor's contract", () => 
 
   it("index.json lists every fixture file, once, and only files that exist", () => {
     // Files only: catalog/ holds the catalog's examples, with an index of its own.
-    const files = readdirSync(DIR, { withFileTypes: true })
+    const files = readdirSync(VENDOR_DIR, { withFileTypes: true })
       .filter((d) => d.isFile())
       .map((d) => d.name)
       .filter((f) => !["index.json", "README.md", "refresh-from-contract.mjs"].includes(f))
       .sort();
-    const listed = INDEX.map((e) => e.file);
+    const listed = VENDOR_INDEX.map((e) => e.file);
     expect(new Set(listed).size).toBe(listed.length);
     expect([...listed].sort()).toEqual(files);
-    for (const e of INDEX) {
+    for (const e of VENDOR_INDEX) {
       expect(["response", "request"], e.file).toContain(e.kind);
       expect(e.source.length, `${e.file}: source`).toBeGreaterThan(20);
       if (e.kind === "response") expect(e.status, `${e.file}: status`).toEqual(expect.any(Number));
@@ -123,38 +127,39 @@ describe("the vendor's published examples against the vendor's contract", () => 
   });
 
   it("the README names every fixture", () => {
-    const readme = readFileSync(path.join(DIR, "README.md"), "utf8");
-    for (const e of INDEX) expect(readme, e.file).toContain(`\`${e.file}\``);
+    const readme = readFileSync(path.join(VENDOR_DIR, "README.md"), "utf8");
+    for (const e of VENDOR_INDEX) expect(readme, e.file).toContain(`\`${e.file}\``);
   });
 
   it("JSON fixtures are pretty-printed with 2 spaces and end with a newline", () => {
-    for (const e of INDEX.filter(isJson)) expect(read(e), e.file).toBe(JSON.stringify(JSON.parse(read(e)), null, 2) + "\n");
+    for (const e of VENDOR_INDEX.filter(isJson))
+      expect(readFixture(e), e.file).toBe(JSON.stringify(JSON.parse(readFixture(e)), null, 2) + "\n");
   });
 
   it("fixtures taken from the contract hold its published values unchanged", () => {
-    for (const e of INDEX.filter((x) => x.contract)) {
+    for (const e of VENDOR_INDEX.filter((x) => x.contract)) {
       let value = e.contract!.pointer.reduce((o, k) => o?.[k], contract);
       expect(value, `${e.file}: nothing at ${e.contract!.pointer.join(".")}`).toBeDefined();
       if (e.contract!.fencedJsonBlock !== undefined) {
         const blocks = [...String(value).matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]));
         value = blocks[e.contract!.fencedJsonBlock];
       }
-      expect(JSON.parse(read(e)), e.file).toEqual(value);
+      expect(JSON.parse(readFixture(e)), e.file).toEqual(value);
     }
   });
 
   it("text fixtures are not JSON (plain-text or non-JSON published bodies)", () => {
-    for (const e of INDEX.filter((x) => !isJson(x))) expect(() => JSON.parse(read(e)), e.file).toThrow();
-    expect(read(INDEX.find((e) => e.file === "429.txt")!)).toMatch(/^Your request was denied due to a usage violation\. /);
+    for (const e of VENDOR_INDEX.filter((x) => !isJson(x))) expect(() => JSON.parse(readFixture(e)), e.file).toThrow();
+    expect(readFixture(VENDOR_INDEX.find((e) => e.file === "429.txt")!)).toMatch(/^Your request was denied due to a usage violation\. /);
   });
 
   it("the deviation tables name only fixtures that exist", () => {
-    const files = new Set(INDEX.map((e) => e.file));
+    const files = new Set(VENDOR_INDEX.map((e) => e.file));
     for (const f of [...Object.keys(EXPECTED_RESPONSE_DEVIATIONS), ...Object.keys(EXPECTED_REQUEST_DEVIATIONS)])
       expect(files, f).toContain(f);
   });
 
-  const responses = INDEX.filter((e) => e.kind === "response" && isJson(e));
+  const responses = VENDOR_INDEX.filter((e) => e.kind === "response" && isJson(e));
   it.each(responses.map((e) => [e.file, e] as const))(
     "response %s: deviations from the contract are exactly the listed ones",
     (_file, e) => {
@@ -162,7 +167,7 @@ describe("the vendor's published examples against the vendor's contract", () => 
       const op = operation(t);
       const schema = op.responses?.[String(t.status)]?.content?.["application/json"]?.schema;
       expect(schema, `${t.method} ${t.path} ${t.status}: no schema in the contract`).toBeDefined();
-      const body = JSON.parse(read(e));
+      const body = JSON.parse(readFixture(e));
       const found = deviations(body, schema);
       expect(Object.keys(found).sort(), `${e.file}: ${JSON.stringify(found, null, 1)}`).toEqual(
         Object.keys(EXPECTED_RESPONSE_DEVIATIONS[e.file] ?? {}).sort(),
@@ -173,22 +178,22 @@ describe("the vendor's published examples against the vendor's contract", () => 
     },
   );
 
-  const requests = INDEX.filter((e) => e.kind === "request" && isJson(e));
+  const requests = VENDOR_INDEX.filter((e) => e.kind === "request" && isJson(e));
   it.each(requests.map((e) => [e.file, e] as const))("request %s: deviations from the contract are exactly the listed ones", (_file, e) => {
     const schema = operation(e).requestBody?.content?.["application/json"]?.schema;
     expect(schema, `${e.method} ${e.path}: no request body schema`).toBeDefined();
-    const found = deviations(JSON.parse(read(e)), schema);
+    const found = deviations(JSON.parse(readFixture(e)), schema);
     expect(Object.keys(found).sort(), `${e.file}: ${JSON.stringify(found, null, 1)}`).toEqual(
       Object.keys(EXPECTED_REQUEST_DEVIATIONS[e.file] ?? {}).sort(),
     );
   });
 
   it("the legacy successful-webhook template: its literal values against the contract's webhook schema", () => {
-    const e = INDEX.find((x) => x.file === "webhooks-list.200.successful.legacy-template.txt")!;
+    const e = VENDOR_INDEX.find((x) => x.file === "webhooks-list.200.successful.legacy-template.txt")!;
     const t = responseTarget(e);
     const item = operation(t).responses[String(t.status)].content["application/json"].schema.items;
     const properties = item.properties.webhook.properties;
-    const webhooks = read(e).split('{"webhook":{').slice(1);
+    const webhooks = readFixture(e).split('{"webhook":{').slice(1);
     expect(webhooks).toHaveLength(2);
     const found: Record<string, string[]> = {};
     webhooks.forEach((text, i) => {
@@ -207,9 +212,9 @@ describe("the vendor's published examples against the vendor's contract", () => 
   });
 
   it("the 3-D Secure 422 carries fields the contract's Error List Response does not declare", () => {
-    const e = INDEX.find((x) => x.file === "migration-3ds-422.json")!;
+    const e = VENDOR_INDEX.find((x) => x.file === "migration-3ds-422.json")!;
     const declared = Object.keys(operation(responseTarget(e)).responses["422"].content["application/json"].schema.properties);
-    const body = JSON.parse(read(e));
+    const body = JSON.parse(readFixture(e));
     expect(declared).toEqual(["errors"]);
     expect(
       Object.keys(body)
@@ -224,5 +229,32 @@ describe("the vendor's published examples against the vendor's contract", () => 
       .schema;
     const found = deviations({ subscription: { id: "x", created_at: "2016-11-14 14:48:10 -0500", state: 3 } }, schema);
     expect(Object.keys(found).sort()).toEqual(["/subscription/created_at", "/subscription/id", "/subscription/state"]);
+  });
+});
+
+const COMPONENTS_DIR = path.resolve(__dirname, "../../fixtures/vendor/components-coupons");
+
+interface ComponentsEntry {
+  file: string;
+  method: string;
+  path: string;
+  status: number | null;
+  kind: "request" | "response";
+  operationId: string;
+  contract: { pointer: string[] };
+}
+
+const COMPONENTS_INDEX: ComponentsEntry[] = JSON.parse(readFileSync(path.join(COMPONENTS_DIR, "index.json"), "utf8"));
+
+const CONTRACT_DOCUMENT = JSON.parse(readFileSync(path.resolve(__dirname, "../../../contract/advanced-billing.openapi.json"), "utf8"));
+
+const fixture = (e: ComponentsEntry) => JSON.parse(readFileSync(path.join(COMPONENTS_DIR, e.file), "utf8"));
+
+describe("the component and coupon fixtures", () => {
+  it("index.json lists every fixture file, once, and each still equals the contract at its pointer", () => {
+    const files = readdirSync(COMPONENTS_DIR).filter((f) => !["index.json", "README.md", "refresh-from-contract.mjs"].includes(f));
+    expect(COMPONENTS_INDEX.map((e) => e.file).sort()).toStrictEqual(files.sort());
+    for (const e of COMPONENTS_INDEX)
+      expect(fixture(e), e.file).toStrictEqual(e.contract.pointer.reduce((o: any, k) => o?.[k], CONTRACT_DOCUMENT));
   });
 });

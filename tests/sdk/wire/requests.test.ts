@@ -1,20 +1,23 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import type { Simulator } from "../../simulator";
-import { site } from "./helpers";
+import type { Simulator } from "../../../simulator";
+import { site } from "../helpers";
 
-// The request schemas the SDK publishes (`wire.productRequest`, `wire.pricePointRequest`, …: "the body … checks: what
-// the SDK sends") hold every body the SDK sends, field for field. Nothing in the SDK parses its own requests with
-// them, so the mutation run found their bounds and enums unchecked (27 Nov, 11:19): here each body the simulator
-// received is parsed by its schema, loaded afresh (they are built when sdk/wire loads, before a mutant is switched
-// on; only sdk/wire is reloaded, mutation/README.md), and must come back whole. Each enum value the SDK can send is
-// sent once; one refusal per bound shows the schema is not a pass-through.
+/**
+ * The request schemas the SDK publishes (`wire.productRequest`, `wire.pricePointRequest`, …: "the body … checks:
+ * what the SDK sends") hold every body the SDK sends, field for field: each body the simulator received is parsed by
+ * its schema and must come back whole; each enum value the SDK can send is sent once, and one refusal per bound shows
+ * the schema is not a pass-through. The schemas are built when sdk/wire loads: each test loads it afresh (only
+ * sdk/wire, mutation/README.md).
+ */
 
 beforeEach(() => {
   vi.resetModules();
 });
 
-const wire = () => import("../../sdk/wire");
+const wire = () => import("../../../sdk/wire");
+
 type Wire = Awaited<ReturnType<typeof wire>>;
+
 type RequestSchema =
   | "productFamilyRequest"
   | "productRequest"
