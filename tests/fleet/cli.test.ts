@@ -314,3 +314,31 @@ describe("render pko", () => {
     expect(await readFile(output, "utf8")).toBe(yaml);
   });
 });
+
+const ROOT = path.resolve(__dirname, "../..");
+const FILE = path.join(ROOT, "examples/fleet/fleet.yaml");
+
+describe("billing-fleet command line on the example fleet file", () => {
+  const run = (args: string[]) => runCli(args);
+
+  it.each([
+    [["launch", FILE], /unknown command "launch": one of preview, up, refresh, destroy, render/],
+    [["up"], /takes one fleet file/],
+    [["up", FILE, "--concurrency", "many"], /--concurrency many: give a whole number/],
+    [["up", FILE, "--shard", "3/2"], /--shard 3\/2/],
+    [["up", "/nowhere/fleet.yaml"], /cannot read the fleet file/],
+    [["up", FILE, "--colour"], /Unknown option '--colour'/],
+    [["render", "helm", FILE], /render k8s\|pko/],
+    [["render", "k8s", FILE, "--image", "x", "--completions", "0", "--image-repo-root", "/app"], /completions/],
+  ])("%o exits 2 naming the problem, running nothing", async (args, message) => {
+    const { code, err } = await run(args);
+    expect(code).toBe(2);
+    expect(err).toMatch(message);
+  });
+
+  it("--help prints the usage and exits 0", async () => {
+    const { code, out } = await run(["--help"]);
+    expect(code).toBe(0);
+    expect(out).toMatch(/billing-fleet <preview\|up\|refresh\|destroy> FLEET_FILE/);
+  });
+});

@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { describeFinding, findCredentials, isCredentialKey, structuredString } from "../../fleet/credentials";
-import { REDACTED, Redactor } from "../../fleet/redact";
 
-const SIG = "4dabf18193072939515e22adb298388d";
 const KEY = "sk_live_9f8e7d6c5b4a";
 
 describe("credential-named keys", () => {
@@ -127,70 +125,4 @@ describe("structuredString: text that holds JSON or YAML", () => {
       expect(structuredString(text)).toBeUndefined();
     },
   );
-});
-
-describe("the redactor", () => {
-  const r = new Redactor([KEY, JSON.stringify({ eu: { baseUrl: "https://eu", apiKey: "sk_eu_inner_42" } })]);
-
-  it("blanks the engine's secret markers, ciphertexts and credential-named keys, deep and in JSON strings", () => {
-    const inputs = {
-      __provider: "x",
-      "billing:apiKey": { [SIG]: "1b47061264138c4ac30d75fd1eb44270", value: "sk_x" },
-      "billing:sites": JSON.stringify({ us: { baseUrl: "https://us", apiKey: "sk_us_3" } }),
-      nested: [{ accessToken: "tok_1", name: "a" }],
-      encrypted: { [SIG]: "1b47061264138c4ac30d75fd1eb44270", ciphertext: "v1:abc" },
-      yaml: "us:\n  password: hunter2hunter2\n",
-      marked: "[secret]",
-      plain: "https://hooks.acme.example",
-      count: 3,
-      flag: false,
-    };
-    const out = r.value(inputs);
-    expect(out).toEqual({
-      __provider: "x",
-      "billing:apiKey": REDACTED,
-      "billing:sites": JSON.stringify({ us: { baseUrl: "https://us", apiKey: REDACTED } }),
-      nested: [{ accessToken: REDACTED, name: "a" }],
-      encrypted: REDACTED,
-      yaml: `us:\n  password: "${REDACTED}"`,
-      marked: REDACTED,
-      plain: "https://hooks.acme.example",
-      count: 3,
-      flag: false,
-    });
-    // The original is left alone.
-    expect(inputs.nested[0].accessToken).toBe("tok_1");
-  });
-
-  it("leaves a JSON string without credentials byte for byte", () => {
-    const text = '{ "us": {"baseUrl": "https://us"} }';
-    expect(r.value({ s: text })).toEqual({ s: text });
-  });
-
-  it("blanks the secret config's literal values in text, also the credentials inside a secret that holds JSON", () => {
-    const log = `error: PUT /x: 401 for key ${KEY} and sk_eu_inner_42\n  + apiKey    : "sk_other"\n"accessToken":"t0k3n" PULUMI_CONFIG_PASSPHRASE=pass1234`;
-    const out = r.text(log);
-    for (const leak of [KEY, "sk_eu_inner_42", "sk_other", "t0k3n", "pass1234"]) expect(out).not.toContain(leak);
-    expect(out).toContain('+ apiKey    : "[secret]"');
-    expect(out).toContain('"accessToken":"[secret]"');
-    expect(out).toContain("PULUMI_CONFIG_PASSPHRASE=[secret]");
-  });
-
-  it("leaves ordinary text alone", () => {
-    for (const text of [
-      "secret config billing:apiKey needs the environment variable US_KEY, which is not set",
-      "webhooks: PUT /webhooks/settings.json: connect ECONNREFUSED 127.0.0.1:43351 (ECONNREFUSED)",
-      "create billing:index:WebhookSettings webhooks",
-      "see https://acme.example:8443/billing",
-    ]) {
-      expect(r.text(text)).toBe(text);
-    }
-  });
-
-  it("blanks literals inside structured values' text, and short literals are not searched for", () => {
-    expect(r.value({ diagnostics: [{ message: `the key ${KEY} was refused` }] })).toEqual({
-      diagnostics: [{ message: `the key ${REDACTED} was refused` }],
-    });
-    expect(new Redactor(["abc"]).text("abc abc")).toBe("abc abc");
-  });
 });

@@ -2,8 +2,6 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { FleetFileError, parseFleet } from "../../fleet/fleet-file";
-import { inShard, shardOf } from "../../fleet/shard";
-import { runCli } from "./run-cli";
 
 const ROOT = path.resolve(__dirname, "../..");
 const FILE = path.join(ROOT, "examples/fleet/fleet.yaml");
@@ -119,62 +117,5 @@ describe("credentials in the fleet file", () => {
       : await readFile(FILE, "utf8");
     const fleet = await parseFleet(text, FILE);
     expect(fleet.sites.length).toBeGreaterThan(0);
-  });
-});
-
-describe("shards", () => {
-  it.each([
-    ["0/4", {}, { index: 0, count: 4 }],
-    [undefined, { JOB_COMPLETION_INDEX: "2", JOB_COMPLETIONS: "3" }, { index: 2, count: 3 }],
-    [undefined, {}, undefined],
-    ["1/2", { JOB_COMPLETION_INDEX: "0", JOB_COMPLETIONS: "3" }, { index: 1, count: 2 }],
-  ])("--shard %s with %o is %o", (flag, env, shard) => {
-    expect(shardOf(flag, env)).toEqual(shard);
-  });
-
-  it.each([
-    ["4/4", {}],
-    ["x", {}],
-    ["0/0", {}],
-    [undefined, { JOB_COMPLETION_INDEX: "1" }],
-    [undefined, { JOB_COMPLETION_INDEX: "3", JOB_COMPLETIONS: "3" }],
-  ])("--shard %s with %o is refused", (flag, env) => {
-    expect(() => shardOf(flag, env)).toThrow(/shard|JOB_COMPLETION/);
-  });
-
-  it("every stack falls in exactly one shard, and adding a site moves no other", () => {
-    const stacks = Array.from({ length: 200 }, (_, i) => `site-${i}`);
-    const owner = (s: string, n: number) => [...Array(n).keys()].filter((i) => inShard(s, { index: i, count: n }));
-    for (const s of stacks) expect(owner(s, 7)).toHaveLength(1);
-    const before = stacks.map((s) => owner(s, 7)[0]);
-    const after = [...stacks, "site-new"].map((s) => owner(s, 7)[0]);
-    expect(after.slice(0, stacks.length)).toEqual(before);
-    const sizes = [...Array(7).keys()].map((i) => before.filter((o) => o === i).length);
-    expect(Math.min(...sizes)).toBeGreaterThan(10);
-  });
-});
-
-describe("billing-fleet command line", () => {
-  const run = (args: string[]) => runCli(args);
-
-  it.each([
-    [["launch", FILE], /unknown command "launch": one of preview, up, refresh, destroy, render/],
-    [["up"], /takes one fleet file/],
-    [["up", FILE, "--concurrency", "many"], /--concurrency many: give a whole number/],
-    [["up", FILE, "--shard", "3/2"], /--shard 3\/2/],
-    [["up", "/nowhere/fleet.yaml"], /cannot read the fleet file/],
-    [["up", FILE, "--colour"], /Unknown option '--colour'/],
-    [["render", "helm", FILE], /render k8s\|pko/],
-    [["render", "k8s", FILE, "--image", "x", "--completions", "0", "--image-repo-root", "/app"], /completions/],
-  ])("%o exits 2 naming the problem, running nothing", async (args, message) => {
-    const { code, err } = await run(args);
-    expect(code).toBe(2);
-    expect(err).toMatch(message);
-  });
-
-  it("--help prints the usage and exits 0", async () => {
-    const { code, out } = await run(["--help"]);
-    expect(code).toBe(0);
-    expect(out).toMatch(/billing-fleet <preview\|up\|refresh\|destroy> FLEET_FILE/);
   });
 });

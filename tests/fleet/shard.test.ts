@@ -75,3 +75,35 @@ describe("inShard", () => {
     expect(stacks.map((s) => inShard(s, { index: 0, count: 1 }))).toEqual([true, true, true, true]);
   });
 });
+
+describe("shards of the fleet's stacks", () => {
+  it.each([
+    ["0/4", {}, { index: 0, count: 4 }],
+    [undefined, { JOB_COMPLETION_INDEX: "2", JOB_COMPLETIONS: "3" }, { index: 2, count: 3 }],
+    [undefined, {}, undefined],
+    ["1/2", { JOB_COMPLETION_INDEX: "0", JOB_COMPLETIONS: "3" }, { index: 1, count: 2 }],
+  ])("--shard %s with %o is %o", (flag, env, shard) => {
+    expect(shardOf(flag, env)).toEqual(shard);
+  });
+
+  it.each([
+    ["4/4", {}],
+    ["x", {}],
+    ["0/0", {}],
+    [undefined, { JOB_COMPLETION_INDEX: "1" }],
+    [undefined, { JOB_COMPLETION_INDEX: "3", JOB_COMPLETIONS: "3" }],
+  ])("--shard %s with %o is refused", (flag, env) => {
+    expect(() => shardOf(flag, env)).toThrow(/shard|JOB_COMPLETION/);
+  });
+
+  it("every stack falls in exactly one shard, and adding a site moves no other", () => {
+    const stacks = Array.from({ length: 200 }, (_, i) => `site-${i}`);
+    const owner = (s: string, n: number) => [...Array(n).keys()].filter((i) => inShard(s, { index: i, count: n }));
+    for (const s of stacks) expect(owner(s, 7)).toHaveLength(1);
+    const before = stacks.map((s) => owner(s, 7)[0]);
+    const after = [...stacks, "site-new"].map((s) => owner(s, 7)[0]);
+    expect(after.slice(0, stacks.length)).toEqual(before);
+    const sizes = [...Array(7).keys()].map((i) => before.filter((o) => o === i).length);
+    expect(Math.min(...sizes)).toBeGreaterThan(10);
+  });
+});
