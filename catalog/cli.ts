@@ -4,9 +4,10 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { type DiffFormat, diffCatalogs, isEmptyDiff, renderDiff } from "./diff";
 import { catalogImportFile, importFileJson } from "./import-file";
+import { catalogKinds, plural } from "./kinds";
 import { catalogProgram } from "./program";
 import type { ReadProgress } from "./read";
-import { type CatalogSnapshot, snapshotJson } from "./snapshot";
+import { type CatalogSnapshot, countsOf, snapshotJson } from "./snapshot";
 import { CatalogUsageError, DEFAULT_KEY_ENV, DEFAULT_TOKEN_ENV, readSite, readSnapshotFile, siteOptions } from "./sources";
 
 export const USAGE = `Usage:
@@ -64,8 +65,13 @@ async function exportCommand(argv: string[], io: CatalogIo): Promise<number> {
       format: { type: "string" },
       "site-entry": { type: "string" },
       "key-env": { type: "string" },
+      help: { type: "boolean", short: "h" },
     },
   });
+  if (values.help) {
+    io.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   if (positionals.length > 0) throw new CatalogUsageError(`export: unexpected ${JSON.stringify(positionals[0])}\n${USAGE}`);
   const env = io.env ?? process.env;
   // As the provider's top-level site: BILLING_BASE_URL, else BILLING_SUBDOMAIN, when --site is not given.
@@ -94,13 +100,11 @@ async function exportCommand(argv: string[], io: CatalogIo): Promise<number> {
   if (format === "snapshot" || format === "all") files.push(["snapshot.json", snapshotJson(read.snapshot)]);
   await mkdir(values.out, { recursive: true });
   for (const [name, text] of files) await writeFile(path.join(values.out, name), text);
-  const s = read.snapshot;
-  const count = (r: Readonly<Record<string, { pricePoints?: object }>>) =>
-    Object.values(r).reduce((n, o) => n + 1 + (o.pricePoints ? Object.keys(o.pricePoints).length : 0), 0);
+  const counts = countsOf(read.snapshot);
+  const read_ = catalogKinds().map((k) => `${counts[k.type] ?? 0} ${plural(k.facet.noun, counts[k.type] ?? 0)}`);
   io.stdout.write(
-    `Read ${Object.keys(s.families).length} families, ${count(s.products)} products and price points, ` +
-      `${count(s.components)} components and price points, ${Object.keys(s.coupons).length} coupons` +
-      `${includeArchived ? " (archived ones included)" : ""}; wrote ${files.map(([n]) => path.join(values.out as string, n)).join(", ")}.\n`,
+    `Read ${read_.join(", ")}${includeArchived ? " (archived ones included)" : ""}; ` +
+      `wrote ${files.map(([n]) => path.join(values.out as string, n)).join(", ")}.\n`,
   );
   for (const x of read.skipped) io.stderr.write(`skipped ${x.type} id ${x.id}: ${x.reason} (nothing keys it across sites)\n`);
   return 0;
@@ -137,8 +141,13 @@ async function diffCommand(argv: string[], io: CatalogIo): Promise<number> {
       "b-key-env": { type: "string" },
       "include-archived": { type: "boolean" },
       "compare-default-price-points": { type: "boolean" },
+      help: { type: "boolean", short: "h" },
     },
   });
+  if (values.help) {
+    io.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   if (positionals.length !== 2) throw new CatalogUsageError(`diff: give two catalogs, A and B\n${USAGE}`);
   const format = (values.format ?? "markdown") as DiffFormat;
   if (format !== "markdown" && format !== "json")

@@ -1,7 +1,8 @@
-import type { CatalogSnapshot } from "./snapshot";
+import { catalogKind, catalogKinds } from "./kinds";
+import type { CatalogEntry, CatalogSnapshot } from "./snapshot";
 
-/** What a diff entry is: one of the catalog's kinds. */
-export type DiffKind = "ProductFamily" | "Product" | "ProductPricePoint" | "Component" | "ComponentPricePoint" | "Coupon";
+/** What a diff entry is: one of the catalog's kinds, by its type. */
+export type DiffKind = string;
 
 /** An object on one side only. */
 export interface DiffPresence {
@@ -119,55 +120,67 @@ export interface DiffOptions {
   readonly compareDefaultPricePoints?: boolean;
 }
 
-type Keyed = Readonly<Record<string, object>>;
+/**
+ * An entry as compared: what the service holds by default filled in where a side left it out (a site's
+ * snapshot leaves it out, a program may declare it), an owner's part held apart left out unless asked.
+ */
+function comparable(type: string, e: CatalogEntry, parts: boolean, declaredOnly: boolean): Record<string, unknown> {
+  const kind = catalogKind(type);
+  // What a program declares is compared as declared: a default it leaves out is the service's choice.
+  const out: Record<string, unknown> = declaredOnly ? {} : { ...(kind?.facet.defaults ?? {}) };
+  for (const [k, v] of Object.entries(e)) if (parts || kind === undefined || kind.inputs.includes(k) || k === "archived") out[k] = v;
+  return out;
+}
 
 /**
- * Compares two snapshots by handle (coupons by code), field by field: `added` is what only `b`
+ * Compares two snapshots by kind and key (coupons by code), field by field: `added` is what only `b`
  * holds, `removed` what only `a` holds, `changed` each object on both sides with its differing fields
- * (old is `a`'s value, new is `b`'s). Price points are objects of their own (`<product>/<handle>`), not
- * fields of their product. Ids are never compared: they differ per site. Archived objects are compared
- * only when both snapshots were read with them. Equal catalogs give an empty diff.
+ * (old is `a`'s value, new is `b`'s). Owned objects (price points) are objects of their own
+ * (`<owner>/<handle>`), not fields of their owner. Ids are never compared: they differ per site. Archived
+ * objects are compared only when both snapshots were read with them. Equal catalogs give an empty diff.
  */
 export function diffCatalogs(a: CatalogSnapshot, b: CatalogSnapshot, options: DiffOptions = {}): CatalogDiff {
   const added: DiffPresence[] = [];
   const removed: DiffPresence[] = [];
   const changed: DiffChange[] = [];
-  const strip = (o: object): object => {
-    const { pricePoints: _, defaultPricePoint, ...rest } = o as { pricePoints?: unknown; defaultPricePoint?: object };
-    if (defaultPricePoint === undefined) return rest;
-    return options.compareDefaultPricePoints ? { ...rest, defaultPricePoint } : rest;
-  };
   // Archived objects are compared only when both sides were read with them: else one side's would all show as added or removed.
   const archivedToo = a.includesArchived && b.includesArchived;
-  const live = (o: object | undefined) =>
-    o !== undefined && (archivedToo || (o as { archived?: true }).archived !== true) ? o : undefined;
-  const compare = (kind: DiffKind, x: Keyed, y: Keyed, prefix = "") => {
-    const keys = [...new Set([...Object.keys(x), ...Object.keys(y)])].sort();
-    for (const k of keys) {
-      const key = `${prefix}${k}`;
-      const p = live(x[k]);
-      const q = live(y[k]);
+  const parts = options.compareDefaultPricePoints === true;
+  const live = (e: CatalogEntry | undefined) => (e !== undefined && (archivedToo || e.archived !== true) ? e : undefined);
+  const known = catalogKinds().map((k) => k.type);
+  const types = [
+    ...known,
+    ...[...new Set([...Object.keys(a.objects), ...Object.keys(b.objects)])].filter((t) => !known.includes(t)).sort(),
+  ];
+  for (const type of types) {
+    const x = a.objects[type] ?? {};
+    const y = b.objects[type] ?? {};
+    // What an owner that is on one side only holds is not listed again: the owner's line says it.
+    const ownerKind = catalogKind(type)?.facet.owner?.kind;
+    const ownerType = ownerKind !== undefined ? catalogKind(ownerKind)?.type : undefined;
+    const ownerOn = (s: CatalogSnapshot, key: string) =>
+      ownerType === undefined || live(s.objects[ownerType]?.[key.slice(0, key.indexOf("/"))]) !== undefined;
+    for (const key of [...new Set([...Object.keys(x), ...Object.keys(y)])].sort()) {
+      const p = live(x[key]);
+      const q = live(y[key]);
       if (p === undefined && q === undefined) continue;
-      if (p === undefined) added.push({ kind, key });
-      else if (q === undefined) removed.push({ kind, key });
-      else {
-        const fields = fieldChanges(strip(p), strip(q), { a: a.declaredOnly === true, b: b.declaredOnly === true });
-        if (fields.length > 0) changed.push({ kind, key, fields });
+      if (p === undefined) {
+        if (ownerOn(a, key)) added.push({ kind: type, key });
+      } else if (q === undefined) {
+        if (ownerOn(b, key)) removed.push({ kind: type, key });
+      } else {
+        const fields = fieldChanges(
+          comparable(type, p, parts, a.declaredOnly === true),
+          comparable(type, q, parts, b.declaredOnly === true),
+          {
+            a: a.declaredOnly === true,
+            b: b.declaredOnly === true,
+          },
+        );
+        if (fields.length > 0) changed.push({ kind: type, key, fields });
       }
     }
-  };
-  compare("ProductFamily", a.families, b.families);
-  compare("Product", a.products, b.products);
-  for (const h of Object.keys(a.products)) {
-    const q = b.products[h];
-    if (q) compare("ProductPricePoint", a.products[h]?.pricePoints ?? {}, q.pricePoints, `${h}/`);
   }
-  compare("Component", a.components, b.components);
-  for (const h of Object.keys(a.components)) {
-    const q = b.components[h];
-    if (q) compare("ComponentPricePoint", a.components[h]?.pricePoints ?? {}, q.pricePoints, `${h}/`);
-  }
-  compare("Coupon", a.coupons, b.coupons);
   return { added, removed, changed };
 }
 

@@ -27,9 +27,9 @@ export interface ImportFileOptions {
 
 /**
  * A Pulumi bulk import file of a snapshot's live objects, for `pulumi import --file` with the provider
- * plugin, which imports each by handle (a price point as `<product>/<price point>`, a coupon by its
- * code) and prints the program. Archived objects are left out: the kinds cannot adopt them unchanged.
- * Names are those of {@link catalogProgram}; the same snapshot gives the same bytes.
+ * plugin, which imports each by its key (an owned object as `<owner>/<handle>`, a coupon by its code) and
+ * prints the program. Archived objects are left out: the kinds cannot adopt them unchanged. Names are
+ * those of {@link catalogProgram}; the same snapshot gives the same bytes.
  */
 export function catalogImportFile(snapshot: CatalogSnapshot, options: ImportFileOptions = {}): ImportFile {
   if (options.site !== undefined && !/^[^/\s]+$/.test(options.site))

@@ -1,8 +1,10 @@
 /**
  * A site's catalog out of its web UI into code, and two catalogs compared: what `billing-catalog`
- * does (`export`, `diff`), as functions.
+ * does (`export`, `diff`), as functions. Every kind is read from the registry's declarations: what
+ * the catalog holds of each is its kind's `fromService`.
  */
 
+export { type CatalogDeclaration, catalogDeclarations, type DeclarationOptions, Reference } from "./declarations";
 export {
   type CatalogDiff,
   type DiffChange,

@@ -1,3 +1,4 @@
+import { catalogKind, catalogKinds, ownedBy } from "./kinds";
 import type { CatalogSnapshot } from "./snapshot";
 
 /**
@@ -8,8 +9,8 @@ import type { CatalogSnapshot } from "./snapshot";
  * in the snapshot's (sorted) order.
  */
 
-/** The six catalog kinds, as the plugin names their types `billing:index:<Type>`. */
-export type CatalogType = "ProductFamily" | "Product" | "ProductPricePoint" | "Component" | "ComponentPricePoint" | "Coupon";
+/** A catalog kind's type, as the plugin names it `billing:index:<Type>`. */
+export type CatalogType = string;
 
 /** One resource of the catalog: its type, its name, and its key in the snapshot (`product/price point` for price points). */
 export interface CatalogResource {
@@ -17,54 +18,45 @@ export interface CatalogResource {
   readonly type: CatalogType;
   /** Its Pulumi name, unique in the catalog. */
   readonly name: string;
-  /** Its key in the snapshot: a handle, a code, or `<owner>/<handle>` for a price point. */
+  /** Its key in the snapshot: a handle, a code, or `<owner>/<handle>` for an owned object. */
   readonly key: string;
-  /** The owning product's or component's key, for price points. */
+  /** The owner's key, for an owned object. */
   readonly parent?: string;
-  /** The price point's handle, for price points. */
+  /** Its own handle, for an owned object. */
   readonly handle?: string;
 }
 
-const PREFIX: Record<CatalogType, string> = {
-  ProductFamily: "family",
-  Product: "product",
-  ProductPricePoint: "price-point",
-  Component: "component",
-  ComponentPricePoint: "component-price-point",
-  Coupon: "coupon",
-};
-
 const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, "_");
+/** A kind's name prefix: its noun, in words joined by "-" ("price point" → "price-point"). */
+const prefixOf = (noun: string) => noun.toLowerCase().replace(/[^a-z0-9]+/g, "-");
 
 /**
- * Every resource a snapshot declares, in the program's order (families, products, their price
- * points, components, their price points, coupons; each by key), with unique names. Archived objects
- * are left out unless `includeArchived`.
+ * Every resource a snapshot declares, in the program's order (each kind in the registry's order, each object
+ * by key, what an owner holds right after it), with unique names. Archived objects, and what an archived owner
+ * holds, are left out unless `includeArchived`.
  */
 export function catalogResources(s: CatalogSnapshot, options: { includeArchived?: boolean } = {}): CatalogResource[] {
-  const live = (o: { archived?: true }) => options.includeArchived === true || o.archived !== true;
+  const live = (o: { archived?: unknown } | undefined) => options.includeArchived === true || o?.archived !== true;
   const taken = new Set<string>();
   const out: CatalogResource[] = [];
-  const add = (type: CatalogType, stem: string, key: string, extra: { parent?: string; handle?: string } = {}) => {
-    const base = `${PREFIX[type]}-${safe(stem)}`;
+  const add = (type: string, noun: string, stem: string, key: string, extra: { parent?: string; handle?: string } = {}) => {
+    const base = `${prefixOf(noun)}-${safe(stem)}`;
     let name = base;
     for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
     taken.add(name);
     out.push({ type, name, key, ...extra });
   };
-  for (const h of Object.keys(s.families)) add("ProductFamily", h, h);
-  for (const [h, p] of Object.entries(s.products)) {
-    if (!live(p)) continue;
-    add("Product", h, h);
-    for (const [pp, e] of Object.entries(p.pricePoints))
-      if (live(e)) add("ProductPricePoint", `${h}--${pp}`, `${h}/${pp}`, { parent: h, handle: pp });
-  }
-  for (const [h, c] of Object.entries(s.components)) {
-    if (!live(c)) continue;
-    add("Component", h, h);
-    for (const [pp, e] of Object.entries(c.pricePoints))
-      if (live(e)) add("ComponentPricePoint", `${h}--${pp}`, `${h}/${pp}`, { parent: h, handle: pp });
-  }
-  for (const [code, c] of Object.entries(s.coupons)) if (live(c)) add("Coupon", code, code);
+  const addWithOwned = (type: string, key: string) => {
+    const k = catalogKind(type);
+    if (!k) return;
+    add(type, k.facet.noun, key, key);
+    for (const owned of ownedBy(k))
+      for (const [ownedKey, e] of Object.entries(s.objects[owned.type] ?? {})) {
+        const [parent, handle] = [ownedKey.slice(0, ownedKey.indexOf("/")), ownedKey.slice(ownedKey.indexOf("/") + 1)];
+        if (parent === key && live(e)) add(owned.type, owned.facet.noun, `${parent}--${handle}`, ownedKey, { parent, handle });
+      }
+  };
+  for (const k of catalogKinds())
+    if (k.facet.owner === undefined) for (const [key, e] of Object.entries(s.objects[k.type] ?? {})) if (live(e)) addWithOwned(k.type, key);
   return out;
 }

@@ -1,30 +1,16 @@
-import { PRICING_FIELDS } from "../provider/kinds/pricing-fields";
-import { listComponentPricePoints } from "../sdk/catalog/component-price-points";
-import { listComponents } from "../sdk/catalog/components";
-import { listCoupons } from "../sdk/catalog/coupons";
-import { listProductFamilies } from "../sdk/catalog/families";
-import { listProducts } from "../sdk/catalog/products";
-import { type BillingClientOptions, resolveConnection } from "../sdk/options";
-import { listPricePoints } from "../sdk/products";
-import type { Component, ComponentPricePoint, Coupon, PricePoint, PriceTier, Pricing, Product, ProductFamily } from "../sdk/results";
-import { Transport } from "../sdk/transport";
+import type { SiteView } from "../provider/kinds/kind";
+import { BillingClient } from "../sdk/client";
+import type { BillingClientOptions } from "../sdk/options";
+import { type CatalogKind, catalogKinds, declaredEntry, ownedBy } from "./kinds";
 import { limiter } from "./limit";
 import {
+  type CatalogEntry,
   type CatalogIds,
   type CatalogSnapshot,
-  type ComponentEntry,
-  type ComponentPricePointEntry,
-  type ComponentPricingEntry,
-  type CouponEntry,
-  type FamilyEntry,
-  type OverageEntry,
-  type PricePointEntry,
-  type PricingEntry,
-  type ProductEntry,
   type SkippedObject,
   SNAPSHOT_FORMAT,
+  sortedDeep,
   sortedRecord,
-  type TierEntry,
 } from "./snapshot";
 
 /** The service's limit of requests in flight per site: the read never goes above it. */
@@ -32,11 +18,11 @@ export const MAX_IN_FLIGHT = 4;
 
 /** How far a read has come, for a progress display. */
 export interface ReadProgress {
-  /** Objects read so far (families, products, price points, components, their price points, coupons). */
+  /** Objects read so far (each an object of its own in the snapshot). */
   readonly objects: number;
   /** Lists read so far (each a request, or one per page for paged lists). */
   readonly lists: number;
-  /** Lists still to read, as far as known (each product's and component's price points are known once their list is read). */
+  /** Lists still to read, as far as known (the lists of what an owner holds are known once the owners' list is read). */
   readonly listsLeft: number;
 }
 
@@ -52,7 +38,7 @@ export interface ReadCatalogOptions {
 
 /** What {@link readCatalog} returns: the snapshot, the site's ids aside, and what could not be keyed. */
 export interface CatalogRead {
-  /** The catalog by handle. */
+  /** The catalog by kind and key. */
   readonly snapshot: CatalogSnapshot;
   /** The site's ids of the snapshot's objects, by the same keys. */
   readonly ids: CatalogIds;
@@ -60,302 +46,142 @@ export interface CatalogRead {
   readonly skipped: readonly SkippedObject[];
 }
 
-/** Drops undefined and null, so that a field the service holds nothing for is absent, not null. */
-function present<T extends object>(o: T): T {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null)) as T;
-}
-
-/** A product's or price point's pricing; "never" expiring and no charge after a trial are what the service holds when nothing was set. */
-function pricingOf(p: Pricing | undefined): PricingEntry {
-  if (!p) return {};
-  const out: Record<string, unknown> = {};
-  for (const k of PRICING_FIELDS) {
-    const v = p[k];
-    if (v === undefined || v === null) continue;
-    if ((k === "expirationIntervalUnit" && v === "never") || (k === "initialChargeAfterTrial" && v === false)) continue;
-    out[k] = v;
-  }
-  return out as PricingEntry;
-}
-
-const tiers = (list: readonly PriceTier[]): TierEntry[] =>
-  list.map((t) => present({ startingQuantity: t.startingQuantity, endingQuantity: t.endingQuantity, unitPrice: t.unitPrice }));
-
-/**
- * The SDK reads a price point's overage tiers but not their scheme (the wire's `overage_pricing_scheme`
- * is dropped by its result type): one open tier is read as per_unit, several as tiered.
- */
-function overageOf(list: readonly PriceTier[]): OverageEntry | undefined {
-  if (list.length === 0) return undefined;
-  return { pricingScheme: list.length === 1 && list[0]?.endingQuantity === undefined ? "per_unit" : "tiered", prices: tiers(list) };
-}
-
-/** A price point's pricing; `overage`: the component's own overage tiers, for its default price point when its list leaves them out. */
-function componentPricingOf(pp: ComponentPricePoint, overage: readonly PriceTier[] = []): ComponentPricingEntry {
-  return present({
-    pricingScheme: pp.pricingScheme,
-    prices: pp.prices.length > 0 ? tiers(pp.prices) : undefined,
-    overagePricing: overageOf(pp.overagePrices.length > 0 ? pp.overagePrices : overage),
-    interval: pp.interval,
-    intervalUnit: pp.intervalUnit,
-    useSiteExchangeRate: pp.useSiteExchangeRate,
-    taxIncluded: pp.taxIncluded,
-    rolloverPrepaidRemainder: pp.rolloverPrepaidRemainder,
-    renewPrepaidAllocation: pp.renewPrepaidAllocation,
-    expirationInterval: pp.expirationInterval,
-    expirationIntervalUnit: pp.expirationIntervalUnit,
-  });
-}
-
-const archived = (at: string | undefined): { archived?: true } => (at !== undefined ? { archived: true } : {});
-
-/** The entry without absent fields, its keys in order, so that every snapshot's JSON lists fields in one order. */
-const ordered = <T extends object>(o: T): T => sortedRecord(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
-
-function familyEntry(f: ProductFamily): FamilyEntry {
-  return ordered(
-    present({ name: f.name ?? f.handle ?? "", description: f.description || undefined, accountingCode: f.accountingCode || undefined }),
-  );
-}
-
-function productEntry(p: Product, family: string, points: readonly PricePoint[], skipped: SkippedObject[]): ProductEntry {
-  const def = points.find((pp) => pp.id === p.defaultPricePointId) ?? points.find((pp) => pp.type === "default");
-  const pricePoints: [string, PricePointEntry][] = [];
-  for (const pp of points) {
-    if (pp === def) continue;
-    if (!pp.handle) {
-      skipped.push({ type: "ProductPricePoint", id: pp.id, reason: `a price point of product \`${p.handle}\` without a handle` });
-      continue;
-    }
-    pricePoints.push([pp.handle, ordered({ name: pp.name ?? pp.handle, ...pricingOf(pp.pricing), ...archived(pp.archivedAt) })]);
-  }
-  return ordered({
-    productFamily: family,
-    name: p.name ?? p.handle ?? "",
-    ...present({
-      description: p.description || undefined,
-      accountingCode: p.accountingCode || undefined,
-      taxCode: p.taxCode || undefined,
-      requireCreditCard: p.requireCreditCard,
-      requestCreditCard: p.requestCreditCard,
-    }),
-    ...pricingOf(p.pricing ?? def?.pricing),
-    ...archived(p.archivedAt),
-    defaultPricePoint: present({ handle: def?.handle ?? p.defaultPricePointHandle, name: def?.name }),
-    pricePoints: sortedRecord(pricePoints),
-  });
-}
-
-function componentEntry(c: Component, family: string, points: readonly ComponentPricePoint[], skipped: SkippedObject[]): ComponentEntry {
-  const def = points.find((pp) => pp.id === c.defaultPricePointId) ?? points.find((pp) => pp.type === "default");
-  const pricePoints: [string, ComponentPricePointEntry][] = [];
-  for (const pp of points) {
-    if (pp === def) continue;
-    if (!pp.handle) {
-      skipped.push({ type: "ComponentPricePoint", id: pp.id, reason: `a price point of component \`${c.handle}\` without a handle` });
-      continue;
-    }
-    pricePoints.push([pp.handle, ordered({ name: pp.name ?? pp.handle, ...componentPricingOf(pp), ...archived(pp.archivedAt) })]);
-  }
-  // The default price point's pricing is the component's; without its price point list, the component's own view.
-  const pricing: ComponentPricingEntry = def
-    ? componentPricingOf(def, c.overagePrices)
-    : present({
-        pricingScheme: c.pricingScheme,
-        prices: c.prices.length > 0 ? tiers(c.prices) : undefined,
-        overagePricing: overageOf(c.overagePrices),
-        interval: c.interval,
-        intervalUnit: c.intervalUnit,
-      });
-  return ordered({
-    productFamily: family,
-    kind: c.kind ?? "",
-    name: c.name ?? c.handle ?? "",
-    ...present({
-      description: c.description || undefined,
-      unitName: c.unitName,
-      unitPrice: c.kind === "on_off" ? c.unitPrice : undefined,
-      taxable: c.taxable,
-      taxCode: c.taxCode || undefined,
-      accountingCode: c.accountingCode || undefined,
-      itemCategory: c.itemCategory,
-      recurring: c.recurring,
-      upgradeCharge: c.upgradeCharge,
-      downgradeCredit: c.downgradeCredit,
-      hideDateRangeOnInvoice: c.hideDateRangeOnInvoice,
-      displayOnHostedPage: c.displayOnHostedPage,
-      allowFractionalQuantities: c.allowFractionalQuantities,
-      eventBasedBillingMetricId: c.eventBasedBillingMetricId,
-    }),
-    // An on/off component's price is its unitPrice; its price point's single tier says the same again.
-    ...(c.kind === "on_off" ? { ...pricing, prices: undefined, pricingScheme: undefined } : pricing),
-    ...archived(c.archivedAt),
-    defaultPricePoint: present({ handle: def?.handle, name: def?.name ?? c.defaultPricePointName }),
-    pricePoints: sortedRecord(pricePoints),
-  });
-}
-
-function couponEntry(
-  c: Coupon,
-  family: string,
-  productHandle: (id: number) => string,
-  componentHandle: (id: number) => string,
-): CouponEntry {
-  const restricted = (type: string, name: (id: number) => string) => {
-    const list = c.restrictions.filter((r) => r.itemType === type).map((r) => r.handle ?? name(r.itemId));
-    return list.length > 0 ? [...new Set(list)].sort() : undefined;
-  };
-  return ordered(
-    present({
-      productFamily: family,
-      name: c.name ?? c.code ?? "",
-      description: c.description || undefined,
-      percentage: c.percentage !== undefined ? Number(c.percentage) : undefined,
-      amountInCents: c.amountInCents,
-      recurring: c.recurring,
-      durationPeriodCount: c.durationPeriodCount,
-      endDate: c.endDate,
-      stackable: c.stackable,
-      compoundingStrategy: c.compoundingStrategy,
-      allowNegativeBalance: c.allowNegativeBalance,
-      excludeMidPeriodAllocations: c.excludeMidPeriodAllocations,
-      applyOnCancelAtEndOfPeriod: c.applyOnCancelAtEndOfPeriod,
-      applyOnSubscriptionExpiration: c.applyOnSubscriptionExpiration,
-      restrictedProducts: restricted("Product", productHandle),
-      restrictedComponents: restricted("Component", componentHandle),
-      ...archived(c.archivedAt),
-    }),
-  );
+/** One listed object, with the key it is filed under (its owner's key first, for an owned kind). */
+interface Listed {
+  readonly kind: CatalogKind;
+  readonly o: unknown;
+  readonly owner?: Listed;
 }
 
 /**
  * Reads a site's whole catalog (`site`: the options of a `BillingClient`, credentials included, used for
- * this read only and never kept): its families, products and their price points, components and
- * their price points, coupons (every page of each), into one {@link CatalogSnapshot} keyed by
- * handle, with the site's ids aside. At most {@link MAX_IN_FLIGHT} lists are read at once, whatever
- * the options allow. Objects without a handle cannot be keyed across sites: they are listed in
- * `skipped`, not in the snapshot. Archived objects are read only with `includeArchived` (archived
- * products and components are still listed once, to name what a coupon's restrictions point at).
+ * this read only and never kept): every object of every catalog kind the registry declares, every page,
+ * into one {@link CatalogSnapshot} keyed by handle, with the site's ids aside. Each object is what its
+ * kind's `fromService` declares, the rule `pulumi import` and the program use too. At most
+ * {@link MAX_IN_FLIGHT} lists are read at once, whatever the options allow. Objects without a handle
+ * cannot be keyed across sites: they are listed in `skipped`, not in the snapshot. Archived objects are
+ * read only with `includeArchived` (the site's archived objects are still listed once, to name what a
+ * reference points at).
  */
 export async function readCatalog(site: BillingClientOptions, options: ReadCatalogOptions = {}): Promise<CatalogRead> {
-  // One transport (one pool of at most 4 connections) for the whole read: the SDK's list operations over it.
-  const t = new Transport(resolveConnection({ ...site, maxConcurrency: MAX_IN_FLIGHT }));
+  // One client (one pool of at most 4 connections) for the whole read.
+  const client = new BillingClient({ ...site, maxConcurrency: MAX_IN_FLIGHT });
   try {
-    return await readWith(t, options);
+    return await readWith(client, options);
   } finally {
-    await t.close();
+    await client.close();
   }
 }
 
-async function readWith(t: Transport, options: ReadCatalogOptions): Promise<CatalogRead> {
+async function readWith(client: BillingClient, options: ReadCatalogOptions): Promise<CatalogRead> {
   const includeArchived = options.includeArchived === true;
   const cap = Math.min(MAX_IN_FLIGHT, Math.max(1, Math.floor(options.maxInFlight ?? MAX_IN_FLIGHT)));
   const run = limiter(cap);
+  const kinds = catalogKinds();
+  const top = kinds.filter((k) => k.facet.owner === undefined);
   let objects = 0;
   let lists = 0;
-  let listsLeft = 4;
-  const live = (rows: { archivedAt?: string }[]) => rows.filter((r) => includeArchived || r.archivedAt === undefined).length;
-  // A product's or component's default price point is the product's or component's own pricing, not an object of its own.
-  const others = (rows: unknown[]) => Math.max(0, rows.length - 1);
-  // `counted`: how many of a list's rows the snapshot holds as objects of their own, so the count only grows.
-  const read = async <T>(list: () => Promise<T[]>, counted: (rows: T[]) => number = (rows) => rows.length): Promise<T[]> => {
-    const rows = await run(list);
-    objects += counted(rows);
+  let listsLeft = top.length;
+  const wanted = (l: Listed) => includeArchived || !l.kind.reader.archived(l.o);
+  /** Counted as objects of their own: wanted, and not their owner's own part (a product's default price point). */
+  const counted = (k: CatalogKind, rows: readonly unknown[]) =>
+    rows.filter((o) => includeArchived || !k.reader.archived(o)).length - (k.facet.partOfOwner ? 1 : 0);
+  const read = async (k: CatalogKind, owner?: Listed): Promise<Listed[]> => {
+    const rows = await run(() => k.reader.list(client, owner?.o));
+    objects += Math.max(0, counted(k, rows));
     lists++;
     listsLeft--;
     options.onProgress?.({ objects, lists, listsLeft });
-    return rows;
+    return rows.map((o) => ({ kind: k, o, ...(owner ? { owner } : {}) }));
   };
 
-  const [families, products, components, coupons] = await Promise.all([
-    read(() => listProductFamilies(t)),
-    read(() => listProducts(t, { includeArchived: true }), live),
-    read(() => listComponents(t, { includeArchived: true }), live),
-    read(() => listCoupons(t, { includeArchived })),
-  ]);
   const skipped: SkippedObject[] = [];
-  const familyHandle = new Map<number, string>();
-  const familyRows: [string, FamilyEntry][] = [];
-  const familyIds: [string, number][] = [];
-  for (const f of families) {
-    if (!f.handle) {
-      skipped.push({ type: "ProductFamily", id: f.id, reason: "a product family without a handle" });
-      continue;
-    }
-    familyHandle.set(f.id, f.handle);
-    familyRows.push([f.handle, familyEntry(f)]);
-    familyIds.push([f.handle, f.id]);
-  }
-  const familyOf = (id: number | undefined) => (id !== undefined ? (familyHandle.get(id) ?? `id:${id}`) : "");
+  const skip = (l: Listed, reason: string) => skipped.push({ type: l.kind.type, id: l.kind.reader.id(l.o), reason });
+  /** Whether an owner's objects are read: wanted, and keyed (nothing keys what an object without a handle holds). */
+  const keyedOwner = (l: Listed) => wanted(l) && l.kind.reader.key(l.o) !== undefined;
 
-  // Archived products and components were listed to name restrictions; only the wanted ones are read further, and
-  // one without a handle not at all (nothing keys it, or its price points, across sites).
-  const keyed = <T extends { id: number; handle: string | undefined }>(rows: T[], type: SkippedObject["type"], what: string) =>
-    rows.filter((r) => {
-      if (!includeArchived && (r as { archivedAt?: string }).archivedAt !== undefined) return false;
-      if (r.handle) return true;
-      skipped.push({ type, id: r.id, reason: `${what} without a handle (its price points left out with it)` });
-      return false;
-    });
-  const liveProducts = keyed(products, "Product", "a product");
-  const liveComponents = keyed(components, "Component", "a component");
-  listsLeft += liveProducts.length + liveComponents.length;
-  // Each entry is built as its price points arrive, while the other lists are still in flight.
-  const productsRead = Promise.all(
-    liveProducts.map(async (p): Promise<[string, ProductEntry]> => {
-      const points = await read(() => listPricePoints(t, p.id, { includeArchived }), others);
-      return [p.handle as string, productEntry(p, p.productFamilyHandle ?? familyOf(p.productFamilyId), points, skipped)];
-    }),
-  );
-  const componentsRead = Promise.all(
-    liveComponents.map(async (c): Promise<[string, ComponentEntry]> => {
-      const points = await read(() => listComponentPricePoints(t, c.id, { includeArchived }), others);
-      return [c.handle as string, componentEntry(c, familyOf(c.productFamilyId), points, skipped)];
+  // The site's objects of every kind, archived ones too (to name references); then what each wanted owner holds.
+  const listed = new Map<string, Listed[]>();
+  const byOwner = new Map<unknown, Listed[]>();
+  const readOwned = async (owner: Listed): Promise<void> => {
+    await Promise.all(
+      ownedBy(owner.kind).map(async (k) => {
+        const rows = await read(k, owner);
+        listed.get(k.key)?.push(...rows) ?? listed.set(k.key, [...rows]);
+        byOwner.set(`${k.key} ${owner.kind.reader.id(owner.o)}`, rows);
+        await Promise.all(rows.filter(keyedOwner).map(readOwned));
+      }),
+    );
+  };
+  await Promise.all(
+    top.map(async (k) => {
+      const rows = await read(k);
+      listed.set(k.key, rows);
+      const owners = ownedBy(k).length > 0 ? rows.filter(keyedOwner) : [];
+      listsLeft += owners.length * ownedBy(k).length;
+      await Promise.all(owners.map(readOwned));
     }),
   );
 
-  // The coupons are built while the price point lists are read.
-  const productHandle = new Map(products.map((p) => [p.id, p.handle ?? `id:${p.id}`]));
-  const componentHandle = new Map(components.map((c) => [c.id, c.handle ?? `id:${c.id}`]));
-  const couponRows: [string, CouponEntry][] = [];
-  const couponIds: [string, number][] = [];
-  for (const c of coupons) {
-    if (!c.code) {
-      skipped.push({ type: "Coupon", id: c.id, reason: "a coupon without a code" });
-      continue;
+  const view: SiteView = {
+    async keyOf(kind, id) {
+      const l = listed.get(kind)?.find((x) => x.kind.reader.id(x.o) === id);
+      return l && l.kind.reader.key(l.o);
+    },
+    async children(kind, owner) {
+      const ownerKind = kinds.find((k) => k.key === kinds.find((c) => c.key === kind)?.facet.owner?.kind);
+      if (!ownerKind) return [];
+      return (byOwner.get(`${kind} ${ownerKind.reader.id(owner)}`) ?? []).map((l) => l.o);
+    },
+  };
+
+  const keyOf = (l: Listed): string | undefined => {
+    const own = l.kind.reader.key(l.o);
+    if (own === undefined || !l.owner) return own;
+    const ownerKey = keyOf(l.owner);
+    return ownerKey === undefined ? undefined : `${ownerKey}/${own}`;
+  };
+  const entries = new Map<string, [string, CatalogEntry][]>();
+  const ids = new Map<string, [string, number][]>();
+  const parts = new Map<Listed, Record<string, unknown>>();
+  const rows: [Listed, string, Record<string, unknown>][] = [];
+  for (const k of kinds) {
+    for (const l of listed.get(k.key) ?? []) {
+      if (!wanted(l)) continue;
+      const key = keyOf(l);
+      if (key === undefined) {
+        skip(l, `${/^[aeiou]/.test(k.facet.noun) ? "an" : "a"} ${k.facet.noun} without a ${k.facet.key}`);
+        continue;
+      }
+      const inputs = await k.reader.fromService(l.o, view);
+      const part = k.facet.partOfOwner;
+      if (part && inputs[part.input] === true && l.owner) {
+        parts.set(l.owner, { ...(parts.get(l.owner) ?? {}), [part.as]: { handle: k.reader.key(l.o), name: inputs.name } });
+        continue;
+      }
+      rows.push([l, key, declaredEntry(k, inputs)]);
     }
-    couponRows.push([
-      c.code,
-      couponEntry(
-        c,
-        familyOf(c.productFamilyId),
-        (id) => productHandle.get(id) ?? `id:${id}`,
-        (id) => componentHandle.get(id) ?? `id:${id}`,
-      ),
-    ]);
-    couponIds.push([c.code, c.id]);
   }
-  const [productRows, componentRows] = await Promise.all([productsRead, componentsRead]);
-  const productIds = liveProducts.map((p): [string, number] => [p.handle as string, p.id]);
-  const componentIds = liveComponents.map((c): [string, number] => [c.handle as string, c.id]);
-  // Price points are skipped as their lists arrive: sorted, the list is the same whatever the order of answers.
+  for (const [l, key, entry] of rows) {
+    const archived = l.kind.reader.archived(l.o) ? { archived: true } : {};
+    const part = parts.get(l) ?? {};
+    const of = entries.get(l.kind.type) ?? [];
+    of.push([key, sortedDeep({ ...entry, ...archived, ...part })]);
+    entries.set(l.kind.type, of);
+    const idsOf = ids.get(l.kind.type) ?? [];
+    idsOf.push([key, l.kind.reader.id(l.o)]);
+    ids.set(l.kind.type, idsOf);
+  }
+  // Sorted, the list is the same whatever the order of answers.
   skipped.sort((x, y) => (x.type < y.type ? -1 : x.type > y.type ? 1 : x.id - y.id));
   options.onProgress?.({ objects, lists, listsLeft: 0 });
   return {
     snapshot: {
       format: SNAPSHOT_FORMAT,
       includesArchived: includeArchived,
-      families: sortedRecord(familyRows),
-      products: sortedRecord(productRows),
-      components: sortedRecord(componentRows),
-      coupons: sortedRecord(couponRows),
+      objects: Object.fromEntries(kinds.map((k) => [k.type, sortedRecord(entries.get(k.type) ?? [])])),
     },
-    ids: {
-      families: sortedRecord(familyIds),
-      products: sortedRecord(productIds),
-      components: sortedRecord(componentIds),
-      coupons: sortedRecord(couponIds),
-    },
+    ids: Object.fromEntries(kinds.map((k) => [k.type, sortedRecord(ids.get(k.type) ?? [])])),
     skipped,
   };
 }

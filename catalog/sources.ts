@@ -101,7 +101,10 @@ export async function readSnapshotFile(file: string): Promise<CatalogSnapshot> {
     throw new CatalogUsageError(
       `${file}: not a snapshot written by \`billing-catalog export\` (its "format" must be "${SNAPSHOT_FORMAT}") nor the output of \`pulumi preview --json\``,
     );
-  for (const k of ["families", "products", "components", "coupons"] as const)
-    if (s[k] === null || typeof s[k] !== "object") throw new CatalogUsageError(`${file}: its "${k}" must be an object keyed by handle`);
+  if (s.objects === null || typeof s.objects !== "object" || Array.isArray(s.objects))
+    throw new CatalogUsageError(`${file}: its "objects" must be an object of kinds, each an object keyed by handle`);
+  for (const [type, o] of Object.entries(s.objects))
+    if (o === null || typeof o !== "object" || Array.isArray(o))
+      throw new CatalogUsageError(`${file}: its "objects.${type}" must be an object keyed by handle`);
   return s as CatalogSnapshot;
 }

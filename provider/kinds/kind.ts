@@ -174,6 +174,21 @@ export interface Verified {
   readonly preview?: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * The inputs that declare an object, from what its kind's `fromService` read: without what says how the kind
+ * runs, what the service holds by default, or nothing (undefined, null); `asEntry` (a snapshot's entry) also
+ * without the input that makes it its owner's part. The one filter export, import and diff apply.
+ */
+export function declaredInputs(facet: CatalogFacet, inputs: Readonly<Record<string, unknown>>, asEntry = false): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(inputs)) {
+    if (v === undefined || v === null || facet.runtimeInputs.includes(k) || (asEntry && k === facet.partOfOwner?.input)) continue;
+    if (k in facet.defaults && JSON.stringify(facet.defaults[k]) === JSON.stringify(v)) continue;
+    out[k] = v;
+  }
+  return out;
+}
+
 /** What the catalog's read gives a kind's `fromService`: the rest of the site, by kind key. */
 export interface SiteView {
   /** The key (handle or code) of an object of a kind by its id at this site; undefined when it has none or is not there. */

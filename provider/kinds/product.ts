@@ -157,8 +157,15 @@ async function held(client: BillingClient, p: ServiceProduct): Promise<Held> {
   return { p, pp: ppId === undefined ? undefined : await findByHandle(() => client.readPricePoint(p.id, ppId)) };
 }
 
-/** The pricing new signups get: the default price point's, else (no price point read) the product's own. */
-const pricingOfHeld = ({ p, pp }: Held): Pricing | undefined => pp?.pricing ?? p.pricing;
+/**
+ * The pricing new signups get: the default price point's, over the product's own answer (which lacks the trial
+ * type, and where the price point's answer leaves a value out, says what it holds, e.g. an expiration "never").
+ */
+function pricingOfHeld({ p, pp }: Held): Pricing | undefined {
+  if (!pp?.pricing) return p.pricing;
+  const own = Object.fromEntries(Object.entries(pp.pricing).filter(([, v]) => v !== undefined));
+  return { ...p.pricing, ...own } as Pricing;
+}
 
 function outputsOf(h: Held, site: string | undefined): Outputs {
   const { p } = h;
@@ -313,7 +320,7 @@ const reader: CatalogReader<ServiceProduct> = {
       requestBillingAddress: p.requestBillingAddress,
       requireBillingAddress: p.requireBillingAddress,
       requireShippingAddress: p.requireShippingAddress,
-      ...pricingInputs(def?.pricing ?? p.pricing),
+      ...pricingInputs(pricingOfHeld({ p, pp: def })),
     };
   },
   async record(client, p, inputs) {

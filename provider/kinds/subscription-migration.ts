@@ -323,6 +323,10 @@ async function judge(ctx: Context, inputs: Previewed): Promise<Verified> {
 
 export const subscriptionMigration: KindModule<typeof kind, State> = {
   kind,
+  importer: {
+    refused:
+      "SubscriptionMigration cannot be imported: it records a migration this stack performed (a one-shot event), and the service keeps no migration object to adopt.",
+  },
   operations: {
     state,
     recordedInputs: (s) => s.args,

@@ -121,8 +121,34 @@ async function createOrAdopt(
 const gone = (id: string | number) =>
   `webhook endpoint ${id} no longer exists on the service (removed outside this stack): run \`pulumi refresh\` to drop it from the stack, and the next \`pulumi up\` creates it again`;
 
+/** `123` (the configured site) or `eu-shop/123` (an entry of billing:sites). */
+const ENDPOINT_ID = /^(?:(.+)\/)?([1-9][0-9]*)$/;
+
 export const webhookEndpoint: KindModule<typeof kind, State> = {
   kind,
+  /**
+   * By the service's endpoint id. The kind's read finds the endpoint by the resource id when the state has no
+   * endpointId (its own rule for imports), so the seed holds only what the state requires; the site, when the
+   * id names one, says which credentials to use.
+   */
+  importer: {
+    forms: "the service's id of the endpoint (e.g. 123), or <site>/<id> for an entry of billing:sites",
+    async read(ctx, importId) {
+      const m = ENDPOINT_ID.exec(importId);
+      if (!m)
+        throw new Error(
+          `WebhookEndpoint import id "${importId}" is not an endpoint id: give the service's id of the endpoint (e.g. 123), or <site>/<id> for an entry of billing:sites`,
+        );
+      const [, site, id = ""] = m;
+      const seed = state.parse({ url: "", events: [], ...(site !== undefined ? { site } : {}) });
+      const read = await webhookEndpoint.operations.read?.(ctx, id, seed);
+      if (!read || Object.keys(read).length === 0)
+        throw new Error(
+          `webhook endpoint ${id} does not exist on ${site === undefined ? "the configured site" : `site "${site}"`}: nothing to import`,
+        );
+      return { id, state: read, inputs: webhookEndpoint.operations.recordedInputs(read) };
+    },
+  },
   operations: {
     state,
     recordedInputs: ({ url, events, site }) => ({ url, events, site }),

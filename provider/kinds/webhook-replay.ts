@@ -164,6 +164,10 @@ function expiredWarning(ids: readonly WebhookId[]): string {
 
 export const webhookReplay: KindModule<typeof kind, State> = {
   kind,
+  importer: {
+    refused:
+      "WebhookReplay cannot be imported: it records a replay this stack requested (a one-shot event), and the service keeps no replay object to adopt.",
+  },
   operations: {
     state,
     recordedInputs: (s) => s.args,

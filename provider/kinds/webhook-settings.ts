@@ -39,8 +39,58 @@ const kind = declareKind({
 
 type State = OutputsOf<typeof kind>;
 
+/** `enabled` / `disabled` (the configured site), or `<site>/enabled` for an entry of billing:sites. */
+const SETTINGS_ID = /^(?:(.+)\/)?(enabled|disabled)$/;
+
+/** Words a user may write for a state: read as that attempt, never as a site's name. */
+const STATE_WORDS = /^(on|off|true|false|yes|no|1|0|enabled?|disabled?)$/i;
+
+/**
+ * Why an import id of WebhookSettings is not one: only a slash makes a site (`<site>/enabled`), so a
+ * word without one is answered as the state it tries to say ("on" is not a state), not as a site.
+ */
+export function settingsIdProblem(importId: string): string {
+  const why =
+    "the service cannot report whether webhooks are on, so the id states the value you expect; the next up sends the PUT once to confirm it";
+  const slash = importId.lastIndexOf("/");
+  if (slash < 0) {
+    const known = STATE_WORDS.test(importId) || importId === "";
+    return (
+      `WebhookSettings import id "${importId}": ${JSON.stringify(importId)} is not a state: use enabled or disabled ` +
+      `(or <site>/enabled for an entry of billing:sites${known ? "" : `, e.g. "${importId}/enabled" if ${JSON.stringify(importId)} is one`}); ${why}`
+    );
+  }
+  const site = importId.slice(0, slash);
+  const value = importId.slice(slash + 1);
+  if (site === "") {
+    return `WebhookSettings import id "${importId}" names no site before the slash: use enabled or disabled for the configured site, or <site>/enabled for an entry of billing:sites; ${why}`;
+  }
+  return (
+    `WebhookSettings import id "${importId}": ${JSON.stringify(value)} is not a state: use "${site}/enabled" or ` +
+    `"${site}/disabled" for site "${site}" of billing:sites; ${why}`
+  );
+}
+
 export const webhookSettings: KindModule<typeof kind, State> = {
   kind,
+  /**
+   * By site. The service has no GET of the setting (and /site.json does not show it), so the id states the value
+   * the operator believes is set, and the state records it as stated, not confirmed (`appliedAt` null): the next
+   * up sends the PUT once, which is idempotent, and from then on the value is one this stack applied. What the
+   * import does check is the site: a read of /site.json that changes nothing proves it is configured and answers.
+   */
+  importer: {
+    forms: "enabled or disabled, or <site>/enabled for an entry of billing:sites",
+    async read(ctx, importId) {
+      const m = SETTINGS_ID.exec(importId);
+      if (!m) throw new Error(settingsIdProblem(importId));
+      const [, site, value] = m;
+      await ctx.client(site).readSite();
+      const webhooksEnabled = value === "enabled";
+      const recorded = { webhooksEnabled, disableOnDelete: false, ...(site !== undefined ? { site } : {}), appliedAt: null };
+      return { id: ctx.siteLabel(site), state: recorded, inputs: { webhooksEnabled, ...(site !== undefined ? { site } : {}) } };
+    },
+  },
   operations: {
     // disableOnDelete was recorded only when given by versions before 0.2; omitted is false.
     state: kind.outputs.extend({ disableOnDelete: z.boolean().default(false) }),

@@ -1,7 +1,7 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
+import { BillingError } from "../../sdk/errors";
 import { keysOf, problemsOf } from "../../sdk/validation";
-import type { Context, InputsOf, Kind, KindModule, PreviewedInputs } from "../kinds/kind";
 import {
   type CheckFailure,
   failuresOf,
@@ -13,6 +13,8 @@ import {
   unknownInputs,
   userInputs,
 } from "../engine";
+import type { Context, Importer, InputsOf, Kind, KindModule, PreviewedInputs } from "../kinds/kind";
+import { catalogImporter } from "./catalog-import";
 import { clientFor, siteCheck, siteLabel } from "./config";
 
 /** Props as the engine hands them over: the one place they are untyped, read by the functions below and nowhere else. */
@@ -26,6 +28,8 @@ export interface ProvidedKind {
   update(provider: object, id: string, olds: EngineProps, news: EngineProps): Promise<dynamic.UpdateResult>;
   read(provider: object, id: string, props: EngineProps): Promise<dynamic.ReadResult>;
   del(provider: object, id: string, props: EngineProps): Promise<void>;
+  /** `pulumi import` (the plugin's read without state): the state and the inputs of what `importId` names. */
+  import(provider: object, importId: string): Promise<{ id: string; props: Record<string, unknown>; inputs: Record<string, unknown> }>;
 }
 
 /** The keys each object input accepts ("" for the inputs themselves, "selector" for a nested one), for messages. */
@@ -56,10 +60,12 @@ function unknownAt(value: unknown, path: readonly PropertyKey[]): boolean {
  * values (check with its input schema, state read with its state schema) and
  * calls its operations.
  */
-export function provide<K extends string, In extends z.ZodObject, Out extends z.ZodObject, St extends object>({
-  kind,
-  operations: ops,
-}: KindModule<Kind<K, In, Out>, St>): ProvidedKind {
+export function provide<K extends string, In extends z.ZodObject, Out extends z.ZodObject, St extends object>(
+  { kind, operations: ops, importer: own }: KindModule<Kind<K, In, Out>, St>,
+  /** The kind's import when it declares none of its own (the catalog's, read from its reader). */
+  imports: Importer<object> | undefined = undefined,
+): ProvidedKind {
+  const importer = own ?? imports;
   type D = Kind<K, In, Out>;
   const accepted = keysOf(kind.inputs);
   const acceptedByPath = acceptedKeys(kind.inputs);
@@ -189,6 +195,21 @@ export function provide<K extends string, In extends z.ZodObject, Out extends z.
     async del(provider, id, props) {
       await ops.del(context(provider, props.__provider), id, stateOf(id, props));
     },
+
+    async import(provider, importId) {
+      const named = (message: string) => `${kind.type} import id "${importId}": ${message}`;
+      if (!importer) throw new Error(`${kind.type} cannot be imported.`);
+      if ("refused" in importer) throw new Error(importer.refused);
+      try {
+        const { id, state, inputs } = await importer.read(context(provider, undefined), importId);
+        return { id, props: defined(state) as Record<string, unknown>, inputs: defined(inputs) };
+      } catch (err) {
+        // The client's own errors pass as they are (typed, and they say which request failed); the kind's are said of this id.
+        if (err instanceof Error && !(err instanceof BillingError) && !err.message.startsWith(`${kind.type} import id`))
+          err.message = named(err.message);
+        throw err;
+      }
+    },
   };
 }
 
@@ -204,6 +225,8 @@ export function provideAll<R extends { readonly [K in keyof R]: { readonly kind:
 ): { readonly [K in keyof R]: ProvidedKind } {
   const out: { [key: string]: ProvidedKind } = {};
   // Each entry is a KindModule (the registry's own type says so); its types do not matter here.
-  for (const [key, module] of Object.entries<unknown>(registry)) out[key] = provide(module as KindModule<Kind, object>);
+  const modules = Object.values<unknown>(registry) as KindModule<Kind, object>[];
+  for (const [key, module] of Object.entries<unknown>(registry))
+    out[key] = provide(module as KindModule<Kind, object>, catalogImporter(modules, key));
   return out as { readonly [K in keyof R]: ProvidedKind };
 }

@@ -213,6 +213,8 @@ describe("pulumi import of the catalog kinds", () => {
       trialPriceInCents: 0,
       trialInterval: 14,
       trialIntervalUnit: "day",
+      // Held by its default price point (the product's answer has no trial_type): carried, so a copy keeps it.
+      trialType: "payment_expected",
       initialChargeInCents: 1000,
       initialChargeAfterTrial: true,
       expirationInterval: 12,
@@ -241,8 +243,8 @@ describe("pulumi import of the catalog kinds", () => {
           trialPriceInCents: 0,
           trialInterval: 14,
           trialIntervalUnit: "day",
-          // A product's answer carries no trial_type (the price point's does).
-          trialType: null,
+          // A product's answer carries no trial_type: its default price point's does, and is read.
+          trialType: "payment_expected",
           initialChargeInCents: 1000,
           initialChargeAfterTrial: true,
           expirationInterval: 12,
@@ -252,7 +254,12 @@ describe("pulumi import of the catalog kinds", () => {
         },
         inputs: proDeclared,
       });
-      expect(sim.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /products/handle/pro.json"]);
+      // The product, then its price points (the default's pricing is what it declares) and the default one it records.
+      expect(sim.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+        "GET /products/handle/pro.json",
+        `GET /products/${pro.id}/price_points.json`,
+        `GET /products/${pro.id}/price_points/${pro.pricePoints[0]?.id}.json`,
+      ]);
       await previewsUnchanged(p, PRODUCT, imported);
       onlyReads(sim);
       expect(JSON.stringify(imported)).not.toContain(KEY);
@@ -294,12 +301,16 @@ describe("pulumi import of the catalog kinds", () => {
         },
         inputs,
       });
-      expect(sim.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /products/${basic.id}.json`]);
+      expect(sim.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+        `GET /products/${basic.id}.json`,
+        `GET /products/${basic.id}/price_points.json`,
+        `GET /products/${basic.id}/price_points/${basic.pricePoints[0]?.id}.json`,
+      ]);
       await previewsUnchanged(p, PRODUCT, imported);
       onlyReads(sim);
     });
 
-    it("an answer without the family's handle refers to the family by id; one without pricing has no pricing inputs", async () => {
+    it("an answer without the family's handle names the family by its handle, read by id; one without pricing has its default price point's", async () => {
       const { sim, plans, basic } = await site(KEY);
       const proxy = await rewriting(sim, "/products/handle/basic.json", (b) => {
         b.product.product_family = { ...(b.product.product_family as object), handle: null };
@@ -308,7 +319,14 @@ describe("pulumi import of the catalog kinds", () => {
       const p = await provider(proxy);
       const imported = await p.read("basic", PRODUCT, undefined);
       const addonsId = plans.id + 1;
-      const inputs = { productFamily: addonsId, handle: "basic", name: "Basic" };
+      const inputs = {
+        productFamily: "handle:addons",
+        handle: "basic",
+        name: "Basic",
+        priceInCents: 1500,
+        interval: 1,
+        intervalUnit: "month",
+      };
       expect(imported).toEqual({
         id: String(basic.id),
         props: {
@@ -321,6 +339,10 @@ describe("pulumi import of the catalog kinds", () => {
           defaultPricePointHandle: "basic-default",
           archivedAt: null,
           ...NO_PRICING,
+          priceInCents: 1500,
+          interval: 1,
+          intervalUnit: "month",
+          initialChargeAfterTrial: false,
           args: inputs,
           productFamilyHandle: null,
         },
@@ -574,7 +596,11 @@ describe("pulumi import of the catalog kinds", () => {
         inputs: { ...args, site: "eu" },
       });
       expect(sim.requests).toEqual([]);
-      expect(answered(eu)).toEqual([`GET /products/${product.id}.json 200`]);
+      expect(answered(eu)).toEqual([
+        `GET /products/${product.id}.json 200`,
+        `GET /products/${product.id}/price_points.json 200`,
+        `GET /products/${product.id}/price_points/${product.pricePoints.find((pp) => pp.default)?.id}.json 200`,
+      ]);
       await previewsUnchanged(p, PRODUCT, imported);
       onlyReads(eu);
     });
@@ -625,22 +651,22 @@ describe("pulumi import of the catalog kinds", () => {
       sim.reset();
       await expect(p.read("a/b/c", FAMILY, undefined)).rejects.toThrow(
         new Error(
-          'ProductFamily import id "a/b/c": give the family\'s handle or id (e.g. plans), or <site>/<handle> for an entry of billing:sites',
+          'ProductFamily import id "a/b/c": give the product family\'s handle or id (e.g. launch), or <site>/<handle> for an entry of billing:sites',
         ),
       );
       await expect(p.read("eu/pro/x", PRODUCT, undefined)).rejects.toThrow(
         new Error(
-          'Product import id "eu/pro/x": give the product\'s handle or id (e.g. pro), or <site>/<handle> for an entry of billing:sites',
+          'Product import id "eu/pro/x": give the product\'s handle or id (e.g. launch-pro), or <site>/<handle> for an entry of billing:sites',
         ),
       );
       await expect(p.read("pro", PRICE_POINT, undefined)).rejects.toThrow(
         new Error(
-          'ProductPricePoint import id "pro": give <product>/<price point>, each a handle or an id (e.g. pro/pro-annual), or <site>/<product>/<price point> for an entry of billing:sites',
+          'ProductPricePoint import id "pro": give <product>/<price point>, each a handle or an id (e.g. pro/pro-biennial), or <site>/<product>/<price point> for an entry of billing:sites',
         ),
       );
       await expect(p.read("eu/a/b/c", PRICE_POINT, undefined)).rejects.toThrow(
         new Error(
-          'ProductPricePoint import id "eu/a/b/c": give <product>/<price point>, each a handle or an id (e.g. pro/pro-annual), or <site>/<product>/<price point> for an entry of billing:sites',
+          'ProductPricePoint import id "eu/a/b/c": give <product>/<price point>, each a handle or an id (e.g. pro/pro-biennial), or <site>/<product>/<price point> for an entry of billing:sites',
         ),
       );
       expect(sim.requests).toEqual([]);

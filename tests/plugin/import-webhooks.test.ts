@@ -40,8 +40,13 @@ describe("pulumi import of a WebhookEndpoint that does not exist", () => {
         () => "imported",
         (e: Error) => e.message,
       );
-    expect(await message(`eu/${top.id}`)).toBe(`webhook endpoint ${top.id} does not exist on site "eu": nothing to import`);
-    expect(await message("42")).toBe("webhook endpoint 42 does not exist on the configured site: nothing to import");
+    // Said of the id, as every kind's import says what it could not find.
+    expect(await message(`eu/${top.id}`)).toBe(
+      `WebhookEndpoint import id "eu/${top.id}": webhook endpoint ${top.id} does not exist on site "eu": nothing to import`,
+    );
+    expect(await message("42")).toBe(
+      'WebhookEndpoint import id "42": webhook endpoint 42 does not exist on the configured site: nothing to import',
+    );
     expect(sim.requests.filter((r) => r.method !== "GET")).toEqual([]);
     expect(eu.requests.filter((r) => r.method !== "GET")).toEqual([]);
   });

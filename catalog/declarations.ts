@@ -1,0 +1,60 @@
+import { catalogKind } from "./kinds";
+import { type CatalogResource, catalogResources } from "./names";
+import type { CatalogSnapshot } from "./snapshot";
+
+/** Another resource's output in a declaration: what the program passes where the snapshot names an object by handle. */
+export class Reference {
+  constructor(
+    /** The referenced resource's type. */
+    readonly type: string,
+    /** Its key in the snapshot. */
+    readonly key: string,
+    /** Its resource name in the program. */
+    readonly name: string,
+    /** The output passed (`familyId`). */
+    readonly output: string,
+  ) {}
+}
+
+/** One resource the program declares: its type, name, key, and inputs (references to the program's resources as {@link Reference}). */
+export interface CatalogDeclaration {
+  readonly type: string;
+  readonly name: string;
+  readonly key: string;
+  readonly inputs: Readonly<Record<string, unknown>>;
+}
+
+/** Options of {@link catalogDeclarations}. */
+export interface DeclarationOptions {
+  /** An entry of the stack's `billing:sites`, set as every resource's `site`. Default: none (the top-level site). */
+  readonly site?: string;
+}
+
+/**
+ * The resources a program declares for a snapshot's live objects, in the program's order: each object's
+ * entry as its inputs, a reference to an object the program declares as that resource's output (so the
+ * engine creates it first), one it does not declare (archived) kept as `handle:<h>`. What an owner holds
+ * apart (its default price point) is not an input. The exported program writes these; a test applies them.
+ */
+export function catalogDeclarations(snapshot: CatalogSnapshot, options: DeclarationOptions = {}): CatalogDeclaration[] {
+  const resources = catalogResources(snapshot);
+  const byKey = new Map<string, CatalogResource>(resources.map((r) => [`${r.type} ${r.key}`, r]));
+  return resources.map((r) => {
+    const kind = catalogKind(r.type);
+    const entry = snapshot.objects[r.type]?.[r.key] ?? {};
+    const inputs: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(entry)) {
+      if (!kind?.inputs.includes(k)) continue;
+      const ref = kind?.facet.references[k];
+      const referenced = ref && catalogKind(ref.kind);
+      const resolve = (x: unknown): unknown => {
+        if (!referenced || typeof x !== "string" || !x.startsWith("handle:")) return x;
+        const target = byKey.get(`${referenced.type} ${x.slice("handle:".length)}`);
+        return target ? new Reference(target.type, target.key, target.name, ref.output) : x;
+      };
+      inputs[k] = Array.isArray(v) ? v.map(resolve) : resolve(v);
+    }
+    if (options.site !== undefined) inputs.site = options.site;
+    return { type: r.type, name: r.name, key: r.key, inputs };
+  });
+}
