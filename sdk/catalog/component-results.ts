@@ -71,6 +71,8 @@ export function toComponentPricePoint(p: WireComponentPricePoint): ComponentPric
     pricingScheme: u(p.pricing_scheme),
     prices: toTiers(p.prices),
     overagePrices: toTiers(p.overage_prices),
+    // Only when answered: the contract does not publish it, and a result without it stays as it was.
+    ...(p.overage_pricing_scheme != null ? { overagePricingScheme: p.overage_pricing_scheme } : {}),
     interval: u(p.interval),
     intervalUnit: u(p.interval_unit),
     useSiteExchangeRate: u(p.use_site_exchange_rate),
