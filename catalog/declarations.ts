@@ -1,4 +1,4 @@
-import { catalogKind } from "./kinds";
+import { catalogKind } from "../provider/kinds/catalog-kinds";
 import { type CatalogResource, catalogResources } from "./names";
 import type { CatalogSnapshot } from "./snapshot";
 

@@ -1,4 +1,4 @@
-import { catalogKind, catalogKinds } from "./kinds";
+import { catalogKind, catalogKinds } from "../provider/kinds/catalog-kinds";
 import type { CatalogEntry, CatalogSnapshot } from "./snapshot";
 
 /** What a diff entry is: one of the catalog's kinds, by its type. */

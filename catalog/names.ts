@@ -1,4 +1,4 @@
-import { catalogKind, catalogKinds, ownedBy } from "./kinds";
+import { catalogKind, catalogKinds, ownedBy } from "../provider/kinds/catalog-kinds";
 import type { CatalogSnapshot } from "./snapshot";
 
 /**

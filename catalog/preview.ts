@@ -1,4 +1,4 @@
-import { catalogKind, catalogKinds, declaredEntry } from "./kinds";
+import { catalogKind, catalogKinds, declaredEntry } from "../provider/kinds/catalog-kinds";
 import { type CatalogEntry, type CatalogSnapshot, SNAPSHOT_FORMAT, sortedDeep, sortedRecord } from "./snapshot";
 
 /**

@@ -1,5 +1,5 @@
+import { catalogKinds, ownedBy } from "../provider/kinds/catalog-kinds";
 import { catalogDeclarations, Reference } from "./declarations";
-import { catalogKinds, ownedBy } from "./kinds";
 import type { CatalogSnapshot } from "./snapshot";
 
 /** Options of {@link catalogProgram}. */

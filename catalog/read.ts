@@ -1,7 +1,7 @@
+import { type CatalogKind, catalogKinds, declaredEntry, ownedBy } from "../provider/kinds/catalog-kinds";
 import type { SiteView } from "../provider/kinds/kind";
 import { BillingClient } from "../sdk/client";
 import type { BillingClientOptions } from "../sdk/options";
-import { type CatalogKind, catalogKinds, declaredEntry, ownedBy } from "./kinds";
 import { limiter } from "./limit";
 import {
   type CatalogEntry,

@@ -1,7 +1,8 @@
 import type { ResourceValidationPolicy } from "@pulumi/policy";
+import { catalogKinds } from "../provider/kinds/catalog-kinds";
 import { PRICING_FIELDS } from "../provider/kinds/pricing-fields";
 import { cents } from "./money";
-import { TYPES } from "./resources";
+import { billingType, TYPES } from "./resources";
 import { forType, noSettings } from "./rule";
 import { NOT_KNOWN, read } from "./values";
 
@@ -172,7 +173,7 @@ export const webhooksStayEnabledInProduction: ResourceValidationPolicy = {
   ),
 };
 
-/** The pricing fields (provider/kinds/pricing-fields.ts, which imports nothing: the pack loads without the provider's modules). */
+/** The pricing fields of a Product or ProductPricePoint (provider/kinds/pricing-fields.ts), for policies of your own. */
 export { PRICING_FIELDS };
 
 /**
@@ -200,13 +201,13 @@ function pricingValue(field: string, value: unknown): string {
 }
 
 /** The pricing fields `change` changes: those whose from and to differ, else (values left out) the fields it names. */
-function changedPricing(change: unknown): { field: string; from: unknown; to: unknown }[] {
+function changedPricing(change: unknown, fields: readonly string[]): { field: string; from: unknown; to: unknown }[] {
   const from = read(change, "from");
   const to = read(change, "to");
   const listed = read(change, "fields");
   const named = new Set(Array.isArray(listed) ? listed.filter((f): f is string => typeof f === "string") : []);
   const out: { field: string; from: unknown; to: unknown }[] = [];
-  for (const field of PRICING_FIELDS) {
+  for (const field of fields) {
     const before = read(from, field);
     const after = read(to, field);
     const differs = JSON.stringify(before ?? null) !== JSON.stringify(after ?? null);
@@ -215,19 +216,11 @@ function changedPricing(change: unknown): { field: string; from: unknown; to: un
   return out;
 }
 
-/** How the service applies a pricing change, per kind: a reviewer should read it in the violation itself. */
-const PRICING_EFFECT: Readonly<Record<string, string>> = {
-  [TYPES.product]:
-    "The service applies it as a new default price point of the product: new signups get the new pricing, existing subscriptions keep theirs.",
-  [TYPES.productPricePoint]:
-    "It replaces the price point: the old one's handle is freed, the new one is created (and made the default if it is one), " +
-    "and the old one is archived; subscriptions on the old price point keep it.",
-};
-
 /** The settings of {@link pricingChangeAcknowledgedInProduction}. */
 export type PricingSettings = ProductionSettings;
 
-function pricingCheck(type: string) {
+/** The policy's check of one kind: `effect` is how the service applies its pricing change (the kind's words). */
+function pricingCheck(type: string, fields: readonly string[], effect: string) {
   return forType(
     type,
     (raw): PricingSettings => ({ production: raw.production === true }),
@@ -238,15 +231,15 @@ function pricingCheck(type: string) {
       if (change === undefined || change === null || change === NOT_KNOWN) return [];
       const acknowledged = read(props, "pricingChangeAcknowledged");
       if (acknowledged === true || acknowledged === NOT_KNOWN) return [];
-      const fields = changedPricing(change);
-      if (fields.length === 0) return [];
-      const what = fields.map((f) => `${f.field} ${pricingValue(f.field, f.from)} → ${pricingValue(f.field, f.to)}`).join(", ");
+      const changed = changedPricing(change, fields);
+      if (changed.length === 0) return [];
+      const what = changed.map((f) => `${f.field} ${pricingValue(f.field, f.from)} → ${pricingValue(f.field, f.to)}`).join(", ");
       const stated =
         acknowledged === undefined
           ? "add pricingChangeAcknowledged: true to its inputs"
           : `set pricingChangeAcknowledged: true (it is ${JSON.stringify(acknowledged)})`;
       return [
-        `${who} changes its pricing on a production stack: ${what}. ${PRICING_EFFECT[type]} ` +
+        `${who} changes its pricing on a production stack: ${what}. ${effect} ` +
           `To make this change, ${stated} (it changes nothing at the service); once it is applied, set it back to false ` +
           "so that the next pricing change is acknowledged on its own.",
       ];
@@ -254,14 +247,18 @@ function pricingCheck(type: string) {
   );
 }
 
+/** The kinds whose pricing change the policy judges: those whose declaration says what the change does and that take the acknowledgement. */
+const PRICED = catalogKinds().filter((k) => k.facet.pricing?.policy !== undefined && k.inputs.includes("pricingChangeAcknowledged"));
+
 /**
  * On a production stack a pricing change (price, interval, trial, initial charge or expiration of a
- * Product or ProductPricePoint) is acknowledged in the program: `pricingChangeAcknowledged: true` on
- * the resource, so that the pull request that changes what customers pay says so where it is reviewed.
+ * Product or ProductPricePoint: each kind whose declaration says how the service applies one) is acknowledged
+ * in the program: `pricingChangeAcknowledged: true` on the resource, so that the pull request that changes
+ * what customers pay says so where it is reviewed.
  */
 export const pricingChangeAcknowledgedInProduction: ResourceValidationPolicy = {
   name: "pricing-change-acknowledged-in-production",
-  description: "On a production stack, a Product or ProductPricePoint whose pricing changes sets pricingChangeAcknowledged: true.",
+  description: `On a production stack, a ${PRICED.map((k) => k.type).join(" or ")} whose pricing changes sets pricingChangeAcknowledged: true.`,
   enforcementLevel: "mandatory",
   configSchema: {
     properties: {
@@ -272,7 +269,7 @@ export const pricingChangeAcknowledgedInProduction: ResourceValidationPolicy = {
       },
     },
   },
-  validateResource: [pricingCheck(TYPES.product), pricingCheck(TYPES.productPricePoint)],
+  validateResource: PRICED.map((k) => pricingCheck(billingType(k.type), k.facet.pricing?.fields ?? [], k.facet.pricing?.policy ?? "")),
 };
 
 /** Where webhooks go, shown without its path and query (they may hold a receiver's token). */

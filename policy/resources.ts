@@ -1,20 +1,17 @@
+import { KINDS, type ProviderKind } from "../provider/kinds";
+
 /**
  * The engine's type of a billing resource: a dynamic resource registered with
  * module "billing" (see `resourceClass` in provider/kinds/kind.ts), whose
- * type name is the kind's `type`. Policies match on it rather than on the
- * resource classes, so the pack loads without the provider's modules.
+ * type name is the kind's `type`. Policies match on it (and on the plugin's
+ * `billing:index:<Type>`) rather than on the resource classes.
  */
 export const billingType = <T extends string>(kindType: T) => `pulumi-nodejs:dynamic/billing:${kindType}` as const;
 
-/** The types the policies look at, by kind. */
-export const TYPES = {
-  subscriptionMigration: billingType("SubscriptionMigration"),
-  webhookSettings: billingType("WebhookSettings"),
-  webhookEndpoint: billingType("WebhookEndpoint"),
-  productFamily: billingType("ProductFamily"),
-  product: billingType("Product"),
-  productPricePoint: billingType("ProductPricePoint"),
-} as const;
+/** Every kind's type, by its registry key: read from the registry, which is the one list of kinds. */
+export const TYPES: { readonly [K in ProviderKind]: string } = Object.fromEntries(
+  Object.values(KINDS).map((m) => [m.kind.key, billingType(m.kind.type)]),
+) as { readonly [K in ProviderKind]: string };
 
 /** A resource's name as the program gave it: the urn's last `::` segment (`urn:pulumi:stack::project::type::name`). */
 export function resourceName(urn: string): string {

@@ -1,41 +1,36 @@
 import type { PolicyViolation, PreviewDiagnostic, PreviewStep } from "../fleet/report";
+import { catalogKind, catalogKinds, type CatalogKind as Declared } from "../provider/kinds/catalog-kinds";
 import { PRICING_FIELDS } from "../provider/kinds/pricing-fields";
 import { ENGINE_UNKNOWN, UNKNOWN_TEXT, urnParts, valueText } from "./markdown";
 import { compare, type Note, typeOfStep } from "./steps";
 
 /**
- * The catalog's objects in a preview: product families, products and price
- * points, components and their price points, coupons, each as a reviewer
- * reads it. What the service does with each step is said in the service's
- * terms (a product's pricing change is a new default price point; a price
- * point's is a replacement in a fixed order; a component's prices change in
- * place on its default price point; nothing is ever deleted, only archived).
+ * The catalog's objects in a preview, each as a reviewer reads it. What the service does with each step
+ * is said in the service's terms, as each kind's declaration says it (its catalog facet: a product's
+ * pricing change is a new default price point; a price point's is a replacement in a fixed order; a
+ * component's prices change in place on its default price point; nothing is ever deleted, only archived).
  */
 
-/** The catalog kinds, in the order a review lists them. */
-export const CATALOG_KINDS = ["ProductFamily", "Product", "ProductPricePoint", "Component", "ComponentPricePoint", "Coupon"] as const;
-export type CatalogKind = (typeof CATALOG_KINDS)[number];
+/** The catalog kinds' types, in the order a review lists them (the registry's). */
+export const CATALOG_KINDS: readonly string[] = catalogKinds().map((k) => k.type);
+/** A catalog kind's type (`Product`). */
+export type CatalogKind = string;
 
-/** How a review names each kind in a sentence. */
-export const CATALOG_NOUN: Readonly<Record<CatalogKind, string>> = {
-  ProductFamily: "Product family",
-  Product: "Product",
-  ProductPricePoint: "Price point",
-  Component: "Component",
-  ComponentPricePoint: "Component price point",
-  Coupon: "Coupon",
-};
+/** How a review names each kind in a heading or at the start of a line (`Price point`), by type. */
+export const CATALOG_NOUN: Readonly<Record<CatalogKind, string>> = Object.fromEntries(catalogKinds().map((k) => [k.type, k.facet.title]));
 
 // A dynamic resource's type (`pulumi-nodejs:dynamic/billing:Product`, also what its urn holds) or the plugin's
 // (`billing:index:Product`).
-const CATALOG_TYPE =
-  /^(?:pulumi-nodejs:dynamic\/billing|billing:index):(ProductFamily|Product|ProductPricePoint|Component|ComponentPricePoint|Coupon)$/;
+const BILLING_TYPE = /^(?:pulumi-nodejs:dynamic\/billing|billing:index):([A-Za-z]+)$/;
 
 /** The catalog kind of a type, if it is one. */
 export function catalogKindOf(type: string): CatalogKind | undefined {
-  const m = CATALOG_TYPE.exec(type);
-  return m ? (m[1] as CatalogKind) : undefined;
+  const m = BILLING_TYPE.exec(type);
+  return m?.[1] !== undefined && catalogKind(m[1]) !== undefined ? m[1] : undefined;
 }
+
+/** A catalog kind's declaration, by its type. */
+const declared = (kind: CatalogKind): Declared => catalogKind(kind) as Declared;
 
 /** One input that changes: its value before (absent on create) and after (absent on delete), as text. */
 export interface FieldChange {
@@ -80,9 +75,10 @@ export interface CatalogReview {
 
 export { PRICING_FIELDS };
 
-/** A component's or its price point's pricing: changed in place, so what subscriptions on it pay. */
+/** A component's or its price point's pricing fields: listed, in this order, before the product pricing fields. */
 const TIER_FIELDS = ["pricingScheme", "prices", "unitPrice", "overagePricing"] as const;
-const PRICING: ReadonlySet<string> = new Set([...PRICING_FIELDS, ...TIER_FIELDS]);
+/** The fields whose change changes what subscriptions pay, as the kind declares them. */
+const pricingOf = (kind: CatalogKind): ReadonlySet<string> => new Set(declared(kind).facet.pricing?.fields ?? []);
 const MONEY: ReadonlySet<string> = new Set(["priceInCents", "trialPriceInCents", "initialChargeInCents"]);
 
 /** A length and its unit shown as one change: `interval` "per month" → "every 12 months". */
@@ -93,19 +89,7 @@ const PERIODS = [
 ] as const;
 
 /** Inputs that are bookkeeping, not a change at the service. */
-const NOT_SHOWN = new Set([
-  "preview",
-  "__provider",
-  "adopt",
-  // The ids an in-place update's check() records (the kinds' `stable`), so that the engine previews them as known:
-  // the service's, never declared, and unchanged by the update.
-  "productId",
-  "productFamilyId",
-  "pricePointId",
-  "componentId",
-  "defaultPricePointId",
-  "couponId",
-]);
+const NOT_SHOWN = new Set(["preview", "__provider", "adopt"]);
 
 /** The order inputs are listed in: identity and names first, then pricing as the service lists it, the rest by name. */
 const FIRST = ["handle", "code", "name", "description", "productFamily", "product", "component", "kind", "default", ...TIER_FIELDS];
@@ -193,8 +177,17 @@ function ordered(keys: Iterable<string>): string[] {
  * The inputs that change between `before` (absent on create) and `after` (absent on delete), field
  * by field; a length and its unit as one change. On create, the declared values (`from` absent).
  */
-export function fieldChanges(before: Record<string, unknown> | undefined, after: Record<string, unknown>): FieldChange[] {
-  const keys = ordered([...Object.keys(before ?? {}), ...Object.keys(after)].filter((k) => !NOT_SHOWN.has(k)));
+export function fieldChanges(
+  before: Record<string, unknown> | undefined,
+  after: Record<string, unknown>,
+  kind?: CatalogKind,
+): FieldChange[] {
+  // What a kind does not declare (the ids an in-place update's check() records, so that the engine previews them
+  // as known: the service's, never declared, unchanged by the update) is no change at the service.
+  const inputs = kind !== undefined ? new Set(declared(kind).inputs) : undefined;
+  const keys = ordered(
+    [...Object.keys(before ?? {}), ...Object.keys(after)].filter((k) => !NOT_SHOWN.has(k) && (inputs === undefined || inputs.has(k))),
+  );
   const changes: FieldChange[] = [];
   const folded = new Set<string>(PERIODS.flatMap((p) => [p.key, p.unit]));
   for (const key of keys) {
@@ -230,15 +223,6 @@ function adoptOf(preview: Record<string, unknown> | undefined): { id: string; ha
   return { id: String(adopt.id), handle: typeof adopt.handle === "string" ? adopt.handle : "" };
 }
 
-const ADOPT_NOUN: Readonly<Record<CatalogKind, string>> = {
-  ProductFamily: "product family",
-  Product: "product",
-  ProductPricePoint: "price point",
-  Component: "component",
-  ComponentPricePoint: "component price point",
-  Coupon: "coupon",
-};
-
 /** The provider's adoption notice (`adopted product \`pro\` (id 123) …`) for this kind and handle, if a diagnostic holds one. */
 function adoptNotice(
   diagnostics: readonly PreviewDiagnostic[],
@@ -247,7 +231,7 @@ function adoptNotice(
   urn: string,
 ): { id: string; handle: string } | undefined {
   if (typeof handle !== "string") return undefined;
-  const pattern = new RegExp(`\\badopted ${ADOPT_NOUN[kind]} \`([^\`]+)\` \\(id (\\d+)\\)`);
+  const pattern = new RegExp(`\\badopted ${declared(kind).facet.noun} \`([^\`]+)\` \\(id (\\d+)\\)`);
   for (const d of diagnostics) {
     if (d.urn !== undefined && d.urn !== urn) continue;
     const m = pattern.exec(d.message);
@@ -268,64 +252,11 @@ function productRef(v: unknown): ProductRef | undefined {
 
 const refKey = (r: ProductRef | undefined) => (r === undefined ? "" : "handle" in r ? r.handle : "id" in r ? `#${r.id}` : "~");
 
-/** A replacement's steps at the service, in the order the provider takes them. */
-function replacementSteps(kind: CatalogKind, inputs: Record<string, unknown>): string[] {
-  if (kind === "ProductPricePoint") {
-    const isDefault = inputs.default;
-    const promote =
-      isDefault === true
-        ? ["promote it to the product's default"]
-        : isDefault === ENGINE_UNKNOWN
-          ? ["promote it to the product's default (if default: not known until up)"]
-          : [];
-    return [
-      "rename the old price point's handle (which frees it)",
-      "create the new one",
-      ...promote,
-      "archive the old one (subscriptions on it keep it)",
-    ];
-  }
-  if (kind === "Product")
-    return ["create the new product (or adopt one with its handle)", "archive the old one (subscriptions on it keep it)"];
-  if (kind === "Component" || kind === "ComponentPricePoint") {
-    const noun = kind === "Component" ? "component" : "price point";
-    const promote = kind === "ComponentPricePoint" && inputs.default === true ? ["promote it to the component's default"] : [];
-    return [
-      `rename the old ${noun}'s handle (which frees it)`,
-      "create the new one",
-      ...promote,
-      "archive the old one (subscriptions on it keep it)",
-    ];
-  }
-  if (kind === "Coupon") return ["create the new coupon (or adopt one with its code)", "archive the old one"];
-  return [
-    "create the new family (or adopt one with its handle)",
-    "the old one leaves the stack and stays at the service (a family has no delete)",
-  ];
-}
-
-/** What deleting a catalog object does at the service. */
-function deleteEffect(kind: CatalogKind, before: Record<string, unknown>): string[] {
-  if (kind === "ProductFamily") return ["leaves the stack; the service keeps the family (it has no delete)"];
-  if (kind === "Product") return ["archived: new signups can no longer choose it; its subscriptions keep it; its handle stays taken"];
-  if (kind === "Component")
-    return ["archived: it can no longer be added to subscriptions; subscriptions that have it keep it; its handle stays taken"];
-  if (kind === "Coupon") return ["archived: it can no longer be applied; subscriptions that have it keep their discount"];
-  const effects = ["archived: its subscriptions keep it; its handle stays taken"];
-  const parent = kind === "ComponentPricePoint" ? "component" : "product";
-  if (before.default === true) {
-    effects.push(
-      `it is declared the ${parent}'s default, which the service cannot archive: promote another price point first, or archive its ${parent} in the same update`,
-    );
-  }
-  return effects;
-}
-
 /** Notes by urn, or (the provider's, which carry none) naming this object's handle as code. */
 function warningsFor(step: PreviewStep, kind: CatalogKind, handle: unknown, notes: readonly Note[], used: Set<Note | PolicyViolation>) {
   const names =
     typeof handle === "string"
-      ? new RegExp(`\\b${CATALOG_KIND_WORDS[kind]}\\b[^\\n]*\`${handle.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\``)
+      ? new RegExp(`\\b(?:${kind}|${declared(kind).facet.noun})\\b[^\\n]*\`${handle.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\``)
       : undefined;
   const out: string[] = [];
   for (const n of notes) {
@@ -337,14 +268,6 @@ function warningsFor(step: PreviewStep, kind: CatalogKind, handle: unknown, note
   }
   return out;
 }
-const CATALOG_KIND_WORDS: Readonly<Record<CatalogKind, string>> = {
-  ProductFamily: "(?:ProductFamily|product family)",
-  Product: "(?:Product|product)",
-  ProductPricePoint: "(?:ProductPricePoint|price point)",
-  Component: "(?:Component|component)",
-  ComponentPricePoint: "(?:ComponentPricePoint|price point)",
-  Coupon: "(?:Coupon|coupon)",
-};
 
 /**
  * The catalog objects of a preview, one per step: by site (the top-level site
@@ -363,13 +286,15 @@ export function catalogReviews(
   for (const step of steps) {
     const kind = catalogKindOf(typeOfStep(step));
     if (!kind) continue;
+    const { facet } = declared(kind);
+    const PRICING = pricingOf(kind);
     const deleting = step.op === "delete";
     const before = step.op === "create" ? undefined : step.oldState?.inputs;
     const after = deleting ? undefined : (step.newState?.inputs ?? {});
     const inputs = after ?? before ?? {};
     const preview = after ? record(after.preview) : undefined;
-    // A coupon's identity is its code; every other catalog object's, its handle.
-    const handle = kind === "Coupon" ? inputs.code : inputs.handle;
+    // Its identity: a handle, or a coupon's code.
+    const handle = inputs[facet.key];
     const adopted = step.op === "create" ? (adoptOf(preview) ?? adoptNotice(diagnostics, kind, handle, step.urn)) : undefined;
 
     let changes: FieldChange[] = [];
@@ -377,11 +302,11 @@ export function catalogReviews(
       if (adopted) {
         // What converging the adopted object changes: the pricing check() found held differently, if any.
         const from = pricingFrom(preview);
-        changes = from ? fieldChanges({ ...after, ...from }, after).filter((c) => PRICING.has(c.key)) : [];
+        changes = from ? fieldChanges({ ...after, ...from }, after, kind).filter((c) => PRICING.has(c.key)) : [];
       } else {
         // The pricing check() recorded, where it says what it was (the service's values), else the recorded inputs.
         const from = pricingFrom(preview);
-        changes = fieldChanges(before && from ? { ...before, ...from } : before, after);
+        changes = fieldChanges(before && from ? { ...before, ...from } : before, after, kind);
       }
     }
     // On create the declared pricing is no change; adopting, converging the held pricing is one.
@@ -390,30 +315,18 @@ export function catalogReviews(
     let action: CatalogAction = step.op;
     if (step.op === "create") action = adopted ? "adopt" : "create";
     if (deleting) {
-      action = kind === "ProductFamily" ? "remove" : "archive";
-      effects.push(...deleteEffect(kind, before ?? {}));
+      action = facet.removes ? "remove" : "archive";
+      effects.push(...facet.deleted(before ?? {}));
     }
     if (adopted) {
-      effects.push(
-        `adopts the existing ${ADOPT_NOUN[kind]} (id ${adopted.id}) instead of creating one, then converges it to the declaration`,
-      );
+      effects.push(`adopts the existing ${facet.noun} (id ${adopted.id}) instead of creating one, then converges it to the declaration`);
     }
-    if (kind === "Product" && pricingChanged && (step.op === "update" || adopted)) {
-      effects.push("a new default price point; existing subscriptions keep theirs");
-    }
-    if (step.op === "update" && pricingChanged && (kind === "Component" || kind === "ComponentPricePoint")) {
-      effects.push(
-        kind === "Component"
-          ? "its default price point's prices change in place: subscriptions on that price point pay the new prices from their next charge"
-          : "the price point's prices change in place: subscriptions on it pay the new prices from their next charge",
-      );
-    }
-    if (step.op === "replace" && kind === "ProductPricePoint" && pricingChanged) {
-      effects.push(
-        inputs.default === true
-          ? "new signups get the new pricing (the new price point is the default); subscriptions on the old one keep theirs"
-          : "subscriptions on the old price point keep theirs",
-      );
+    const pricing = facet.pricing;
+    if (pricingChanged && pricing) {
+      // What the service does with the change, as the kind says: in place, as a new default, or by a replacement.
+      if (step.op === "update" && pricing.onUpdate) effects.push(pricing.onUpdate);
+      else if (adopted && pricing.onAdopt) effects.push(pricing.onAdopt);
+      else if (step.op === "replace" && pricing.onReplace) effects.push(pricing.onReplace(inputs));
     }
     if (pricingChanged && after?.pricingChangeAcknowledged === true) {
       effects.push("pricing change acknowledged (pricingChangeAcknowledged: true)");
@@ -421,8 +334,8 @@ export function catalogReviews(
     const mine = violations.filter((v) => v.urn === step.urn);
     for (const v of mine) used.add(v);
     const site = inputs.site;
-    const product = kind === "ProductPricePoint" ? productRef(inputs.product) : undefined;
-    const component = kind === "ComponentPricePoint" ? productRef(inputs.component) : undefined;
+    // An owned object's owner (a price point's product, a component price point's component), under its input's name.
+    const owner = facet.owner ? { [facet.owner.input]: productRef(inputs[facet.owner.input]) } : {};
     out.push({
       urn: step.urn,
       name: urnParts(step.urn).name,
@@ -431,12 +344,11 @@ export function catalogReviews(
       action,
       handle: valueText(handle),
       ...(site !== undefined ? { site: valueText(site) } : {}),
-      ...(product !== undefined ? { product } : {}),
-      ...(component !== undefined ? { component } : {}),
+      ...owner,
       ...(adopted ? { adopted } : {}),
       changes,
       pricingChanged,
-      steps: step.op === "replace" ? replacementSteps(kind, inputs) : [],
+      steps: step.op === "replace" ? [...facet.replaced(inputs)] : [],
       effects,
       warnings: warningsFor(step, kind, handle, notes, used),
       violations: mine,

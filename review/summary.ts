@@ -1,5 +1,6 @@
 import { violationText } from "../fleet/events";
 import type { PolicyViolation, PreviewJson, PreviewStep } from "../fleet/report";
+import { catalogKind } from "../provider/kinds/catalog-kinds";
 import { CATALOG_NOUN, type CatalogReview, catalogKindOf, catalogReviews, type ProductRef } from "./catalog";
 import { cell, cellCode, code, table, text, UNKNOWN_TEXT, urnParts } from "./markdown";
 import { type MigrationReview, migrationReviews, OPTION_DEFAULTS, type Placement, type Ref } from "./migrations";
@@ -156,13 +157,8 @@ function catalogLines(o: CatalogReview): string[] {
   switch (o.action) {
     case "create": {
       // The handle and a price point's product are in the title already.
-      const declared = o.changes.filter(
-        (c) =>
-          c.key !== "handle" &&
-          !(o.kind === "Coupon" && c.key === "code") &&
-          !(o.kind === "ProductPricePoint" && c.key === "product") &&
-          !(o.kind === "ComponentPricePoint" && c.key === "component"),
-      );
+      const facet = catalogKind(o.kind)?.facet;
+      const declared = o.changes.filter((c) => c.key !== "handle" && c.key !== facet?.key && c.key !== facet?.owner?.input);
       lines.push(`${title}: **create**${declared.length ? `: ${declared.map(changeText).join(", ")}` : ""}`);
       break;
     }

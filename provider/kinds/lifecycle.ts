@@ -172,9 +172,10 @@ export function lifecycle<In extends Declared & Record<string, unknown>, St exte
       }
       const foreign = steps.foreign?.(existing, inputs, where);
       if (foreign) throw new Refusal(foreign);
-      if (inputs.adopt === false && token === undefined)
-        throw new Refusal(`${label(key, steps.id(existing))} already exists and adopt is false: nothing was changed`);
       const createOnly = (await steps.createOnly?.(ctx, existing, inputs, where)) ?? [];
+      // Adopting is what adopt: false refuses; freeing the key of an object this declaration replaces is not.
+      if (createOnly.length === 0 && inputs.adopt === false && token === undefined)
+        throw new Refusal(`${label(key, steps.id(existing))} already exists and adopt is false: nothing was changed`);
       if (createOnly.length === 0) {
         const oid = steps.id(existing);
         const newId = id ?? String(oid);

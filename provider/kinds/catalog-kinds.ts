@@ -1,9 +1,9 @@
-import { KINDS } from "../provider/kinds";
-import { type CatalogFacet, type CatalogReader, declaredInputs } from "../provider/kinds/kind";
+import { KINDS } from "./index";
+import { type CatalogFacet, type CatalogReader, declaredInputs } from "./kind";
 
 /**
  * The catalog's kinds, as the registry declares them: every kind with a catalog facet and a reader, owners
- * before the kinds they hold. Nothing in `catalog/` names a kind: it reads them here.
+ * before the kinds they hold. `billing-catalog`, the review and the policy pack name no kind: they read them here.
  */
 export interface CatalogKind {
   /** The registry's key (`productPricePoint`). */
