@@ -1,5 +1,14 @@
 import { describe, expect, it, onTestFinished } from "vitest";
-import { catalogImportFile, catalogProgram, importFileJson, readCatalog, snapshotJson } from "../../catalog";
+import {
+  type CatalogSnapshot,
+  catalogDeclarations,
+  catalogImportFile,
+  catalogProgram,
+  importFileJson,
+  Reference,
+  readCatalog,
+  snapshotJson,
+} from "../../catalog";
 import { biomeFormatted, typecheckProgram } from "./compile";
 import { SECRET_KEY, webUiSite } from "./site";
 
@@ -16,9 +25,10 @@ describe("catalogImportFile", () => {
   it("names every live object by handle, with the plugin's types and names derived from handles", async () => {
     const s = await readSite();
     const { resources } = catalogImportFile(s);
+    // Deliberate change: a name's prefix is its kind's noun in kebab case, so a family is `product-family-<handle>` (was `family-`).
     expect(resources.map((r) => [r.type.replace("billing:index:", ""), r.name, r.id])).toEqual([
-      ["ProductFamily", "family-addons", "addons"],
-      ["ProductFamily", "family-plans", "plans"],
+      ["ProductFamily", "product-family-addons", "addons"],
+      ["ProductFamily", "product-family-plans", "plans"],
       ["Product", "product-basic", "basic"],
       ["ProductPricePoint", "price-point-basic--basic-annual", "basic/basic-annual"],
       ["Product", "product-pro", "pro"],
@@ -56,15 +66,14 @@ describe("catalogImportFile", () => {
   });
 
   it("two handles that make the same name get distinct names, the same way every time", () => {
-    const s = {
-      format: "billing-catalog-snapshot/1" as const,
+    const s: CatalogSnapshot = {
+      format: "billing-catalog-snapshot/2",
       includesArchived: false,
-      families: {},
-      products: {},
-      components: {},
-      coupons: {
-        "A%B": { productFamily: "plans", name: "a" },
-        "A@B": { productFamily: "plans", name: "b" },
+      objects: {
+        Coupon: {
+          "A%B": { productFamily: "handle:plans", code: "A%B", name: "a", percentage: 5 },
+          "A@B": { productFamily: "handle:plans", code: "A@B", name: "b", percentage: 5 },
+        },
       },
     };
     expect(catalogImportFile(s).resources.map((r) => r.name)).toEqual(["coupon-A_B", "coupon-A_B-2"]);
@@ -77,15 +86,26 @@ describe("catalogProgram", () => {
     expect(code).toContain(
       'import { Component, ComponentPricePoint, Coupon, Product, ProductFamily, ProductPricePoint } from "pulumi-subscription-billing";',
     );
-    expect(code).toContain('const productPro = new Product("product-pro", {\n  productFamily: familyPlans.familyId,\n  handle: "pro",');
-    expect(code).toContain('new ProductPricePoint("price-point-pro--pro-annual", {\n  product: productPro,');
-    expect(code).toContain('new ComponentPricePoint("component-price-point-api-calls--api-calls-eu", {\n  component: componentApiCalls,');
+    // Deliberate changes: inputs are written in the snapshot's (sorted) order; a price point names its owner's
+    // output (`productPro.productId`, was the resource itself); a family's variable follows its new name.
+    expect(code).toContain(
+      'const productPro = new Product("product-pro", {\n  accountingCode: "PRO-1",\n  description: "For teams",\n  handle: "pro",',
+    );
+    expect(code).toContain("  productFamily: productFamilyPlans.familyId,\n");
+    expect(code).toMatch(/new ProductPricePoint\("price-point-pro--pro-annual", \{\n[^}]*\n {2}product: productPro\.productId,\n/);
+    expect(code).toMatch(
+      /new ComponentPricePoint\("component-price-point-api-calls--api-calls-eu", \{\n {2}component: componentApiCalls\.componentId,\n/,
+    );
+    // Deliberate change: a product's trialType is read from its default price point, and so declared.
+    expect(code).toMatch(/new Product\("product-pro", \{[^}]*\n {2}trialType: "no_obligation",\n/);
     expect(code).toContain("restrictedProducts: [productBasic.productId, productPro.productId],");
     expect(code).toContain("restrictedComponents: [componentSeats.componentId],");
     // Service defaults are left out: credit card options, exchange rates, a coupon's compounding.
     expect(code).not.toMatch(/requireCreditCard|useSiteExchangeRate|compoundingStrategy|allowNegativeBalance|hideDateRangeOnInvoice/);
     // An on/off component is its price, without the tiers its price point repeats.
-    expect(code).toContain('kind: "on_off",\n  handle: "sso",\n  name: "SSO",\n  unitPrice: "99.0",\n});');
+    expect(code).toContain(
+      'new Component("component-sso", {\n  handle: "sso",\n  kind: "on_off",\n  name: "SSO",\n  productFamily: productFamilyAddons.familyId,\n  unitPrice: "99.0",\n});',
+    );
     expect(code).not.toMatch(/legacy|BLACKFRIDAY|basic-2019/);
   });
 
@@ -99,23 +119,23 @@ describe("catalogProgram", () => {
 
   it("breaks a call whose head is too long for a line the way biome does, and sets a site when asked", () => {
     const handle = `a-${"very-long-".repeat(14)}handle`;
-    const s = {
-      format: "billing-catalog-snapshot/1" as const,
+    const s: CatalogSnapshot = {
+      format: "billing-catalog-snapshot/2",
       includesArchived: false,
-      families: { [handle]: { name: handle, description: handle } },
-      products: {
-        p: {
-          productFamily: handle,
-          name: "P",
-          priceInCents: 100,
-          interval: 1,
-          intervalUnit: "month",
-          defaultPricePoint: {},
-          pricePoints: {},
+      objects: {
+        ProductFamily: { [handle]: { handle, name: handle, description: handle } },
+        Product: {
+          p: {
+            productFamily: `handle:${handle}`,
+            handle: "p",
+            name: "P",
+            priceInCents: 100,
+            interval: 1,
+            intervalUnit: "month",
+            defaultPricePoint: { handle: "p-default", name: "Default" },
+          },
         },
       },
-      components: {},
-      coupons: {},
     };
     const code = catalogProgram(s, { site: "staging" });
     expect(code).toContain('  site: "staging",');
@@ -128,5 +148,34 @@ describe("catalogProgram", () => {
     expect(typecheckProgram(code)).toEqual([]);
     // The check is real: a wrong input name is an error.
     expect(typecheckProgram(code.replace("unitName:", "unitNames:")).join("\n")).toMatch(/unitNames/);
+  });
+});
+
+describe("catalogDeclarations", () => {
+  it("gives the program's resources in its order, references to declared resources as Reference, an archived one kept as handle:<h>", async () => {
+    const sim = await webUiSite();
+    onTestFinished(() => sim.close());
+    sim.addCoupon({ familyHandle: "plans", code: "LEGACY5", percentage: 5, restrictedProducts: ["legacy", "pro"] });
+    const { snapshot: s } = await readCatalog({ baseUrl: sim.url, apiKey: SECRET_KEY });
+    const declared = catalogDeclarations(s);
+    // The same resources, names and order as the import file.
+    expect(declared.map((d) => [d.type, d.name, d.key])).toEqual(
+      catalogImportFile(s).resources.map((r) => [r.type.replace("billing:index:", ""), r.name, r.id]),
+    );
+    const byName = (name: string) => declared.find((d) => d.name === name)!;
+    expect(byName("product-pro").inputs.productFamily).toEqual(new Reference("ProductFamily", "plans", "product-family-plans", "familyId"));
+    expect(byName("price-point-pro--pro-annual").inputs.product).toEqual(new Reference("Product", "pro", "product-pro", "productId"));
+    expect(byName("component-price-point-api-calls--api-calls-eu").inputs.component).toEqual(
+      new Reference("Component", "api-calls", "component-api-calls", "componentId"),
+    );
+    // `legacy` is archived: not declared, so named by its handle.
+    expect(byName("coupon-LEGACY5").inputs.restrictedProducts).toEqual([
+      "handle:legacy",
+      new Reference("Product", "pro", "product-pro", "productId"),
+    ]);
+    // An owner's default price point is not an input; no site unless asked.
+    expect(byName("product-pro").inputs).not.toHaveProperty("defaultPricePoint");
+    expect(declared.every((d) => !("site" in d.inputs))).toBe(true);
+    expect(catalogDeclarations(s, { site: "prod" }).every((d) => d.inputs.site === "prod")).toBe(true);
   });
 });
