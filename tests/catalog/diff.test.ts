@@ -6,7 +6,9 @@ import { SECRET_KEY, webUiSite } from "./site";
 
 // diffCatalogs over snapshots read from simulator sites: equal sites give nothing, a changed tier is named field by field.
 
-async function snapshotOf(o: Parameters<typeof webUiSite>[0] = {}, change?: (sim: Awaited<ReturnType<typeof webUiSite>>) => void) {
+type Site = Awaited<ReturnType<typeof webUiSite>>;
+
+async function snapshotOf(o: Parameters<typeof webUiSite>[0] = {}, change?: (sim: Site) => void) {
   const sim = await webUiSite(o);
   onTestFinished(() => sim.close());
   change?.(sim);
@@ -17,8 +19,8 @@ describe("diffCatalogs", () => {
   it("finds two identically seeded sites equal (their ids and generated default handles differ), and renders nothing", async () => {
     const a = await snapshotOf();
     const b = await snapshotOf({}, (sim) => sim.addProductFamily({ handle: "zz-unrelated", name: "x" }));
-    const { "zz-unrelated": _, ...families } = b.families;
-    const bSame: CatalogSnapshot = { ...b, families };
+    const { "zz-unrelated": _, ...families } = b.objects.ProductFamily!;
+    const bSame: CatalogSnapshot = { ...b, objects: { ...b.objects, ProductFamily: families } };
     const d = diffCatalogs(a, bSame);
     expect(d).toEqual({ added: [], removed: [], changed: [] });
     expect(isEmptyDiff(d)).toBe(true);
@@ -47,10 +49,17 @@ describe("diffCatalogs", () => {
   it("price points are objects of their own: added, removed and changed under <product>/<handle>", async () => {
     const a = await snapshotOf();
     const b = structuredClone(a) as any;
-    delete b.products.pro.pricePoints["pro-annual"];
-    b.products.pro.pricePoints["pro-biennial"] = { name: "Biennial", priceInCents: 90000, interval: 24, intervalUnit: "month" };
-    b.components["api-calls"].pricePoints["api-calls-eu"].prices[2].startingQuantity = 1002;
-    b.coupons.WELCOME10.restrictedProducts = ["pro"];
+    delete b.objects.ProductPricePoint["pro/pro-annual"];
+    b.objects.ProductPricePoint["pro/pro-biennial"] = {
+      product: "handle:pro",
+      handle: "pro-biennial",
+      name: "Biennial",
+      priceInCents: 90000,
+      interval: 24,
+      intervalUnit: "month",
+    };
+    b.objects.ComponentPricePoint["api-calls/api-calls-eu"].prices[2].startingQuantity = 1002;
+    b.objects.Coupon.WELCOME10.restrictedProducts = ["handle:pro"];
     const d = diffCatalogs(a, b);
     expect(d.added).toEqual([{ kind: "ProductPricePoint", key: "pro/pro-biennial" }]);
     expect(d.removed).toEqual([{ kind: "ProductPricePoint", key: "pro/pro-annual" }]);
@@ -60,16 +69,20 @@ describe("diffCatalogs", () => {
         key: "api-calls/api-calls-eu",
         fields: [{ field: "prices[2].startingQuantity", old: 1001, new: 1002 }],
       },
-      { kind: "Coupon", key: "WELCOME10", fields: [{ field: "restrictedProducts", old: ["basic", "pro"], new: ["pro"] }] },
+      {
+        kind: "Coupon",
+        key: "WELCOME10",
+        fields: [{ field: "restrictedProducts", old: ["handle:basic", "handle:pro"], new: ["handle:pro"] }],
+      },
     ]);
   });
 
   it("compares prices as numbers (10.0 is 10), a field held on one side only against (none), default price points' names only when asked", async () => {
     const a = await snapshotOf();
     const b = structuredClone(a) as any;
-    b.components.seats.prices[0].unitPrice = "50";
-    b.products.pro.taxCode = "SW050000";
-    b.products.pro.defaultPricePoint = { handle: "uuid:0b9c", name: "Default" };
+    b.objects.Component.seats.prices[0].unitPrice = "50";
+    b.objects.Product.pro.taxCode = "SW050000";
+    b.objects.Product.pro.defaultPricePoint = { handle: "uuid:0b9c", name: "Default" };
     const d = diffCatalogs(a, b);
     expect(d.changed).toEqual([{ kind: "Product", key: "pro", fields: [{ field: "taxCode", old: undefined, new: "SW050000" }] }]);
     expect(renderDiff(d)).toContain('| Product `pro` | `taxCode` | (none) | `"SW050000"` |');
@@ -77,6 +90,86 @@ describe("diffCatalogs", () => {
       { field: "defaultPricePoint.handle", old: "pro-default", new: "uuid:0b9c" },
       { field: "taxCode", old: undefined, new: "SW050000" },
     ]);
+  });
+});
+
+describe("service defaults and owners in a diff", () => {
+  it("a field one side leaves out is compared with its kind's service default: equal when the other states it, different when not", async () => {
+    const a = await snapshotOf();
+    const b = structuredClone(a) as any;
+    b.objects.Product.pro.requireCreditCard = true;
+    b.objects.Coupon.WELCOME10.compoundingStrategy = "compound";
+    b.objects.ComponentPricePoint["api-calls/api-calls-eu"].useSiteExchangeRate = true;
+    expect(diffCatalogs(a, b)).toEqual({ added: [], removed: [], changed: [] });
+    expect(diffCatalogs(b, a)).toEqual({ added: [], removed: [], changed: [] });
+    b.objects.Product.pro.requireCreditCard = false;
+    expect(diffCatalogs(a, b).changed).toEqual([
+      { kind: "Product", key: "pro", fields: [{ field: "requireCreditCard", old: true, new: false }] },
+    ]);
+  });
+
+  it("what an owner on one side only holds is not listed again: its owner's line says it", async () => {
+    const a = await snapshotOf();
+    const b = structuredClone(a) as any;
+    b.objects.Product.team = {
+      productFamily: "handle:plans",
+      handle: "team",
+      name: "Team",
+      priceInCents: 9900,
+      interval: 1,
+      intervalUnit: "month",
+    };
+    b.objects.ProductPricePoint["team/team-annual"] = {
+      product: "handle:team",
+      handle: "team-annual",
+      name: "Annual",
+      priceInCents: 99000,
+      interval: 12,
+      intervalUnit: "month",
+    };
+    delete b.objects.Component["api-calls"];
+    delete b.objects.ComponentPricePoint["api-calls/api-calls-eu"];
+    expect(diffCatalogs(a, b)).toEqual({
+      added: [{ kind: "Product", key: "team" }],
+      removed: [{ kind: "Component", key: "api-calls" }],
+      changed: [],
+    });
+  });
+
+  describe("a product archived on A (read with archived ones) and live on B: only the product's line", () => {
+    // A's `retired` is archived and B's is live; A was read with archived objects and B without, so A's archived
+    // product is left aside and B's shows as added. What it holds belongs to that line, whichever sides hold it.
+    const retired = (archived: boolean, pricePoints: { handle: string; priceInCents: number }[]) => (sim: Site) =>
+      sim.addProduct({
+        handle: "retired",
+        name: "Retired",
+        familyHandle: "plans",
+        priceInCents: 500,
+        interval: 1,
+        intervalUnit: "month",
+        archived,
+        pricePoints: pricePoints.map((pp) => ({ ...pp, name: pp.handle, interval: 12, intervalUnit: "month" })),
+      });
+    const withArchived = async (seed: (sim: Site) => void) => {
+      const sim = await webUiSite();
+      onTestFinished(() => sim.close());
+      seed(sim);
+      return (await readCatalog({ baseUrl: sim.url, apiKey: SECRET_KEY }, { includeArchived: true })).snapshot;
+    };
+
+    it("its price point on both sides is not compared", async () => {
+      const a = await withArchived(retired(true, [{ handle: "retired-annual", priceInCents: 5000 }]));
+      expect(a.objects.Product!.retired).toMatchObject({ archived: true });
+      expect(a.objects.ProductPricePoint!["retired/retired-annual"]).not.toHaveProperty("archived");
+      const b = await snapshotOf({}, retired(false, [{ handle: "retired-annual", priceInCents: 5500 }]));
+      expect(diffCatalogs(a, b)).toEqual({ added: [{ kind: "Product", key: "retired" }], removed: [], changed: [] });
+    });
+
+    it("its price point on A only is not removed", async () => {
+      const a = await withArchived(retired(true, [{ handle: "retired-annual", priceInCents: 5000 }]));
+      const b = await snapshotOf({}, retired(false, []));
+      expect(diffCatalogs(a, b)).toEqual({ added: [{ kind: "Product", key: "retired" }], removed: [], changed: [] });
+    });
   });
 });
 
@@ -88,15 +181,15 @@ describe("a program's preview as a side of the diff", () => {
   it("reads what the program declares, references resolved to handles through the preview's dependencies", () => {
     const s = snapshotFromPreview(preview());
     expect(s.declaredOnly).toBe(true);
-    expect(Object.keys(s.products)).toEqual(["basic", "pro"]);
-    expect(s.products.pro).toMatchObject({
-      productFamily: "plans",
-      priceInCents: 4900,
-      pricePoints: { "pro-annual": { priceInCents: 49000 } },
-    });
-    expect(s.components["api-calls"]!.pricePoints["api-calls-eu"]).toMatchObject({ pricingScheme: "volume" });
-    expect(s.coupons.WELCOME10).toMatchObject({ productFamily: "plans", restrictedProducts: ["basic", "pro"] });
-    expect(s.coupons.SEATS5).toMatchObject({ restrictedProducts: ["pro"], restrictedComponents: ["seats"] });
+    const o = s.objects;
+    expect(Object.keys(o.Product!)).toEqual(["basic", "pro"]);
+    expect(o.Product!.pro).toMatchObject({ productFamily: "handle:plans", priceInCents: 4900 });
+    expect(o.ProductPricePoint!["pro/pro-annual"]).toMatchObject({ product: "handle:pro", priceInCents: 49000 });
+    // The default price point the program declares is its product's part, as a site's snapshot holds it.
+    expect(Object.keys(o.ProductPricePoint!)).toEqual(["basic/basic-annual", "pro/pro-annual", "pro/pro-quarterly"]);
+    expect(o.ComponentPricePoint!["api-calls/api-calls-eu"]).toMatchObject({ component: "handle:api-calls", pricingScheme: "volume" });
+    expect(o.Coupon!.WELCOME10).toMatchObject({ productFamily: "handle:plans", restrictedProducts: ["handle:basic", "handle:pro"] });
+    expect(o.Coupon!.SEATS5).toMatchObject({ restrictedProducts: ["handle:pro"], restrictedComponents: ["handle:seats"] });
   });
 
   it("the site the program came from diffs equal to its preview (service defaults the program leaves out are not compared); a changed tier shows", async () => {
@@ -127,7 +220,7 @@ describe("archived objects in a diff", () => {
     const without = (await readCatalog(site)).snapshot;
     expect(diffCatalogs(withArchived, without)).toEqual({ added: [], removed: [], changed: [] });
     const changed = structuredClone(withArchived) as any;
-    changed.products.legacy.priceInCents = 1000;
+    changed.objects.Product.legacy.priceInCents = 1000;
     expect(diffCatalogs(withArchived, changed).changed).toEqual([
       { kind: "Product", key: "legacy", fields: [{ field: "priceInCents", old: 900, new: 1000 }] },
     ]);
