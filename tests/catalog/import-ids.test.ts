@@ -32,20 +32,17 @@ describe("the import file's ids through the plugin's import", () => {
       expect(key, r.type).toBeDefined();
       const res = await importRead(provider, key!, r.id);
       const inputs = res.inputs as Record<string, unknown>;
-      const [owner, pp] = r.id.split("/");
-      const expected =
-        key === "productFamily"
-          ? { handle: r.id, name: s.families[r.id]!.name }
-          : key === "product"
-            ? { handle: r.id, name: s.products[r.id]!.name }
-            : key === "productPricePoint"
-              ? { handle: pp, name: s.products[owner!]!.pricePoints[pp!]!.name }
-              : key === "component"
-                ? { handle: r.id, name: s.components[r.id]!.name, kind: s.components[r.id]!.kind }
-                : key === "componentPricePoint"
-                  ? { handle: pp, name: s.components[owner!]!.pricePoints[pp!]!.name }
-                  : { code: r.id, name: s.coupons[r.id]!.name };
+      const type = r.type.replace("billing:index:", "");
+      const entry = s.objects[type]?.[r.id];
+      expect(entry, `${r.type} ${r.id}`).toBeDefined();
+      // Its handle (or code) and name as the snapshot holds them, and for a component its kind.
+      const own = type === "Coupon" ? "code" : "handle";
+      const expected: Record<string, unknown> = { [own]: entry![own], name: entry!.name };
+      if (type === "Component") expected.kind = entry!.kind;
       expect(inputs, `${r.type} ${r.id}`).toMatchObject(expected);
+      // One fromService: every input the snapshot holds is what the import reads (its owner's default price point aside).
+      const { defaultPricePoint: _, ...declared } = entry!;
+      expect(inputs, `${r.type} ${r.id}`).toMatchObject(declared);
     }
     // Reading is all an import does.
     expect(sim.requests.filter((q) => q.method !== "GET")).toEqual([]);
