@@ -6,7 +6,7 @@ import { PassThrough } from "node:stream";
 import { promisify } from "node:util";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { catalogProgram, readCatalog } from "../../catalog";
-import { main } from "../../catalog/cli";
+import { main, USAGE } from "../../catalog/cli";
 import { ROOT } from "./compile";
 import { SECRET_KEY, webUiSite } from "./site";
 
@@ -49,12 +49,17 @@ describe("billing-catalog export", () => {
     const out = tmp();
     const r = await run(["export", "--site", sim.url, "--out", out]);
     expect(r).toMatchObject({ code: 0, stderr: "" });
-    expect(r.stdout).toMatch(/^Read 2 families, 5 products and price points, 6 components and price points, 2 coupons; wrote /);
+    // Deliberate change: the summary counts each catalog kind the registry declares, by its noun.
+    expect(r.stdout).toMatch(
+      /^Read 2 product families, 2 products, 3 price points, 5 components, 1 component price point, 2 coupons; wrote /,
+    );
     expect(readdirSync(out).sort()).toEqual(["import.json", "index.ts", "snapshot.json"]);
     const { snapshot } = await readCatalog({ baseUrl: sim.url, apiKey: SECRET_KEY });
     expect(readFileSync(path.join(out, "index.ts"), "utf8")).toBe(catalogProgram(snapshot));
     expect(JSON.parse(readFileSync(path.join(out, "import.json"), "utf8")).resources).toHaveLength(15);
-    expect(JSON.parse(readFileSync(path.join(out, "snapshot.json"), "utf8")).products.pro.name).toBe("Pro");
+    const written = JSON.parse(readFileSync(path.join(out, "snapshot.json"), "utf8"));
+    expect(written.format).toBe("billing-catalog-snapshot/2");
+    expect(written.objects.Product.pro.name).toBe("Pro");
   });
 
   it("--format picks one file; --include-archived reads archived objects into the snapshot; --site-entry prefixes import ids", async () => {
@@ -65,7 +70,7 @@ describe("billing-catalog export", () => {
     expect(JSON.parse(readFileSync(path.join(out, "import.json"), "utf8")).resources[0].id).toBe("prod/addons");
     const out2 = tmp();
     expect((await run(["export", "--site", sim.url, "--out", out2, "--format", "snapshot", "--include-archived"])).code).toBe(0);
-    expect(JSON.parse(readFileSync(path.join(out2, "snapshot.json"), "utf8")).products.legacy.archived).toBe(true);
+    expect(JSON.parse(readFileSync(path.join(out2, "snapshot.json"), "utf8")).objects.Product.legacy.archived).toBe(true);
   });
 
   it("without --site, reads the site the provider's environment names (BILLING_BASE_URL)", async () => {
@@ -75,7 +80,7 @@ describe("billing-catalog export", () => {
       env: { BILLING_API_KEY: SECRET_KEY, BILLING_BASE_URL: sim.url },
     });
     expect(r.code).toBe(0);
-    expect(Object.keys(JSON.parse(readFileSync(path.join(out, "snapshot.json"), "utf8")).products)).toEqual(["basic", "pro"]);
+    expect(Object.keys(JSON.parse(readFileSync(path.join(out, "snapshot.json"), "utf8")).objects.Product)).toEqual(["basic", "pro"]);
   });
 
   it("shows a count of objects read on stderr when it is a terminal, and nothing when it is not", async () => {
@@ -85,6 +90,16 @@ describe("billing-catalog export", () => {
     expect(tty.stderr).toMatch(new RegExp(`export: 36 objects read \\(\\d+ lists, 0 to go\\)${"\u001b"}\\[K\n$`));
     const plain = await run(["export", "--site", sim.url, "--out", tmp(), "--format", "snapshot"]);
     expect(plain.stderr).toBe("");
+  });
+
+  it("--help (or -h) prints the usage on stdout and exits 0, for export and for diff", async () => {
+    for (const argv of [["export", "--help"], ["export", "-h"], ["diff", "--help"], ["diff", "-h"], ["--help"]]) {
+      // No site, no key: asking for help needs neither.
+      const r = await run(argv, { env: {} });
+      expect(r, argv.join(" ")).toEqual({ code: 0, stdout: `${USAGE}\n`, stderr: "" });
+    }
+    expect(USAGE).toMatch(/^Usage:\n {2}billing-catalog export /);
+    expect(USAGE).toContain("billing-catalog diff A B");
   });
 
   it("bad usage and failed reads exit 2 with a message naming what to fix", async () => {
