@@ -8,7 +8,7 @@ import {
 } from "../../sdk/catalog/component-inputs";
 import { pricingScheme } from "../../sdk/catalog/tiers";
 import type { BillingClient } from "../../sdk/client";
-import type { Component } from "../../sdk/results";
+import type { Component, PriceTier } from "../../sdk/results";
 import { findByHandle, referenceField } from "./catalog";
 import { accepting } from "./inputs";
 
@@ -82,3 +82,33 @@ export const heldTiersOutput = () =>
       unitPrice: z.string(),
     }),
   );
+
+/** A tier as a declaration or an output writes it (the open end left out, or null). */
+type AnyTier = { readonly startingQuantity: number; readonly endingQuantity?: number | null; readonly unitPrice: string | number };
+
+/** Tiers as outputs hold them: the service's decimal text, the open end null. */
+export const heldTiers = (tiers: readonly PriceTier[]) =>
+  tiers.map((t) => ({ startingQuantity: t.startingQuantity, endingQuantity: t.endingQuantity ?? null, unitPrice: t.unitPrice }));
+
+/** Tiers as a declaration writes them: the open-ended last tier without an endingQuantity key. */
+export const declaredTiers = (tiers: readonly AnyTier[]) =>
+  tiers.map((t) => ({
+    startingQuantity: t.startingQuantity,
+    ...(t.endingQuantity === null || t.endingQuantity === undefined ? {} : { endingQuantity: t.endingQuantity }),
+    unitPrice: t.unitPrice,
+  }));
+
+/** Tiers of either form as the SDK's results hold them, to compare as prices (sameTiers). */
+export const asTiers = (tiers: readonly AnyTier[]): PriceTier[] =>
+  tiers.map((t) => ({
+    startingQuantity: t.startingQuantity,
+    endingQuantity: t.endingQuantity ?? undefined,
+    unitPrice: String(t.unitPrice),
+  }));
+
+/**
+ * The overage's scheme: as the service answers it (`overage_pricing_scheme`), else read from its tiers, since
+ * the contract publishes no such field and a declaration needs one: one open tier is per_unit, more tiered.
+ */
+export const overageSchemeOf = (answered: string | undefined, tiers: readonly PriceTier[]): string =>
+  answered ?? (tiers.length === 1 && tiers[0]?.endingQuantity === undefined ? "per_unit" : "tiered");

@@ -92,8 +92,8 @@ describe("Component, behaviour the mutation run found unchecked", () => {
   describe("diff, nothing declared changed: unfinished business is a change", () => {
     it.each([
       ["a pending create's token", { pendingToken: "token-1" }, true],
-      ["replaced ones left to archive", { archive: [{ componentId: 5, productFamilyId: 7 }] }, true],
-      ["an empty archive list", { archive: [] }, false],
+      ["replaced ones left to archive", { todo: { archive: [{ componentId: 5, productFamilyId: 7 }] } }, true],
+      ["an empty archive list", { todo: { archive: [] } }, false],
       ["archived at the service", { archivedAt: "2026-01-02T03:04:05Z" }, true],
       ["not archived (null)", { archivedAt: null }, false],
       ["none of these", {}, false],
@@ -136,11 +136,12 @@ describe("Component, behaviour the mutation run found unchecked", () => {
       args: sms,
       productFamilyId: familyId,
       pendingToken: "token-1",
-      archive: [{ componentId: old.id, productFamilyId: familyId }],
+      todo: { archive: [{ componentId: old.id, productFamilyId: familyId }] },
     } as State;
     const resumed = await ops.update(ctx, "pending-token-1", pending, inputsOf(sms));
     expect(resumed.componentId).toBe(made.id);
     expect("archive" in resumed).toBe(false);
+    expect("todo" in resumed).toBe(false);
     expect(mutations(sim).map((r) => `${r.method} ${r.path}`)).toEqual([`DELETE /product_families/${familyId}/components/${old.id}.json`]);
     expect(notices).toEqual([`Component: archived the replaced ${label("sms-replaced-1", old.id)}.`]);
     expect(held("sms-replaced-1")?.archivedAt).not.toBeNull();
@@ -156,7 +157,7 @@ describe("Component, behaviour the mutation run found unchecked", () => {
         (e: Error) => e.message,
       );
     expect(failed).toBe(
-      "Component `sms`: the service refused the update: description: is too long (maximum is 65535 characters).; accountingCode: is too long (maximum is 255 characters).",
+      "Component `sms`: the service refused the update: description: is too long (maximum is 65535 characters).; accountingCode: is too long (maximum is 255 characters). (nothing was changed)",
     );
   });
 

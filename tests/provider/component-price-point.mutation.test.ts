@@ -193,7 +193,7 @@ describe("ComponentPricePoint, its less travelled paths", () => {
         (e: Error & { id: string; properties: Record<string, unknown> }) => e,
       )) as Error & { id: string; properties: Record<string, unknown> };
       expect({ message: failed.message, id: failed.id, properties: failed.properties }).toEqual({
-        message: `${label("texts-volume", made.id)} is recorded, but converging it (pricingScheme, prices) failed: ${notFound("PUT", texts.id, made.id)}. The next \`pulumi up\` tries again.`,
+        message: `${label("texts-volume", made.id)} was adopted and recorded; converging it failed: ${notFound("PUT", texts.id, made.id)}. The next \`pulumi up\` sends what still differs.`,
         id: String(made.id),
         properties: {
           handle: "texts-volume",
@@ -252,7 +252,7 @@ describe("ComponentPricePoint, its less travelled paths", () => {
       );
       expect(error).toBeUndefined();
       expect(text).toContain(
-        `ComponentPricePoint: ${label("credits-bulk", made.id)} is renamed \`credits-bulk-replaced-${made.id}\` to free its handle for its replacement (rolloverPrepaidRemainder, overagePricing cannot be changed in place).`,
+        `ComponentPricePoint: ${label("credits-bulk", made.id)} is renamed \`credits-bulk-replaced-${made.id}\` to free its handle for its replacement (rolloverPrepaidRemainder, overagePricing); it is archived once the new one exists.`,
       );
       expect(steps(sim)).toEqual([
         `PUT /components/${credits.id}/price_points/${made.id}.json`,
@@ -279,7 +279,6 @@ describe("ComponentPricePoint, its less travelled paths", () => {
       componentId: texts.id,
       site: "eu-shop",
       pendingToken: partial.id.slice("pending-".length),
-      todo: { promote: false, archive: [] },
     });
     await quiet([sim]);
   });
@@ -316,7 +315,7 @@ describe("ComponentPricePoint, its less travelled paths", () => {
         }),
       );
       expect(error).toBeUndefined();
-      expect(text).toBe("ComponentPricePoint: the pending create of `texts-never` made no price point; nothing to archive.\n");
+      expect(text).toBe("ComponentPricePoint: the pending create of `texts-never` made no component price point; nothing to archive.\n");
       expect(mutations(sim)).toEqual([]);
     });
 

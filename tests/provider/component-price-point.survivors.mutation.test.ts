@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { componentPricePointProvider } from "../../provider";
+import { notice, partialFailure } from "../../provider/engine";
 import { componentPricePoint } from "../../provider/kinds/component-price-point";
 import type { Context } from "../../provider/kinds/kind";
-import { notice, partialFailure } from "../../provider/engine";
 import { clientFor, configure, siteLabel } from "../../provider/runtime/config";
 import { type Simulator, startSimulator } from "../../simulator";
 import { captureOutput, configureRequest, KEY, mutations, type Redirect, redirectingProxy, UNKNOWN } from "./support";
@@ -193,7 +193,7 @@ describe("ComponentPricePoint, behaviour the mutation run found unchecked", () =
     const { error, text } = await captureOutput(() => points.create!({ ...prepaid, overagePricing: OVERAGE }));
     expect(error).toBeUndefined();
     expect(text).toContain(
-      `ComponentPricePoint: ${label("credits-bulk", made.id)} is renamed \`credits-bulk-replaced-${made.id}-1\` to free its handle for its replacement (overagePricing cannot be changed in place).`,
+      `ComponentPricePoint: ${label("credits-bulk", made.id)} is renamed \`credits-bulk-replaced-${made.id}-1\` to free its handle for its replacement (overagePricing); it is archived once the new one exists.`,
     );
     expect(held(credits.id, made.id)?.handle).toBe(`credits-bulk-replaced-${made.id}-1`);
   });

@@ -363,7 +363,7 @@ describe("ComponentPricePoint", () => {
     );
     const refused = await points.check!({}, { ...volume, adopt: false });
     expect(refused.failures?.[0]).toMatchObject({ property: "handle" });
-    expect(refused.failures?.[0]?.reason).toMatch(/already exists on component .* adopt is false: choose another handle/);
+    expect(refused.failures?.[0]?.reason).toMatch(/already exists at the service and adopt is false: choose another handle/);
     await expect(points.create!({ ...volume, adopt: false })).rejects.toThrow(/adopt is false: nothing was changed/);
     const previewed = await points.check!({}, volume);
     expect(previewed.inputs.preview).toMatchObject({ adopt: { id: made.id }, pricingChange: { fields: ["prices"] } });

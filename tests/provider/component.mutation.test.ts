@@ -308,7 +308,7 @@ describe("against the simulator", () => {
       const failed = await failureOf(ops.create(ctx, inputsOf(declared)));
       const c = held("sms");
       expect(failed).toEqual({
-        message: `${label("sms", c?.id as number)} was created and recorded; setting its update-only fields failed: ${serverError("PUT", `/components/${c?.id}.json`)}. The next \`pulumi up\` sends them.`,
+        message: `${label("sms", c?.id as number)} was created and recorded; setting what its create could not carry failed: ${serverError("PUT", `/components/${c?.id}.json`)}. The next \`pulumi up\` sends it.`,
         id: String(c?.id),
         properties: {
           componentId: c?.id,
@@ -353,8 +353,8 @@ describe("against the simulator", () => {
       await expect(ops.update(ctx, String(gone.id), s, inputsOf(sms))).rejects.toThrow(
         new Error(
           `${label("?", gone.id)} is archived at the service (since ${gone.archivedAt}), an archived component keeps its handle, ` +
-            "and the service has no unarchive for components: declare the component with another handle (nothing was changed). " +
-            "To let it go, remove it from the program (its destroy changes nothing more).",
+            "and the service has no unarchive for components: declare the component with another handle. " +
+            "Nothing was changed; to let it go, remove it from the program (its destroy changes nothing more).",
         ),
       );
       expect(mutations(sim)).toEqual([]);
@@ -365,7 +365,12 @@ describe("against the simulator", () => {
       const { id, state } = await ops.create(ctx, inputsOf(sms));
       const old = sim.addComponent({ familyHandle: "rockets", kind: "metered", handle: null, unitName: "message" });
       sim.reset();
-      const after = await ops.update(ctx, id, { ...state, archive: [{ componentId: old.id, productFamilyId: familyId }] }, inputsOf(sms));
+      const after = await ops.update(
+        ctx,
+        id,
+        { ...state, todo: { archive: [{ componentId: old.id, productFamilyId: familyId }] } },
+        inputsOf(sms),
+      );
       expect(steps()).toEqual([`DELETE /product_families/${familyId}/components/${old.id}.json`]);
       expect(notices).toEqual([`Component: archived the replaced ${label("?", old.id)}.`]);
       expect(after).toStrictEqual(state);
@@ -378,7 +383,7 @@ describe("against the simulator", () => {
       // characters. (A blank name and a long tax code, which this test sent before, are now refused by the SDK.)
       const failed = await failureOf(ops.update(ctx, id, state, inputsOf({ ...sms, description: "d".repeat(65_536) })));
       expect(failed?.message).toBe(
-        "Component `sms`: the service refused the update: description: is too long (maximum is 65535 characters).",
+        "Component `sms`: the service refused the update: description: is too long (maximum is 65535 characters). (nothing was changed)",
       );
     });
 

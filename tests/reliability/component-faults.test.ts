@@ -12,7 +12,7 @@ import { KEY, SETTLE_SECONDS, SLOW_CREATE_MS, TIMEOUT_MS } from "./world";
  * `up`s, against sites answering creates and updates with resets and 5xx before and after they
  * applied (and some reads too). Asserted against what the site holds, never what the provider
  * reported: no handle names two live components at any observation; at each step's end nothing
- * live is unknown to the stack (by recorded id, a replacement's archive list, or a pending
+ * live is unknown to the stack (by recorded id, a replacement's `todo.archive` list, or a pending
  * create's handle), and the recorded state is what the site holds; a destroy leaves nothing live.
  *
  * Seeded (the catalog faults' seed): CATALOG_FAULTS_SEED=<n> replays a run.
@@ -110,7 +110,7 @@ function unknownLive(sim: Simulator, stack: Stack): string[] {
     if (!rec) continue;
     const id = componentIdOf(rec);
     if (id !== undefined) ids.add(id);
-    for (const a of (rec.props.archive as { componentId: number }[] | undefined) ?? []) ids.add(a.componentId);
+    for (const a of (rec.props.todo as { archive?: { componentId: number }[] } | undefined)?.archive ?? []) ids.add(a.componentId);
     if (typeof rec.props.pendingToken === "string") pending.add(rec.props.handle as string);
   }
   return sim

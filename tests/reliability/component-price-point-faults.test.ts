@@ -263,6 +263,12 @@ function checkRecorded(lc: Lifecycle, what: string, props: Props, want: PpDecl) 
   if (!ok) misreport(`c${lc.n} ${want.handle}: ${what} recorded ${JSON.stringify(props)}, the site holds ${JSON.stringify(pp)}`);
 }
 
+/** The price points a state leaves to archive: an id, or a replaced default's `{ pricePointId, wasDefault }`. */
+const archiveIds = (props: Props): number[] =>
+  ((props.todo as { archive?: (number | { pricePointId: number })[] } | undefined)?.archive ?? []).map((a) =>
+    typeof a === "number" ? a : a.pricePointId,
+  );
+
 function checkPartial(lc: Lifecycle, props: Props) {
   stats.partial++;
   if (typeof props.pendingToken === "string") {
@@ -273,7 +279,7 @@ function checkPartial(lc: Lifecycle, props: Props) {
   }
   if (lc.site.truth.point(props.pricePointId) === undefined)
     misreport(`c${lc.n}: a partial failure recorded what the site does not hold: ${JSON.stringify(props)}`);
-  for (const a of ((props.todo as { archive?: number[] } | undefined)?.archive ?? []) as number[])
+  for (const a of archiveIds(props))
     if (lc.site.truth.point(a) === undefined)
       misreport(`c${lc.n}: a partial failure recorded ${a} to archive, which the site does not hold`);
 }
@@ -375,7 +381,7 @@ function unknownLive(lc: Lifecycle): string[] {
       if (!rec) continue;
       if (typeof rec.props.pricePointId === "number") ids.add(rec.props.pricePointId);
       else if (/^\d+$/.test(rec.id)) ids.add(Number(rec.id));
-      for (const a of ((rec.props.todo as { archive?: number[] } | undefined)?.archive ?? []) as number[]) ids.add(a);
+      for (const a of archiveIds(rec.props)) ids.add(a);
       if (typeof rec.props.pendingToken === "string") pending.add(rec.props.handle as string);
     }
   return lc.site.truth.points
