@@ -183,7 +183,8 @@ describe("a program's preview as a side of the diff", () => {
     expect(s.declaredOnly).toBe(true);
     const o = s.objects;
     expect(Object.keys(o.Product!)).toEqual(["basic", "pro"]);
-    expect(o.Product!.pro).toMatchObject({ productFamily: "handle:plans", priceInCents: 4900 });
+    // The fixture is the format-2 program's preview: the product declares the trialType read from its default price point.
+    expect(o.Product!.pro).toMatchObject({ productFamily: "handle:plans", priceInCents: 4900, trialType: "no_obligation" });
     expect(o.ProductPricePoint!["pro/pro-annual"]).toMatchObject({ product: "handle:pro", priceInCents: 49000 });
     // The default price point the program declares is its product's part, as a site's snapshot holds it.
     expect(Object.keys(o.ProductPricePoint!)).toEqual(["basic/basic-annual", "pro/pro-annual", "pro/pro-quarterly"]);
@@ -199,6 +200,15 @@ describe("a program's preview as a side of the diff", () => {
     expect(diffCatalogs(snapshotFromPreview(preview()), changed).changed).toEqual([
       { kind: "Component", key: "api-calls", fields: [{ field: "prices[0].unitPrice", old: "0.1", new: "0.12" }] },
     ]);
+    // A service default the program states is compared: the site holds the default, left out of its snapshot.
+    const p = preview();
+    const basic = p.steps.find((st: any) => String(st.urn).endsWith("Product::product-basic"));
+    basic.newState.inputs.requireCreditCard = false;
+    expect(diffCatalogs(site, snapshotFromPreview(p)).changed).toEqual([
+      { kind: "Product", key: "basic", fields: [{ field: "requireCreditCard", old: true, new: false }] },
+    ]);
+    basic.newState.inputs.requireCreditCard = true;
+    expect(diffCatalogs(site, snapshotFromPreview(p))).toEqual({ added: [], removed: [], changed: [] });
   });
 
   it("a preview that is not one, or whose reference names nothing, is refused naming it", () => {
