@@ -1,5 +1,5 @@
-import { randomBytes, randomUUID } from "node:crypto";
-import { archivePricePoint, promotePricePoint, unarchivePricePoint } from "./price-point-lifecycle";
+import { randomBytes } from "node:crypto";
+import { defaultOf, PricePoints } from "./price-points";
 import type {
   PricePointInput,
   PricePointRecord,
@@ -10,6 +10,7 @@ import type {
   ProductInput,
   ProductRecord,
 } from "./records";
+import { byRef } from "./refs";
 import { SiteError } from "./site-error";
 import {
   type FamilyBody,
@@ -67,12 +68,14 @@ export class Catalog {
   readonly #now: () => string;
   readonly #families = new Map<number, ProductFamilyRecord>();
   readonly #products = new Map<number, ProductRecord>();
-  readonly #pricePointIds = new Set<number>();
   // Distinct id ranges per kind make a mixed-up id fail loudly in tests.
-  #next: CatalogIds = { family: 9001, product: 1, pricePoint: 101, signupPage: 1 };
+  #next: Omit<CatalogIds, "pricePoint"> = { family: 9001, product: 1, signupPage: 1 };
+  /** The products' price points (their lookup, lifecycle and ids: the same code as components'). */
+  readonly pricePoints: PricePoints<PricePointRecord>;
 
   constructor(nowIso: () => string) {
     this.#now = nowIso;
+    this.pricePoints = new PricePoints({ what: "price point", owner: "product", firstId: 101, now: nowIso });
   }
 
   get isEmpty(): boolean {
@@ -112,18 +115,11 @@ export class Catalog {
     // Deterministic prices without asking: 1000, 2000, 3000… cents by position.
     const terms: PricingRecord = { ...NO_TERMS, priceInCents: p.priceInCents ?? 1000 * (this.#products.size + 1), ...termsOf(p) };
     const now = this.#now();
-    const made = (pp: PricePointInput, isDefault: boolean): PricePointRecord => ({
-      id: this.#claimPricePoint(pp.id),
-      handle: pp.handle,
-      name: pp.name ?? (isDefault ? "Default" : pp.handle),
-      default: isDefault,
-      ...terms,
-      ...termsOf(pp),
-      useSiteExchangeRate: pp.useSiteExchangeRate ?? true,
-      archivedAt: pp.archived ? now : null,
-      createdAt: now,
-      updatedAt: now,
-    });
+    const made = (pp: PricePointInput, isDefault: boolean): PricePointRecord =>
+      this.pricePoints.make(
+        { id: pp.id, handle: pp.handle, name: pp.name ?? (isDefault ? "Default" : pp.handle), isDefault, archived: pp.archived, at: now },
+        () => ({ ...terms, ...termsOf(pp), useSiteExchangeRate: pp.useSiteExchangeRate ?? true }),
+      );
     const pricePoints = given.map((pp) => made(pp, pp.default === true));
     if (!pricePoints.some((pp) => pp.default)) pricePoints.push(made({ handle: `${handle ?? `product-${id}`}-default` }, true));
     const record: ProductRecord = {
@@ -347,17 +343,6 @@ export class Catalog {
 
   // ---- price points -----------------------------------------------------
 
-  /** `{price_point_id}`: the id, or `handle:<handle>`, of one of the product's price points. */
-  pricePoint(p: ProductRecord, ref: string): PricePointRecord {
-    const pp = byRef(
-      ref,
-      (id) => p.pricePoints.find((x) => x.id === id),
-      (h) => p.pricePoints.find((x) => x.handle === h),
-    );
-    if (!pp) throw new SiteError(404, "Price point not found");
-    return pp;
-  }
-
   /**
    * POST /products/{id}/price_points.json. The handle is unique within the
    * product (archived price points keep theirs); without one, the service's
@@ -367,7 +352,7 @@ export class Catalog {
    */
   createPricePoint(p: ProductRecord, b: PricePointBody): PricePointRecord {
     if (p.archivedAt !== null) refuse("base", archivedProduct(p));
-    if (b.handle != null && p.pricePoints.some((x) => x.handle === b.handle)) refuse("handle", HANDLE_TAKEN);
+    if (b.handle != null && this.pricePoints.holds(p, b.handle)) refuse("handle", HANDLE_TAKEN);
     const terms: PricingRecord = { ...NO_TERMS, priceInCents: b.price_in_cents, ...pricingOf(b) };
     throwIf(pricingProblems(terms));
     const pp = this.#newPricePoint({
@@ -418,27 +403,11 @@ export class Catalog {
 
   /** PUT …/price_points/{id}.json: only the handle and the price (the handler refuses anything else). */
   updatePricePoint(p: ProductRecord, pp: PricePointRecord, b: PricePointUpdateBody): PricePointRecord {
-    if (b.handle !== undefined && b.handle !== pp.handle && p.pricePoints.some((x) => x.handle === b.handle))
-      refuse("handle", HANDLE_TAKEN);
+    if (b.handle !== undefined && b.handle !== pp.handle && this.pricePoints.holds(p, b.handle)) refuse("handle", HANDLE_TAKEN);
     if (b.handle !== undefined) pp.handle = b.handle;
     if (b.price_in_cents !== undefined) pp.priceInCents = b.price_in_cents;
     pp.updatedAt = this.#now();
     return pp;
-  }
-
-  /** DELETE …/price_points/{id}.json (price-point-lifecycle.ts). */
-  archivePricePoint(pp: PricePointRecord): PricePointRecord {
-    return archivePricePoint(pp, this.#now());
-  }
-
-  /** PATCH …/unarchive.json (price-point-lifecycle.ts). */
-  unarchivePricePoint(pp: PricePointRecord): PricePointRecord {
-    return unarchivePricePoint(pp, () => this.#now());
-  }
-
-  /** PATCH …/default.json: this price point becomes the product's default (price-point-lifecycle.ts). */
-  promotePricePoint(p: ProductRecord, pp: PricePointRecord): ProductRecord {
-    return promotePricePoint(p, pp, defaultPricePoint(p), () => this.#now());
   }
 
   // ---- data file ----------------------------------------------------------
@@ -447,7 +416,12 @@ export class Catalog {
     return {
       families: this.families().map((f) => structuredClone(f)),
       products: [...this.#products.values()].map((p) => structuredClone(p)),
-      next: { ...this.#next },
+      next: {
+        family: this.#next.family,
+        product: this.#next.product,
+        pricePoint: this.pricePoints.nextId,
+        signupPage: this.#next.signupPage,
+      },
     };
   }
 
@@ -455,40 +429,24 @@ export class Catalog {
   restore(d: CatalogSnapshot): void {
     if (!this.isEmpty) throw new Error("simulator bookkeeping: restore into a used catalogue");
     for (const f of d.families) this.#families.set(f.id, structuredClone(f));
-    for (const p of d.products) {
-      this.#products.set(p.id, structuredClone(p));
-      for (const pp of p.pricePoints) this.#pricePointIds.add(pp.id);
-    }
+    for (const p of d.products) this.#products.set(p.id, structuredClone(p));
+    this.pricePoints.restore([...this.#products.values()], d.next.pricePoint);
     const highest = (ids: Iterable<number>) => Math.max(0, ...ids) + 1;
     this.#next = {
       family: Math.max(d.next.family, highest(this.#families.keys())),
       product: Math.max(d.next.product, highest(this.#products.keys())),
-      pricePoint: Math.max(d.next.pricePoint, highest(this.#pricePointIds)),
       signupPage: Math.max(d.next.signupPage, highest(d.products.flatMap((p) => p.signupPages.map((s) => s.id)))),
     };
   }
 
   // ---- bookkeeping ------------------------------------------------------
 
-  #newPricePoint(o: {
-    name: string;
-    handle: string | null;
-    terms: PricingRecord;
-    isDefault: boolean;
-    useSiteExchangeRate?: boolean;
-  }): PricePointRecord {
-    const now = this.#now();
-    return {
-      id: this.#claimPricePoint(undefined),
-      handle: o.handle ?? `uuid:${randomUUID()}`,
-      name: o.name,
-      default: o.isDefault,
+  /** A price point the API makes (never archived; a `uuid:` handle when none is given). */
+  #newPricePoint(o: { name: string; handle: string | null; terms: PricingRecord; isDefault: boolean; useSiteExchangeRate?: boolean }) {
+    return this.pricePoints.make({ name: o.name, handle: o.handle, isDefault: o.isDefault }, () => ({
       ...o.terms,
       useSiteExchangeRate: o.useSiteExchangeRate ?? true,
-      archivedAt: null,
-      createdAt: now,
-      updatedAt: now,
-    };
+    }));
   }
 
   #signupPage(p: ProductRecord) {
@@ -524,23 +482,10 @@ export class Catalog {
     this.#next[kind] = Math.max(this.#next[kind], id + 1);
     return id;
   }
-
-  #claimPricePoint(given: number | undefined): number {
-    const id = given ?? this.#next.pricePoint;
-    if (!Number.isSafeInteger(id) || id <= 0) throw new Error(`price point id must be a positive integer, got ${id}`);
-    if (this.#pricePointIds.has(id)) throw new Error(`price point id ${id} exists`);
-    this.#pricePointIds.add(id);
-    this.#next.pricePoint = Math.max(this.#next.pricePoint, id + 1);
-    return id;
-  }
 }
 
 export function defaultPricePoint(p: ProductRecord): PricePointRecord {
-  // Every product has exactly one default (seeding and the data file's schema make sure).
-  return present(
-    p.pricePoints.find((pp) => pp.default),
-    "a product's default price point",
-  );
+  return defaultOf(p, "product");
 }
 
 /** A record's terms alone. */
@@ -576,12 +521,6 @@ function termsOf(i: PricingInput): Partial<PricingRecord> {
     if (v !== undefined) (out as Record<string, unknown>)[k] = v;
   }
   return out;
-}
-
-function byRef<T>(ref: string, byId: (id: number) => T | undefined, byHandle: (h: string) => T | undefined): T | undefined {
-  if (/^\d{1,15}$/.test(ref)) return byId(Number(ref));
-  if (ref.startsWith("handle:")) return byHandle(ref.slice("handle:".length));
-  return undefined;
 }
 
 function throwIf(problems: Problems): void {

@@ -1,6 +1,5 @@
-import { randomUUID } from "node:crypto";
 import type { Catalog } from "./catalog";
-import { archivePricePoint, promotePricePoint, unarchivePricePoint } from "./price-point-lifecycle";
+import { defaultOf, PricePoints } from "./price-points";
 import type {
   ComponentInput,
   ComponentKind,
@@ -13,6 +12,7 @@ import type {
   PricingSchemeRecord,
   ProductFamilyRecord,
 } from "./records";
+import { byRef } from "./refs";
 import { SiteError } from "./site-error";
 import { HANDLE_TAKEN, hasProblems, type Problems, Refusal, refuse } from "./wire-catalog";
 import {
@@ -55,13 +55,15 @@ export class Components {
   readonly #now: () => string;
   readonly #catalog: Catalog;
   readonly #components = new Map<number, ComponentRecord>();
-  readonly #pricePointIds = new Set<number>();
   // Distinct id ranges per kind make a mixed-up id fail loudly in tests.
-  #next: ComponentIds = { component: 30001, componentPricePoint: 40001, price: 50001 };
+  #next: Omit<ComponentIds, "componentPricePoint"> = { component: 30001, price: 50001 };
+  /** The components' price points (their lookup, lifecycle and ids: the same code as products'). */
+  readonly pricePoints: PricePoints<ComponentPricePointRecord>;
 
   constructor(nowIso: () => string, catalog: Catalog) {
     this.#now = nowIso;
     this.#catalog = catalog;
+    this.pricePoints = new PricePoints({ what: "component price point", owner: "component", firstId: 40001, now: nowIso });
   }
 
   get isEmpty(): boolean {
@@ -122,11 +124,8 @@ export class Components {
             ? brackets
             : brackets.map(({ id: _id, ...b }) => b));
       const overage = pp.overagePricing !== undefined ? pp.overagePricing : (c.overagePricing ?? null);
-      return {
-        id: this.#claimPricePoint(pp.id),
-        handle: pp.handle ?? `uuid:${randomUUID()}`,
-        name: pp.name ?? (isDefault && pp.handle === undefined ? ORIGINAL : (pp.handle ?? ORIGINAL)),
-        default: isDefault,
+      const name = pp.name ?? (isDefault && pp.handle === undefined ? ORIGINAL : (pp.handle ?? ORIGINAL));
+      return this.pricePoints.make({ id: pp.id, handle: pp.handle, name, isDefault, archived: pp.archived, at: now }, () => ({
         ...this.#seedScheme(s, list, `price point '${pp.handle ?? ORIGINAL}'`),
         interval: pp.interval !== undefined ? pp.interval : (c.interval ?? null),
         intervalUnit: pp.intervalUnit !== undefined ? pp.intervalUnit : (c.intervalUnit ?? null),
@@ -135,10 +134,7 @@ export class Components {
         overagePricing:
           c.kind === "prepaid_usage" && overage ? this.#seedScheme(overage.pricingScheme, overage.prices, "overage pricing") : null,
         ...this.#prepaidTerms(c.kind, { ...c, ...definedOnly(pp) }),
-        archivedAt: pp.archived ? now : null,
-        createdAt: now,
-        updatedAt: now,
-      };
+      }));
     };
     const hasDefault = given.some((pp) => pp.default);
     if (!hasDefault) record.pricePoints.push(made({}, true));
@@ -159,16 +155,13 @@ export class Components {
       throw new Error(
         `addComponentPricePoint: no component ${ref.componentHandle !== undefined ? `has handle '${ref.componentHandle}'` : `has id ${ref.componentId}`}`,
       );
-    if (pp.handle !== undefined && c.pricePoints.some((x) => x.handle === pp.handle))
+    if (pp.handle !== undefined && this.pricePoints.holds(c, pp.handle))
       throw new Error(`addComponentPricePoint: price point handle '${pp.handle}' exists on component ${c.id}`);
     if (pp.default && pp.archived) throw new Error("addComponentPricePoint: the default price point cannot be archived");
     const current = defaultComponentPricePoint(c);
     const now = this.#now();
-    const record: ComponentPricePointRecord = {
-      id: this.#claimPricePoint(pp.id),
-      handle: pp.handle ?? `uuid:${randomUUID()}`,
-      name: pp.name ?? pp.handle ?? "Price point",
-      default: false,
+    const name = pp.name ?? pp.handle ?? "Price point";
+    const record = this.pricePoints.make({ id: pp.id, handle: pp.handle, name, isDefault: false, archived: pp.archived, at: now }, () => ({
       ...this.#seedScheme(
         pp.pricingScheme ?? current.pricingScheme,
         pp.prices ??
@@ -194,12 +187,9 @@ export class Components {
               : null
           : null,
       ...this.#prepaidTerms(c.kind, definedOnly(pp)),
-      archivedAt: pp.archived ? now : null,
-      createdAt: now,
-      updatedAt: now,
-    };
+    }));
     c.pricePoints.push(record);
-    if (pp.default) this.promote(c, record);
+    if (pp.default) this.pricePoints.promote(c, record);
     c.updatedAt = now;
     return structuredClone(record);
   }
@@ -354,9 +344,11 @@ export class Components {
 
   /** `{component_id}`: the id, or `handle:<handle>`. 404 when there is none. */
   component(ref: string): ComponentRecord {
-    let c: ComponentRecord | undefined;
-    if (/^\d{1,15}$/.test(ref)) c = this.#components.get(Number(ref));
-    else if (ref.startsWith("handle:")) c = this.#byHandle(ref.slice("handle:".length));
+    const c = byRef(
+      ref,
+      (id) => this.#components.get(id),
+      (h) => this.#byHandle(h),
+    );
     if (!c) throw new SiteError(404, "Component not found");
     return c;
   }
@@ -421,15 +413,6 @@ export class Components {
 
   // ---- price points --------------------------------------------------------
 
-  /** `{price_point_id}`: the id, or `handle:<handle>`, of one of the component's price points. */
-  pricePoint(c: ComponentRecord, ref: string): ComponentPricePointRecord {
-    let pp: ComponentPricePointRecord | undefined;
-    if (/^\d{1,15}$/.test(ref)) pp = c.pricePoints.find((x) => x.id === Number(ref));
-    else if (ref.startsWith("handle:")) pp = c.pricePoints.find((x) => x.handle === ref.slice("handle:".length));
-    if (!pp) throw new SiteError(404, "Price point not found");
-    return pp;
-  }
-
   /**
    * POST /components/{id}/price_points.json. A prepaid usage component's
    * price point needs its overage pricing (the contract's prepaid schema
@@ -443,7 +426,7 @@ export class Components {
       if (!problems[key].includes(message)) problems[key].push(message);
     };
     if (c.archivedAt !== null) add("base", `Component '${c.handle ?? c.id}' is archived: it takes no new price points.`);
-    if (b.handle !== undefined && c.pricePoints.some((x) => x.handle === b.handle)) add("handle", PRICE_POINT_HANDLE_TAKEN);
+    if (b.handle !== undefined && this.pricePoints.holds(c, b.handle)) add("handle", PRICE_POINT_HANDLE_TAKEN);
     const main = bracketsOf(b.prices ?? []);
     for (const [k, v] of Object.entries(bracketProblems(b.pricing_scheme, main))) for (const m of v) add(k, m);
     let overage: PricingSchemeRecord | null = null;
@@ -494,8 +477,7 @@ export class Components {
       problems[key] ??= [];
       if (!problems[key].includes(message)) problems[key].push(message);
     };
-    if (b.handle !== undefined && b.handle !== pp.handle && c.pricePoints.some((x) => x.handle === b.handle))
-      add("handle", PRICE_POINT_HANDLE_TAKEN);
+    if (b.handle !== undefined && b.handle !== pp.handle && this.pricePoints.holds(c, b.handle)) add("handle", PRICE_POINT_HANDLE_TAKEN);
     let next: (Omit<PriceRecord, "id"> & { id?: number })[] = pp.prices.map((p) => ({ ...p }));
     for (const e of b.prices ?? []) {
       if (e.id !== undefined) {
@@ -539,49 +521,30 @@ export class Components {
     return pp;
   }
 
-  /** DELETE …/price_points/{id}.json (price-point-lifecycle.ts). */
-  archivePricePoint(pp: ComponentPricePointRecord): ComponentPricePointRecord {
-    return archivePricePoint(pp, this.#now());
-  }
-
-  /** PUT …/unarchive.json (price-point-lifecycle.ts). */
-  unarchivePricePoint(pp: ComponentPricePointRecord): ComponentPricePointRecord {
-    return unarchivePricePoint(pp, () => this.#now());
-  }
-
-  /**
-   * PUT …/default.json: this price point becomes the component's default (its scheme and prices the
-   * component's; price-point-lifecycle.ts).
-   */
-  promote(c: ComponentRecord, pp: ComponentPricePointRecord): ComponentRecord {
-    return promotePricePoint(c, pp, defaultComponentPricePoint(c), () => this.#now());
-  }
-
   // ---- data file -----------------------------------------------------------
 
   snapshot(): ComponentSnapshot {
-    return { components: this.list({ includeArchived: true }).map((c) => structuredClone(c)), next: { ...this.#next } };
+    const next = { component: this.#next.component, componentPricePoint: this.pricePoints.nextId, price: this.#next.price };
+    return { components: this.list({ includeArchived: true }).map((c) => structuredClone(c)), next };
   }
 
   restore(d: ComponentSnapshot): void {
     if (!this.isEmpty) throw new Error("simulator bookkeeping: restore into used components");
-    for (const c of d.components) {
-      this.#components.set(c.id, structuredClone(c));
-      for (const pp of c.pricePoints) this.#pricePointIds.add(pp.id);
-    }
+    for (const c of d.components) this.#components.set(c.id, structuredClone(c));
+    this.pricePoints.restore([...this.#components.values()], d.next.componentPricePoint);
     const highest = (ids: Iterable<number>) => Math.max(0, ...ids) + 1;
     const priceIds = d.components.flatMap((c) =>
       c.pricePoints.flatMap((pp) => [...pp.prices, ...(pp.overagePricing?.prices ?? [])].map((p) => p.id)),
     );
     this.#next = {
       component: Math.max(d.next.component, highest(this.#components.keys())),
-      componentPricePoint: Math.max(d.next.componentPricePoint, highest(this.#pricePointIds)),
       price: Math.max(d.next.price, highest(priceIds)),
     };
   }
 
   // ---- bookkeeping -----------------------------------------------------------
 
+  /** A price point the API makes (never archived; a `uuid:` handle when none is given). */
   #newPricePoint(o: {
     name: string;
     handle: string | null;
@@ -597,13 +560,7 @@ export class Components {
       "rolloverPrepaidRemainder" | "renewPrepaidAllocation" | "expirationInterval" | "expirationIntervalUnit"
     >;
   }): ComponentPricePointRecord {
-    const now = this.#now();
-    return {
-      id: this.#claimPricePoint(undefined),
-      // Without a handle the service makes a `uuid:` one (the contract's handle pattern allows the prefix).
-      handle: o.handle ?? `uuid:${randomUUID()}`,
-      name: o.name,
-      default: o.isDefault,
+    return this.pricePoints.make({ name: o.name, handle: o.handle, isDefault: o.isDefault }, () => ({
       ...o.scheme,
       interval: o.interval,
       intervalUnit: o.intervalUnit,
@@ -611,10 +568,7 @@ export class Components {
       taxIncluded: o.taxIncluded ?? false,
       overagePricing: o.overagePricing,
       ...o.prepaid,
-      archivedAt: null,
-      createdAt: now,
-      updatedAt: now,
-    };
+    }));
   }
 
   #byHandle(handle: string): ComponentRecord | undefined {
@@ -641,15 +595,6 @@ export class Components {
     this.#next.price = Math.max(this.#next.price, given + 1);
     return given;
   }
-
-  #claimPricePoint(given: number | undefined): number {
-    const id = given ?? this.#next.componentPricePoint;
-    if (!Number.isSafeInteger(id) || id <= 0) throw new Error(`component price point id must be a positive integer, got ${id}`);
-    if (this.#pricePointIds.has(id)) throw new Error(`component price point id ${id} exists`);
-    this.#pricePointIds.add(id);
-    this.#next.componentPricePoint = Math.max(this.#next.componentPricePoint, id + 1);
-    return id;
-  }
 }
 
 /**
@@ -671,9 +616,7 @@ function definedOnly<T extends object>(o: T): Partial<T> {
 }
 
 export function defaultComponentPricePoint(c: ComponentRecord): ComponentPricePointRecord {
-  const pp = c.pricePoints.find((x) => x.default);
-  if (!pp) throw new Error("simulator bookkeeping: a component's default price point is missing");
-  return pp;
+  return defaultOf(c, "component");
 }
 
 export { NO_BRACKETS };

@@ -10,7 +10,7 @@ import { FAMILY_REQUIRED, familyBody, productCreateBody, productUpdateBody } fro
 /**
  * Product families and products. Refusals come in the shape each operation
  * publishes: families and products answer an error list (`{"errors":["Name:
- * cannot be blank."]}`); price points (handlers-price-points.ts) an object of
+ * cannot be blank."]}`); price points (handlers-product-price-points.ts) an object of
  * field lists, and a bulk create a map of indexed keys.
  */
 

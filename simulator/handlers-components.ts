@@ -1,6 +1,7 @@
 import { type Answer, errorList, json } from "./answers";
 import { decodeSegment } from "./handlers-catalog";
-import { archivedPaging, flag, idList, pageOf, paging } from "./query";
+import { pricePointHandlers } from "./handlers-price-points";
+import { archivedPaging, idList, pageOf } from "./query";
 import type { ComponentKind, ComponentRecord } from "./records";
 import { asFields, asOrderedList, parse } from "./refusals";
 import { renderComponent, renderComponentPricePoint } from "./render-components";
@@ -185,34 +186,18 @@ function listed(site: Site, req: RouteRequest, familyId: number | undefined): An
 // ---- price points -----------------------------------------------------------
 
 /**
- * GET /components/{id}/price_points.json: answered 201, the status the
- * contract publishes for this read (a 200 would break it). In the order made,
- * 20 a page (the contract's `per_page` default); `filter[type]`; archived ones
- * only with `archived=true` or `include_archived=true`, as for products.
+ * List (20 a page, the contract's `per_page` default; answered 201, the status
+ * the contract publishes for this read: a 200 would break it), read, archive,
+ * unarchive (PUT) and promote (PUT, answered with the component).
  */
-export function listComponentPricePoints(site: Site, [cRef]: string[], req: RouteRequest): Answer {
-  const c = component(site, cRef);
-  const pages = paging(req.query, 20);
-  if (typeof pages === "string") return errorList(422, pages);
-  const types = ["catalog", "default", "custom"];
-  let wanted = types;
-  const filter = req.query["filter[type]"];
-  if (filter !== undefined) {
-    const asked = filter.split(",");
-    const unknown = asked.filter((t) => !types.includes(t));
-    if (unknown.length > 0)
-      return errorList(422, `filter[type] must be a comma-separated list of ${types.join(", ")}; got '${unknown.join(",")}'.`);
-    wanted = asked;
-  }
-  const archived = flag(req.query, "archived");
-  if (typeof archived === "string") return errorList(422, archived);
-  const includeArchived = flag(req.query, "include_archived");
-  if (typeof includeArchived === "string") return errorList(422, includeArchived);
-  const rows = c.pricePoints.filter(
-    (pp) => wanted.includes(pp.default ? "default" : "catalog") && (archived || includeArchived || pp.archivedAt === null),
-  );
-  return json(201, { price_points: pageOf(rows, pages).map((pp) => renderComponentPricePoint(c, pp)) });
-}
+export const componentPricePoints = pricePointHandlers({
+  owner: component,
+  pricePoints: (site) => site.components.pricePoints,
+  render: renderComponentPricePoint,
+  ownerAnswer: componentAnswer,
+  refusals: asOrderedList,
+  list: { perPage: 20, status: 201 },
+});
 
 /** POST /components/{id}/price_points.json → 200 (the contract's status for it). */
 export function createComponentPricePoint(site: Site, [cRef]: string[], req: RouteRequest): Answer {
@@ -223,40 +208,12 @@ export function createComponentPricePoint(site: Site, [cRef]: string[], req: Rou
   });
 }
 
-export function readComponentPricePoint(site: Site, [cRef, ppRef]: string[]): Answer {
-  const c = component(site, cRef);
-  return json(200, {
-    price_point: renderComponentPricePoint(c, site.components.pricePoint(c, decodeSegment(ppRef, "Price point not found"))),
-  });
-}
-
 /** PUT …/price_points/{id}.json: refusals as an object of field lists (the published 422s). */
 export function updateComponentPricePoint(site: Site, [cRef, ppRef]: string[], req: RouteRequest): Answer {
   const c = component(site, cRef);
-  const pp = site.components.pricePoint(c, decodeSegment(ppRef, "Price point not found"));
+  const pp = site.components.pricePoints.find(c, decodeSegment(ppRef, "Price point not found"));
   return asFields(() => {
     const b = parse(componentPricePointUpdateBody, req.body, "price_point");
     return json(200, { price_point: renderComponentPricePoint(c, site.components.updatePricePoint(c, pp, b)) });
   });
-}
-
-/** DELETE …/price_points/{id}.json. */
-export function archiveComponentPricePoint(site: Site, [cRef, ppRef]: string[]): Answer {
-  const c = component(site, cRef);
-  const pp = site.components.pricePoint(c, decodeSegment(ppRef, "Price point not found"));
-  return asOrderedList(() => json(200, { price_point: renderComponentPricePoint(c, site.components.archivePricePoint(pp)) }));
-}
-
-/** PUT …/unarchive.json. */
-export function unarchiveComponentPricePoint(site: Site, [cRef, ppRef]: string[]): Answer {
-  const c = component(site, cRef);
-  const pp = site.components.pricePoint(c, decodeSegment(ppRef, "Price point not found"));
-  return json(200, { price_point: renderComponentPricePoint(c, site.components.unarchivePricePoint(pp)) });
-}
-
-/** PUT …/default.json: answered with the component (the contract's `Component Response`). */
-export function promoteComponentPricePoint(site: Site, [cRef, ppRef]: string[], req: RouteRequest): Answer {
-  const c = component(site, cRef);
-  const pp = site.components.pricePoint(c, decodeSegment(ppRef, "Price point not found"));
-  return asOrderedList(() => componentAnswer(site, req, site.components.promote(c, pp)));
 }

@@ -1,148 +1,94 @@
 import { type Answer, errorList, json } from "./answers";
-import { decodeSegment, productAnswer } from "./handlers-catalog";
+import { decodeSegment } from "./handlers-catalog";
+import type { Owner, PricePoint, PricePoints } from "./price-points";
 import { flag, pageOf, paging } from "./query";
-import { asFields, asIndexed, asList, parse } from "./refusals";
-import { renderPricePoint } from "./render-catalog";
-import type { RouteRequest } from "./routes";
+import type { Handler, RouteRequest } from "./routes";
 import { pricePointType, type Site } from "./site";
 import { PRICE_POINT_TYPES, type PricePointType } from "./wire";
-import {
-  isObject,
-  PRICE_POINT_UPDATABLE,
-  type PricePointBody,
-  type Problems,
-  pricePointBody,
-  pricePointUpdateBody,
-  problemsOf,
-  Refusal,
-  wrapped,
-} from "./wire-catalog";
 
 /**
- * A product's price points. `{product_id}` is "the id or handle of the
- * product. When using the handle, it must be prefixed with `handle:`", and so
- * is `{price_point_id}` (the contract). Refusals of a create come as an
- * object of field lists (`{"errors":{"price_in_cents":["…"]}}`), of a bulk
- * create as a map of indexed keys at the top level
- * (`{"price_points[0].interval":["…"]}`), both as the published examples
- * write them; the other operations publish (or are patched to) an error list.
+ * The price point operations a product and a component both have: list, read,
+ * archive, unarchive, promote to the default. The service answers them by the
+ * same rules; what the contract publishes differently for the two (the page
+ * size, the list's status, the shape of a refusal, the owner's answer) is the
+ * owner's, given by `PricePointOwner`. `{price_point_id}` is the id or
+ * `handle:<handle>`, as is the owner's id.
  */
-
-const product = (site: Site, ref: string) => site.catalog.productRef(decodeSegment(ref));
-
-/**
- * GET /products/{id}/price_points.json: in the order made, 10 a page by
- * default; `filter[type]` a comma-separated list of types. Archived ones only
- * when asked for: the vendored contract has no parameter for it, the vendor's
- * later SDKs send `archived=true` ("Set to include archived price points in
- * the response", so they are left out otherwise); `include_archived=true`, the
- * product lists' name, is taken too.
- */
-export function listPricePoints(site: Site, [ref]: string[], req: RouteRequest): Answer {
-  const p = product(site, ref);
-  const pages = paging(req.query, 10);
-  if (typeof pages === "string") return errorList(422, pages);
-  let types: readonly PricePointType[] = PRICE_POINT_TYPES;
-  const filter = req.query["filter[type]"];
-  if (filter !== undefined) {
-    const asked = filter.split(",");
-    const unknown = asked.filter((t) => !(PRICE_POINT_TYPES as readonly string[]).includes(t));
-    if (unknown.length > 0)
-      return errorList(422, `filter[type] must be a comma-separated list of ${PRICE_POINT_TYPES.join(", ")}; got '${unknown.join(",")}'.`);
-    types = asked as PricePointType[];
-  }
-  const archived = flag(req.query, "archived");
-  if (typeof archived === "string") return errorList(422, archived);
-  const includeArchived = flag(req.query, "include_archived");
-  if (typeof includeArchived === "string") return errorList(422, includeArchived);
-  const rows = p.pricePoints.filter((pp) => types.includes(pricePointType(pp)) && (archived || includeArchived || pp.archivedAt === null));
-  return json(200, { price_points: pageOf(rows, pages).map((pp) => renderPricePoint(p, pp)) });
+export interface PricePointOwner<O extends Owner<P>, P extends PricePoint> {
+  /** The path's `{product_id}` or `{component_id}`; 404 when there is none. */
+  owner(site: Site, ref: string): O;
+  pricePoints(site: Site): PricePoints<P>;
+  render(o: O, pp: P): unknown;
+  /** What a promotion answers: the owner (the contract's `Product Response`, `Component Response`). */
+  ownerAnswer(site: Site, req: RouteRequest, o: O): Answer;
+  /** Runs an archive or a promotion, its refusal in the owner's published shape. */
+  refusals(f: () => Answer): Answer;
+  /** The list's default page size and its status (the contract's for each). */
+  list: { perPage: number; status: number };
 }
 
-/** POST /products/{id}/price_points.json → 201. An unknown product is a 404 whatever the body. */
-export function createPricePoint(site: Site, [ref]: string[], req: RouteRequest): Answer {
-  const p = product(site, ref);
-  return asFields(() => {
-    // The published refusal of a body without its object: a string where the other fields have lists.
-    if (!isObject(wrapped(req.body, "price_point"))) return json(422, { errors: { price_point: "can't be blank" } });
-    const parsed = pricePointBody.safeParse(wrapped(req.body, "price_point"));
-    if (!parsed.success) throw new Refusal(problemsOf(parsed.error));
-    return json(201, { price_point: renderPricePoint(p, site.catalog.createPricePoint(p, parsed.data)) });
-  });
-}
+export function pricePointHandlers<O extends Owner<P>, P extends PricePoint>(k: PricePointOwner<O, P>) {
+  const named = (site: Site, [ref, ppRef]: string[]) => {
+    const o = k.owner(site, ref);
+    return { o, pp: k.pricePoints(site).find(o, decodeSegment(ppRef, "Price point not found")) };
+  };
+  const answer = (o: O, pp: P) => json(200, { price_point: k.render(o, pp) });
+  return {
+    /**
+     * GET …/price_points.json: in the order made; `filter[type]` a
+     * comma-separated list of types. Archived ones only when asked for: the
+     * vendored contract has no parameter for it, the vendor's later SDKs send
+     * `archived=true` ("Set to include archived price points in the response",
+     * so they are left out otherwise); `include_archived=true`, the owner
+     * lists' name, is taken too.
+     */
+    list(site: Site, [ref]: string[], req: RouteRequest): Answer {
+      const o = k.owner(site, ref);
+      const pages = paging(req.query, k.list.perPage);
+      if (typeof pages === "string") return errorList(422, pages);
+      let types: readonly PricePointType[] = PRICE_POINT_TYPES;
+      const filter = req.query["filter[type]"];
+      if (filter !== undefined) {
+        const asked = filter.split(",");
+        const unknown = asked.filter((t) => !(PRICE_POINT_TYPES as readonly string[]).includes(t));
+        if (unknown.length > 0)
+          return errorList(
+            422,
+            `filter[type] must be a comma-separated list of ${PRICE_POINT_TYPES.join(", ")}; got '${unknown.join(",")}'.`,
+          );
+        types = asked as PricePointType[];
+      }
+      const archived = flag(req.query, "archived");
+      if (typeof archived === "string") return errorList(422, archived);
+      const includeArchived = flag(req.query, "include_archived");
+      if (typeof includeArchived === "string") return errorList(422, includeArchived);
+      const rows = o.pricePoints.filter(
+        (pp) => types.includes(pricePointType(pp)) && (archived || includeArchived || pp.archivedAt === null),
+      );
+      return json(k.list.status, { price_points: pageOf(rows, pages).map((pp) => k.render(o, pp)) });
+    },
 
-/** POST /products/{id}/price_points/bulk.json → 201, all or nothing. */
-export function bulkCreatePricePoints(site: Site, [ref]: string[], req: RouteRequest): Answer {
-  const p = product(site, ref);
-  return asIndexed(() => {
-    const list = wrapped(req.body, "price_points");
-    if (!Array.isArray(list) || list.length === 0)
-      throw new Refusal({ price_points: ["price_points must be an Array of at least one price point"] });
-    const problems: Problems = {};
-    const bodies: PricePointBody[] = [];
-    list.forEach((entry, i) => {
-      const parsed = pricePointBody.safeParse(entry);
-      if (parsed.success) bodies.push(parsed.data);
-      else for (const [k, v] of Object.entries(problemsOf(parsed.error))) problems[`price_points[${i}].${k}`] = v;
-    });
-    if (Object.keys(problems).length > 0) throw new Refusal(problems);
-    const made = site.catalog.bulkCreatePricePoints(p, bodies);
-    return json(201, { price_points: made.map((pp) => renderPricePoint(p, pp)) });
-  });
-}
+    read(site: Site, params: string[]): Answer {
+      const { o, pp } = named(site, params);
+      return answer(o, pp);
+    },
 
-export function readPricePoint(site: Site, [ref, ppRef]: string[]): Answer {
-  const p = product(site, ref);
-  return json(200, { price_point: renderPricePoint(p, site.catalog.pricePoint(p, decodeSegment(ppRef, "Price point not found"))) });
-}
+    /** DELETE …/price_points/{id}.json. */
+    archive(site: Site, params: string[]): Answer {
+      const { o, pp } = named(site, params);
+      return k.refusals(() => answer(o, k.pricePoints(site).archive(pp)));
+    },
 
-/**
- * PUT …/price_points/{id}.json: the contract's request has `handle` and
- * `price_in_cents` only. Anything else is refused naming the field (rather
- * than dropped, as the service's parameter filtering may): a caller that
- * sends an interval expects it to change, and it cannot.
- */
-export function updatePricePoint(site: Site, [ref, ppRef]: string[], req: RouteRequest): Answer {
-  const p = product(site, ref);
-  const pp = site.catalog.pricePoint(p, decodeSegment(ppRef, "Price point not found"));
-  return asList(() => {
-    const inner = wrapped(req.body, "price_point");
-    if (isObject(inner)) {
-      const other = Object.keys(inner).filter((k) => !(PRICE_POINT_UPDATABLE as readonly string[]).includes(k));
-      if (other.length > 0)
-        throw new Refusal(
-          Object.fromEntries(
-            other.map((k) => [
-              k,
-              [
-                `${k}: cannot be changed; a price point update takes only ${PRICE_POINT_UPDATABLE.join(" and ")} (make a new price point for other terms).`,
-              ],
-            ]),
-          ),
-        );
-    }
-    const b = parse(pricePointUpdateBody, req.body, "price_point");
-    return json(200, { price_point: renderPricePoint(p, site.catalog.updatePricePoint(p, pp, b)) });
-  });
-}
+    /** …/unarchive.json: it refuses nothing. */
+    unarchive(site: Site, params: string[]): Answer {
+      const { o, pp } = named(site, params);
+      return answer(o, k.pricePoints(site).unarchive(pp));
+    },
 
-/** DELETE …/price_points/{id}.json. */
-export function archivePricePoint(site: Site, [ref, ppRef]: string[]): Answer {
-  const p = product(site, ref);
-  const pp = site.catalog.pricePoint(p, decodeSegment(ppRef, "Price point not found"));
-  return asList(() => json(200, { price_point: renderPricePoint(p, site.catalog.archivePricePoint(pp)) }));
-}
-
-/** PATCH …/unarchive.json. */
-export function unarchivePricePoint(site: Site, [ref, ppRef]: string[]): Answer {
-  const p = product(site, ref);
-  const pp = site.catalog.pricePoint(p, decodeSegment(ppRef, "Price point not found"));
-  return json(200, { price_point: renderPricePoint(p, site.catalog.unarchivePricePoint(pp)) });
-}
-
-/** PATCH …/default.json: answered with the product (the contract's `Product Response`). */
-export function promotePricePoint(site: Site, [ref, ppRef]: string[]): Answer {
-  const p = product(site, ref);
-  const pp = site.catalog.pricePoint(p, decodeSegment(ppRef, "Price point not found"));
-  return asList(() => productAnswer(site, site.catalog.promotePricePoint(p, pp)));
+    /** …/default.json: answered with the owner. */
+    promote(site: Site, params: string[], req: RouteRequest): Answer {
+      const { o, pp } = named(site, params);
+      return k.refusals(() => k.ownerAnswer(site, req, k.pricePoints(site).promote(o, pp)));
+    },
+  } satisfies Record<string, Handler>;
 }

@@ -1,10 +1,10 @@
-import { type Answer, errorList, json } from "./answers";
-import { asList, decodeSegment, flag, parse, productAnswer } from "./handlers-catalog";
-import { paging } from "./query";
+import { type Answer, json } from "./answers";
+import { decodeSegment, productAnswer } from "./handlers-catalog";
+import { pricePointHandlers } from "./handlers-price-points";
+import { asFields, asIndexed, asList, parse } from "./refusals";
 import { renderPricePoint } from "./render-catalog";
 import type { RouteRequest } from "./routes";
-import { pricePointType, type Site } from "./site";
-import { PRICE_POINT_TYPES, type PricePointType } from "./wire";
+import type { Site } from "./site";
 import {
   isObject,
   PRICE_POINT_UPDATABLE,
@@ -14,7 +14,6 @@ import {
   pricePointUpdateBody,
   problemsOf,
   Refusal,
-  sorted,
   wrapped,
 } from "./wire-catalog";
 
@@ -30,35 +29,15 @@ import {
 
 const product = (site: Site, ref: string) => site.catalog.productRef(decodeSegment(ref));
 
-/**
- * GET /products/{id}/price_points.json: in the order made, 10 a page by
- * default; `filter[type]` a comma-separated list of types. Archived ones only
- * when asked for: the vendored contract has no parameter for it, the vendor's
- * later SDKs send `archived=true` ("Set to include archived price points in
- * the response", so they are left out otherwise); `include_archived=true`, the
- * product lists' name, is taken too.
- */
-export function listPricePoints(site: Site, [ref]: string[], req: RouteRequest): Answer {
-  const p = product(site, ref);
-  const pages = paging(req.query, 10);
-  if (typeof pages === "string") return errorList(422, pages);
-  let types: readonly PricePointType[] = PRICE_POINT_TYPES;
-  const filter = req.query["filter[type]"];
-  if (filter !== undefined) {
-    const asked = filter.split(",");
-    const unknown = asked.filter((t) => !(PRICE_POINT_TYPES as readonly string[]).includes(t));
-    if (unknown.length > 0)
-      return errorList(422, `filter[type] must be a comma-separated list of ${PRICE_POINT_TYPES.join(", ")}; got '${unknown.join(",")}'.`);
-    types = asked as PricePointType[];
-  }
-  const archived = flag(req.query, "archived");
-  if (typeof archived === "string") return errorList(422, archived);
-  const includeArchived = flag(req.query, "include_archived");
-  if (typeof includeArchived === "string") return errorList(422, includeArchived);
-  const rows = p.pricePoints.filter((pp) => types.includes(pricePointType(pp)) && (archived || includeArchived || pp.archivedAt === null));
-  const page = rows.slice((pages.page - 1) * pages.perPage, pages.page * pages.perPage);
-  return json(200, { price_points: page.map((pp) => renderPricePoint(p, pp)) });
-}
+/** List (10 a page by default), read, archive, unarchive (PATCH) and promote (PATCH, answered with the product). */
+export const productPricePoints = pricePointHandlers({
+  owner: product,
+  pricePoints: (site) => site.catalog.pricePoints,
+  render: renderPricePoint,
+  ownerAnswer: (site, _req, p) => productAnswer(site, p),
+  refusals: asList,
+  list: { perPage: 10, status: 200 },
+});
 
 /** POST /products/{id}/price_points.json → 201. An unknown product is a 404 whatever the body. */
 export function createPricePoint(site: Site, [ref]: string[], req: RouteRequest): Answer {
@@ -92,11 +71,6 @@ export function bulkCreatePricePoints(site: Site, [ref]: string[], req: RouteReq
   });
 }
 
-export function readPricePoint(site: Site, [ref, ppRef]: string[]): Answer {
-  const p = product(site, ref);
-  return json(200, { price_point: renderPricePoint(p, site.catalog.pricePoint(p, decodeSegment(ppRef, "Price point not found"))) });
-}
-
 /**
  * PUT …/price_points/{id}.json: the contract's request has `handle` and
  * `price_in_cents` only. Anything else is refused naming the field (rather
@@ -105,7 +79,7 @@ export function readPricePoint(site: Site, [ref, ppRef]: string[]): Answer {
  */
 export function updatePricePoint(site: Site, [ref, ppRef]: string[], req: RouteRequest): Answer {
   const p = product(site, ref);
-  const pp = site.catalog.pricePoint(p, decodeSegment(ppRef, "Price point not found"));
+  const pp = site.catalog.pricePoints.find(p, decodeSegment(ppRef, "Price point not found"));
   return asList(() => {
     const inner = wrapped(req.body, "price_point");
     if (isObject(inner)) {
@@ -125,54 +99,4 @@ export function updatePricePoint(site: Site, [ref, ppRef]: string[], req: RouteR
     const b = parse(pricePointUpdateBody, req.body, "price_point");
     return json(200, { price_point: renderPricePoint(p, site.catalog.updatePricePoint(p, pp, b)) });
   });
-}
-
-/** DELETE …/price_points/{id}.json. */
-export function archivePricePoint(site: Site, [ref, ppRef]: string[]): Answer {
-  const p = product(site, ref);
-  const pp = site.catalog.pricePoint(p, decodeSegment(ppRef, "Price point not found"));
-  return asList(() => json(200, { price_point: renderPricePoint(p, site.catalog.archivePricePoint(pp)) }));
-}
-
-/** PATCH …/unarchive.json. */
-export function unarchivePricePoint(site: Site, [ref, ppRef]: string[]): Answer {
-  const p = product(site, ref);
-  const pp = site.catalog.pricePoint(p, decodeSegment(ppRef, "Price point not found"));
-  return json(200, { price_point: renderPricePoint(p, site.catalog.unarchivePricePoint(pp)) });
-}
-
-/** PATCH …/default.json: answered with the product (the contract's `Product Response`). */
-export function promotePricePoint(site: Site, [ref, ppRef]: string[]): Answer {
-  const p = product(site, ref);
-  const pp = site.catalog.pricePoint(p, decodeSegment(ppRef, "Price point not found"));
-  return asList(() => productAnswer(site, site.catalog.promotePricePoint(p, pp)));
-}
-
-/** Runs `f`; a Refusal becomes the price point 422: `{"errors":{field:[…]}}`, fields in alphabetical order. */
-function asFields(f: () => Answer): Answer {
-  try {
-    return f();
-  } catch (err) {
-    if (!(err instanceof Refusal)) throw err;
-    return json(422, { errors: sorted(err.problems) });
-  }
-}
-
-/** Runs `f`; a Refusal becomes the bulk 422: the indexed keys at the top level, by index, then field. */
-function asIndexed(f: () => Answer): Answer {
-  try {
-    return f();
-  } catch (err) {
-    if (!(err instanceof Refusal)) throw err;
-    const order = (k: string) => {
-      const m = /^price_points\[(\d+)\]\.(.*)$/.exec(k);
-      return m ? ([Number(m[1]), m[2]] as const) : ([-1, k] as const);
-    };
-    const entries = Object.entries(err.problems).sort(([a], [b]) => {
-      const [ia, fa] = order(a);
-      const [ib, fb] = order(b);
-      return ia !== ib ? ia - ib : fa < fb ? -1 : fa > fb ? 1 : 0;
-    });
-    return json(422, Object.fromEntries(entries));
-  }
 }

@@ -15,33 +15,20 @@ import {
 } from "./handlers-catalog";
 import {
   archiveComponent,
-  archiveComponentPricePoint,
+  componentPricePoints,
   createComponent,
   createComponentPricePoint,
-  listComponentPricePoints,
   listComponents,
   listFamilyComponents,
   lookupComponent,
-  promoteComponentPricePoint,
-  readComponentPricePoint,
   readFamilyComponent,
-  unarchiveComponentPricePoint,
   updateComponent,
   updateComponentPricePoint,
   updateFamilyComponent,
 } from "./handlers-components";
 import { archiveCoupon, createCoupon, findCoupon, listCoupons, listFamilyCoupons, readCoupon, updateCoupon } from "./handlers-coupons";
 import { createEndpoint, listEndpoints, updateEndpoint } from "./handlers-endpoints";
-import {
-  archivePricePoint,
-  bulkCreatePricePoints,
-  createPricePoint,
-  listPricePoints,
-  promotePricePoint,
-  readPricePoint,
-  unarchivePricePoint,
-  updatePricePoint,
-} from "./handlers-price-points";
+import { bulkCreatePricePoints, createPricePoint, productPricePoints, updatePricePoint } from "./handlers-product-price-points";
 import { authenticate, migrate, preview, readSubscription } from "./handlers-subscriptions";
 import { listWebhooks, replay, settings } from "./handlers-webhooks";
 import type { RenderOptions } from "./render";
@@ -86,15 +73,15 @@ const ROUTES: Route[] = [
   { pattern: /^\/products\.json$/, methods: { GET: listProducts } },
   { pattern: /^\/products\/(\d{1,15})\.json$/, methods: { GET: readProduct, PUT: updateProduct, DELETE: archiveProduct } },
   { pattern: /^\/products\/handle\/([^/]+)\.json$/, methods: { GET: readProductByHandle } },
-  { pattern: /^\/products\/([^/]+)\/price_points\.json$/, methods: { GET: listPricePoints, POST: createPricePoint } },
+  { pattern: /^\/products\/([^/]+)\/price_points\.json$/, methods: { GET: productPricePoints.list, POST: createPricePoint } },
   // Before the price point's own path: "bulk" is not a price point.
   { pattern: /^\/products\/([^/]+)\/price_points\/bulk\.json$/, methods: { POST: bulkCreatePricePoints } },
   {
     pattern: /^\/products\/([^/]+)\/price_points\/([^/]+)\.json$/,
-    methods: { GET: readPricePoint, PUT: updatePricePoint, DELETE: archivePricePoint },
+    methods: { GET: productPricePoints.read, PUT: updatePricePoint, DELETE: productPricePoints.archive },
   },
-  { pattern: /^\/products\/([^/]+)\/price_points\/([^/]+)\/unarchive\.json$/, methods: { PATCH: unarchivePricePoint } },
-  { pattern: /^\/products\/([^/]+)\/price_points\/([^/]+)\/default\.json$/, methods: { PATCH: promotePricePoint } },
+  { pattern: /^\/products\/([^/]+)\/price_points\/([^/]+)\/unarchive\.json$/, methods: { PATCH: productPricePoints.unarchive } },
+  { pattern: /^\/products\/([^/]+)\/price_points\/([^/]+)\/default\.json$/, methods: { PATCH: productPricePoints.promote } },
   // Components: one create path per kind; no unarchive of a component (the contract has none). Price points archive (DELETE).
   { pattern: /^\/product_families\/([^/]+)\/([a-z_]+)_components\.json$/, methods: { POST: createComponent } },
   { pattern: /^\/product_families\/([^/]+)\/components\.json$/, methods: { GET: listFamilyComponents } },
@@ -106,13 +93,13 @@ const ROUTES: Route[] = [
   // Before a component's own path: "lookup" is not a component.
   { pattern: /^\/components\/lookup\.json$/, methods: { GET: lookupComponent } },
   { pattern: /^\/components\/([^/]+)\.json$/, methods: { PUT: updateComponent } },
-  { pattern: /^\/components\/([^/]+)\/price_points\.json$/, methods: { GET: listComponentPricePoints, POST: createComponentPricePoint } },
+  { pattern: /^\/components\/([^/]+)\/price_points\.json$/, methods: { GET: componentPricePoints.list, POST: createComponentPricePoint } },
   {
     pattern: /^\/components\/([^/]+)\/price_points\/([^/]+)\.json$/,
-    methods: { GET: readComponentPricePoint, PUT: updateComponentPricePoint, DELETE: archiveComponentPricePoint },
+    methods: { GET: componentPricePoints.read, PUT: updateComponentPricePoint, DELETE: componentPricePoints.archive },
   },
-  { pattern: /^\/components\/([^/]+)\/price_points\/([^/]+)\/unarchive\.json$/, methods: { PUT: unarchiveComponentPricePoint } },
-  { pattern: /^\/components\/([^/]+)\/price_points\/([^/]+)\/default\.json$/, methods: { PUT: promoteComponentPricePoint } },
+  { pattern: /^\/components\/([^/]+)\/price_points\/([^/]+)\/unarchive\.json$/, methods: { PUT: componentPricePoints.unarchive } },
+  { pattern: /^\/components\/([^/]+)\/price_points\/([^/]+)\/default\.json$/, methods: { PUT: componentPricePoints.promote } },
   // Coupons: updated, read and archived under their family; found by code.
   { pattern: /^\/product_families\/([^/]+)\/coupons\.json$/, methods: { POST: createCoupon, GET: listFamilyCoupons } },
   {

@@ -37,7 +37,8 @@ export interface MigrationPreview {
 
 const MIGRATABLE: ReadonlySet<SubscriptionState> = new Set(["active", "trialing", "trial_ended"]);
 
-export const pricePointType = (pp: PricePointRecord): PricePointType => (pp.default ? "default" : "catalog");
+/** A product's or a component's price point: the simulator makes no custom (subscription-only) ones. */
+export const pricePointType = (pp: { default: boolean }): PricePointType => (pp.default ? "default" : "catalog");
 
 /** One site of the service: its catalogue, subscriptions, webhooks, webhook endpoints and settings. */
 export class Site {
