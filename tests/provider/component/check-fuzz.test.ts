@@ -8,15 +8,15 @@
  * failure, and tiers known broken get one on `prices`. Nothing is ever sent but reads.
  *
  * It shares the catalog kinds' seed. Reproducing:
- * `CATALOG_FUZZ_SEED=<n> npx vitest run tests/provider/component-check-fuzz.test.ts`.
+ * `CATALOG_FUZZ_SEED=<n> npx vitest run tests/provider/component/check-fuzz.test.ts`.
  */
 
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { kinds } from "../../provider/runtime";
-import { configure } from "../../provider/runtime/config";
-import { type Simulator, startSimulator } from "../../simulator";
-import { seedOf } from "../seeds";
+import { kinds } from "../../../provider/runtime";
+import { configure } from "../../../provider/runtime/config";
+import { type Simulator, startSimulator } from "../../../simulator";
+import { seedOf } from "../../seeds";
 
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 const SEED = seedOf("CATALOG_FUZZ_SEED");

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
-import { Component, ComponentPricePoint } from "../../provider";
+import { Component, ComponentPricePoint } from "../../../provider";
 
 // A program's ComponentPricePoint given its Component resource goes with it (deletedWith); given a handle, it does not.
 // (Moved out of component-price-point.survivors.mutation.test.ts: the mutation run leaves this file out, see
