@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { BillingApiError, catalogErrorMessages } from "../../../sdk";
 import { clientOf, rejection, scripted } from "../helpers";
 import { RUNS } from "./inputs/arbitraries";
-import { fresh } from "./inputs/fresh-product-inputs";
+import { fresh } from "./inputs/reloaded-product-inputs";
 
 /**
  * The service's refusals in the caller's words (sdk/catalog/refusals.ts, catalogErrorMessages, and wire/errors.ts):

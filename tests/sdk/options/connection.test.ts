@@ -3,7 +3,7 @@ import { BillingClient, type BillingClientOptions, BillingValidationError } from
 import { resolveConnection } from "../../../sdk/options";
 import { recordingProxy } from "../../contract/recorder";
 import { BASIC, KEY, refusal, type Site, site, TOKEN } from "../helpers";
-import { fresh, LEAD, refusedWithLead, thrown } from "./fresh-options";
+import { fresh, LEAD, refusedWithLead, thrown } from "./reloaded-options";
 
 /**
  * BillingClient's connection options (sdk/options.ts): the host each subdomain, environment or baseUrl makes, the

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { BillingClientOptions } from "../../../sdk/options";
 import { KEY, TOKEN } from "../helpers";
-import { fresh, LEAD, refusedWithLead, thrown } from "./fresh-options";
+import { fresh, LEAD, refusedWithLead, thrown } from "./reloaded-options";
 
 /**
  * BillingClient's options schema (sdk/options.ts, clientOptionsOf): what it accepts at each edge, what it refuses and

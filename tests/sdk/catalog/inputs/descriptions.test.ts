@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { fresh as freshProductInputs } from "./fresh-product-inputs";
+import { fresh as freshProductInputs } from "./reloaded-product-inputs";
 
 /**
  * The descriptions the input schemas publish (the providers' docs and schema show them), for products, families and

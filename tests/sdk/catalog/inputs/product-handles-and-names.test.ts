@@ -13,7 +13,7 @@ import {
   productUpdateInput,
 } from "../../../../sdk";
 import { base, pricePoint, problems, propertiesOf, RUNS, refusals } from "./arbitraries";
-import { HANDLE_RULE, PRODUCT, parse, refused } from "./fresh-product-inputs";
+import { HANDLE_RULE, PRODUCT, parse, refused } from "./reloaded-product-inputs";
 
 /**
  * The handles, names and texts of a family, product or price point input (sdk/catalog/inputs.ts, text.ts): what is

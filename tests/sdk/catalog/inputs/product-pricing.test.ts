@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { pricePointInput, pricingInput, productInput } from "../../../../sdk";
 import { base, notCents, pricePoint, problems, product, propertiesOf, RUNS } from "./arbitraries";
-import { fresh, PRICE, PRICING, PRODUCT, parse, refused, type SchemaName } from "./fresh-product-inputs";
+import { fresh, PRICE, PRICING, PRODUCT, parse, refused, type SchemaName } from "./reloaded-product-inputs";
 
 /**
  * The pricing of a product or price point input (sdk/catalog/inputs.ts, tiers.ts): prices, intervals and their units,
