@@ -121,7 +121,7 @@ export const componentReader = (parts: ReaderParts): CatalogReader<ServiceCompon
   list: (client) => client.listComponents({ includeArchived: true }),
   find: (client, key) => componentByKey(client, key),
   id: (c) => c.id,
-  key: (c) => c.handle,
+  key: (c) => c.handle || undefined,
   archived: (c) => c.archivedAt !== undefined,
   fromService: (c, site) => componentFromService(c, site, parts),
   /** The kind's own read of it (one the service cannot unarchive refused): its outputs as refresh records them. */
@@ -148,10 +148,10 @@ function ownerId(owner: unknown): number {
 
 /** A component's price points (archived ones included), found by handle or id within their component. */
 export const componentPricePointReader = (parts: ReaderParts): CatalogReader<ComponentPricePoint> => ({
-  list: (client, owner) => client.listComponentPricePoints(ownerId(owner), { includeArchived: true }),
-  find: (client, key, owner) => pricePointByKey(client, ownerId(owner), key),
+  list: async (client, owner) => client.listComponentPricePoints(ownerId(owner), { includeArchived: true }),
+  find: async (client, key, owner) => pricePointByKey(client, ownerId(owner), key),
   id: (pp) => pp.id,
-  key: (pp) => pp.handle,
+  key: (pp) => pp.handle || undefined,
   archived: (pp) => pp.archivedAt !== undefined,
   fromService: (pp, site) => pricePointFromService(pp, site, parts),
   /** The kind's own read of it: its outputs as refresh records them. */
