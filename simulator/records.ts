@@ -170,6 +170,10 @@ export interface ProductInput extends PricingInput {
   taxCode?: string | null;
   requireCreditCard?: boolean;
   requestCreditCard?: boolean;
+  /** Default false, as the service makes a product. */
+  requestBillingAddress?: boolean;
+  requireBillingAddress?: boolean;
+  requireShippingAddress?: boolean;
   /** Archived as made (in the web UI): it keeps its handle, and takes no new price points or subscribers. */
   archived?: boolean;
   pricePoints?: PricePointInput[];
