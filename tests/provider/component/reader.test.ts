@@ -191,7 +191,7 @@ describe("Component's catalog facet and reader", () => {
     "a %s component: fromService declares it, check accepts it, import shows no change, and it re-creates the same component at another site",
     async (kind, declared) => {
       const { components, client } = await setup();
-      const inputs = {
+      const inputs: Record<string, unknown> = {
         ...declared,
         description: "Sent and received",
         taxable: true,
