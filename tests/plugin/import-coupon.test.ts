@@ -175,12 +175,12 @@ describe("pulumi import of a Coupon", () => {
     const { sim } = await site(KEY);
     sim.addCoupon({ familyHandle: "plans", code: "OLD10", percentage: 10, archived: true });
     const p = await provider(sim);
-    await expect(p.read("NOPE", COUPON, {})).rejects.toThrow(/Coupon import id "NOPE": no coupon has the code or id NOPE/);
+    await expect(p.read("NOPE", COUPON, {})).rejects.toThrow(/Coupon import id "NOPE": coupon NOPE does not exist at the site/);
     await expect(p.read("OLD10", COUPON, {})).rejects.toThrow(/archived.*cannot unarchive a coupon/);
     await expect(p.read("mars/SPRING25", COUPON, {})).rejects.toThrow(/site "mars" is not an entry of the stack config billing:sites/);
   });
 
-  it("restrictions without a handle are written as ids, the product read first for its handle (a component has no such read)", async () => {
+  it("restrictions without a handle are written as ids, the product read for its handle and the component looked for in the list", async () => {
     const { sim } = await site(KEY);
     const bare = sim.addProduct({ familyHandle: "plans" });
     const addOn = sim.addComponent({ familyHandle: "plans", kind: "on_off" });
@@ -232,6 +232,8 @@ describe("pulumi import of a Coupon", () => {
       "/coupons.json?filter[codes]=PLAIN",
       `/product_families/${made.familyId}.json`,
       `/products/${bare.id}.json`,
+      // A component is found by its id in the site's list (a component has no read by id alone); this one has no handle.
+      "/components.json?include_archived=true",
     ]);
     // Declared as imported, it previews with no changes.
     const checked = await p.check(COUPON, imported.inputs ?? {}, inputs);
@@ -293,7 +295,7 @@ describe("pulumi import of a Coupon", () => {
     const { sim } = await site(KEY);
     const p = await provider(sim);
     await expect(p.read(id, COUPON, {})).rejects.toThrow(
-      new Error(`Coupon import id "${id}": no coupon has the code or id ${id} at the site: nothing to import`),
+      new Error(`Coupon import id "${id}": coupon ${id} does not exist at the site: nothing to import`),
     );
     expect(gets(sim)).toEqual([`/coupons.json?filter[codes]=${id}`]);
   });
