@@ -40,7 +40,7 @@ export const NOT_IN_THE_MUTATION_RUN: Record<string, string> = {
   "tests/provider/component-price-point/program.test.ts": "awaits dynamic resources' registration under mocks, which never resolved in the sandbox (past 180 s, 02:35)",
   // Does not await the registrations: in the sandbox they failed after the test, an unhandled error that crashed Stryker's
   // vitest runner in the initial run (03:01, "Cannot convert object to primitive value" stringifying it).
-  "tests/provider/product-price-point-program.mutation.test.ts": "registers dynamic resources under mocks; in the sandbox the registrations fail after the test, an unhandled error that crashes the run",
+  "tests/provider/product-price-point/program.test.ts": "registers dynamic resources under mocks; in the sandbox the registrations fail after the test, an unhandled error that crashes the run",
   // Spawn the simulator's bin (dist/ or ts-node) in a child process; the simulator is not mutated.
   "tests/simulator/persistence.test.ts": "spawns dist/simulator/bin.js; the simulator is not mutated",
   "tests/simulator/server.test.ts": "spawns simulator/bin.ts under ts-node; the simulator is not mutated",

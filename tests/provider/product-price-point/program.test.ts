@@ -1,11 +1,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
-import { Product, ProductPricePoint } from "../../provider";
-import { annual } from "./price-point-fixtures";
+import { Product, ProductPricePoint } from "../../../provider";
+import { annual } from "./site";
 
 // A program's ProductPricePoint given its Product resource goes with it (deletedWith), the options given kept.
-// (Moved out of product-price-point.mutation.test.ts: the mutation run leaves this file out, see
-// mutation/vitest.config.mts.)
+// (A file of its own: the mutation run leaves it out, see mutation/vitest.config.mts.)
 
 describe("a program's ProductPricePoint given its Product resource", () => {
   beforeAll(async () => {
