@@ -35,8 +35,8 @@ export const NOT_IN_THE_MUTATION_RUN: Record<string, string> = {
   // covered by the provider tests.
   "tests/provider/coupon/program.test.ts": "serializes the dynamic provider's closure over instrumented code (past the timeout); checks class wiring only",
   // The same for WebhookEndpoint's program rules: a registration never resolved in the sandbox (past 180 s, 27 Nov 02:20),
-  // outside it the file takes under a second. The kind's provider operations are in webhook-kinds.mutation.test.ts, run here.
-  "tests/provider/webhook-endpoint-program.mutation.test.ts": "registers dynamic resources under mocks; serializing their provider over instrumented code never resolved (past 180 s)",
+  // outside it the file takes under a second. The kind's provider operations are in tests/provider/webhook-endpoint/, run here.
+  "tests/provider/webhook-endpoint/program.test.ts": "registers dynamic resources under mocks; serializing their provider over instrumented code never resolved (past 180 s)",
   "tests/provider/component-price-point/program.test.ts": "awaits dynamic resources' registration under mocks, which never resolved in the sandbox (past 180 s, 02:35)",
   // Does not await the registrations: in the sandbox they failed after the test, an unhandled error that crashed Stryker's
   // vitest runner in the initial run (03:01, "Cannot convert object to primitive value" stringifying it).
@@ -60,7 +60,7 @@ export default mergeConfig(
       isolate: true,
       // A test that registers a dynamic resource (under pulumi.runtime.setMocks) has Pulumi serialize its provider's
       // closure, which over the sandbox's instrumented modules took past the suite's 20 s (27 Nov, 02:09: a WebhookEndpoint
-      // registration in tests/provider/webhook-kinds.mutation.test.ts, 0.8 s for the whole file outside the sandbox).
+      // registration, in tests/provider/webhook-endpoint/program.test.ts today, 0.8 s for the whole file outside the sandbox).
       // Stryker bounds each mutant's run with its own timeout (timeoutMS, from the initial run's times), not this one.
       testTimeout: 180_000,
       hookTimeout: 60_000,

@@ -1,20 +1,17 @@
 // What the mutation run (provider kinds, 06:05) found unchecked. SubscriptionMigration: the exact messages of a pending
 // migration and of a charge above maxChargeInCents (or one that cannot be previewed), which reads a check and a create
 // make (and do not make twice), when a diff refuses a same-product change, and the price point a refresh records.
-// WebhookEndpoint: an update or delete whose PUT fails other than with 404, a resumed create, ids that are no endpoint's.
 // WebhookReplay: the counts of a failed run, the token window's edge, what counts as unfinished. WebhookSettings: a
 // change of site. Each test drives the provider object against the simulator over a real socket.
 import type * as pulumi from "@pulumi/pulumi";
 import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
-import { subscriptionMigrationProvider, webhookEndpointProvider, webhookReplayProvider, webhookSettingsProvider } from "../../provider";
+import { subscriptionMigrationProvider, webhookReplayProvider, webhookSettingsProvider } from "../../provider";
 import { type Simulator, type SubscriptionState, startSimulator } from "../../simulator";
 import { captureOutput, configured, configureRequest, KEY, type Redirect, redirectingProxy, UNKNOWN } from "./support";
 
 const MIGRATIONS = /^\/subscriptions\/\d+\/migrations\.json$/;
 const postsOf = (sim: Simulator) => sim.requests.filter((r) => r.method === "POST" && MIGRATIONS.test(r.path));
 const calls = (sim: Simulator) => sim.requests.map((r) => `${r.method} ${r.path}`);
-const HOOK = "https://hooks.example.com/billing";
-const SORTED = ["payment_failure", "subscription_state_change"];
 const TOKEN = "4b1c0f7e-3a55-4e2a-9d0c-6f1e2d3c4b5a";
 
 /** A copy of `exported` configured against a proxy in front of `sim` that sends some requests elsewhere on it. */
@@ -222,76 +219,6 @@ describe("SubscriptionMigration: what the mutation run left unchecked", () => {
     await other.close();
     const back = await p.read!(created.id, away.props);
     expect(back.props).toMatchObject({ productId: 2, pricePointId: 201 });
-  });
-});
-
-describe("WebhookEndpoint: what the mutation run left unchecked", () => {
-  let sim: Simulator;
-  afterEach(async () => sim?.close());
-
-  async function setup() {
-    const c = await configured(webhookEndpointProvider);
-    sim = c.sim;
-    return c.provider;
-  }
-  const puts = () => sim.requests.filter((r) => r.method === "PUT").map((r) => [r.path, r.body]);
-  /** PUTs of one endpoint answered by the list's path, which allows no PUT: a 405, an error no user's input explains. */
-  const refusingPuts = () => through(webhookEndpointProvider, sim, (method) => (method === "PUT" ? "/endpoints.json" : undefined));
-  const REFUSED = (id: number) =>
-    `PUT /endpoints/${id}.json failed with 405: Method PUT not allowed on /endpoints.json; allowed: POST, GET`;
-
-  it("update to as many events as recorded, but other ones, sends them", async () => {
-    const p = await setup();
-    const made = await p.create({ url: HOOK, events: SORTED });
-    const events = ["payment_failure", "payment_success"];
-    const updated = await p.update!(made.id, made.outs, { url: HOOK, events });
-    expect(updated.outs).toEqual({ endpointId: 1, url: HOOK, events, status: "enabled" });
-    expect(puts()).toEqual([["/endpoints/1.json", { endpoint: { url: HOOK, webhook_subscriptions: events } }]]);
-  });
-
-  it.each(["hooks-imported", "12abc", "abc12"])(
-    "read of a record without an endpoint id, under id %s, keeps it and reads nothing",
-    async (id) => {
-      const p = await setup();
-      sim.addEndpoint({ id: 12, url: HOOK, events: ["payment_success"] });
-      const recorded = { url: HOOK, events: SORTED };
-      expect((await p.read!(id, recorded)).props).toEqual(recorded);
-      expect(sim.requests).toEqual([]);
-    },
-  );
-
-  it("a pending create resumed as the declaration still is: adopted, nothing else sent", async () => {
-    const p = await setup();
-    sim.addEndpoint({ url: HOOK, events: SORTED });
-    const pending = { url: HOOK, events: SORTED, pendingToken: TOKEN };
-    const { result } = await captureOutput(() => p.update!(`pending-${TOKEN}`, pending, { url: HOOK, events: SORTED }));
-    expect(result!.outs).toEqual({ endpointId: 1, url: HOOK, events: SORTED, status: "enabled" });
-    expect(calls(sim)).toEqual(["GET /endpoints.json"]);
-  });
-
-  it("a pending create resumed, then the change refused: the endpoint is recorded and the message says what is left", async () => {
-    await setup();
-    sim.addEndpoint({ url: HOOK, events: SORTED });
-    const p = await refusingPuts();
-    const pending = { url: HOOK, events: SORTED, pendingToken: TOKEN };
-    const err = await captureOutput(() => p.update!(`pending-${TOKEN}`, pending, { url: HOOK, events: ["payment_success"] }));
-    const e = err.error as Error & { properties: unknown };
-    expect(e.message).toBe(
-      `the endpoint of the earlier create is 1, recorded; applying the declared url and events to it failed (${REFUSED(1)}); ` +
-        "the next `pulumi up` applies them",
-    );
-    expect(e.properties).toEqual({ endpointId: 1, url: HOOK, events: SORTED, status: "enabled" });
-  });
-
-  it("an update or a delete whose PUT fails other than with 404 fails with that error, not as an endpoint gone", async () => {
-    const direct = await setup();
-    const made = await direct.create({ url: HOOK, events: SORTED });
-    const p = await refusingPuts();
-    await expect(p.update!(made.id, made.outs, { url: HOOK, events: ["payment_success"] })).rejects.toThrow(REFUSED(1));
-    const del = await captureOutput(() => p.delete!(made.id, made.outs));
-    expect((del.error as Error).message).toBe(REFUSED(1));
-    expect(del.text).toBe("");
-    expect(sim.endpoints().map((e) => e.events)).toEqual([SORTED]);
   });
 });
 

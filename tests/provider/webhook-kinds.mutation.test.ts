@@ -1,43 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { subscriptionMigrationProvider, webhookEndpointProvider, webhookReplayProvider } from "../../provider";
+import { subscriptionMigrationProvider, webhookReplayProvider } from "../../provider";
 import type { Simulator } from "../../simulator";
 import { captureOutput, configured } from "./support";
 
-// What the mutation run found unchecked in the webhook kinds and the migration kind: a pending endpoint create deleted
-// before it made anything, a replay's warning about expired batches and its empty record, and the migration's messages
-// for a product without a handle, an ineligible create and trial_ended. (A program's WebhookEndpoint rules:
-// webhook-endpoint-program.mutation.test.ts.)
-
-const HOOK = "https://hooks.example.com/billing";
-const SORTED = ["payment_failure", "subscription_state_change"];
-
-describe("WebhookEndpoint delete of a record that names no endpoint", () => {
-  let sim: Simulator;
-  afterEach(async () => sim?.close());
-
-  it("a pending create that made no endpoint: nothing to unsubscribe, and says so", async () => {
-    const c = await configured(webhookEndpointProvider);
-    sim = c.sim;
-    sim.addEndpoint({ url: "https://other.example.com/hooks", events: ["payment_success"] });
-    const recorded = { url: HOOK, events: SORTED, pendingToken: "4b1c0f7e-3a55-4e2a-9d0c-6f1e2d3c4b5a" };
-    const { error, text } = await captureOutput(() => c.provider.delete!("pending-4b1c0f7e", recorded));
-    expect(error).toBeUndefined();
-    expect(text).toBe(`WebhookEndpoint: the pending create of ${HOOK} made no endpoint; nothing to unsubscribe.\n`);
-    expect(sim.requests.map((r) => [r.method, r.path])).toEqual([["GET", "/endpoints.json"]]);
-    expect(sim.endpoints().map((e) => e.events)).toEqual([["payment_success"]]);
-  });
-
-  it("no endpoint id and no pending create (an id that is no endpoint's): nothing is sent and nothing said", async () => {
-    const c = await configured(webhookEndpointProvider);
-    sim = c.sim;
-    sim.addEndpoint({ url: HOOK, events: SORTED });
-    const { error, text } = await captureOutput(() => c.provider.delete!("hooks-imported", { url: HOOK, events: SORTED }));
-    expect(error).toBeUndefined();
-    expect(text).toBe("");
-    expect(sim.requests).toEqual([]);
-    expect(sim.endpoints().map((e) => e.events)).toEqual([SORTED]);
-  });
-});
+// What the mutation run found unchecked in the webhook kinds and the migration kind: a replay's warning about expired
+// batches and its empty record, and the migration's messages for a product without a handle, an ineligible create and
+// trial_ended. (WebhookEndpoint's: webhook-endpoint/.)
 
 describe("WebhookReplay: batches too old to re-send, and a selector that finds nothing", () => {
   let sim: Simulator;

@@ -1,11 +1,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { captureOutput } from "./support";
+import { captureOutput } from "../support";
 
-// What the mutation run found unchecked in WebhookEndpoint's program side (moved out of webhook-kinds.mutation.test.ts:
-// the mutation run leaves this file out, see mutation/vitest.config.mts): the one-resource-per-url rule (plain values
-// refused in the constructor, Outputs once known, the key by site and url), the type a resource registers and the
-// credential warning its constructor gives.
+// WebhookEndpoint in a program (a file of its own: the mutation run leaves it out, see mutation/vitest.config.mts): the
+// one-resource-per-url rule (plain values refused in the constructor, Outputs once known, the key by site and url), the
+// type a resource registers and the credential warning its constructor gives.
 
 const HOOK = "https://hooks.example.com/billing";
 const EVENTS = ["payment_failure"];
@@ -41,7 +40,7 @@ describe("WebhookEndpoint in a program: one resource per url and site", () => {
     pulumi.runtime.setAllConfig({ "billing:apiKey": PLAIN_KEY, "billing:baseUrl": "http://127.0.0.1:9" }, []);
   });
 
-  const load = async () => (await import("../../provider/kinds/webhook-endpoint")).WebhookEndpoint;
+  const load = async () => (await import("../../../provider/kinds/webhook-endpoint")).WebhookEndpoint;
 
   /** Builds the resources, waits until each is registered, and returns what was said meanwhile. */
   async function declareAll(build: (W: Awaited<ReturnType<typeof load>>) => pulumi.CustomResource[]) {
