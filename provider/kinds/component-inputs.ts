@@ -105,7 +105,7 @@ const shape = {
   expirationIntervalUnit: describedFor(componentPrepaidFields.expirationIntervalUnit, only("prepaid_usage")),
   recurring: describedFor(quantityBasedComponentInput.shape.recurring, only("quantity_based")),
   eventBasedBillingMetricId: opt(eventBasedComponentInput.shape.eventBasedBillingMetricId, only("event_based", true)),
-  allowFractionalQuantities: describedFor(m.allowFractionalQuantities, " Not for on_off."),
+  allowFractionalQuantities: describedFor(m.allowFractionalQuantities, " Not for on_off or event_based."),
   interval: describedFor(componentFrequencyFields.interval, " Not for prepaid_usage."),
   intervalUnit: describedFor(componentFrequencyFields.intervalUnit, " Not for prepaid_usage."),
   taxable: m.taxable,

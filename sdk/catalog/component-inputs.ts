@@ -129,11 +129,15 @@ const prepaidTerms = {
 export const prepaidUsageComponentInput = object("prepaid_usage", { ...common, ...tiered, ...prepaidTerms }, `${KEYS}, overagePricing`);
 
 /** An event-based component: usage counted from events by a metric. */
+// The contract's `EBB Component` create takes no `allow_fractional_quantities` (the other tiered kinds' creates do):
+// a create-only field the service would drop, so it is refused by name rather than sent and lost.
+const { allowFractionalQuantities: _, ...eventTiered } = tiered;
+
 export const eventBasedComponentInput = object(
   "event_based",
   {
     ...common,
-    ...tiered,
+    ...eventTiered,
     ...frequency,
     eventBasedBillingMetricId: integer(1, "a metric's id, a whole number, 1 or more").describe(
       "The id of the event-based billing metric that counts the usage. Create-only.",

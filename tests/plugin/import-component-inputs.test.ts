@@ -1,7 +1,24 @@
 import { describe, expect, it } from "vitest";
-import { componentInputs } from "../../plugin/import-component";
-import { componentPricePointInputs } from "../../plugin/import-component-price-point";
+import { KINDS } from "../../provider/kinds";
+import { declaredInputs, type SiteView } from "../../provider/kinds/kind";
 import type { Component, ComponentPricePoint, PriceTier } from "../../sdk/results";
+
+/**
+ * What `pulumi import` does with a kind's reader (provider/runtime/catalog-import.ts): its fromService over a view
+ * of the site, the service's defaults and runtime inputs left out, the site added when the id names one.
+ */
+async function imported(
+  key: "component" | "componentPricePoint",
+  o: Component | ComponentPricePoint,
+  children: readonly ComponentPricePoint[],
+  keys: Readonly<Record<string, string | undefined>>,
+  site: string | undefined,
+): Promise<Record<string, unknown>> {
+  const m = KINDS[key];
+  const view: SiteView = { keyOf: async (kind, id) => keys[`${kind} ${id}`], children: async () => children };
+  const inputs = declaredInputs(m.kind.catalog as NonNullable<typeof m.kind.catalog>, await (m.reader?.fromService(o, view) ?? {}));
+  return site !== undefined ? { ...inputs, site } : inputs;
+}
 
 // The inputs `pulumi import` prints for a Component and a ComponentPricePoint, from what the SDK reads
 // (every field of its results, nulls already read as undefined): each field printed the way a program
@@ -130,7 +147,7 @@ describe("componentInputs: the inputs printed for an imported Component", () => 
       },
     ],
     [
-      "a prepaid one with its terms: overage as volume for two tiers, rollover, renewal, expiration; no interval; false flags left out",
+      "a prepaid one with its terms: overage as tiered for two tiers (the one rule export uses too), rollover, renewal, expiration; no interval; false flags left out",
       component({
         kind: "prepaid_usage",
         handle: "prepaid-texts",
@@ -158,7 +175,7 @@ describe("componentInputs: the inputs printed for an imported Component", () => 
         unitName: "text",
         pricingScheme: "per_unit",
         prices: [{ startingQuantity: 1, unitPrice: "0.1" }],
-        overagePricing: { pricingScheme: "volume", prices: DECLARED_TIERS },
+        overagePricing: { pricingScheme: "tiered", prices: DECLARED_TIERS },
         rolloverPrepaidRemainder: true,
         renewPrepaidAllocation: true,
         expirationInterval: 1,
@@ -278,8 +295,12 @@ describe("componentInputs: the inputs printed for an imported Component", () => 
       undefined,
       { productFamily: 3, kind: "metered", handle: "7", name: "7", pricingScheme: "per_unit", prices: [] },
     ],
-  ])("%s", (_, c, pp, familyHandle, site, expected) => {
-    expect(componentInputs(c, pp, familyHandle, site)).toStrictEqual(expected);
+  ])("%s", async (_, c, pp, familyHandle, site, expected) => {
+    // `pp` is the component's default price point, as the component's answer names it.
+    const named = pp ? { ...c, defaultPricePointId: pp.id } : c;
+    expect(
+      await imported("component", named, pp ? [pp] : [], { [`productFamily ${c.productFamilyId}`]: familyHandle }, site),
+    ).toStrictEqual(expected);
   });
 });
 
@@ -311,7 +332,7 @@ describe("componentPricePointInputs: the inputs printed for an imported Componen
         intervalUnit: "month",
         useSiteExchangeRate: false,
         taxIncluded: true,
-        rolloverPrepaidRemainder: false,
+        // false is what the service holds when nothing is set: left out, as export and diff leave it.
         renewPrepaidAllocation: true,
         expirationInterval: 1,
         expirationIntervalUnit: "day",
@@ -353,7 +374,9 @@ describe("componentPricePointInputs: the inputs printed for an imported Componen
       undefined,
       { component: 7, handle: "12", name: "12", prices: [] },
     ],
-  ])("%s", (_, c, pp, site, expected) => {
-    expect(componentPricePointInputs(c, pp, site)).toStrictEqual(expected);
+  ])("%s", async (_, c, pp, site, expected) => {
+    expect(
+      await imported("componentPricePoint", { ...pp, componentId: pp.componentId ?? c.id }, [], { [`component ${c.id}`]: c.handle }, site),
+    ).toStrictEqual(expected);
   });
 });

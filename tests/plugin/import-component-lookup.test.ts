@@ -225,7 +225,7 @@ describe("import of a Component or a ComponentPricePoint: finding it", () => {
       expect(imported.id).toBe(String(pp.id));
       expect(imported.props).toMatchObject({ componentId: c.id, pricePointId: pp.id, handle: "424242" });
       await expect(provider(sim.url).read("987654/424243", PRICE_POINT, {})).rejects.toThrow(
-        new Error('ComponentPricePoint import id "987654/424243": component 987654 has no price point 424243: nothing to import'),
+        new Error('ComponentPricePoint import id "987654/424243": component 987654 has no component price point 424243: nothing to import'),
       );
     });
 

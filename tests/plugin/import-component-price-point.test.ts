@@ -124,9 +124,9 @@ describe("import of a ComponentPricePoint", () => {
   });
 
   it.each([
-    ["texts", /give <component>\/<price point>, each a handle or an id/],
+    ["texts", /give <component>\/<component price point>, each a handle or an id/],
     ["nowhere/texts-volume", /component nowhere does not exist at the site: nothing to import/],
-    ["texts/texts-nothing", /component texts has no price point texts-nothing: nothing to import/],
+    ["texts/texts-nothing", /component texts has no component price point texts-nothing: nothing to import/],
     ["mars/texts/texts-volume", /import id "mars\/texts\/texts-volume": site "mars" is not an entry of the stack config billing:sites/],
   ])("%s fails naming what is wrong", async (id, message) => {
     const p = await setup();

@@ -89,7 +89,8 @@ const freshHandle = fc.stringMatching(/^fz[a-z0-9][a-z0-9.:_-]{0,20}$/);
 const common = {
   productFamily: fc.oneof(fc.constant("handle:launch"), fc.integer({ min: 1, max: 999_999 }), fc.constant(UNKNOWN)),
   handle: orUnknown(freshHandle),
-  name: orUnknown(fc.string({ minLength: 1, maxLength: 40 })),
+  // A name of spaces only is refused as blank (as the service does): not a valid input.
+  name: orUnknown(fc.string({ minLength: 1, maxLength: 40 }).filter((n) => /\S/.test(n))),
   description: opt(fc.string({ maxLength: 40 })),
   taxable: opt(fc.boolean()),
   accountingCode: opt(fc.string({ maxLength: 20 })),
@@ -105,9 +106,11 @@ const frequency = fc.option(fc.record({ interval: fc.integer({ min: 1, max: 12 }
 });
 
 const withPricing = (kind: string, extra: Record<string, fc.Arbitrary<unknown>>, freq = true) =>
-  fc
-    .tuple(fc.record({ ...common, ...tiered, ...extra }), pricing, freq ? frequency : fc.constant(undefined))
-    .map(([base, p, f]) => compact({ kind, ...base, ...p, ...f }));
+  fc.tuple(fc.record({ ...common, ...tiered, ...extra }), pricing, freq ? frequency : fc.constant(undefined)).map(([base, p, f]) => {
+    // An event-based component takes no fractional quantities (the contract's create has no such field).
+    const { allowFractionalQuantities, ...rest } = base as Record<string, unknown>;
+    return compact({ kind, ...rest, ...(kind === "event_based" ? {} : { allowFractionalQuantities }), ...p, ...f });
+  });
 
 const validComponent: fc.Arbitrary<Props> = fc.oneof(
   withPricing("metered", {}),

@@ -120,7 +120,7 @@ describe("the kind rule, on the input schema itself", () => {
         code: "custom",
         path: ["allowFractionalQuantities"],
         message:
-          'must be left out: it is not taken by a "on_off" component (only "metered", "quantity_based", "prepaid_usage", "event_based" components take it)',
+          'must be left out: it is not taken by a "on_off" component (only "metered", "quantity_based", "prepaid_usage" components take it)',
       },
     ]);
   });

@@ -173,7 +173,8 @@ describe("components and their price points: the descriptions the provider's doc
       {
         kind: '"event_based".',
         ...COMMON,
-        ...TIERED,
+        // The contract's event-based create takes no fractional quantities.
+        ...Object.fromEntries(Object.entries(TIERED).filter(([k]) => k !== "allowFractionalQuantities")),
         ...FREQUENCY,
         eventBasedBillingMetricId: "The id of the event-based billing metric that counts the usage. Create-only.",
       },
