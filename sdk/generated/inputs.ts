@@ -827,10 +827,6 @@ export interface EventBasedComponentInput {
    */
   readonly prices: EventBasedComponentInputTypes["prices"];
   /**
-   * Whether quantities may have decimals. Create-only.
-   */
-  readonly allowFractionalQuantities?: EventBasedComponentInputTypes["allowFractionalQuantities"];
-  /**
    * How many intervalUnits between charges of the default price point (sites with multifrequency).
    */
   readonly interval?: EventBasedComponentInputTypes["interval"];

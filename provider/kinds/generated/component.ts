@@ -113,7 +113,7 @@ export interface ComponentArgs {
    */
   readonly eventBasedBillingMetricId?: ArgTypes["eventBasedBillingMetricId"];
   /**
-   * Whether quantities may have decimals. Create-only. Not for on_off.
+   * Whether quantities may have decimals. Create-only. Not for on_off or event_based.
    *
    * A change replaces the resource.
    */
