@@ -160,7 +160,7 @@ export interface ComponentArgs {
      */
     adopt?: pulumi.Input<boolean | undefined>;
     /**
-     * Whether quantities may have decimals. Create-only. Not for on_off.
+     * Whether quantities may have decimals. Create-only. Not for on_off or event_based.
      */
     allowFractionalQuantities?: pulumi.Input<boolean | undefined>;
     /**

@@ -94,7 +94,7 @@ type componentArgs struct {
 	AccountingCode *string `pulumi:"accountingCode"`
 	// Default true: a create first looks for an existing object with this handle and adopts it (then converges it to the declaration). false: an existing handle is a preview error.
 	Adopt *bool `pulumi:"adopt"`
-	// Whether quantities may have decimals. Create-only. Not for on_off.
+	// Whether quantities may have decimals. Create-only. Not for on_off or event_based.
 	AllowFractionalQuantities *bool `pulumi:"allowFractionalQuantities"`
 	// Shown on the hosted signup page.
 	Description *string `pulumi:"description"`
@@ -156,7 +156,7 @@ type ComponentArgs struct {
 	AccountingCode pulumi.StringPtrInput
 	// Default true: a create first looks for an existing object with this handle and adopts it (then converges it to the declaration). false: an existing handle is a preview error.
 	Adopt pulumi.BoolPtrInput
-	// Whether quantities may have decimals. Create-only. Not for on_off.
+	// Whether quantities may have decimals. Create-only. Not for on_off or event_based.
 	AllowFractionalQuantities pulumi.BoolPtrInput
 	// Shown on the hosted signup page.
 	Description pulumi.StringPtrInput

@@ -59,7 +59,7 @@ class ComponentArgs:
         :param pulumi.Input[Union[_builtins.int, _builtins.str]] product_family: The family: a ProductFamily's `familyId`, an id, or "handle:<handle>". A component cannot move to another family (a change replaces it).
         :param pulumi.Input[_builtins.str] accounting_code: An internal id or SKU number.
         :param pulumi.Input[_builtins.bool] adopt: Default true: a create first looks for an existing object with this handle and adopts it (then converges it to the declaration). false: an existing handle is a preview error.
-        :param pulumi.Input[_builtins.bool] allow_fractional_quantities: Whether quantities may have decimals. Create-only. Not for on_off.
+        :param pulumi.Input[_builtins.bool] allow_fractional_quantities: Whether quantities may have decimals. Create-only. Not for on_off or event_based.
         :param pulumi.Input[_builtins.str] description: Shown on the hosted signup page.
         :param pulumi.Input[_builtins.bool] display_on_hosted_page: Whether the component is shown on hosted pages.
         :param pulumi.Input[_builtins.str] downgrade_credit: The credit made on a downgrade: "full", "prorated" or "none" (default: the site's setting).
@@ -214,7 +214,7 @@ class ComponentArgs:
     @pulumi.getter(name="allowFractionalQuantities")
     def allow_fractional_quantities(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Whether quantities may have decimals. Create-only. Not for on_off.
+        Whether quantities may have decimals. Create-only. Not for on_off or event_based.
         """
         return pulumi.get(self, "allow_fractional_quantities")
 
@@ -532,7 +532,7 @@ class Component(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] accounting_code: An internal id or SKU number.
         :param pulumi.Input[_builtins.bool] adopt: Default true: a create first looks for an existing object with this handle and adopts it (then converges it to the declaration). false: an existing handle is a preview error.
-        :param pulumi.Input[_builtins.bool] allow_fractional_quantities: Whether quantities may have decimals. Create-only. Not for on_off.
+        :param pulumi.Input[_builtins.bool] allow_fractional_quantities: Whether quantities may have decimals. Create-only. Not for on_off or event_based.
         :param pulumi.Input[_builtins.str] description: Shown on the hosted signup page.
         :param pulumi.Input[_builtins.bool] display_on_hosted_page: Whether the component is shown on hosted pages.
         :param pulumi.Input[_builtins.str] downgrade_credit: The credit made on a downgrade: "full", "prorated" or "none" (default: the site's setting).
