@@ -189,6 +189,22 @@ describe("billing-catalog export, import and diff with the real CLI (README's co
     assert.deepEqual(byType("Coupon"), ["SEATS5", "WELCOME10"]);
     assert.ok(byType("ProductPricePoint").includes("pro/pro-annual") && !byType("ProductPricePoint").includes("basic/basic-2019"));
     assert.ok(byType("ComponentPricePoint").includes("api-calls/api-calls-eu"));
+    // A name's prefix is its kind's noun in kebab case: a family is `product-family-<handle>` (format 2; was `family-`).
+    assert.deepEqual(
+      file.resources.filter((r) => r.type === "billing:index:ProductFamily").map((r) => r.name),
+      ["product-family-addons", "product-family-plans"],
+    );
+    // The snapshot is format 2: objects by kind type and key, references as handle:<h>, price points under <owner>/<handle>.
+    const snapshot = JSON.parse(await readFile(path.join(project, "catalog/snapshot.json"), "utf8"));
+    assert.equal(snapshot.format, "billing-catalog-snapshot/2");
+    assert.deepEqual(Object.keys(snapshot.objects.Product), ["basic", "pro"]);
+    assert.equal(snapshot.objects.ProductPricePoint["pro/pro-annual"].product, "handle:pro");
+    assert.deepEqual(snapshot.objects.Coupon.WELCOME10.restrictedProducts, ["handle:basic", "handle:pro"]);
+    // The summary counts each catalog kind the registry declares, by its noun.
+    assert.match(
+      res.stdout,
+      /^Read 2 product families, 2 products, 3 price points, 5 components, 1 component price point, 2 coupons; wrote /,
+    );
   });
 
   it("pulumi import --file through the plugin adopts every object, sending nothing; the printed code previews with no changes", async () => {
