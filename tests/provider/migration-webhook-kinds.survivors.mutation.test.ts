@@ -1,18 +1,16 @@
 // What the mutation run (provider kinds, 06:05) found unchecked. SubscriptionMigration: the exact messages of a pending
 // migration and of a charge above maxChargeInCents (or one that cannot be previewed), which reads a check and a create
 // make (and do not make twice), when a diff refuses a same-product change, and the price point a refresh records.
-// WebhookReplay: the counts of a failed run, the token window's edge, what counts as unfinished. WebhookSettings: a
-// change of site. Each test drives the provider object against the simulator over a real socket.
+// Each test drives the provider object against the simulator over a real socket.
 import type * as pulumi from "@pulumi/pulumi";
-import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
-import { subscriptionMigrationProvider, webhookReplayProvider, webhookSettingsProvider } from "../../provider";
+import { afterEach, describe, expect, it } from "vitest";
+import { subscriptionMigrationProvider } from "../../provider";
 import { type Simulator, type SubscriptionState, startSimulator } from "../../simulator";
 import { captureOutput, configured, configureRequest, KEY, type Redirect, redirectingProxy, UNKNOWN } from "./support";
 
 const MIGRATIONS = /^\/subscriptions\/\d+\/migrations\.json$/;
 const postsOf = (sim: Simulator) => sim.requests.filter((r) => r.method === "POST" && MIGRATIONS.test(r.path));
 const calls = (sim: Simulator) => sim.requests.map((r) => `${r.method} ${r.path}`);
-const TOKEN = "4b1c0f7e-3a55-4e2a-9d0c-6f1e2d3c4b5a";
 
 /** A copy of `exported` configured against a proxy in front of `sim` that sends some requests elsewhere on it. */
 async function through<P extends pulumi.dynamic.ResourceProvider>(exported: P, sim: Simulator, to: Redirect): Promise<P> {
@@ -219,147 +217,5 @@ describe("SubscriptionMigration: what the mutation run left unchecked", () => {
     await other.close();
     const back = await p.read!(created.id, away.props);
     expect(back.props).toMatchObject({ productId: 2, pricePointId: 201 });
-  });
-});
-
-describe("WebhookReplay: what the mutation run left unchecked", () => {
-  let sim: Simulator;
-  afterEach(async () => {
-    vi.useRealTimers();
-    await sim?.close();
-  });
-
-  async function setup() {
-    const c = await configured(webhookReplayProvider);
-    sim = c.sim;
-    return c.provider;
-  }
-  const record = (extra: Record<string, unknown>) => ({
-    args: { ids: [900, 901] },
-    queuedCount: 1,
-    batchCount: 1,
-    replayedAt: null,
-    notQueuedIds: [],
-    unknownIds: [],
-    unknownBatches: [],
-    ...extra,
-  });
-  /** Every POST of a replay after the first `passing` answered by the list's path (405): refused, so not queued. */
-  const refusingAfter = (passing: number) => {
-    let seen = 0;
-    return through(webhookReplayProvider, sim, (method, path) =>
-      method === "POST" && path === "/webhooks/replay.json" && seen++ >= passing ? "/webhooks.json" : undefined,
-    );
-  };
-  const REFUSED = "POST /webhooks/replay.json failed with 405: Method POST not allowed on /webhooks.json; allowed: GET";
-  const RECORDED =
-    "Recorded: the next `pulumi up` sends the ids not queued, and re-sends the batches of unknown outcome with their original " +
-    "uniqueness tokens, so the service refuses any it already queued.";
-
-  it.each(["failed", null])("a selector that is no object (%o) fails only as such", async (selector) => {
-    const p = await setup();
-    expect((await p.check!({}, { selector })).failures).toEqual([{ property: "selector", reason: "must be an object" }]);
-  });
-
-  it("create: the id is replay-<time>-<six random characters>", async () => {
-    const p = await setup();
-    const { id } = await p.create({ ids: [5] });
-    expect(id).toMatch(/^replay-[0-9a-z]+-[0-9a-z]{1,6}$/);
-  });
-
-  it("a replay refused outright records every id as not queued, with the counts in the message", async () => {
-    await setup();
-    const p = await refusingAfter(0);
-    const { error } = await captureOutput(() => p.create({ ids: [5, 6] }));
-    const e = error as Error & { properties: unknown };
-    expect(e.message).toBe(`webhook replay: 0 id(s) queued, 2 not queued, 0 unknown (${REFUSED}). ${RECORDED}`);
-    expect(e.properties).toEqual({ ...record({ notQueuedIds: [5, 6] }), args: { ids: [5, 6] }, queuedCount: 0, batchCount: 0 });
-  });
-
-  it("a resumed replay refused after its first batch adds what was queued to the earlier count and keeps the rest", async () => {
-    await setup();
-    const p = await refusingAfter(1);
-    const ids = Array.from({ length: 1500 }, (_, i) => 100 + i);
-    const s = record({ args: { ids }, queuedCount: 7, notQueuedIds: ids });
-    const { error } = await captureOutput(() => p.update!("replay-1", s, s.args));
-    const e = error as Error & { properties: { queuedCount: number; notQueuedIds: number[] } };
-    expect(e.message).toBe(
-      "webhook replay: 1007 id(s) queued, 500 not queued, 0 unknown (webhook replay partly failed: 1000 id(s) queued, 500 not queued " +
-        "(1100, 1101, 1102, 1103, 1104, 1105, 1106, 1107, 1108, 1109, … 490 more); first failure: " +
-        `${REFUSED}). ${RECORDED}`,
-    );
-    expect(e.properties.queuedCount).toBe(1007);
-    expect(e.properties.notQueuedIds).toEqual(ids.slice(1000));
-  });
-
-  it("finishing the ids not queued, with no expired batch, warns of nothing", async () => {
-    const p = await setup();
-    const s = record({ notQueuedIds: [901] });
-    const { result, text } = await captureOutput(() => p.update!("replay-1", s, s.args));
-    expect(text).toBe("");
-    expect(result!.outs).toMatchObject({ queuedCount: 2, batchCount: 2, notQueuedIds: [] });
-    expect(sim.replayQueue).toEqual([901]);
-  });
-
-  it("a finished record whose only unknown batch is expired: update returns it as it is, sending and saying nothing", async () => {
-    const p = await setup();
-    const s = record({
-      replayedAt: "2020-01-01T00:00:01.000Z",
-      unknownIds: [901],
-      unknownBatches: [{ ids: [901], uniquenessToken: TOKEN, sentAt: "2020-01-01T00:00:00.000Z" }],
-    });
-    const { result, text } = await captureOutput(() => p.update!("replay-1", s, s.args));
-    expect(result!.outs).toEqual(s);
-    expect(text).toBe("");
-    expect(sim.requests).toEqual([]);
-  });
-
-  it("unfinished: ids not queued, or a batch still re-sendable, is a change; an expired batch alone is not", async () => {
-    const p = await setup();
-    const batch = (sentAt: string) => ({ ids: [901], uniquenessToken: TOKEN, sentAt });
-    expect(await p.diff!("x", record({ notQueuedIds: [901] }), { ids: [900, 901] })).toMatchObject({ changes: true, replaces: [] });
-    const fresh = record({ unknownIds: [901], unknownBatches: [batch(new Date().toISOString())] });
-    expect(await p.diff!("x", fresh, { ids: [900, 901] })).toMatchObject({ changes: true, replaces: [] });
-    const old = record({ unknownIds: [901], unknownBatches: [batch("2020-01-01T00:00:00.000Z")] });
-    expect(await p.diff!("x", old, { ids: [900, 901] })).toMatchObject({ changes: false });
-  });
-
-  it("a batch sent exactly 55 minutes ago is past the token window: not re-sent, reported as expired", async () => {
-    const p = await setup();
-    vi.useFakeTimers({ toFake: ["Date"] });
-    vi.setSystemTime(new Date("2026-01-01T12:55:00.000Z"));
-    const s = record({
-      notQueuedIds: [900],
-      unknownIds: [901],
-      unknownBatches: [{ ids: [901], uniquenessToken: TOKEN, sentAt: "2026-01-01T12:00:00.000Z" }],
-    });
-    const { result, text } = await captureOutput(() => p.update!("replay-1", s, s.args));
-    expect(text).toMatch(/^warning: WebhookReplay: 1 webhook id\(s\) have an unknown outcome/);
-    expect(result!.outs).toMatchObject({ notQueuedIds: [], unknownIds: [901] });
-    expect(sim.replayQueue).toEqual([900]);
-  });
-});
-
-describe("WebhookSettings: what the mutation run left unchecked", () => {
-  let sim: Simulator;
-  afterEach(async () => sim?.close());
-
-  it("update moving the setting to another site sends it there and records that site", async () => {
-    sim = await startSimulator({ apiKey: KEY });
-    const eu = await startSimulator({ apiKey: "sk_live_EU_SITE_SECRET_7373" });
-    onTestFinished(() => eu.close());
-    const p = { ...webhookSettingsProvider };
-    await p.configure!(
-      configureRequest({
-        "billing:baseUrl": sim.url,
-        "billing:apiKey": KEY,
-        "billing:sites": JSON.stringify({ eu: { baseUrl: eu.url, apiKey: "sk_live_EU_SITE_SECRET_7373" } }),
-      }),
-    );
-    const made = await p.create({ webhooksEnabled: false, disableOnDelete: false });
-    const moved = await p.update!(made.id, made.outs, { webhooksEnabled: false, disableOnDelete: false, site: "eu" });
-    expect(moved.outs).toMatchObject({ webhooksEnabled: false, disableOnDelete: false, site: "eu" });
-    expect(eu.requests.map((r) => r.method)).toEqual(["PUT"]);
-    expect(eu.webhooksEnabled).toBe(false);
   });
 });

@@ -1,33 +1,17 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { webhookSettingsProvider } from "../../provider";
-import type { Simulator } from "../../simulator";
-import { configured, UNKNOWN } from "./support";
+import { afterEach, describe, expect, it, onTestFinished } from "vitest";
+import { webhookSettingsProvider } from "../../../provider";
+import { type Simulator, startSimulator } from "../../../simulator";
+import { configured, configureRequest, KEY } from "../support";
 
-describe("WebhookSettings provider", () => {
+/**
+ * WebhookSettings create and update: a PUT of the setting (the id is the site; the service has no read of it); the same
+ * inputs are no change, disableOnDelete alone sends nothing, a new site replaces, and an update moving to another site
+ * sends it there.
+ */
+
+describe("WebhookSettings create and update", () => {
   let sim: Simulator;
   afterEach(async () => sim?.close());
-
-  it.each([
-    [{ webhooksEnabled: "yes" }, "webhooksEnabled", /true or false/],
-    [{}, "webhooksEnabled", /true or false/],
-    [{ webhooksEnabled: true, disableOnDelete: 1 }, "disableOnDelete", /true or false/],
-    [{ webhooksEnabled: true, site: "" }, "site", /non-empty/],
-    [{ webhooksEnabled: true, site: "mars" }, "site", /not an entry of the stack config billing:sites/],
-    [{ webhooksEnabled: true, colour: "red" }, "colour", /not an input of WebhookSettings/],
-  ])("check %o fails on %s, sending nothing", async (news, property, reason) => {
-    const c = await configured(webhookSettingsProvider);
-    sim = c.sim;
-    const { failures } = await c.provider.check!({}, news);
-    expect(failures?.map((f) => f.property)).toContain(property);
-    expect(failures?.find((f) => f.property === property)?.reason).toMatch(reason);
-    expect(sim.requests).toHaveLength(0);
-  });
-
-  it("unknown values pass check during preview", async () => {
-    const c = await configured(webhookSettingsProvider);
-    sim = c.sim;
-    expect((await c.provider.check!({}, { webhooksEnabled: UNKNOWN, site: UNKNOWN })).failures).toEqual([]);
-  });
 
   it("create and update issue the PUT; the id is the site; refresh is left to the host", async () => {
     const c = await configured(webhookSettingsProvider);
@@ -71,16 +55,22 @@ describe("WebhookSettings provider", () => {
     expect(sim.requests).toHaveLength(1);
   });
 
-  it.each([
-    [false, []],
-    [true, [{ webhooks_enabled: false }]],
-  ])("delete with disableOnDelete=%s sends %o", async (disableOnDelete, bodies) => {
-    const c = await configured(webhookSettingsProvider);
-    sim = c.sim;
-    const { id, outs } = await c.provider.create({ webhooksEnabled: true, disableOnDelete });
-    sim.requests.length = 0;
-    await c.provider.delete!(id, outs);
-    expect(sim.requests.map((r) => r.body)).toEqual(bodies);
-    expect(sim.webhooksEnabled).toBe(!disableOnDelete);
+  it("update moving the setting to another site sends it there and records that site", async () => {
+    sim = await startSimulator({ apiKey: KEY });
+    const eu = await startSimulator({ apiKey: "sk_live_EU_SITE_SECRET_7373" });
+    onTestFinished(() => eu.close());
+    const p = { ...webhookSettingsProvider };
+    await p.configure!(
+      configureRequest({
+        "billing:baseUrl": sim.url,
+        "billing:apiKey": KEY,
+        "billing:sites": JSON.stringify({ eu: { baseUrl: eu.url, apiKey: "sk_live_EU_SITE_SECRET_7373" } }),
+      }),
+    );
+    const made = await p.create({ webhooksEnabled: false, disableOnDelete: false });
+    const moved = await p.update!(made.id, made.outs, { webhooksEnabled: false, disableOnDelete: false, site: "eu" });
+    expect(moved.outs).toMatchObject({ webhooksEnabled: false, disableOnDelete: false, site: "eu" });
+    expect(eu.requests.map((r) => r.method)).toEqual(["PUT"]);
+    expect(eu.webhooksEnabled).toBe(false);
   });
 });
