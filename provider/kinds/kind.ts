@@ -59,8 +59,9 @@ export interface CatalogFacet {
   readonly partOfOwner?: { readonly input: string; readonly as: string };
   /** What the service holds when a create leaves the field out: export leaves such values out, diff reads a missing one so. */
   readonly defaults: Readonly<Record<string, unknown>>;
-  /** How a sentence names one ("price point"), and a heading ("Price point"). */
+  /** How a sentence names one ("price point"). */
   readonly noun: string;
+  /** How a heading or a line's start names one ("Price point"). */
   readonly title: string;
   /** The fields whose change changes what subscriptions pay, and what the service does with such a change (review, policy). */
   readonly pricing?: {
@@ -76,8 +77,9 @@ export interface CatalogFacet {
   };
   /** A replacement's steps at the service, in order, by the new inputs. */
   replaced(inputs: Readonly<Record<string, unknown>>): readonly string[];
-  /** What a delete does at the service, by the inputs it had; `removes` when the service keeps it and only the stack lets go. */
+  /** What a delete does at the service, by the inputs it had. */
   deleted(before: Readonly<Record<string, unknown>>): readonly string[];
+  /** True when a delete only removes it from the stack (the service keeps it: it has no delete); else a delete archives it. */
   readonly removes?: boolean;
 }
 
@@ -207,9 +209,11 @@ export interface CatalogReader<Obj = unknown> {
   list(client: BillingClient, owner?: unknown): Promise<readonly Obj[]>;
   /** The object an import id's part names (a key, or an id), in `owner` for a kind with one; undefined when none. */
   find(client: BillingClient, key: string, owner?: unknown): Promise<Obj | undefined>;
+  /** Its id at the site. */
   id(o: Obj): number;
   /** Its key across sites; undefined when it has none (then nothing keys it, and the read skips it). */
   key(o: Obj): string | undefined;
+  /** Whether the service archived it. */
   archived(o: Obj): boolean;
   /** The inputs that declare what the service holds: references as `handle:<h>`, defaults left out, no runtime inputs. */
   fromService(o: Obj, site: SiteView): Promise<Record<string, unknown>>;

@@ -128,11 +128,11 @@ const prepaidTerms = {
 /** A prepaid usage component: units bought ahead, with overage pricing beyond them. */
 export const prepaidUsageComponentInput = object("prepaid_usage", { ...common, ...tiered, ...prepaidTerms }, `${KEYS}, overagePricing`);
 
-/** An event-based component: usage counted from events by a metric. */
 // The contract's `EBB Component` create takes no `allow_fractional_quantities` (the other tiered kinds' creates do):
 // a create-only field the service would drop, so it is refused by name rather than sent and lost.
 const { allowFractionalQuantities: _, ...eventTiered } = tiered;
 
+/** An event-based component: usage counted from events by a metric. */
 export const eventBasedComponentInput = object(
   "event_based",
   {
