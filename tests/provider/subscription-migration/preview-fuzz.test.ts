@@ -18,16 +18,16 @@
  * another product gets no failure on them; with one of the three unknown
  * nothing can be judged and nothing fails; nothing but reads is sent.
  *
- * Reproducing a failure: `FUZZ_SEED=123 npx vitest run tests/provider/migration-preview-fuzz.test.ts`
+ * Reproducing a failure: `FUZZ_SEED=123 npx vitest run tests/provider/subscription-migration/preview-fuzz.test.ts`
  * (the seed is in the test's name and in fast-check's message).
  */
 
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { subscriptionMigrationProvider } from "../../provider";
-import type { Simulator, SubscriptionState } from "../../simulator";
-import { seedOf } from "../seeds";
-import { configured, configureRequest, KEY, mutations, UNKNOWN } from "./support";
+import { subscriptionMigrationProvider } from "../../../provider";
+import type { Simulator, SubscriptionState } from "../../../simulator";
+import { seedOf } from "../../seeds";
+import { configured, configureRequest, KEY, mutations, UNKNOWN } from "../support";
 
 const RUNS = 10_000;
 const SEED = seedOf("FUZZ_SEED");
