@@ -123,7 +123,13 @@ export class Components {
           : isDefault
             ? brackets
             : brackets.map(({ id: _id, ...b }) => b));
-      const overage = pp.overagePricing !== undefined ? pp.overagePricing : (c.overagePricing ?? null);
+      // Likewise the overage tiers: the component's go to its default as given, to another price point as copies.
+      const overage =
+        pp.overagePricing !== undefined
+          ? pp.overagePricing
+          : c.overagePricing && !isDefault
+            ? { ...c.overagePricing, prices: c.overagePricing.prices.map(({ id: _id, ...b }) => b) }
+            : (c.overagePricing ?? null);
       const name = pp.name ?? (isDefault && pp.handle === undefined ? ORIGINAL : (pp.handle ?? ORIGINAL));
       return this.pricePoints.make({ id: pp.id, handle: pp.handle, name, isDefault, archived: pp.archived, at: now }, () => ({
         ...this.#seedScheme(s, list, `price point '${pp.handle ?? ORIGINAL}'`),
@@ -275,6 +281,11 @@ export class Components {
       }
       for (const [k, v] of Object.entries(bracketProblems(pp.pricing_scheme, bracketsOf(pp.prices ?? []))))
         for (const m of v) add(`price_points[${i}].${k}`, m);
+      if (kind === "prepaid_usage" && pp.overage_pricing)
+        for (const [k, v] of Object.entries(
+          bracketProblems(pp.overage_pricing.pricing_scheme, bracketsOf(pp.overage_pricing.prices ?? [])),
+        ))
+          for (const m of v) add(`price_points[${i}].overage_pricing.${k}`, m);
     });
     if (hasProblems(problems)) throw new Refusal(problems);
     const id = this.#claimComponent(undefined);
@@ -324,12 +335,27 @@ export class Components {
         prepaid,
       }),
     );
-    for (const pp of inline) record.pricePoints.push(this.#inline(pp));
+    for (const pp of inline) record.pricePoints.push(this.#inline(kind, pp, prepaid));
     this.#components.set(id, record);
     return record;
   }
 
-  #inline(pp: InlinePricePointBody): ComponentPricePointRecord {
+  /**
+   * An inline price point of a component create. A prepaid usage component's
+   * (`Prepaid Component Price Point`) has its own `overage_pricing` (none when
+   * not given: the item does not require it); the item has no rollover,
+   * renewal or expiration, so it takes the component's (not published; as
+   * `addComponent` gives its other price points the component's).
+   */
+  #inline(
+    kind: ComponentKind,
+    pp: InlinePricePointBody,
+    terms: Pick<
+      ComponentPricePointRecord,
+      "rolloverPrepaidRemainder" | "renewPrepaidAllocation" | "expirationInterval" | "expirationIntervalUnit"
+    >,
+  ): ComponentPricePointRecord {
+    const overage = kind === "prepaid_usage" ? pp.overage_pricing : undefined;
     return this.#newPricePoint({
       name: pp.name,
       handle: pp.handle ?? null,
@@ -337,8 +363,13 @@ export class Components {
       scheme: { pricingScheme: pp.pricing_scheme, prices: bracketsOf(pp.prices ?? []).map((x) => ({ id: this.#next.price++, ...x })) },
       interval: pp.interval ?? null,
       intervalUnit: pp.interval_unit ?? null,
-      overagePricing: null,
-      prepaid: this.#prepaidTerms("metered", {}),
+      overagePricing: overage
+        ? {
+            pricingScheme: overage.pricing_scheme,
+            prices: bracketsOf(overage.prices ?? []).map((x) => ({ id: this.#next.price++, ...x })),
+          }
+        : null,
+      prepaid: terms,
     });
   }
 

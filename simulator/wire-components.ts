@@ -117,7 +117,11 @@ const overagePricing = z.object({
   prices: prices.optional(),
 });
 
-/** An inline price point of a component create (`Component Price Point Item`). */
+/**
+ * An inline price point of a component create (`Component Price Point Item`;
+ * a prepaid usage component's, `Prepaid Component Price Point`, also takes
+ * `overage_pricing`, kept for that kind only).
+ */
 const inlinePricePoint = z.object({
   name: requiredText("Name"),
   handle: handle("Handle").optional(),
@@ -125,6 +129,7 @@ const inlinePricePoint = z.object({
   interval: count("Interval").optional(),
   interval_unit: intervalUnit("Interval unit").optional(),
   prices: prices.optional(),
+  overage_pricing: overagePricing.optional(),
 });
 export type InlinePricePointBody = z.infer<typeof inlinePricePoint>;
 
