@@ -8,7 +8,16 @@ import type { ComponentPricePointRecord, ComponentRecord, CouponRecord, PriceRec
  * `null`. Keys the schema types without null are left out when there is no
  * value (`event_based_billing_metric_id` of other kinds, `interval` without
  * multifrequency, a price point's `subscription_id`), rather than written with
- * a value the schema refuses.
+ * a value the schema refuses. Beyond the vendored schemas: a prepaid usage
+ * component's price point terms (see {@link prepaidTerms}).
+ *
+ * Not written: a component's `display_on_hosted_page`. The creates and `Update
+ * Component` take it and the record keeps it, but no component answer of the
+ * contract has it (neither the `Component` schema of any operation answering
+ * one nor their examples), nor does the vendor's later `Component` (its SDKs
+ * up to 2026); the vendor answers it only on a subscription's component line
+ * (`Subscription Component`). Answering it would make a setting look readable
+ * here that the service is not published to give back.
  */
 
 /** "$10.00", "$0.49", "$0.00000065": at least two decimals, more when the price has them. */
@@ -74,7 +83,48 @@ export function renderComponent(c: ComponentRecord, family: ProductFamilyRecord,
 
 export type WireComponent = ReturnType<typeof renderComponent>;
 
-/** `Component Price Point`. `currency_prices` comes only with several currencies; the simulated site has one. */
+/**
+ * A prepaid usage component's price point terms: its overage tiers and their
+ * scheme, rollover, renewal and the rollover's expiration.
+ *
+ * The vendored contract (the vendor's spec at c9ebc9aed12b, 2024-07-02) does
+ * not have them in `Component Price Point`, though its create takes them
+ * (`Create Prepaid Usage Component Price Point`). The vendor's later `Component
+ * Price Point` publishes them (from its SDKs' 6.0.0 of 2024-12, generated from
+ * its spec; @maxio-com/advanced-billing-sdk 6.1.0, this repository's
+ * devDependency, models/componentPricePoint; in the vendor's SDK docs the
+ * clone operation's example answers all six), each "Applicable only to prepaid
+ * usage components":
+ * `overage_prices` (Component Price list), `overage_pricing_scheme` (Pricing
+ * Scheme), `renew_prepaid_allocation` and `rollover_prepaid_remainder`
+ * (boolean), `expiration_interval` (integer or null), `expiration_interval_unit`
+ * (day, month, never or null). Written as that schema types them:
+ * - other kinds' price points leave all six out: the vendor's examples of
+ *   theirs show none of them, and their records hold none;
+ * - keys typed without null are left out when the record holds no value (a
+ *   prepaid price point made without overage pricing has no overage tiers nor
+ *   scheme), as for the other keys of this file;
+ * - `expiration_interval` and `expiration_interval_unit` are null when there is
+ *   no expiration (as a product price point's are).
+ */
+function prepaidTerms(c: ComponentRecord, pp: ComponentPricePointRecord) {
+  if (c.kind !== "prepaid_usage") return {};
+  return {
+    ...(pp.overagePricing
+      ? { overage_prices: pp.overagePricing.prices.map(renderPrice(c, pp)), overage_pricing_scheme: pp.overagePricing.pricingScheme }
+      : {}),
+    ...(pp.rolloverPrepaidRemainder !== null ? { rollover_prepaid_remainder: pp.rolloverPrepaidRemainder } : {}),
+    ...(pp.renewPrepaidAllocation !== null ? { renew_prepaid_allocation: pp.renewPrepaidAllocation } : {}),
+    expiration_interval: pp.expirationInterval,
+    expiration_interval_unit: pp.expirationIntervalUnit,
+  };
+}
+
+/**
+ * `Component Price Point`, and a prepaid usage component's terms (see
+ * {@link prepaidTerms}). `currency_prices` comes only with several currencies;
+ * the simulated site has one.
+ */
 export function renderComponentPricePoint(c: ComponentRecord, pp: ComponentPricePointRecord) {
   return {
     id: pp.id,
@@ -92,6 +142,7 @@ export function renderComponentPricePoint(c: ComponentRecord, pp: ComponentPrice
     tax_included: pp.taxIncluded,
     interval: pp.interval,
     interval_unit: pp.intervalUnit,
+    ...prepaidTerms(c, pp),
   };
 }
 
