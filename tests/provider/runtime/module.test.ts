@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 const config = async () => {
   vi.resetModules();
-  return import("../../provider/runtime/config");
+  return import("../../../provider/runtime/config");
 };
 const configured = async (values: Record<string, string>) => {
   const { configure, clientOptionsFor, settingsFor } = await config();
@@ -105,7 +105,7 @@ describe("provider/runtime's module-level tables, loaded afresh", () => {
 
   it("the unknown marker is the engine's, and only it is unknown; previews are recorded under the key billing-review reads", async () => {
     vi.resetModules();
-    const { UNKNOWN, isUnknown, PREVIEW_KEY } = await import("../../provider/engine");
+    const { UNKNOWN, isUnknown, PREVIEW_KEY } = await import("../../../provider/engine");
     expect(UNKNOWN).toBe(unknownValue);
     expect([isUnknown(unknownValue), isUnknown(""), isUnknown({ a: [unknownValue] }), isUnknown({ a: [""] })]).toEqual([
       true,
