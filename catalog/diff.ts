@@ -155,7 +155,8 @@ export function diffCatalogs(a: CatalogSnapshot, b: CatalogSnapshot, options: Di
   for (const type of types) {
     const x = a.objects[type] ?? {};
     const y = b.objects[type] ?? {};
-    // What an owner that is on one side only holds is not listed again: the owner's line says it.
+    // What an owner holds is compared only when the owner is on both sides: an owner on one side only (or archived on
+    // one, and left aside) is one line, what it holds goes with it.
     const ownerKind = catalogKind(type)?.facet.owner?.kind;
     const ownerType = ownerKind !== undefined ? catalogKind(ownerKind)?.type : undefined;
     const ownerOn = (s: CatalogSnapshot, key: string) =>
@@ -163,12 +164,10 @@ export function diffCatalogs(a: CatalogSnapshot, b: CatalogSnapshot, options: Di
     for (const key of [...new Set([...Object.keys(x), ...Object.keys(y)])].sort()) {
       const p = live(x[key]);
       const q = live(y[key]);
-      if (p === undefined && q === undefined) continue;
-      if (p === undefined) {
-        if (ownerOn(a, key)) added.push({ kind: type, key });
-      } else if (q === undefined) {
-        if (ownerOn(b, key)) removed.push({ kind: type, key });
-      } else {
+      if ((p === undefined && q === undefined) || !ownerOn(a, key) || !ownerOn(b, key)) continue;
+      if (p === undefined) added.push({ kind: type, key });
+      else if (q === undefined) removed.push({ kind: type, key });
+      else {
         const fields = fieldChanges(
           comparable(type, p, parts, a.declaredOnly === true),
           comparable(type, q, parts, b.declaredOnly === true),
