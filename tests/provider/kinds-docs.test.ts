@@ -126,6 +126,42 @@ describe("kindReference", () => {
   });
 });
 
+// The type column's bracketing of an array of a union, `(a \| b)[]`: every real type is one line, where the anchors of
+// its pattern cannot matter. A type that spans lines (a property name with a line break) shows which text is
+// bracketed: the whole type or nothing, never a line of it, which would put the bracket inside another member of the
+// union.
+
+/** The type cell of the `list` input of a kind whose `list` is an array of `items`, as the reference writes it. */
+function typeOfList(items: z.ZodType): string {
+  const kind = sample({
+    key: "sampleList",
+    type: "SampleList",
+    summary: "A kind for the type column's checks.",
+    inputs: z.object({ list: z.array(items) }),
+    example: { list: [] },
+  });
+  const reference = kindReference([kind]);
+  const row = reference.slice(reference.indexOf("| `list` | "));
+  return row.slice("| `list` | ".length, row.indexOf(" | required"));
+}
+
+const multiLine = z.object({ "a\nb": z.string().optional() });
+
+describe("kindReference: the type of an array of a union", () => {
+  it.each([
+    ["one line: the whole union is bracketed", z.union([z.number(), z.string()]), "(number \\| string)[]"],
+    ["one line, a member itself an array", z.union([z.string(), z.array(z.number())]), "(string \\| number[])[]"],
+    ["a line break before the last member: left whole", z.union([multiLine, z.string()]), "{ a\nb? } \\| string[]"],
+    [
+      "a line break after an array member: left whole",
+      z.union([z.string(), z.array(z.number()), multiLine]),
+      "string \\| number[] \\| { a\nb? }[]",
+    ],
+  ])("%s", (_, items, expected) => {
+    expect(typeOfList(items)).toBe(expected);
+  });
+});
+
 describe("propertiesOf", () => {
   it.each<[string, z.ZodObject, "input" | "output", { name: string; schema: object; required: boolean }[]]>([
     [

@@ -1,53 +1,17 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { finishReplacement, freedHandle, type PricePointSteps, refersTo } from "../../provider/kinds/catalog";
-import type { Context } from "../../provider/kinds/kind";
 import { partialFailure } from "../../provider/engine";
+import { finishReplacement, type PricePointSteps } from "../../provider/kinds/catalog";
+import type { Context } from "../../provider/kinds/kind";
 import { BillingClient } from "../../sdk/client";
 import { type Simulator, startSimulator } from "../../simulator";
 import { KEY, mutations } from "./support";
 
 /**
- * The catalog kinds' shared helpers called directly (provider/kinds/catalog.ts): the handle a replaced
- * object is renamed to, whether a reference names an object, and the steps after a
- * price point's create (promote, archive the replaced ones) against the simulator over a real socket,
- * with what is left recorded when a step fails. Each case is exact: a changed suffix, cut, message or
- * recorded todo fails it.
+ * What the catalog kinds do after a price point's create replaced others (provider/kinds/catalog.ts's
+ * finishReplacement), called directly against the simulator over a real socket: promote it, then archive the
+ * replaced ones (the default stays live, said so), with what is left recorded when a step fails. Each case is exact:
+ * a changed message or recorded todo fails it.
  */
-
-describe("freedHandle: the replaced object's handle, -replaced-<id> (and a count while taken), cut to 255 characters", () => {
-  const long = "a".repeat(255);
-  it.each([
-    ["free at once", "texts", 7, [], "texts-replaced-7"],
-    ["its first candidate taken: a count", "texts", 7, ["texts-replaced-7"], "texts-replaced-7-1"],
-    ["the first two taken", "texts", 7, ["texts-replaced-7", "texts-replaced-7-1"], "texts-replaced-7-2"],
-    ["others' handles do not matter", "texts", 7, ["texts", "texts-replaced-8"], "texts-replaced-7"],
-    ["a 255-character handle cut to leave room for the suffix", long, 42, [], `${"a".repeat(243)}-replaced-42`],
-    ["cut further for a count", long, 42, [`${"a".repeat(243)}-replaced-42`], `${"a".repeat(241)}-replaced-42-1`],
-  ])("%s", (_, handle, id, taken, expected) => {
-    const freed = freedHandle(handle, id, new Set(taken));
-    expect(freed).toBe(expected);
-    expect(freed.length).toBeLessThanOrEqual(255);
-  });
-});
-
-describe("refersTo: a reference names the object by its id or as handle:<its handle>", () => {
-  it.each([
-    ["its id", 5, 5, "rockets", true],
-    ["its id, the object's handle unknown", 5, 5, undefined, true],
-    ["another id", 5, 6, "rockets", false],
-    ["an id, the object's id unknown", 5, undefined, "rockets", false],
-    ["handle:<its handle>", "handle:rockets", 5, "rockets", true],
-    ["handle:<its handle>, its id unknown", "handle:rockets", undefined, "rockets", true],
-    ["handle:<another handle>", "handle:boosters", 5, "rockets", false],
-    ["its bare handle (not a reference)", "rockets", 5, "rockets", false],
-    ["its id as text (not a reference)", "5", 5, "rockets", false],
-    ["handle:undefined while the object's handle is unknown", "handle:undefined", 5, undefined, false],
-    ["no reference, nothing known", undefined, undefined, undefined, false],
-    ["no reference", undefined, 5, "rockets", false],
-  ])("%s", (_, ref, id, handle, expected) => {
-    expect(refersTo(ref, id, handle)).toBe(expected);
-  });
-});
 
 describe("finishReplacement: promote, then archive the replaced price points; a failure records what is left", () => {
   let sim: Simulator;
