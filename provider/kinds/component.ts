@@ -30,6 +30,8 @@ const catalog = {
   key: "handle",
   references: { productFamily: { kind: "productFamily", output: "familyId" } },
   runtimeInputs: ["adopt", "site"],
+  // The contract's component answers have no display_on_hosted_page (only its creates and updates take it).
+  writeOnly: ["displayOnHostedPage"],
   // What the service holds for each when a create leaves it out (recurring: a quantity-based one's, the only kind taking it).
   defaults: {
     taxable: false,

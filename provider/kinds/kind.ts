@@ -53,6 +53,11 @@ export interface CatalogFacet {
   /** Inputs that say how the kind runs rather than what the service holds: never exported, imported or compared. */
   readonly runtimeInputs: readonly string[];
   /**
+   * Inputs the service takes but never answers (its published answers have no such field): export and `pulumi
+   * import` cannot carry them (a program declares them again), and drift cannot see a change made outside.
+   */
+  readonly writeOnly?: readonly string[];
+  /**
    * An object with this input true is its owner's own part, not an object of its own, in a snapshot (a product's
    * default price point: its pricing is the product's); its handle and name go under `as` in the owner's entry.
    */

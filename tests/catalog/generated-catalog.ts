@@ -105,7 +105,7 @@ const componentCommon = fc.record({
   accountingCode: optional(fc.stringMatching(/^[A-Z]{2}-[0-9]{1,4}$/)),
   itemCategory: optional(fc.constantFrom("Business Software", "Consumer Software", "Digital Services", "Physical Goods", "Other")),
   hideDateRangeOnInvoice: optional(flag),
-  displayOnHostedPage: optional(flag),
+  // Write-only at the service (its answers have no such field): not generated, as no site could show it (the facet says so).
   upgradeCharge: optional(charge),
   downgradeCredit: optional(charge),
 });
@@ -323,6 +323,11 @@ export const catalogArbitrary: fc.Arbitrary<GeneratedCatalog> = fc
             ...termsOf(pp),
             // The default's currency and tax options are its component's, which declares none: left as the service makes them.
             ...(j === def ? { useSiteExchangeRate: undefined, taxIncluded: undefined, default: true } : {}),
+            // An on/off component's default is its one price, a bracket from 0 as the service makes it from a unit price
+            // (the vendor's on/off examples): what a declaration of the component can say.
+            ...(j === def && body.kind === "on_off"
+              ? { prices: (termsOf(pp).prices as Inputs[]).map((t) => ({ ...t, startingQuantity: 0 })) }
+              : {}),
           }),
           archived: (pp.archived && j !== def) || c.archived,
         });
