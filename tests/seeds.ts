@@ -5,7 +5,7 @@
  * randomized tests with them: new cases, and the line to replay them.
  */
 export const FIXED_SEEDS = {
-  /** tests/provider/check-fuzz.test.ts, tests/provider/migration-preview-fuzz.test.ts */
+  /** tests/provider/check-fuzz.test.ts, tests/provider/subscription-migration/preview-fuzz.test.ts */
   FUZZ_SEED: 24_01,
   /** tests/provider/catalog-check-fuzz.test.ts, and component-, component-price-point- and coupon-check-fuzz */
   CATALOG_FUZZ_SEED: 24_02,
