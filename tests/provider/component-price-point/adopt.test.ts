@@ -55,7 +55,7 @@ describe("ComponentPricePoint: adoption", () => {
     expect(heldByHandle(texts.id, "texts-volume")?.prices.map((p) => Number(p.unitPrice))).toEqual([0.05, 0.03]);
   });
 
-  describe("adopting a prepaid price point: its prepaid terms, which the service's answer does not show", () => {
+  describe("adopting a prepaid price point: its prepaid terms, as the service's answer shows them", () => {
     it("none declared: adopted, no replacement", async () => {
       const { points, credits } = await setup();
       const made = sim.addComponentPricePoint(
@@ -70,7 +70,7 @@ describe("ComponentPricePoint: adoption", () => {
       expect(held(credits.id, made.id)?.archivedAt).toBeNull();
     });
 
-    it("one declared, not confirmed held: the old one renamed and replaced, the notice naming what cannot change in place", async () => {
+    it("its overage declared otherwise: the old one renamed and replaced, the notice naming what cannot change in place (the rollover it holds, as its answer says, is no difference)", async () => {
       const { points, credits } = await setup();
       const made = sim.addComponentPricePoint(
         { componentHandle: "credits" },
@@ -88,7 +88,7 @@ describe("ComponentPricePoint: adoption", () => {
       );
       expect(error).toBeUndefined();
       expect(text).toContain(
-        `ComponentPricePoint: ${label("credits-bulk", made.id)} is renamed \`credits-bulk-replaced-${made.id}\` to free its handle for its replacement (rolloverPrepaidRemainder, overagePricing); it is archived once the new one exists.`,
+        `ComponentPricePoint: ${label("credits-bulk", made.id)} is renamed \`credits-bulk-replaced-${made.id}\` to free its handle for its replacement (overagePricing); it is archived once the new one exists.`,
       );
       expect(steps(sim)).toEqual([
         `PUT /components/${credits.id}/price_points/${made.id}.json`,

@@ -230,7 +230,7 @@ describe("Component's catalog facet and reader", () => {
     },
   );
 
-  it("a prepaid component: its overage tiers from the component's answer, their scheme read from them (the simulator answers no scheme and no prepaid terms)", async () => {
+  it("a prepaid component: its overage tiers, their scheme and its prepaid terms as its default price point answers them", async () => {
     const { components, client } = await setup();
     const prepaid = KINDS[3]?.[1] as Record<string, unknown>;
     await components.create(prepaid);
@@ -243,7 +243,10 @@ describe("Component's catalog facet and reader", () => {
       unitName: "message",
       pricingScheme: "per_unit",
       prices: [{ startingQuantity: 1, unitPrice: "0.1" }],
-      overagePricing: { pricingScheme: "tiered", prices: TIERS },
+      overagePricing: { pricingScheme: "volume", prices: TIERS },
+      rolloverPrepaidRemainder: true,
+      expirationInterval: 1,
+      expirationIntervalUnit: "month",
     });
     expect((await components.check!({}, read)).failures).toEqual([]);
   });
