@@ -126,7 +126,7 @@ async function readWith(client: BillingClient, options: ReadCatalogOptions): Pro
   const view: SiteView = {
     async keyOf(kind, id) {
       const l = listed.get(kind)?.find((x) => x.kind.reader.id(x.o) === id);
-      return l && l.kind.reader.key(l.o);
+      return l?.kind.reader.key(l.o);
     },
     async children(kind, owner) {
       const ownerKind = kinds.find((k) => k.key === kinds.find((c) => c.key === kind)?.facet.owner?.kind);

@@ -1,7 +1,7 @@
 /**
  * The engine's conventions, read by the kinds (provider/kinds/) and the runtime that serves them (provider/runtime/)
  * alike: unknown values at preview, check failures, partial failures, notices. Importing neither, it keeps both
-* folders free of a circle.
+ * folders free of a circle.
  */
 
 /** The engine's placeholder for a value not known until apply (preview). */

@@ -1,12 +1,11 @@
 import { z } from "zod";
 import { catalogHandle, pricingShape, pricingRule as sdkPricingRule } from "../../sdk/catalog/inputs";
 import type { BillingClient } from "../../sdk/client";
-import { BillingApiError } from "../../sdk/errors";
 import { flag, valueText } from "../../sdk/inputs";
 import type { Pricing, Product, ProductFamily } from "../../sdk/results";
 import { isUnknown } from "../engine";
 import { accepting } from "./inputs";
-import type { Context } from "./kind";
+import { unless404 } from "./lifecycle";
 import { PRICING_FIELDS, type PricingField } from "./pricing-fields";
 
 /**
@@ -188,22 +187,9 @@ export const describeChanges = (
   to: Partial<Record<PricingField, unknown>>,
 ) => fields.map((k) => `${k} ${pricingText(k, from[k])} → ${pricingText(k, to[k])}`).join(", ");
 
-/** A 404, the service's "not there". */
-export const isNotFound = (err: unknown): boolean => err instanceof BillingApiError && err.status === 404;
-
-/** The object with this handle, or undefined when the service has none (404). */
-export async function findByHandle<T>(read: () => Promise<T>): Promise<T | undefined> {
-  try {
-    return await read();
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    throw err;
-  }
-}
-
-/** The adoption notice: what was adopted, and at which site. */
-export const adoptedNotice = (ctx: Context, site: string | undefined, what: string, handle: string, id: number) =>
-  ctx.notice(`adopted ${what} \`${handle}\` (id ${id}) of site ${ctx.siteLabel(site)}`);
+/** A 404, the service's "not there"; the object, or undefined on a 404 (the lifecycle's, one definition). */
+export { isNotFound } from "./lifecycle";
+export const findByHandle = unless404;
 
 /**
  * The product with this handle, or undefined. The SDK reads a string of digits as an id, and a
@@ -217,69 +203,3 @@ export async function productWithHandle(client: BillingClient, handle: string): 
 /** The family with this handle, or undefined (asked as `handle:x`, so a handle of digits is not read as an id). */
 export const familyWithHandle = (client: BillingClient, handle: string): Promise<ProductFamily | undefined> =>
   findByHandle(() => client.readProductFamily(`handle:${handle}`));
-
-/** A price point kind's own calls and words, for {@link finishReplacement}. */
-export interface PricePointSteps {
-  /** The kind's type, as its notices start ("ProductPricePoint"). */
-  readonly type: string;
-  /** What it is a price point of: "product" or "component". */
-  readonly parent: string;
-  /** How notices and errors name one: "price point `x` (id 1)". */
-  label(handle: string, id: number): string;
-  promote(id: number): Promise<unknown>;
-  read(id: number): Promise<{ readonly handle?: string; readonly type?: string; readonly archivedAt?: string } | undefined>;
-  archive(id: number): Promise<unknown>;
-}
-
-/** What is left of a replacement, recorded in state until it is done. */
-interface ReplacementTodo {
-  readonly promote?: boolean;
-  readonly archive?: readonly number[];
-}
-
-/**
- * The steps after a price point's create or adoption: promote it if it is to be the default, then
- * archive the ones it replaces (never the default, which the service refuses). The promotion comes
- * first so that the parent always has a live default. A failure keeps the remaining steps in `todo`,
- * with the price point recorded, so the next `up` finishes them.
- */
-export async function finishReplacement<
-  S extends { readonly handle: string; readonly pricePointId?: number; readonly isDefault?: boolean; readonly todo?: ReplacementTodo },
->(ctx: Context, id: string, s: S, steps: PricePointSteps): Promise<S> {
-  let todo = { promote: s.todo?.promote ?? false, archive: [...(s.todo?.archive ?? [])] };
-  let current = s;
-  const keep = (): S => ({ ...current, todo: todo.promote || todo.archive.length > 0 ? todo : undefined });
-  try {
-    if (todo.promote && current.pricePointId !== undefined) {
-      await steps.promote(current.pricePointId);
-      current = { ...current, isDefault: true };
-      todo = { ...todo, promote: false };
-    }
-    while (todo.archive.length > 0) {
-      const old = todo.archive[0] as number;
-      const live = await findByHandle(() => steps.read(old));
-      if (live && live.archivedAt === undefined) {
-        if (live.type === "default") {
-          ctx.notice(
-            `${steps.type}: ${steps.label(live.handle ?? "?", old)} stays live: it is still the ${steps.parent}'s default, which the service cannot archive; promote another price point, then remove it.`,
-          );
-        } else {
-          await steps.archive(old);
-          ctx.notice(`${steps.type}: archived the replaced ${steps.label(live.handle ?? "?", old)}; subscriptions on it keep it.`);
-        }
-      }
-      todo = { ...todo, archive: todo.archive.slice(1) };
-    }
-  } catch (err) {
-    const left = [
-      todo.promote ? `promote it to the ${steps.parent}'s default` : "",
-      todo.archive.length > 0 ? `archive the replaced price point(s) ${todo.archive.join(", ")}` : "",
-    ].filter(Boolean);
-    throw ctx.partialFailure(
-      `${steps.label(current.handle, current.pricePointId ?? 0)} was created and recorded; what is left (${left.join(", ")}) failed: ${err instanceof Error ? err.message : String(err)}. The next \`pulumi up\` finishes it.`,
-      id,
-      keep(),
-    );
-  }
-  return keep();
-}

@@ -124,7 +124,7 @@ const reader: CatalogReader<Family> = {
     name: f.name || f.handle,
     ...(f.description ? { description: f.description } : {}),
   }),
-  record: async (_client, f, inputs, site) => ({
+  record: async (_client, f, inputs, _site) => ({
     ...steps.record(f, inputs as Inputs, undefined),
     handle: f.handle,
     args: life.argsOf(inputs as Inputs),
