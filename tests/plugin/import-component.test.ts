@@ -138,8 +138,8 @@ describe("pulumi import of a Component", () => {
       kind: "prepaid_usage",
       overagePricing: { pricingScheme: "per_unit", prices: [{ startingQuantity: 1 }] },
     });
-    // The contract's answers carry no rollover terms (neither the component's nor its price point's): none is printed.
-    expect(imported.inputs).not.toHaveProperty("rolloverPrepaidRemainder");
+    // Its default price point answers its prepaid terms (the vendor's later Component Price Point schema), printed as created.
+    expect(imported.inputs).toMatchObject({ rolloverPrepaidRemainder: true, expirationInterval: 1, expirationIntervalUnit: "month" });
     const checked = await p.check(COMPONENT, imported.inputs ?? {}, imported.inputs ?? {});
     expect(checked.failures ?? []).toEqual([]);
     expect(await p.diff(imported.id ?? "", COMPONENT, imported.props ?? {}, checked.inputs ?? {})).toMatchObject({ changes: false });
