@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { type Simulator, startSimulator } from "../../simulator";
 import { SECRET_KEY, seedWebUiSite } from "../catalog/site";
+import { type CatalogRun, catalogProgramStack, catalogProject, filesUnder, runBillingCatalog } from "./catalog-support";
 import { disposeChecked, planOf, pluginStack, printedCode } from "./plugin-support";
-import { type Consumer, ExampleStack, installedConsumer, mutations, ROOT } from "./support";
+import { type Consumer, type ExampleStack, installedConsumer, mutations, ROOT } from "./support";
 
 /**
  * A site's catalog out of its web UI into code, with the real CLI and the README's own commands
@@ -20,12 +21,6 @@ import { type Consumer, ExampleStack, installedConsumer, mutations, ROOT } from 
 
 /** The second site's key (the first's is the catalog tests' SECRET_KEY): neither may appear in any output or file. */
 const STAGING_KEY = "sk_e2e_staging_5b1f0a93";
-
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
 
 /** The README's whole-catalog commands (the sh block after "**A whole catalog**"), as written there, one per line. */
 async function readmeCatalogCommands(): Promise<string[]> {
@@ -53,25 +48,8 @@ describe("billing-catalog export, import and diff with the real CLI (README's co
   const printed: string[] = [];
 
   /** The installed package's `billing-catalog`, as `npx billing-catalog` runs it, with the README's environment. */
-  function billingCatalog(args: string[], cwd: string): Promise<Run> {
-    const bin = path.join(c.dir, "node_modules/pulumi-subscription-billing/dist/catalog/bin.js");
-    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("BILLING_")));
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [bin, ...args], {
-        cwd,
-        env: { ...env, BILLING_API_KEY: SECRET_KEY, STAGING_API_KEY: STAGING_KEY },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (d) => (stdout += d));
-      child.stderr.on("data", (d) => (stderr += d));
-      child.on("error", reject);
-      child.on("close", (code) => {
-        printed.push(stdout, stderr);
-        resolve({ code: code ?? 1, stdout, stderr });
-      });
-    });
+  function billingCatalog(args: string[], cwd: string): Promise<CatalogRun> {
+    return runBillingCatalog(c, args, { cwd, env: { BILLING_API_KEY: SECRET_KEY, STAGING_API_KEY: STAGING_KEY }, printed });
   }
 
   /** A README command with its sites pointed at the simulators: `acme` is the exported site, `acme-staging` the fresh one. */
@@ -98,7 +76,7 @@ describe("billing-catalog export, import and diff with the real CLI (README's co
   }
 
   /** The installed `billing-review` over a preview document. */
-  function review(input: string): Promise<Run> {
+  function review(input: string): Promise<CatalogRun> {
     const bin = path.join(c.dir, "node_modules/pulumi-subscription-billing/dist/review/bin.js");
     return new Promise((resolve, reject) => {
       const child = spawn(process.execPath, [bin], { stdio: ["pipe", "pipe", "pipe"] });
@@ -113,36 +91,22 @@ describe("billing-catalog export, import and diff with the real CLI (README's co
   }
 
   /** A dynamic-provider stack of the exported program against a site. */
-  async function programStack(stack: string, sim: Simulator, key: string): Promise<ExampleStack> {
-    const s = await ExampleStack.create(c, "catalog-program", stack);
-    await s.config("billing:baseUrl", sim.url);
-    await s.config("billing:apiKey", key, true);
-    return s;
+  function programStack(stack: string, sim: Simulator, key: string): Promise<ExampleStack> {
+    return catalogProgramStack(c, "catalog-program", stack, sim, key);
   }
 
   before(async () => {
     commands = await readmeCatalogCommands();
     c = await installedConsumer();
-    project = c.example("catalog-export");
-    await mkdir(project, { recursive: true });
-    await writeFile(
-      path.join(project, "Pulumi.yaml"),
-      "name: billing-catalog-export\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n",
-    );
     // Nothing declared yet: the project a user brings the site's catalog into.
-    await writeFile(path.join(project, "index.ts"), "export {};\n");
+    project = await catalogProject(c, "catalog-export", "billing-catalog-export", "export {};\n");
     prod = await startSimulator({ apiKey: SECRET_KEY });
     seedWebUiSite(prod);
     imported = await pluginStack("catalog-export", "prod");
     await imported.config("billing:baseUrl", prod.url);
     await imported.config("billing:apiKey", SECRET_KEY, true);
     staging = await startSimulator({ apiKey: STAGING_KEY });
-    programDir = c.example("catalog-program");
-    await mkdir(programDir, { recursive: true });
-    await writeFile(
-      path.join(programDir, "Pulumi.yaml"),
-      "name: billing-catalog-program\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n",
-    );
+    programDir = await catalogProject(c, "catalog-program", "billing-catalog-program");
     prod.reset();
   });
 
@@ -287,9 +251,3 @@ describe("billing-catalog export, import and diff with the real CLI (README's co
     assert.match(markdown.stdout, /api-calls/);
   });
 });
-
-/** Every file's text under a folder (none when it does not exist). */
-async function filesUnder(dir: string): Promise<string[]> {
-  const names = await readdir(dir).catch(() => [] as string[]);
-  return Promise.all(names.map((n) => readFile(path.join(dir, n), "utf8")));
-}
