@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   if (mode === "export") {
     const { snapshot } = await readCatalog({ baseUrl: url, apiKey: key });
     const text = snapshotJson(snapshot) + JSON.stringify(catalogImportFile(snapshot)) + catalogProgram(snapshot);
-    objects = text.length > 0 ? Object.keys(snapshot.objects.Product ?? {}).length : 0;
+    objects = text.length > 0 ? Object.keys(snapshot.objects["Product"] ?? {}).length : 0;
   } else {
     objects = (await bareCatalogRead(url, key)).products;
   }

@@ -60,7 +60,7 @@ export async function catalogExportFigure(o: {
       let n = 0;
       const t = await time(async () => {
         const { snapshot } = await readCatalog({ baseUrl: site.url, apiKey: KEY });
-        n = Object.keys(snapshot.objects.Product ?? {}).length;
+        n = Object.keys(snapshot.objects["Product"] ?? {}).length;
         snapshotJson(snapshot);
         catalogImportFile(snapshot);
         catalogProgram(snapshot);

@@ -3,8 +3,8 @@ import { type CatalogEntry, type CatalogSnapshot, SNAPSHOT_FORMAT, sortedDeep, s
 
 /**
  * What a program would make, read from its `pulumi preview --json --show-sames` output, as a
- * snapshot: each catalog resource's inputs, its references (a family's `familyId`, a `Product`, a
- * `Component`) turned back into `handle:<h>` through the preview's property dependencies (so unknown ids
+ * snapshot: each catalog resource's inputs, its references (another resource's output, as its kind's facet names
+ * them) turned back into `handle:<h>` through the preview's property dependencies (so unknown ids
  * of resources not created yet resolve too), or kept as written. Such a snapshot holds only what
  * the program declares: {@link diffCatalogs} then compares only declared fields, since what a program
  * leaves out is the service's choice.
@@ -25,7 +25,7 @@ interface PreviewStep {
   readonly newState?: { urn?: string; type?: string; inputs?: Record<string, unknown>; propertyDependencies?: Record<string, string[]> };
 }
 
-/** The catalog kind's type of a resource type: the dynamic providers' `pulumi-nodejs:dynamic/billing:Product` or the plugin's `billing:index:Product`. */
+/** The catalog kind's type of a resource type: the dynamic providers' `pulumi-nodejs:dynamic/billing:<Type>` or the plugin's `billing:index:<Type>`. */
 function typeOf(type: string | undefined): string | undefined {
   const m = /^(?:pulumi-nodejs:dynamic\/billing:|billing:index:)([A-Za-z]+)$/.exec(type ?? "");
   return m?.[1] !== undefined && catalogKind(m[1]) !== undefined ? m[1] : undefined;

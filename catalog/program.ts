@@ -10,19 +10,13 @@ export interface ProgramOptions {
   readonly packageName?: string;
 }
 
-/** A reference to another resource's output, written as code rather than as a value. */
-class Code {
-  constructor(readonly text: string) {}
-}
-
-type Value = string | number | boolean | Code | Reference | readonly Value[] | { readonly [k: string]: Value | undefined };
+type Value = string | number | boolean | Reference | readonly Value[] | { readonly [k: string]: Value | undefined };
 
 const LINE = 140;
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** A value as biome formats it: objects always expanded (biome keeps an object expanded when written so), arrays on one line when they fit. */
 function render(v: Value, indent: string, lead: number, variables: ReadonlyMap<string, string>): string {
-  if (v instanceof Code) return v.text;
   if (v instanceof Reference) return `${variables.get(v.name)}.${v.output}`;
   if (typeof v === "string") return JSON.stringify(v);
   if (typeof v === "number" || typeof v === "boolean") return String(v);
@@ -30,7 +24,7 @@ function render(v: Value, indent: string, lead: number, variables: ReadonlyMap<s
   if (Array.isArray(v)) {
     const items = v as readonly Value[];
     if (items.length === 0) return "[]";
-    const objects = items.some((x) => typeof x === "object" && !(x instanceof Code) && !(x instanceof Reference) && !Array.isArray(x));
+    const objects = items.some((x) => typeof x === "object" && !(x instanceof Reference) && !Array.isArray(x));
     if (!objects) {
       const flat = `[${items.map((x) => render(x, inner, 0, variables)).join(", ")}]`;
       // `lead` is what precedes the array on its line; the trailing "," closes it.
@@ -63,10 +57,9 @@ function identifierOf(name: string): string {
 }
 
 /**
- * A TypeScript program declaring a snapshot's catalog with the package's dynamic providers: a
- * product names its family's `familyId`, a price point its `Product`, a component price point its
- * `Component`, a coupon its restricted products' `productId` and components' `componentId` (and
- * `"handle:<h>"` for one the program does not declare). Fields the service holds by default are left
+ * A TypeScript program declaring a snapshot's catalog with the package's dynamic providers: each reference
+ * (a product's family, a price point's product, a coupon's restrictions: its kind's facet says which) is the
+ * referenced resource's output when the program declares it, else `"handle:<h>"`. Fields the service holds by default are left
  * out, so `pulumi preview` against the same site shows no changes: each resource adopts the object
  * with its handle. Archived objects are listed in a closing comment, not declared (a declaration would
  * restore them). Deterministic, and already formatted as biome formats it.

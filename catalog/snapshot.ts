@@ -28,7 +28,7 @@ export interface CatalogSnapshot {
    * what the service holds by default, so a diff compares only the fields it declares.
    */
   readonly declaredOnly?: boolean;
-  /** By kind type (`Product`), each object by its key. */
+  /** By kind type (a resource type, `billing:index:<Type>`'s `<Type>`), each object by its key. */
   readonly objects: Readonly<Record<string, Readonly<Record<string, CatalogEntry>>>>;
 }
 

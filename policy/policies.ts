@@ -173,11 +173,11 @@ export const webhooksStayEnabledInProduction: ResourceValidationPolicy = {
   ),
 };
 
-/** The pricing fields of a Product or ProductPricePoint (provider/kinds/pricing-fields.ts), for policies of your own. */
+/** The pricing fields of a product and of its price points (provider/kinds/pricing-fields.ts), for policies of your own. */
 export { PRICING_FIELDS };
 
 /**
- * What a Product's or ProductPricePoint's check() adds to its checked inputs (`preview.pricingChange`)
+ * What the check() of a kind whose pricing is judged adds to its checked inputs (`preview.pricingChange`)
  * when the declared pricing differs from what is recorded (or, adopting, from what the service holds):
  * the fields that change, each one's value before (`from`, null when it had none) and after (`to`).
  * A resource policy sees only the new inputs, so this is how it knows the old pricing.
@@ -252,7 +252,7 @@ const PRICED = catalogKinds().filter((k) => k.facet.pricing?.policy !== undefine
 
 /**
  * On a production stack a pricing change (price, interval, trial, initial charge or expiration of a
- * Product or ProductPricePoint: each kind whose declaration says how the service applies one) is acknowledged
+ * product or a price point: each kind whose declaration says how the service applies one) is acknowledged
  * in the program: `pricingChangeAcknowledged: true` on the resource, so that the pull request that changes
  * what customers pay says so where it is reviewed.
  */

@@ -13,14 +13,14 @@ import { compare, type Note, typeOfStep } from "./steps";
 
 /** The catalog kinds' types, in the order a review lists them (the registry's). */
 export const CATALOG_KINDS: readonly string[] = catalogKinds().map((k) => k.type);
-/** A catalog kind's type (`Product`). */
+/** A catalog kind's type (its resource type's name). */
 export type CatalogKind = string;
 
 /** How a review names each kind in a heading or at the start of a line (`Price point`), by type. */
 export const CATALOG_NOUN: Readonly<Record<CatalogKind, string>> = Object.fromEntries(catalogKinds().map((k) => [k.type, k.facet.title]));
 
-// A dynamic resource's type (`pulumi-nodejs:dynamic/billing:Product`, also what its urn holds) or the plugin's
-// (`billing:index:Product`).
+// A dynamic resource's type (`pulumi-nodejs:dynamic/billing:<Type>`, also what its urn holds) or the plugin's
+// (`billing:index:<Type>`).
 const BILLING_TYPE = /^(?:pulumi-nodejs:dynamic\/billing|billing:index):([A-Za-z]+)$/;
 
 /** The catalog kind of a type, if it is one. */

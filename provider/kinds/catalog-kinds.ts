@@ -8,7 +8,7 @@ import { type CatalogFacet, type CatalogReader, declaredInputs } from "./kind";
 export interface CatalogKind {
   /** The registry's key (`productPricePoint`). */
   readonly key: string;
-  /** The resource type (`ProductPricePoint`). */
+  /** The resource type. */
   readonly type: string;
   readonly facet: CatalogFacet;
   readonly reader: CatalogReader;

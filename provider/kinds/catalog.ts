@@ -10,7 +10,7 @@ import { PRICING_FIELDS, type PricingField } from "./pricing-fields";
 
 /**
  * What the catalog kinds share: handles, references to a family or a product,
- * the pricing fields (one list, read by Product and ProductPricePoint, the
+ * the pricing fields (one list, read by the product kinds, the
  * review and the policy pack), adoption, and money in messages.
  */
 

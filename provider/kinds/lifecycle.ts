@@ -39,7 +39,7 @@ interface Declared {
  * `Where` where the object lives (its family's or product's id), resolved from inputs or state.
  */
 export interface Steps<In extends Declared, St extends LifecycleState, Obj, Where> {
-  /** The kind's type, as notices start ("Product"). */
+  /** The kind's type, as notices start. */
   readonly type: string;
   /** What it is a price point of ("product"), for a kind whose objects can be their owner's default. */
   readonly owner?: string;

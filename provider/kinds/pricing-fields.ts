@@ -1,5 +1,5 @@
 /**
- * The pricing fields of a Product (its default price point's) and of a ProductPricePoint, in the
+ * The pricing fields of a product (its default price point's) and of its other price points, in the
  * order the docs, the review and the policy pack list them: a change to any of them changes what new
  * subscriptions pay. A module of its own, importing nothing, so that the policy pack and the review
  * read the one list without loading the provider's modules.

@@ -258,7 +258,7 @@ export const subscriptionMigration: KindModule<typeof kind, State> = {
 
     /**
      * The same judgement while other inputs are still unknown (outputs of other resources, e.g. a new
-     * ProductPricePoint's id): the subscription's state and the same-product rule need only the subscription,
+     * price point's id): the subscription's state and the same-product rule need only the subscription,
      * the target product and the site, so they are judged whenever those are known. `verify` has judged
      * inputs that are all known; an update that is no new migration reads nothing.
      */
