@@ -16,7 +16,8 @@ import { liveOnly, rawCatalog, rawDifferences } from "./raw-site";
  * The round trip of a catalog, as a property over random catalogs (every field every catalog kind
  * declares): a site seeded by the simulator's own calls is exported; the import file's objects,
  * imported as the plugin imports them, check and diff with no changes; the program's declarations,
- * applied to an empty site through the providers as the engine calls them, make `diff` of the two
+ * applied to an empty site through the providers as the engine calls them (check, create, then a refresh that
+ * sees no drift), make `diff` of the two
  * sites report them equal, and the second site's raw answers equal the first's, field by field; one
  * field changed on one site makes `diff` name that object and that field. Fixed seed in `npm test`
  * (ROUND_TRIP_SEED), fresh ones in `npm run test:random`.
@@ -53,7 +54,7 @@ async function dynamicProviders(sim: Simulator): Promise<Map<string, pulumi.dyna
   return out;
 }
 
-/** The program's declarations applied in order through the providers (check, then create), references as the outputs they name. */
+/** The program's declarations applied in order through the providers (check, create, refresh), references as the outputs they name. */
 async function applyProgram(snapshot: CatalogSnapshot, to: Simulator): Promise<void> {
   const byType = await dynamicProviders(to);
   const outputs = new Map<string, Record<string, unknown>>();
@@ -74,6 +75,13 @@ async function applyProgram(snapshot: CatalogSnapshot, to: Simulator): Promise<v
     expect(checked.failures ?? [], `${d.type} ${d.name}: check of ${JSON.stringify(inputs)}`).toEqual([]);
     const created = await p.create(checked.inputs);
     outputs.set(d.name, created.outs as Record<string, unknown>);
+    // Refresh drift is each kind's recordedInputs over what its read holds, a second reading of the service
+    // beside fromService: right after the create, it must see the declaration fromService wrote, field by field.
+    if (!p.read || !p.diff) throw new Error(`${d.type} refreshes without asking the service`);
+    const refreshed = await p.read(created.id, created.outs);
+    expect(refreshed.id, `${d.type} ${d.name}: refresh found it`).toBe(created.id);
+    const drift = await p.diff(created.id, refreshed.props, checked.inputs);
+    expect(drift.changes, `${d.type} ${d.name}: refresh drift ${JSON.stringify(drift)} of ${JSON.stringify(checked.inputs)}`).toBe(false);
   }
 }
 
