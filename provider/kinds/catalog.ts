@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { catalogHandle, pricingShape, pricingRule as sdkPricingRule } from "../../sdk/catalog/inputs";
-import type { BillingClient } from "../../sdk/client";
 import { flag, valueText } from "../../sdk/inputs";
-import type { Pricing, Product, ProductFamily } from "../../sdk/results";
+import type { Pricing } from "../../sdk/results";
 import { isUnknown } from "../engine";
 import { accepting } from "./inputs";
 import { unless404 } from "./lifecycle";
@@ -190,16 +189,3 @@ export const describeChanges = (
 /** A 404, the service's "not there"; the object, or undefined on a 404 (the lifecycle's, one definition). */
 export { isNotFound } from "./lifecycle";
 export const findByHandle = unless404;
-
-/**
- * The product with this handle, or undefined. The SDK reads a string of digits as an id, and a
- * handle may be digits only ("2024"): such a handle is looked for in the list instead.
- */
-export async function productWithHandle(client: BillingClient, handle: string): Promise<Product | undefined> {
-  if (/^[0-9]+$/.test(handle)) return (await client.listProducts({ includeArchived: true })).find((p) => p.handle === handle);
-  return findByHandle(() => client.readProduct(handle));
-}
-
-/** The family with this handle, or undefined (asked as `handle:x`, so a handle of digits is not read as an id). */
-export const familyWithHandle = (client: BillingClient, handle: string): Promise<ProductFamily | undefined> =>
-  findByHandle(() => client.readProductFamily(`handle:${handle}`));

@@ -12,9 +12,10 @@ import {
 } from "../../sdk/catalog/component-inputs";
 import type { ComponentUpdateInput } from "../../sdk/catalog/input-types";
 import { valueText } from "../../sdk/inputs";
-import { adoptField, handleField, referenceField } from "./catalog";
+import { adoptField, handleField } from "./catalog";
 import { componentFrequencyFields, componentPrepaidFields, componentPricingFields } from "./component-fields";
 import { siteInput } from "./inputs";
+import { familyField } from "./product-family";
 
 /**
  * The Component kind's inputs: one flat object (a program writes any kind's fields in one place), each
@@ -83,9 +84,7 @@ const takersOf = (key: string) => {
 };
 
 const shape = {
-  productFamily: referenceField("product family").describe(
-    'The family: a ProductFamily\'s `familyId`, an id, or "handle:<handle>". A component cannot move to another family (a change replaces it).',
-  ),
+  productFamily: familyField("A component cannot move to another family (a change replaces it)."),
   kind: z
     .enum(COMPONENT_KINDS, {
       error: (i) => `must be one of "${COMPONENT_KINDS.join('", "')}", got ${valueText(i.input)}`,

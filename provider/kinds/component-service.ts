@@ -1,6 +1,6 @@
 import type { BillingClient } from "../../sdk/client";
 import type { ComponentPricePoint, Component as ServiceComponent } from "../../sdk/results";
-import { familyWithHandle, findByHandle, isNotFound, referencedHandle } from "./catalog";
+import { findByHandle, isNotFound, referencedHandle } from "./catalog";
 import { componentWithHandle, heldTiers } from "./component-fields";
 import type { Context } from "./kind";
 
@@ -64,18 +64,6 @@ export function pricePointOutputs(pp: ComponentPricePoint, componentId: number, 
     expirationIntervalUnit: pp.expirationIntervalUnit ?? null,
     ...(site !== undefined ? { site } : {}),
   };
-}
-
-/** The family's id: a number as given, a handle looked up (the family must exist). */
-export async function familyIdOf(ctx: Context, ref: number | string, site: string | undefined): Promise<number> {
-  const handle = referencedHandle(ref);
-  if (handle === undefined) return ref as number;
-  const family = await familyWithHandle(ctx.client(site), handle);
-  if (!family)
-    throw new Error(
-      `productFamily: no product family has the handle \`${handle}\` at site ${ctx.siteLabel(site)}: declare a ProductFamily and pass its familyId`,
-    );
-  return family.id;
 }
 
 /** The component's id: a number as given, a handle looked up (the component must exist). */

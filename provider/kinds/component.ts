@@ -9,7 +9,7 @@ import { convergeComponent, createOnlyDifferences } from "./component-changes";
 import { asTiers, componentWithHandle, declaredTiers, heldTiersOutput } from "./component-fields";
 import { CREATE_ONLY, componentInputs, NOT_CREATED } from "./component-inputs";
 import { componentReader } from "./component-reader";
-import { componentOutputs, familyIdOf, type HeldComponent, withDefaultPricePoint } from "./component-service";
+import { componentOutputs, type HeldComponent, withDefaultPricePoint } from "./component-service";
 import type { ComponentArgs, ComponentOutputs } from "./generated/component";
 import {
   type ArgsOf,
@@ -24,6 +24,7 @@ import {
   type Verified,
 } from "./kind";
 import { type LifecycleState, labelOf, lifecycle, type Steps } from "./lifecycle";
+import { familyIdOf } from "./product-family";
 
 /** How components appear in a site's catalog: export, import, diff, the review and the policy pack read it. */
 const catalog = {
@@ -132,7 +133,7 @@ const archivedRefusal = (c: ServiceComponent) =>
 
 /**
  * Components a create adopted in this process, by site and id. A replacement whose new inputs still
- * name the same component (its family given another way: "handle:plans", then the ProductFamily's
+ * name the same component (its family given another way: "handle:plans", then the family resource's
  * familyId) adopts its predecessor; the engine then deletes the old resource, in the same process,
  * and that delete must not archive what the new one now manages. Kept with the adopter's declaration,
  * so the adopter's own later delete (its declaration the same) archives as usual.

@@ -4,9 +4,10 @@ import type { BillingClient } from "../../sdk/client";
 import { valueText } from "../../sdk/inputs";
 import type { Coupon as ServiceCoupon } from "../../sdk/results";
 import { isUnknown } from "../engine";
-import { findByHandle, productWithHandle, referencedHandle, referenceField } from "./catalog";
+import { findByHandle, referencedHandle, referenceField } from "./catalog";
 import { accepting } from "./inputs";
 import type { Context } from "./kind";
+import { productWithHandle } from "./product";
 
 /**
  * A coupon's fields as the kind compares and sends them: the declared scalars, the outputs read from the

@@ -1,10 +1,11 @@
 import type { BillingClient } from "../../sdk/client";
 import { BillingApiError } from "../../sdk/errors";
 import type { Coupon as ServiceCoupon } from "../../sdk/results";
-import { familyWithHandle, findByHandle, referencedHandle } from "./catalog";
+import { findByHandle, referencedHandle } from "./catalog";
 import type { Family } from "./coupon-fields";
 import type { Context } from "./kind";
 import { labelOf } from "./lifecycle";
+import { familyWithHandle, noFamilyWithHandle } from "./product-family";
 
 /**
  * What the coupon kind asks the service beside its lifecycle's calls: the declared family, the coupon holding
@@ -27,10 +28,7 @@ export async function familyOf(ctx: Context, inputs: { readonly productFamily: n
     return { id, handle: f.handle };
   }
   const family = await familyWithHandle(client, handle);
-  if (!family)
-    throw new Error(
-      `productFamily: no product family has the handle \`${handle}\` at site ${ctx.siteLabel(inputs.site)}: declare a ProductFamily and pass its familyId (nothing was changed)`,
-    );
+  if (!family) throw new Error(`${noFamilyWithHandle(handle, ctx.siteLabel(inputs.site))} (nothing was changed)`);
   return { id: family.id, handle };
 }
 

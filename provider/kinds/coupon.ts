@@ -5,7 +5,7 @@ import { BillingApiError } from "../../sdk/errors";
 import type { Coupon as ServiceCoupon } from "../../sdk/results";
 import { isUnknown } from "../engine";
 import { shellProvider } from "../shell";
-import { adoptField, familyWithHandle, referencedHandle, referenceField, refersTo } from "./catalog";
+import { adoptField, referencedHandle, refersTo } from "./catalog";
 import { Component } from "./component";
 import {
   bodyOf,
@@ -27,6 +27,7 @@ import { siteInput } from "./inputs";
 import { type ArgsOf, type CatalogReader, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
 import { type LifecycleState, lifecycle, type Steps, unless404 } from "./lifecycle";
 import { Product } from "./product";
+import { familyField, familyWithHandle } from "./product-family";
 
 export { outputsOf } from "./coupon-fields";
 export { couponWithCode } from "./coupon-service";
@@ -50,9 +51,7 @@ const kind = declareKind({
     "A coupon: a percentage or flat discount customers apply by its code, optionally restricted to products and components. Everything but its family changes in place (its code too); a new family replaces it, freeing the code first. Delete archives it.",
   inputs: z
     .object({
-      productFamily: referenceField("product family").describe(
-        'The family: a ProductFamily\'s `familyId`, an id, or "handle:<handle>". The service cannot move a coupon to another family: a new one replaces it.',
-      ),
+      productFamily: familyField("The service cannot move a coupon to another family: a new one replaces it."),
       code: couponCode.describe(
         'The code customers enter: uppercase letters, digits and "%", "@", "+", "-", "_", "." (e.g. "SPRING25"). Unique within the site, archived coupons included; it changes in place.',
       ),

@@ -1,11 +1,12 @@
 import { z } from "zod";
+import type { BillingClient } from "../../sdk/client";
 import type { ProductFamily as Family } from "../../sdk/results";
 import { isUnknown } from "../engine";
 import { shellProvider } from "../shell";
-import { adoptField, familyWithHandle, findByHandle, handleField, nameField } from "./catalog";
+import { adoptField, findByHandle, handleField, nameField, referencedHandle, referenceField } from "./catalog";
 import type { ProductFamilyArgs, ProductFamilyOutputs } from "./generated/product-family";
 import { siteInput } from "./inputs";
-import { type ArgsOf, type CatalogReader, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
+import { type ArgsOf, type CatalogReader, type Context, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
 import { type LifecycleState, lifecycle, Refusal, type Steps } from "./lifecycle";
 
 const kind = declareKind({
@@ -49,6 +50,33 @@ const kind = declareKind({
 });
 
 type Inputs = InputsOf<typeof kind>;
+
+/*
+ * How the kinds that take a family (their `productFamily` input) refer to one: what the input accepts, the family a
+ * handle names, and what a reference to no family says. The family's knowledge, so written here once and read by
+ * every kind that takes one (product, component, coupon).
+ */
+
+/** The `productFamily` input of a kind that takes a family; `rule` says what a change of family does to that kind. */
+export const familyField = (rule: string) =>
+  referenceField("product family").describe(`The family: a ProductFamily's \`familyId\`, an id, or "handle:<handle>". ${rule}`);
+
+/** The family with this handle, or undefined (asked as `handle:x`, so a handle of digits is not read as an id). */
+export const familyWithHandle = (client: BillingClient, handle: string): Promise<Family | undefined> =>
+  findByHandle(() => client.readProductFamily(`handle:${handle}`));
+
+/** The failure of a `productFamily` handle no family has at the site: what to declare instead. */
+export const noFamilyWithHandle = (handle: string, siteLabel: string) =>
+  `productFamily: no product family has the handle \`${handle}\` at site ${siteLabel}: declare a ProductFamily and pass its familyId`;
+
+/** The family's id: a number as given, a handle looked up (the family must exist). */
+export async function familyIdOf(ctx: Context, ref: number | string, site: string | undefined): Promise<number> {
+  const handle = referencedHandle(ref);
+  if (handle === undefined) return ref as number;
+  const family = await familyWithHandle(ctx.client(site), handle);
+  if (!family) throw new Error(noFamilyWithHandle(handle, ctx.siteLabel(site)));
+  return family.id;
+}
 
 /** The outputs, or while a create's outcome is unknown the token to resume it with. */
 const state = kind.outputs.partial().extend({

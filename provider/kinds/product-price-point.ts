@@ -21,7 +21,6 @@ import {
   pricingOutputShape,
   pricingOutputs,
   pricingRule,
-  productWithHandle,
   referencedHandle,
   referenceField,
 } from "./catalog";
@@ -29,7 +28,7 @@ import type { ProductPricePointArgs, ProductPricePointOutputs } from "./generate
 import { siteInput } from "./inputs";
 import { type ArgsOf, type CatalogReader, type Context, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
 import { type LifecycleState, labelOf, lifecycle, type Steps } from "./lifecycle";
-import { Product } from "./product";
+import { noProductWithHandle, Product, productWithHandle } from "./product";
 
 const kind = declareKind({
   key: "productPricePoint",
@@ -152,7 +151,7 @@ async function productIdOf(ctx: Context, ref: number | string, site: string | un
   const handle = referencedHandle(ref);
   if (handle === undefined) return ref as number;
   const p = await productWithHandle(ctx.client(site), handle);
-  if (!p) throw new Error(`product: no product has the handle \`${handle}\` at site ${ctx.siteLabel(site)}: declare a Product and pass it`);
+  if (!p) throw new Error(noProductWithHandle("product", handle, ctx.siteLabel(site)));
   return p.id;
 }
 

@@ -7,7 +7,6 @@ import { shellProvider } from "../shell";
 import {
   adoptField,
   describeChanges,
-  familyWithHandle,
   findByHandle,
   handleField,
   nameField,
@@ -21,15 +20,13 @@ import {
   pricingOutputShape,
   pricingOutputs,
   pricingRule,
-  productWithHandle,
-  referencedHandle,
-  referenceField,
   refersTo,
 } from "./catalog";
 import type { ProductArgs, ProductOutputs } from "./generated/product";
 import { siteInput } from "./inputs";
 import { type ArgsOf, type CatalogReader, type Context, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
 import { type LifecycleState, lifecycle, type Steps } from "./lifecycle";
+import { familyField, familyIdOf } from "./product-family";
 
 /** Descriptive fields the service changes in place with `PUT /products/{id}.json`. */
 const DESCRIPTIVE = [
@@ -53,9 +50,7 @@ const kind = declareKind({
     "A product and the pricing of its default price point. Descriptive fields change in place; a pricing change makes the service create a new default price point (existing subscriptions keep theirs). Delete archives it.",
   inputs: z
     .object({
-      productFamily: referenceField("product family").describe(
-        'The family: a ProductFamily\'s `familyId`, an id, or "handle:<handle>". A product cannot move to another family.',
-      ),
+      productFamily: familyField("A product cannot move to another family."),
       handle: handleField("product"),
       name: nameField("The product's name (1 to 255 characters)."),
       description: z.string().max(4096).optional().describe("The product's description."),
@@ -128,6 +123,24 @@ const kind = declareKind({
 });
 
 type Inputs = InputsOf<typeof kind>;
+
+/*
+ * How the kinds that take a product (a price point's owner, a coupon's restrictions) find one by its handle, and what
+ * a handle no product has says: the product's knowledge, written here once.
+ */
+
+/**
+ * The product with this handle, or undefined. The SDK reads a string of digits as an id, and a
+ * handle may be digits only ("2024"): such a handle is looked for in the list instead.
+ */
+export async function productWithHandle(client: BillingClient, handle: string): Promise<ServiceProduct | undefined> {
+  if (/^[0-9]+$/.test(handle)) return (await client.listProducts({ includeArchived: true })).find((p) => p.handle === handle);
+  return findByHandle(() => client.readProduct(handle));
+}
+
+/** The failure of a product handle no product has at the site: what to declare instead. */
+export const noProductWithHandle = (property: string, handle: string, siteLabel: string) =>
+  `${property}: no product has the handle \`${handle}\` at site ${siteLabel}: declare a Product and pass it`;
 
 /** What the service does with a product's pricing change, for the preview annotation. */
 const NEW_DEFAULT = "the service creates a new default price point; existing subscriptions keep theirs";
@@ -206,18 +219,6 @@ function descriptiveChanges(inputs: Partial<Inputs>, p: Partial<Record<string, u
   return DESCRIPTIVE.filter((k) => inputs[k] !== undefined && !isUnknown(inputs[k]) && k in p && p[k] !== undefined && inputs[k] !== p[k]);
 }
 
-/** The family's id: a number as given, a handle looked up (the family must exist). */
-async function familyIdOf(ctx: Context, inputs: Inputs): Promise<number> {
-  const handle = referencedHandle(inputs.productFamily);
-  if (handle === undefined) return inputs.productFamily as number;
-  const family = await familyWithHandle(ctx.client(inputs.site), handle);
-  if (!family)
-    throw new Error(
-      `productFamily: no product family has the handle \`${handle}\` at site ${ctx.siteLabel(inputs.site)}: declare a ProductFamily and pass its familyId`,
-    );
-  return family.id;
-}
-
 const archivedError = (p: ServiceProduct) =>
   `product \`${p.handle}\` (id ${p.id}) is archived at the service (since ${p.archivedAt}), and an archived product keeps its handle: ` +
   "restore it in the service's web UI and run `pulumi up` again, or declare the product with another handle";
@@ -251,7 +252,7 @@ const steps: Steps<Inputs, State, Held, number | undefined> = {
   type: "Product",
   noun: "product",
   key: "handle",
-  where: familyIdOf,
+  where: (ctx, inputs) => familyIdOf(ctx, inputs.productFamily, inputs.site),
   whereOf: async (_ctx, s) => s.productFamilyId ?? undefined,
   async find(ctx, handle, _, inputs) {
     const client = ctx.client(inputs.site);

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { findByHandle, freedHandle, productWithHandle, refersTo } from "../../provider/kinds/catalog";
+import { findByHandle, freedHandle, refersTo } from "../../provider/kinds/catalog";
+import { productWithHandle } from "../../provider/kinds/product";
 import { BillingClient } from "../../sdk/client";
 import { BillingApiError } from "../../sdk/errors";
 import type { Product } from "../../sdk/results";
@@ -7,7 +8,7 @@ import { type Simulator, startSimulator } from "../../simulator";
 import { KEY } from "./support";
 
 /**
- * The catalog kinds' handle and reference helpers, called directly (provider/kinds/catalog.ts): the handle a replaced
+ * The catalog kinds' handle and reference helpers, called directly (provider/kinds/catalog.ts; a product's lookup, product.ts): the handle a replaced
  * object is renamed to, whether a reference names an object, and the object with a handle (a read's 404 is none,
  * any other failure is thrown; a product's handle of digits is looked for in the product list, archived ones
  * included), the last against the simulator over a real socket. Each case is exact: a changed suffix, cut, request
