@@ -8,8 +8,8 @@ import { unless404 } from "./lifecycle";
 import { PRICING_FIELDS, type PricingField } from "./pricing-fields";
 
 /**
- * What the catalog kinds share: handles, references to a family or a product,
- * the pricing fields (one list, read by the product kinds, the
+ * What the catalog kinds share: handles, the reference input (a family's and a
+ * product's lookups are their modules'), the pricing fields (one list, read by the product kinds, the
  * review and the policy pack), adoption, and money in messages.
  */
 
