@@ -17,13 +17,12 @@
  * Run after `npm run build` (the script `plugin:pack` does both).
  */
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 const ROOT = path.resolve(__dirname, "..");
 const pkg: { version: string; devDependencies: Record<string, string> } = require("../package.json");
 const OUT = path.join(ROOT, ".cache/plugin");
-const STAGE = path.join(OUT, "stage");
 
 /** The launcher the CLI executes. POSIX sh: the plugin runs where the CLI runs (Linux, macOS). */
 const LAUNCHER = `#!/bin/sh
@@ -49,8 +48,10 @@ function dropLinks(dir: string): void {
 
 export function pack(): string {
   if (!existsSync(path.join(ROOT, "dist/plugin/bin.js"))) throw new Error("dist/plugin/bin.js is missing: run `npm run build` first");
-  rmSync(STAGE, { recursive: true, force: true });
-  mkdirSync(STAGE, { recursive: true });
+  // A stage of its own, and the tarball renamed into place whole: packs may run at once (the e2e files run in
+  // parallel, each packing once), and a reader of the tarball must never see another pack's half-written file.
+  mkdirSync(OUT, { recursive: true });
+  const STAGE = mkdtempSync(path.join(OUT, "stage-"));
   const tgz = sh("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", STAGE], ROOT).trim().split("\n").pop() as string;
   writeFileSync(
     path.join(STAGE, "package.json"),
@@ -73,8 +74,10 @@ export function pack(): string {
   writeFileSync(launcher, LAUNCHER);
   chmodSync(launcher, 0o755);
   const tarball = path.join(OUT, `pulumi-resource-billing-v${pkg.version}.tar.gz`);
-  rmSync(tarball, { force: true });
-  sh("tar", ["-czf", tarball, "-C", STAGE, "pulumi-resource-billing", "package.json", "node_modules"], ROOT);
+  const partial = `${STAGE}.tar.gz`;
+  sh("tar", ["-czf", partial, "-C", STAGE, "pulumi-resource-billing", "package.json", "node_modules"], ROOT);
+  renameSync(partial, tarball);
+  rmSync(STAGE, { recursive: true, force: true });
   console.error(`plugin-pack: ${path.relative(ROOT, tarball)} (${(statSync(tarball).size / 1e6).toFixed(1)} MB)`);
   return tarball;
 }
