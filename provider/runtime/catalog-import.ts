@@ -23,26 +23,28 @@ export function catalogImporter(all: readonly Readable[], key: string): Importer
   if (!me || !facet || !reader) return undefined;
   const owner = facet.owner && all.find((m) => m.kind.key === facet.owner?.kind);
   const noun = facet.noun;
-  // The declaration's example says what an id looks like.
-  const example = (m: Readable, field: string) => String((m.kind.example as Record<string, unknown>)[field] ?? "").replace(/^handle:/, "");
+  // The declaration's example says what an id looks like: each example holds its key and its owner's (a test checks).
+  const example = (m: Readable, field?: string) =>
+    String((m.kind.example as Record<string, unknown>)[field as string]).replace(/^handle:/, "");
   const ownerNoun = owner?.kind.catalog?.noun ?? "owner";
   const forms = owner
-    ? `give <${ownerNoun}>/<${noun}>, each a ${facet.key} or an id (e.g. ${example(me, facet.owner?.input ?? "")}/${example(me, facet.key)}), or <site>/<${ownerNoun}>/<${noun}> for an entry of billing:sites`
+    ? `give <${ownerNoun}>/<${noun}>, each a ${facet.key} or an id (e.g. ${example(me, facet.owner?.input)}/${example(me, facet.key)}), or <site>/<${ownerNoun}>/<${noun}> for an entry of billing:sites`
     : `give the ${noun}'s ${facet.key} or id (e.g. ${example(me, facet.key)}), or <site>/<${facet.key}> for an entry of billing:sites`;
   return {
     forms,
     async read(ctx: Context, importId: string) {
       const m = (owner ? SITE_OWNER_AND_KEY : SITE_AND_KEY).exec(importId);
       if (!m) throw new Error(forms);
-      const [, site, first = "", second = ""] = m;
+      // The key groups are not optional: both are set whenever the pattern matched (an owner-less id has no second).
+      const [, site, first, second] = m as unknown as [string, string | undefined, string, string];
       const client = ctx.client(site);
       let held: unknown;
       // Objects read already, by kind: the view's first answer for a key it is asked.
       const known: [string, unknown][] = [];
       if (owner?.reader) {
         const o = await owner.reader.find(client, first);
-        if (o !== undefined) known.push([owner.kind.key, o]);
         if (o === undefined) throw new Error(`${ownerNoun} ${first} does not exist at the site: nothing to import`);
+        known.push([owner.kind.key, o]);
         held = await reader.find(client, second, o);
         if (held === undefined) throw new Error(`${ownerNoun} ${first} has no ${noun} ${second}: nothing to import`);
       } else {

@@ -45,12 +45,12 @@ function acceptedKeys(inputs: z.ZodObject): { [path: string]: readonly string[] 
 }
 
 /** Whether the value at `path` in `value`, or one on the way to it, is (or holds) the engine's unknown placeholder. */
-function unknownAt(value: unknown, path: readonly PropertyKey[]): boolean {
+export function unknownAt(value: unknown, path: readonly PropertyKey[]): boolean {
   let v = value;
   for (const key of path) {
     if (v === UNKNOWN) return true;
-    if (v === null || typeof v !== "object") return false;
-    v = (v as { [k: PropertyKey]: unknown })[key];
+    // Past a null or a primitive there is nothing to find: undefined, which is known.
+    v = (v as { [k: PropertyKey]: unknown } | null | undefined)?.[key];
   }
   return isUnknown(v);
 }
