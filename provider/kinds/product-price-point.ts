@@ -21,14 +21,13 @@ import {
   pricingOutputShape,
   pricingOutputs,
   pricingRule,
-  referencedHandle,
   referenceField,
 } from "./catalog";
 import type { ProductPricePointArgs, ProductPricePointOutputs } from "./generated/product-price-point";
 import { siteInput } from "./inputs";
-import { type ArgsOf, type CatalogReader, type Context, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
+import { type ArgsOf, type CatalogReader, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
 import { type LifecycleState, labelOf, lifecycle, type Steps } from "./lifecycle";
-import { noProductWithHandle, Product, productWithHandle } from "./product";
+import { Product, productIdOf } from "./product";
 
 const kind = declareKind({
   key: "productPricePoint",
@@ -145,15 +144,6 @@ const outputsOf = (pp: PricePoint, productId: number, site: string | undefined):
 });
 
 const label = (handle: string, id: number) => labelOf("price point", handle, id);
-
-/** The product's id: a number as given, a handle looked up. */
-async function productIdOf(ctx: Context, ref: number | string, site: string | undefined): Promise<number> {
-  const handle = referencedHandle(ref);
-  if (handle === undefined) return ref as number;
-  const p = await productWithHandle(ctx.client(site), handle);
-  if (!p) throw new Error(noProductWithHandle("product", handle, ctx.siteLabel(site)));
-  return p.id;
-}
 
 /** The pricing or name the service holds differently: only a new price point can carry it (subscriptions keep theirs). */
 function differences(pp: PricePoint, inputs: Inputs): string[] {

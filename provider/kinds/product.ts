@@ -20,6 +20,7 @@ import {
   pricingOutputShape,
   pricingOutputs,
   pricingRule,
+  referencedHandle,
   refersTo,
 } from "./catalog";
 import type { ProductArgs, ProductOutputs } from "./generated/product";
@@ -141,6 +142,15 @@ export async function productWithHandle(client: BillingClient, handle: string): 
 /** The failure of a product handle no product has at the site: what to declare instead. */
 export const noProductWithHandle = (property: string, handle: string, siteLabel: string) =>
   `${property}: no product has the handle \`${handle}\` at site ${siteLabel}: declare a Product and pass it`;
+
+/** The product's id: a number as given, a handle looked up (the product must exist). */
+export async function productIdOf(ctx: Context, ref: number | string, site: string | undefined): Promise<number> {
+  const handle = referencedHandle(ref);
+  if (handle === undefined) return ref as number;
+  const p = await productWithHandle(ctx.client(site), handle);
+  if (!p) throw new Error(noProductWithHandle("product", handle, ctx.siteLabel(site)));
+  return p.id;
+}
 
 /** What the service does with a product's pricing change, for the preview annotation. */
 const NEW_DEFAULT = "the service creates a new default price point; existing subscriptions keep theirs";
