@@ -224,7 +224,41 @@ export async function contractApi(patched = false): Promise<OpenAPIBackend> {
 
 async function build(patched: boolean): Promise<ContractCheck> {
   const api = await contractApi(patched);
-  const operationOf = (method: string, p: string) => api.matchOperation({ method, path: p.split("?")[0], headers: {} })?.operationId;
+  // A path fits the templates whose literal segments it has and whose integer parameters it has digits for:
+  // `/subscriptions/metafields.json` is listMetafields (`/{resource_type}/metafields.json`), not readSubscription
+  // (`/subscriptions/{subscription_id}.json`, an integer id), which openapi-backend's matcher picks as it ignores
+  // parameter types. Among several, a literal segment beats a parameter at the first place they differ (`bulk`,
+  // `lookup`). A path no template fits so (an id given as `handle:x`) is left to openapi-backend.
+  const templates = Object.entries<Json>(api.definition.paths ?? {}).flatMap(([template, item]) =>
+    Object.entries<Json>(item)
+      .filter(([, op]) => typeof op === "object" && op !== null && typeof op.operationId === "string")
+      .map(([method, op]) => {
+        const integers = new Set(
+          [...(item.parameters ?? []), ...(op.parameters ?? [])]
+            .filter((prm: Json) => prm.in === "path" && prm.schema?.type === "integer")
+            .map((prm: Json) => prm.name as string),
+        );
+        const source = template
+          .replace(/[.]/g, "\\.")
+          .replace(/\{([^}]+)\}/g, (_m, name: string) => (integers.has(name) ? "\\d+" : "[^/]+"));
+        return {
+          method: method.toUpperCase(),
+          pattern: new RegExp(`^${source}$`),
+          literals: template.split("/").map((seg) => !seg.includes("{")),
+          operationId: op.operationId as string,
+        };
+      }),
+  );
+  const operationOf = (method: string, p: string) => {
+    const bare = p.split("?")[0];
+    const found = templates.filter((t) => t.method === method.toUpperCase() && t.pattern.test(bare));
+    found.sort((a, b) => {
+      for (let i = 0; i < Math.max(a.literals.length, b.literals.length); i++)
+        if (a.literals[i] !== b.literals[i]) return a.literals[i] ? -1 : 1;
+      return 0;
+    });
+    return found[0]?.operationId ?? api.matchOperation({ method, path: bare, headers: {} })?.operationId;
+  };
   return {
     operationOf,
     warm(...operationIds) {
