@@ -229,7 +229,7 @@ async function build(patched: boolean): Promise<ContractCheck> {
   // (`/subscriptions/{subscription_id}.json`, an integer id), which openapi-backend's matcher picks as it ignores
   // parameter types. Among several, a literal segment beats a parameter at the first place they differ (`bulk`,
   // `lookup`). A path no template fits so (an id given as `handle:x`) is left to openapi-backend.
-  const templates = Object.entries<Json>(api.definition.paths ?? {}).flatMap(([template, item]) =>
+  const templates = Object.entries<Json>((api.definition.paths ?? {}) as Record<string, Json>).flatMap(([template, item]) =>
     Object.entries<Json>(item)
       .filter(([, op]) => typeof op === "object" && op !== null && typeof op.operationId === "string")
       .map(([method, op]) => {
