@@ -109,7 +109,7 @@ export class CurrencyPrices {
   // ---- product price points ---------------------------------------------------
 
   /** POST /product_price_points/{id}/currency_prices.json: every currency named gets exactly the roles of the primary pricing. */
-  createForProduct(pp: PricePointRecord, entries: readonly { currency: string; role: CurrencyPriceRole; price: string }[]) {
+  createForProduct(pp: PricePointRecord, entries: readonly { id?: number; currency: string; role: CurrencyPriceRole; price: string }[]) {
     const problems: Problems = {};
     const add = addTo(problems);
     const roles = rolesOf(pp);
@@ -137,8 +137,9 @@ export class CurrencyPrices {
       if (given.length !== roles.length || !roles.every((r) => given.includes(r)))
         add("base", `This product price point requires that prices are defined for: [${roles.join(", ")}].`);
     if (hasProblems(problems)) throw new Refusal(problems);
+    this.#claim(entries);
     for (const e of entries)
-      this.#product.push({ id: this.#next++, pricePointId: pp.id, currency: e.currency, role: e.role, price: Number(e.price) });
+      this.#product.push({ id: this.#id(e.id), pricePointId: pp.id, currency: e.currency, role: e.role, price: Number(e.price) });
     return this.forProduct(pp.id);
   }
 
@@ -156,7 +157,10 @@ export class CurrencyPrices {
   // ---- component price points -------------------------------------------------
 
   /** POST /price_points/{id}/currency_prices.json: every currency named gets a price for each price level, and only those. */
-  createForComponent(pp: ComponentPricePointRecord, entries: readonly { currency: string; price_id: number; price: string }[]) {
+  createForComponent(
+    pp: ComponentPricePointRecord,
+    entries: readonly { id?: number; currency: string; price_id: number; price: string }[],
+  ) {
     const problems: Problems = {};
     const add = addTo(problems);
     const levels = priceLevels(pp);
@@ -188,8 +192,9 @@ export class CurrencyPrices {
       if (given.length !== levels.length)
         add("base", `This price point requires that prices are defined for each of its price levels: [${levels.join(", ")}].`);
     if (hasProblems(problems)) throw new Refusal(problems);
+    this.#claim(entries);
     for (const e of entries)
-      this.#component.push({ id: this.#next++, pricePointId: pp.id, priceId: e.price_id, currency: e.currency, price: e.price });
+      this.#component.push({ id: this.#id(e.id), pricePointId: pp.id, priceId: e.price_id, currency: e.currency, price: e.price });
     return this.forComponent(pp.id);
   }
 
@@ -250,6 +255,23 @@ export class CurrencyPrices {
     this.#coupon = structuredClone(d.coupon);
     const ids = [...this.#product, ...this.#component, ...this.#coupon].map((p) => p.id);
     this.#next = Math.max(d.next, Math.max(0, ...ids) + 1);
+  }
+
+  /** Ids a seeding call gives (the web UI's records) must be free positive integers; checked before anything is made. */
+  #claim(entries: readonly { id?: number }[]): void {
+    const held = new Set([...this.#product, ...this.#component, ...this.#coupon].map((p) => p.id));
+    for (const { id } of entries) {
+      if (id === undefined) continue;
+      if (!Number.isSafeInteger(id) || id <= 0 || held.has(id))
+        throw new Error(`currency price id ${id} is taken or not a positive integer`);
+      held.add(id);
+    }
+  }
+
+  #id(given: number | undefined): number {
+    if (given === undefined) return this.#next++;
+    this.#next = Math.max(this.#next, given + 1);
+    return given;
   }
 
   #allowed(currency: string): boolean {

@@ -175,11 +175,15 @@ export interface OfferInput {
 
 /** Prices in other currencies for a seeding call: the web UI's, checked by the API's rules. */
 export interface ProductCurrencyPriceInput {
+  /** Default: the next free one. */
+  id?: number;
   currency: string;
   role: CurrencyPriceRole;
   price: number;
 }
 export interface ComponentCurrencyPriceInput {
+  /** Default: the next free one. */
+  id?: number;
   currency: string;
   priceId: number;
   price: number | string;

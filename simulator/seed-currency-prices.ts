@@ -16,7 +16,12 @@ export const seedCurrencyPrices = {
       .flatMap((p) => p.pricePoints)
       .find((x): x is PricePointRecord => x.id === pricePointId);
     if (!pp) throw new Error(`addProductCurrencyPrices: no product price point has id ${pricePointId}`);
-    const entries = prices.map((p) => ({ currency: p.currency, role: p.role, price: money(p.price, "addProductCurrencyPrices") }));
+    const entries = prices.map((p) => ({
+      id: p.id,
+      currency: p.currency,
+      role: p.role,
+      price: money(p.price, "addProductCurrencyPrices"),
+    }));
     return checked("addProductCurrencyPrices", () => site.currencyPrices.createForProduct(pp, entries));
   },
 
@@ -26,7 +31,12 @@ export const seedCurrencyPrices = {
       .flatMap((c) => c.pricePoints)
       .find((x): x is ComponentPricePointRecord => x.id === pricePointId);
     if (!pp) throw new Error(`addComponentCurrencyPrices: no component price point has id ${pricePointId}`);
-    const entries = prices.map((p) => ({ currency: p.currency, price_id: p.priceId, price: money(p.price, "addComponentCurrencyPrices") }));
+    const entries = prices.map((p) => ({
+      id: p.id,
+      currency: p.currency,
+      price_id: p.priceId,
+      price: money(p.price, "addComponentCurrencyPrices"),
+    }));
     return checked("addComponentCurrencyPrices", () => site.currencyPrices.createForComponent(pp, entries));
   },
 
