@@ -105,18 +105,36 @@ describe("POST /sites/clear_data.json", () => {
     await until(() => sim.getSubscription(1001) === undefined, "the site is cleared");
   });
 
-  it("a clear still pending when the simulator closes is in the data file (the service would finish it)", async () => {
+  it("a clear still pending when the simulator closes is in the data file (the service would finish it), which loads again", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "sim-clear-"));
     const file = path.join(dir, "site.json");
     try {
-      const first = await startSimulator({ dataFile: file, clearDataDelayMs: 60_000 });
-      first.addProduct({ handle: "pro" });
+      const first = await startSimulator({ dataFile: file, clearDataDelayMs: 60_000, nonPrimaryCurrencies: ["EUR"] });
+      first.addProduct({ handle: "pro", pricePoints: [{ id: 101, handle: "m", default: true }] });
+      first.addProductCurrencyPrices(101, [{ currency: "EUR", role: "baseline", price: 9 }]);
+      first.addComponent({ familyHandle: "plans", kind: "on_off", handle: "support" });
+      first.addCoupon({ familyHandle: "plans", code: "TEN", amountInCents: 100 });
+      first.addOffer({ handle: "solo", productHandle: "pro", couponCodes: ["TEN"], components: [{ componentHandle: "support" }] });
+      first.addMetafield({ resourceType: "customers", name: "Tier", dataCount: 3 });
       first.addSubscription({ id: 1001, productHandle: "pro", state: "active" });
       expect((await call(first, "POST", "/sites/clear_data.json")).status).toBe(200);
       expect(first.getSubscription(1001)).toBeDefined();
       await first.close();
       const stored = JSON.parse(await readFile(file, "utf8"));
-      expect([stored.site.products, stored.site.subscriptions]).toEqual([[], []]);
+      expect([stored.site.products, stored.site.subscriptions, stored.site.offers, stored.site.productCurrencyPrices]).toEqual([
+        [],
+        [],
+        [],
+        [],
+      ]);
+      const second = await startSimulator({ dataFile: file });
+      try {
+        expect(second.restored).toBe(true);
+        expect(second.metafields().map((m) => [m.name, m.dataCount])).toEqual([["Tier", 0]]);
+        expect((await call(second, "GET", "/subscriptions/1001.json")).status).toBe(404);
+      } finally {
+        await second.close();
+      }
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
