@@ -139,10 +139,7 @@ export function updateMetafields(site: Site, [ref]: string[], req: RouteRequest)
     if (typeof e.current_name !== "string" || e.current_name === "") return refuse("'current_name' must be present to update metafields");
     return { currentName: e.current_name, change: changeOf(e) };
   });
-  return json(
-    200,
-    updates.map((u) => renderMetafield(site.metafields.update(resource, u.currentName, u.change))),
-  );
+  return json(200, site.metafields.update(resource, updates).map(renderMetafield));
 }
 
 /** DELETE ?name=… → 200 without a body; no name, or an unknown one, is a 404. */

@@ -136,12 +136,19 @@ export class Metafields {
     });
   }
 
-  /** PUT: the field named `currentName` (404 when there is none) changes what is given; a new name must be free. */
-  update(resourceType: MetafieldResource, currentName: string, c: MetafieldChange): MetafieldRecord {
-    const m = this.find(resourceType, currentName);
-    if (!m) throw new SiteError(404, `Metafield '${currentName}' not found for ${resourceType}`);
-    if (c.name !== undefined && c.name !== m.name && this.find(resourceType, c.name)) throw new SiteError(422, { error: NAME_TAKEN });
-    return this.#apply(m, c);
+  /**
+   * PUT: each field named by `currentName` (404 when there is none) changes what is given; a new name must be
+   * free. Every entry is checked before any changes, so a refused request changes nothing.
+   */
+  update(resourceType: MetafieldResource, updates: readonly { currentName: string; change: MetafieldChange }[]): MetafieldRecord[] {
+    const found = updates.map(({ currentName, change }) => {
+      const m = this.find(resourceType, currentName);
+      if (!m) throw new SiteError(404, `Metafield '${currentName}' not found for ${resourceType}`);
+      if (change.name !== undefined && change.name !== m.name && this.find(resourceType, change.name))
+        throw new SiteError(422, { error: NAME_TAKEN });
+      return m;
+    });
+    return found.map((m, i) => this.#apply(m, updates[i].change));
   }
 
   /** DELETE ?name=: the field and its values on every record (404 when there is none). */

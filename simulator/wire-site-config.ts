@@ -32,7 +32,11 @@ export const PRICING_EXISTS = "Pricing already exists for this currency.";
 
 const currency = z.string({ error: (i) => (absent(i.input) ? `${blank("Currency")}${SEP}${NOT_ALLOWED_CURRENCY}` : NOT_ALLOWED_CURRENCY) });
 const PRICE = "Price: must be a number of 0 or more.";
-/** A price in a currency's units: a number or its decimal text, never negative, at most 8 decimal places. */
+/**
+ * A price in a currency's units: a number or its decimal text, never negative, at most 8 decimal places. The
+ * contract types a product currency price's request `price` as an integer but answers it as a number (and a
+ * component's as a number); a price such as 9.99 EUR is an ordinary one, so decimals are taken (not published).
+ */
 const price = z.union([z.number(), z.string().trim()], { error: (i) => (absent(i.input) ? blank("Price") : PRICE) }).transform((v, ctx) => {
   const text = decimalText(v);
   if (text === undefined) {

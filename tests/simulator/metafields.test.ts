@@ -168,6 +168,25 @@ describe("PUT /{resource_type}/metafields.json", () => {
     expect(back.body[0]).toMatchObject({ id: made.id, input_type: "text", enum: [], scope: { ...EXCLUDED, portal: "1" } });
   });
 
+  it("a list is checked whole: one entry refused, none of them changes", async () => {
+    const sim = await site();
+    sim.addMetafield({ resourceType: "subscriptions", name: "Color" });
+    const res = await call(sim, "PUT", "/subscriptions/metafields.json", {
+      body: {
+        metafields: [
+          { current_name: "Color", name: "Colour" },
+          { current_name: "Size", name: "S" },
+        ],
+      },
+    });
+    expect(res.status).toBe(404);
+    expect(sim.metafields().map((m) => m.name)).toEqual(["Color"]);
+    const both = await call(sim, "PUT", "/subscriptions/metafields.json", {
+      body: { metafields: [{ current_name: "Color", input_type: "dropdown", enum: ["a"] }] },
+    });
+    expect(both.body.map((m: any) => [m.name, m.input_type, m.enum])).toEqual([["Color", "dropdown", ["a"]]]);
+  });
+
   it("a scope given is whole: options it leaves out become excluded", async () => {
     const sim = await site();
     sim.addMetafield({ resourceType: "customers", name: "Tier", scope: { csv: "1", invoices: "1", hosted: ["p1"] } });
