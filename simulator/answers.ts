@@ -5,6 +5,7 @@ import { STATUS_CODES } from "node:http";
 export type Answer = { status: number; headers?: Record<string, string> } & (
   | { json: unknown }
   | { text: string; contentType: "text/plain" | "text/html" }
+  | { empty: true }
 );
 
 export const json = (status: number, body: unknown, headers?: Record<string, string>): Answer => ({
@@ -12,6 +13,12 @@ export const json = (status: number, body: unknown, headers?: Record<string, str
   json: body,
   ...(headers ? { headers } : {}),
 });
+/**
+ * An answer without a body, for the operations whose success the contract
+ * publishes with no content (archiveOffer, unarchiveOffer, clearSite,
+ * deleteMetafield; the vendor's SDKs type them `void`): no content type, length 0.
+ */
+export const empty = (status: number): Answer => ({ status, empty: true });
 export const errorList = (status: number, ...errors: string[]): Answer => json(status, { errors });
 
 /**

@@ -2,6 +2,7 @@
 /**
  * billing-simulator --port N [--host H] [--seed demo] [--data FILE] [--api-key K] [--access-token T] [--latency MS|MEDIAN:P99]
  *                   [--max-concurrent N] [--over-capacity queue|429] [--report-price-point]
+ *                   [--currency C] [--non-primary-currencies C[:RATE],…] [--live] [--clear-data-delay MS]
  * Runs until SIGINT/SIGTERM.
  *
  * With --data the site lives in FILE across restarts. An existing FILE wins
@@ -13,7 +14,8 @@ import { parseLatency } from "./latency";
 
 const USAGE =
   "usage: billing-simulator [--port N] [--host H] [--seed demo] [--data FILE] [--api-key K] [--access-token T] [--latency MS|MEDIAN:P99]" +
-  " [--max-concurrent N] [--over-capacity queue|429] [--report-price-point]";
+  " [--max-concurrent N] [--over-capacity queue|429] [--report-price-point]" +
+  " [--currency C] [--non-primary-currencies C[:RATE],…] [--live] [--clear-data-delay MS]";
 
 function parseArgs(argv: string[]): SimulatorOptions {
   const o: SimulatorOptions = {};
@@ -77,6 +79,35 @@ function parseArgs(argv: string[]): SimulatorOptions {
       case "--report-price-point":
         if (inline !== undefined) fail("--report-price-point takes no value");
         o.reportPricePoint = true;
+        break;
+      // The site's currencies and mode (issue 41), a first start's like --seed: an existing --data file keeps its own.
+      case "--currency":
+        o.currency = value();
+        break;
+      case "--non-primary-currencies": {
+        // "EUR:0.92,GBP": each currency, with its exchange rate from the primary when given.
+        const rates: Record<string, number> = {};
+        o.nonPrimaryCurrencies = value()
+          .split(",")
+          .map((entry) => {
+            const [code, rate] = entry.split(":");
+            if (rate !== undefined) {
+              const n = Number(rate);
+              if (!(n > 0) || !Number.isFinite(n))
+                fail(`--non-primary-currencies: the rate of ${code} must be a positive number, got ${rate}`);
+              rates[code] = n;
+            }
+            return code;
+          });
+        o.exchangeRates = rates;
+        break;
+      }
+      case "--live":
+        if (inline !== undefined) fail("--live takes no value");
+        o.live = true;
+        break;
+      case "--clear-data-delay":
+        o.clearDataDelayMs = number(flag, value());
         break;
       case "-h":
       case "--help":

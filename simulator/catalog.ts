@@ -410,6 +410,12 @@ export class Catalog {
     return pp;
   }
 
+  /** `clear_data` with `cleanup_scope=all`: every family and product goes; the id sequences go on (no id is handed out twice). */
+  clear(): void {
+    this.#families.clear();
+    this.#products.clear();
+  }
+
   // ---- data file ----------------------------------------------------------
 
   snapshot(): CatalogSnapshot {

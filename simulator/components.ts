@@ -552,6 +552,11 @@ export class Components {
     return pp;
   }
 
+  /** `clear_data` with `cleanup_scope=all`: every component goes; the id sequences go on. */
+  clear(): void {
+    this.#components.clear();
+  }
+
   // ---- data file -----------------------------------------------------------
 
   snapshot(): ComponentSnapshot {

@@ -236,6 +236,11 @@ export class Coupons {
       .sort((a, b) => a.id - b.id);
   }
 
+  /** `clear_data` with `cleanup_scope=all`: every coupon goes (its code is free again); the id sequences go on. */
+  clear(): void {
+    this.#coupons.clear();
+  }
+
   snapshot(): CouponSnapshot {
     return { coupons: this.list({}).map((c) => structuredClone(c)), next: { ...this.#next } };
   }

@@ -5,6 +5,7 @@ import type { z } from "zod";
 import { DATA_FORMAT, DATA_VERSION, dataFile, type SiteData, siteData } from "./data-shape";
 import { dataFileV1, upgradeV1, V1 } from "./data-shape-v1";
 import { dataFileV2, upgradeV2, V2 } from "./data-shape-v2";
+import { dataFileV3, upgradeV3, V3 } from "./data-shape-v3";
 
 /**
  * A data file that cannot be read, parsed or written. Its message names the
@@ -42,7 +43,7 @@ export function readDataFile(file: string): SiteData | undefined {
   if (head.format !== DATA_FORMAT)
     throw new DataFileError(file, `is not a billing-simulator data file (it has no "format": "${DATA_FORMAT}"). ${KEEP}`);
   // Checked before the shape: a newer file's shape says nothing useful to an older simulator.
-  if (head.version === V1 || head.version === V2) return upgraded(file, raw, head.version);
+  if (head.version === V1 || head.version === V2 || head.version === V3) return upgraded(file, raw, head.version);
   if (head.version !== DATA_VERSION)
     throw new DataFileError(
       file,
@@ -54,20 +55,24 @@ export function readDataFile(file: string): SiteData | undefined {
 }
 
 /**
- * A version 1 or 2 file: read with its own shape, upgraded step by step (1 to
- * 2 to 3), and checked as a current site. The file itself is rewritten (as the
+ * A version 1, 2 or 3 file: read with its own shape, upgraded step by step (1
+ * to 2 to 3 to 4), and checked as a current site. The file itself is rewritten (as the
  * current version) only when the site changes.
  */
-function upgraded(file: string, raw: unknown, version: typeof V1 | typeof V2): SiteData {
+function upgraded(file: string, raw: unknown, version: typeof V1 | typeof V2 | typeof V3): SiteData {
   let site: SiteData;
   if (version === V1) {
     const old = dataFileV1.safeParse(raw);
     if (!old.success) throw new DataFileError(file, `does not hold a simulator's site: ${issues(old.error)}. ${KEEP}`);
-    site = upgradeV2(upgradeV1(old.data.site));
-  } else {
+    site = upgradeV3(upgradeV2(upgradeV1(old.data.site)));
+  } else if (version === V2) {
     const old = dataFileV2.safeParse(raw);
     if (!old.success) throw new DataFileError(file, `does not hold a simulator's site: ${issues(old.error)}. ${KEEP}`);
-    site = upgradeV2(old.data.site);
+    site = upgradeV3(upgradeV2(old.data.site));
+  } else {
+    const old = dataFileV3.safeParse(raw);
+    if (!old.success) throw new DataFileError(file, `does not hold a simulator's site: ${issues(old.error)}. ${KEEP}`);
+    site = upgradeV3(old.data.site);
   }
   const current = siteData.safeParse(site);
   if (!current.success) throw new DataFileError(file, `does not hold a simulator's site: ${issues(current.error, "site")}. ${KEEP}`);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { INT64_MAX, migrationRequest, SUBSCRIPTION_STATES, WEBHOOK_STATUSES } from "./wire";
 import { EXPIRATION_UNITS, INTERVAL_UNITS } from "./wire-catalog";
 import { COMPONENT_KINDS, COMPOUNDING_STRATEGIES, COUPON_CODE, CREDIT_TYPES, ITEM_CATEGORIES, PRICING_SCHEMES } from "./wire-components";
+import { CURRENCY_PRICE_ROLES, OFFER_HANDLE } from "./wire-site-config";
 
 /**
  * The shape of a `--data` file (`dataFile`): everything a client of the site
@@ -21,10 +22,13 @@ export const DATA_FORMAT = "billing-simulator-data";
  * terms (interval and unit instead of `intervalMonths`), archiving and times.
  * 3: components with their price points and brackets, and coupons with their
  * restrictions (and their next ids).
- * Files of versions 1 and 2 are still read (data-shape-v1.ts and
- * data-shape-v2.ts upgrade them) and are written as version 3 at the first change.
+ * 4: the site's settings (currencies, exchange rates, live or test), the
+ * catalogue's prices in other currencies, custom fields (metafields), reason
+ * codes and offers (and their next ids).
+ * Files of versions 1 to 3 are still read (data-shape-v1.ts to -v3.ts upgrade
+ * them) and are written as version 4 at the first change.
  */
-export const DATA_VERSION = 3;
+export const DATA_VERSION = 4;
 
 export const id = z.int().positive();
 export const timestamp = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "expected a timestamp (RFC 3339)");
@@ -137,13 +141,21 @@ const nextIdsV2 = {
   webhook: id,
   endpoint: id,
 };
-const nextIds = z.strictObject({
+const nextIdsV3 = {
   ...nextIdsV2,
   component: id,
   componentPricePoint: id,
   price: id,
   coupon: id,
   couponRestriction: id,
+};
+const nextIds = z.strictObject({
+  ...nextIdsV3,
+  currencyPrice: id,
+  metafield: id,
+  reasonCode: id,
+  offer: id,
+  offerSignupPage: id,
 });
 
 const scheme = z.enum(PRICING_SCHEMES);
@@ -249,50 +261,118 @@ export const siteFieldsV2 = {
   ...siteActivity,
 };
 
-export const siteData = z
-  .strictObject({
-    ...siteFieldsV2,
-    nextIds,
-    /** Components with their price points (archived ones too), oldest first. */
-    components: z.array(component),
-    /** Coupons with their restrictions (archived ones too), oldest first. */
-    coupons: z.array(coupon),
-  })
-  .superRefine((site, ctx) => {
-    const problem = (path: (string | number)[], message: string) => ctx.addIssue({ code: "custom", path, message });
-    distinct(site.productFamilies, (f) => f.id, ["productFamilies"], "product family id", problem);
-    distinct(site.productFamilies, (f) => f.handle, ["productFamilies"], "product family handle", problem);
-    const products = { key: "products", what: "product", pricePoint: "price point" } as const;
-    const components = { key: "components", what: "component", pricePoint: "component price point" } as const;
-    distinctOwners(site.products, products, problem);
-    distinct(site.subscriptions, (s) => s.id, ["subscriptions"], "subscription id", problem);
-    distinct(site.webhooks, (w) => w.id, ["webhooks"], "webhook id", problem);
-    distinct(site.endpoints, (e) => e.id, ["endpoints"], "endpoint id", problem);
-    distinct(site.uniquenessTokens, (t) => t.token, ["uniquenessTokens"], "uniqueness token", problem);
-    distinct(site.authentications, (a) => a.token, ["authentications"], "authentication token", problem);
-    ownersPricePoints(site.products, products, site.productFamilies, problem);
-    distinctOwners(site.components, components, problem);
-    ownersPricePoints(site.components, components, site.productFamilies, problem);
-    distinct(site.coupons, (c) => c.id, ["coupons"], "coupon id", problem);
-    distinct(site.coupons, (c) => c.code, ["coupons"], "coupon code", problem);
-    site.coupons.forEach((c, i) => {
-      if ((c.percentage === null) === (c.amountInCents === null))
-        problem(["coupons", i], "expected exactly one of percentage and amountInCents");
-      if (!site.productFamilies.some((f) => f.id === c.familyId))
-        problem(["coupons", i, "familyId"], `no product family has id ${c.familyId}`);
-      c.restrictions.forEach((r, j) => {
-        const known =
-          r.itemType === "Product" ? site.products.some((p) => p.id === r.itemId) : site.components.some((k) => k.id === r.itemId);
-        if (!known) problem(["coupons", i, "restrictions", j], `no ${r.itemType.toLowerCase()} has id ${r.itemId}`);
-      });
-    });
-    site.subscriptions.forEach((s, i) => {
-      const p = site.products.find((x) => x.id === s.productId);
-      if (!p) problem(["subscriptions", i, "productId"], `no product has id ${s.productId}`);
-      else if (!p.pricePoints.some((pp) => pp.id === s.pricePointId))
-        problem(["subscriptions", i, "pricePointId"], `price point ${s.pricePointId} is not one of product ${p.id}'s`);
+/** A version 3 site's fields: everything but the site's settings and configuration of issue 41. */
+export const siteFieldsV3 = {
+  ...siteFieldsV2,
+  nextIds: z.strictObject(nextIdsV3),
+  /** Components with their price points (archived ones too), oldest first. */
+  components: z.array(component),
+  /** Coupons with their restrictions (archived ones too), oldest first. */
+  coupons: z.array(coupon),
+};
+
+const currencyCode = z.string().regex(/^[A-Z]{3}$/, "expected an ISO 4217 currency code");
+const settings = z.strictObject({
+  currency: currencyCode,
+  nonPrimaryCurrencies: z.array(currencyCode),
+  exchangeRates: z.record(currencyCode, z.number().positive()),
+  live: z.boolean(),
+});
+const decimal = z.string().regex(/^\d+\.\d+$/);
+const include = z.enum(["0", "1"]);
+const metafield = z.strictObject({
+  id,
+  resourceType: z.enum(["subscriptions", "customers"]),
+  name: z.string().min(1),
+  inputType: z.enum(["balance_tracker", "text", "radio", "dropdown"]),
+  enum: z.array(z.string()).nullable(),
+  scope: z.strictObject({
+    csv: include,
+    invoices: include,
+    statements: include,
+    portal: include,
+    publicShow: include,
+    publicEdit: include,
+    hosted: z.array(z.string()),
+  }),
+  dataCount: z.int().nonnegative(),
+});
+const reasonCode = z.strictObject({
+  id,
+  code: z.string().min(1),
+  description: z.string().min(1),
+  position: z.int(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+const offer = z.strictObject({
+  id,
+  handle: z.string().regex(OFFER_HANDLE),
+  name: z.string().min(1),
+  description: z.string().nullable(),
+  productId: id,
+  pricePointId: id,
+  items: z.array(z.strictObject({ componentId: id, pricePointId: id, startingQuantity: z.int().nonnegative() })),
+  couponIds: z.array(id),
+  signupPages: z.array(z.strictObject({ id, nickname: z.string(), enabled: z.boolean(), url: z.string().min(1) })),
+  archivedAt: timestamp.nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+
+const siteShape = z.strictObject({
+  ...siteFieldsV3,
+  nextIds,
+  /** The site's currencies, their exchange rates, and whether it is live. */
+  settings,
+  productCurrencyPrices: z.array(
+    z.strictObject({ id, pricePointId: id, currency: currencyCode, role: z.enum(CURRENCY_PRICE_ROLES), price: z.number().nonnegative() }),
+  ),
+  componentCurrencyPrices: z.array(z.strictObject({ id, pricePointId: id, priceId: id, currency: currencyCode, price: decimal })),
+  couponCurrencyPrices: z.array(z.strictObject({ id, couponId: id, currency: currencyCode, price: z.int().nonnegative() })),
+  metafields: z.array(metafield),
+  /** Reason codes, by id. */
+  reasonCodes: z.array(reasonCode),
+  /** Offers (archived ones too), oldest first. */
+  offers: z.array(offer),
+});
+
+export const siteData = siteShape.superRefine((site, ctx) => {
+  const problem = (path: (string | number)[], message: string) => ctx.addIssue({ code: "custom", path, message });
+  distinct(site.productFamilies, (f) => f.id, ["productFamilies"], "product family id", problem);
+  distinct(site.productFamilies, (f) => f.handle, ["productFamilies"], "product family handle", problem);
+  const products = { key: "products", what: "product", pricePoint: "price point" } as const;
+  const components = { key: "components", what: "component", pricePoint: "component price point" } as const;
+  distinctOwners(site.products, products, problem);
+  distinct(site.subscriptions, (s) => s.id, ["subscriptions"], "subscription id", problem);
+  distinct(site.webhooks, (w) => w.id, ["webhooks"], "webhook id", problem);
+  distinct(site.endpoints, (e) => e.id, ["endpoints"], "endpoint id", problem);
+  distinct(site.uniquenessTokens, (t) => t.token, ["uniquenessTokens"], "uniqueness token", problem);
+  distinct(site.authentications, (a) => a.token, ["authentications"], "authentication token", problem);
+  ownersPricePoints(site.products, products, site.productFamilies, problem);
+  distinctOwners(site.components, components, problem);
+  ownersPricePoints(site.components, components, site.productFamilies, problem);
+  distinct(site.coupons, (c) => c.id, ["coupons"], "coupon id", problem);
+  distinct(site.coupons, (c) => c.code, ["coupons"], "coupon code", problem);
+  site.coupons.forEach((c, i) => {
+    if ((c.percentage === null) === (c.amountInCents === null))
+      problem(["coupons", i], "expected exactly one of percentage and amountInCents");
+    if (!site.productFamilies.some((f) => f.id === c.familyId))
+      problem(["coupons", i, "familyId"], `no product family has id ${c.familyId}`);
+    c.restrictions.forEach((r, j) => {
+      const known =
+        r.itemType === "Product" ? site.products.some((p) => p.id === r.itemId) : site.components.some((k) => k.id === r.itemId);
+      if (!known) problem(["coupons", i, "restrictions", j], `no ${r.itemType.toLowerCase()} has id ${r.itemId}`);
     });
   });
+  siteConfigurationRefs(site, problem);
+  site.subscriptions.forEach((s, i) => {
+    const p = site.products.find((x) => x.id === s.productId);
+    if (!p) problem(["subscriptions", i, "productId"], `no product has id ${s.productId}`);
+    else if (!p.pricePoints.some((pp) => pp.id === s.pricePointId))
+      problem(["subscriptions", i, "pricePointId"], `price point ${s.pricePointId} is not one of product ${p.id}'s`);
+  });
+});
 
 export const dataFile = z.strictObject({
   format: z.literal(DATA_FORMAT),
@@ -304,6 +384,66 @@ export type SiteData = z.infer<typeof siteData>;
 export type DataFile = z.infer<typeof dataFile>;
 
 type Problem = (path: (string | number)[], message: string) => void;
+
+/**
+ * What version 4 added refers to what the site holds: currency prices to held
+ * price points, brackets and coupons in a non-primary currency; offers to held
+ * products, price points, components and coupons; names, codes and handles
+ * unique where the service keeps them unique.
+ */
+function siteConfigurationRefs(site: z.infer<typeof siteShape>, problem: Problem): void {
+  const s = site.settings;
+  if (s.nonPrimaryCurrencies.includes(s.currency)) problem(["settings"], "the primary currency is also a non-primary one");
+  distinct(s.nonPrimaryCurrencies, (c) => c, ["settings", "nonPrimaryCurrencies"], "currency", problem);
+  const productPricePoints = new Set(site.products.flatMap((p) => p.pricePoints.map((pp) => pp.id)));
+  // A bracket a currency price names may have been removed since (a price point update's `_destroy`): not checked.
+  const componentPricePoints = new Set(site.components.flatMap((c) => c.pricePoints.map((pp) => pp.id)));
+  const currency = (path: (string | number)[], c: string) => {
+    if (!s.nonPrimaryCurrencies.includes(c)) problem(path, `${c} is not one of the site's non-primary currencies`);
+  };
+  site.productCurrencyPrices.forEach((p, i) => {
+    currency(["productCurrencyPrices", i, "currency"], p.currency);
+    if (!productPricePoints.has(p.pricePointId))
+      problem(["productCurrencyPrices", i, "pricePointId"], `no price point has id ${p.pricePointId}`);
+  });
+  site.componentCurrencyPrices.forEach((p, i) => {
+    currency(["componentCurrencyPrices", i, "currency"], p.currency);
+    if (!componentPricePoints.has(p.pricePointId))
+      problem(["componentCurrencyPrices", i, "pricePointId"], `no component price point has id ${p.pricePointId}`);
+  });
+  site.couponCurrencyPrices.forEach((p, i) => {
+    currency(["couponCurrencyPrices", i, "currency"], p.currency);
+    if (!site.coupons.some((c) => c.id === p.couponId)) problem(["couponCurrencyPrices", i, "couponId"], `no coupon has id ${p.couponId}`);
+  });
+  distinct(
+    [...site.productCurrencyPrices, ...site.componentCurrencyPrices, ...site.couponCurrencyPrices],
+    (p) => p.id,
+    ["productCurrencyPrices"],
+    "currency price id",
+    problem,
+  );
+  distinct(site.metafields, (m) => m.id, ["metafields"], "metafield id", problem);
+  distinct(site.metafields, (m) => `${m.resourceType}/${m.name}`, ["metafields"], "metafield", problem);
+  distinct(site.reasonCodes, (r) => r.id, ["reasonCodes"], "reason code id", problem);
+  distinct(site.reasonCodes, (r) => r.code, ["reasonCodes"], "reason code", problem);
+  distinct(site.offers, (o) => o.id, ["offers"], "offer id", problem);
+  distinct(site.offers, (o) => o.handle, ["offers"], "offer handle", problem);
+  site.offers.forEach((o, i) => {
+    const p = site.products.find((x) => x.id === o.productId);
+    if (!p) problem(["offers", i, "productId"], `no product has id ${o.productId}`);
+    else if (!p.pricePoints.some((pp) => pp.id === o.pricePointId))
+      problem(["offers", i, "pricePointId"], `price point ${o.pricePointId} is not one of product ${p.id}'s`);
+    o.items.forEach((item, j) => {
+      const c = site.components.find((x) => x.id === item.componentId);
+      if (!c) problem(["offers", i, "items", j], `no component has id ${item.componentId}`);
+      else if (!c.pricePoints.some((pp) => pp.id === item.pricePointId))
+        problem(["offers", i, "items", j], `price point ${item.pricePointId} is not one of component ${c.id}'s`);
+    });
+    o.couponIds.forEach((c, j) => {
+      if (!site.coupons.some((x) => x.id === c)) problem(["offers", i, "couponIds", j], `no coupon has id ${c}`);
+    });
+  });
+}
 
 /** A product or a component: they hold their price points by the same rules. */
 interface Owner {

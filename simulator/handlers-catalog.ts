@@ -106,8 +106,8 @@ export function archiveProduct(site: Site, [id]: string[]): Answer {
   return asList(() => productAnswer(site, site.catalog.archiveProduct(p)));
 }
 
-export function readSite(): Answer {
-  return json(200, renderSite("simulator"));
+export function readSite(site: Site): Answer {
+  return json(200, renderSite("simulator", site.settings));
 }
 
 // ---- shared ---------------------------------------------------------------

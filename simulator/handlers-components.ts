@@ -1,5 +1,6 @@
 import { type Answer, errorList, json } from "./answers";
 import { decodeSegment } from "./handlers-catalog";
+import { withComponentCurrencyPrices } from "./handlers-currency-prices";
 import { pricePointHandlers } from "./handlers-price-points";
 import { archivedPaging, idList, pageOf } from "./query";
 import type { ComponentKind, ComponentRecord } from "./records";
@@ -193,7 +194,7 @@ function listed(site: Site, req: RouteRequest, familyId: number | undefined): An
 export const componentPricePoints = pricePointHandlers({
   owner: component,
   pricePoints: (site) => site.components.pricePoints,
-  render: renderComponentPricePoint,
+  render: (c, pp, site, req) => withComponentCurrencyPrices(site, req, pp, renderComponentPricePoint(c, pp)),
   ownerAnswer: componentAnswer,
   refusals: asOrderedList,
   list: { perPage: 20, status: 201 },

@@ -1,6 +1,7 @@
 import { type Answer, errorList, json } from "./answers";
 import type { RestrictionChange } from "./coupons";
 import { decodeSegment } from "./handlers-catalog";
+import { withCouponCurrencyPrices } from "./handlers-currency-prices";
 import { idList, pageOf, paging, positiveInt } from "./query";
 import type { CouponRecord } from "./records";
 import { asOrderedList, parse } from "./refusals";
@@ -35,7 +36,8 @@ export function renderSiteCoupon(site: Site, c: CouponRecord) {
   });
 }
 
-const answer = (site: Site, c: CouponRecord, status = 200) => json(status, { coupon: renderSiteCoupon(site, c) });
+const answer = (site: Site, c: CouponRecord, status = 200, req?: RouteRequest) =>
+  json(status, { coupon: req ? withCouponCurrencyPrices(site, req, c, renderSiteCoupon(site, c)) : renderSiteCoupon(site, c) });
 
 /** `restricted_products` and `restricted_components` beside `coupon` (the contract's request). */
 function restrictions(body: unknown): RestrictionChange {
@@ -62,8 +64,8 @@ export function createCoupon(site: Site, [fRef]: string[], req: RouteRequest): A
   });
 }
 
-export function readCoupon(site: Site, [fRef, id]: string[]): Answer {
-  return answer(site, couponOf(site, fRef, id));
+export function readCoupon(site: Site, [fRef, id]: string[], req: RouteRequest): Answer {
+  return answer(site, couponOf(site, fRef, id), 200, req);
 }
 
 /** PUT /product_families/{id}/coupons/{id}.json: what is given changes (an archived coupon too). */
@@ -84,7 +86,7 @@ export function findCoupon(site: Site, _p: string[], req: RouteRequest): Answer 
   if (code === undefined || code === "") return errorList(422, "code: cannot be blank.");
   let familyId: number | undefined;
   if (req.query.product_family_id !== undefined) familyId = family(site, req.query.product_family_id).id;
-  return answer(site, site.coupons.findByCode(code, familyId));
+  return answer(site, site.coupons.findByCode(code, familyId), 200, req);
 }
 
 export function listFamilyCoupons(site: Site, [fRef]: string[], req: RouteRequest): Answer {
@@ -105,6 +107,6 @@ function listed(site: Site, req: RouteRequest, familyId: number | undefined): An
   const rows = site.coupons.list({ familyId, ids, codes });
   return json(
     200,
-    pageOf(rows, pages).map((c) => ({ coupon: renderSiteCoupon(site, c) })),
+    pageOf(rows, pages).map((c) => ({ coupon: withCouponCurrencyPrices(site, req, c, renderSiteCoupon(site, c)) })),
   );
 }

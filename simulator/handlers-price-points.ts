@@ -18,7 +18,8 @@ export interface PricePointOwner<O extends Owner<P>, P extends PricePoint> {
   /** The path's `{product_id}` or `{component_id}`; 404 when there is none. */
   owner(site: Site, ref: string): O;
   pricePoints(site: Site): PricePoints<P>;
-  render(o: O, pp: P): unknown;
+  /** The price point's answer; `site` and `req` for what a read may add (`?currency_prices=true`). */
+  render(o: O, pp: P, site: Site, req: RouteRequest): unknown;
   /** What a promotion answers: the owner (the contract's `Product Response`, `Component Response`). */
   ownerAnswer(site: Site, req: RouteRequest, o: O): Answer;
   /** Runs an archive or a promotion, its refusal in the owner's published shape. */
@@ -32,7 +33,7 @@ export function pricePointHandlers<O extends Owner<P>, P extends PricePoint>(k: 
     const o = k.owner(site, ref);
     return { o, pp: k.pricePoints(site).find(o, decodeSegment(ppRef, "Price point not found")) };
   };
-  const answer = (o: O, pp: P) => json(200, { price_point: k.render(o, pp) });
+  const answer = (o: O, pp: P, site: Site, req: RouteRequest) => json(200, { price_point: k.render(o, pp, site, req) });
   return {
     /**
      * GET …/price_points.json: in the order made; `filter[type]` a
@@ -65,24 +66,24 @@ export function pricePointHandlers<O extends Owner<P>, P extends PricePoint>(k: 
       const rows = o.pricePoints.filter(
         (pp) => types.includes(pricePointType(pp)) && (archived || includeArchived || pp.archivedAt === null),
       );
-      return json(k.list.status, { price_points: pageOf(rows, pages).map((pp) => k.render(o, pp)) });
+      return json(k.list.status, { price_points: pageOf(rows, pages).map((pp) => k.render(o, pp, site, req)) });
     },
 
-    read(site: Site, params: string[]): Answer {
+    read(site: Site, params: string[], req: RouteRequest): Answer {
       const { o, pp } = named(site, params);
-      return answer(o, pp);
+      return answer(o, pp, site, req);
     },
 
     /** DELETE …/price_points/{id}.json. */
-    archive(site: Site, params: string[]): Answer {
+    archive(site: Site, params: string[], req: RouteRequest): Answer {
       const { o, pp } = named(site, params);
-      return k.refusals(() => answer(o, k.pricePoints(site).archive(pp)));
+      return k.refusals(() => answer(o, k.pricePoints(site).archive(pp), site, req));
     },
 
     /** …/unarchive.json: it refuses nothing. */
-    unarchive(site: Site, params: string[]): Answer {
+    unarchive(site: Site, params: string[], req: RouteRequest): Answer {
       const { o, pp } = named(site, params);
-      return answer(o, k.pricePoints(site).unarchive(pp));
+      return answer(o, k.pricePoints(site).unarchive(pp), site, req);
     },
 
     /** …/default.json: answered with the owner. */

@@ -1,5 +1,6 @@
 import { type Answer, json } from "./answers";
 import { decodeSegment, productAnswer } from "./handlers-catalog";
+import { withProductCurrencyPrices } from "./handlers-currency-prices";
 import { pricePointHandlers } from "./handlers-price-points";
 import { asFields, asIndexed, asList, parse } from "./refusals";
 import { renderPricePoint } from "./render-catalog";
@@ -33,7 +34,7 @@ const product = (site: Site, ref: string) => site.catalog.productRef(decodeSegme
 export const productPricePoints = pricePointHandlers({
   owner: product,
   pricePoints: (site) => site.catalog.pricePoints,
-  render: renderPricePoint,
+  render: (p, pp, site, req) => withProductCurrencyPrices(site, req, pp, renderPricePoint(p, pp)),
   ownerAnswer: (site, _req, p) => productAnswer(site, p),
   refusals: asList,
   list: { perPage: 10, status: 200 },

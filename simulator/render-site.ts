@@ -1,3 +1,6 @@
+import type { SiteSettingsRecord } from "./records-site";
+import { DEFAULT_SETTINGS } from "./site-settings";
+
 /** The simulated site's id: GET /site.json's `site.id`, and every endpoint's `site_id`. */
 export const SITE_ID = 1;
 
@@ -5,17 +8,22 @@ export const SITE_ID = 1;
  * GET /site.json, shaped like the contract's `Site`. It has no field for
  * whether webhooks are enabled (field notes: "drift cannot be detected"), so
  * the simulator does not invent one: a client that wants to read the setting
- * back must find that it cannot. The values are those of a fresh test site.
+ * back must find that it cannot. The currencies and `test` are the site's
+ * settings (a fresh test site in USD alone by default); the other values are
+ * those of a fresh test site.
  */
-export function renderSite(subdomain: string) {
+export function renderSite(
+  subdomain: string,
+  settings: Pick<SiteSettingsRecord, "currency" | "nonPrimaryCurrencies" | "live"> = DEFAULT_SETTINGS,
+) {
   return {
     site: {
       id: SITE_ID,
       name: "Billing Simulator",
       subdomain,
-      currency: "USD",
+      currency: settings.currency,
       seller_id: 1,
-      non_primary_currencies: [] as string[],
+      non_primary_currencies: [...settings.nonPrimaryCurrencies],
       relationship_invoicing_enabled: true,
       customer_hierarchy_enabled: false,
       whopays_enabled: false,
@@ -40,7 +48,7 @@ export function renderSite(subdomain: string) {
         net_terms_on_remittance_signups_enabled: false,
         custom_net_terms_enabled: false,
       },
-      test: true,
+      test: !settings.live,
     },
   };
 }

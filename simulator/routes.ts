@@ -1,4 +1,5 @@
 import { type Answer, errorList, json } from "./answers";
+import { clearSite } from "./clear-data";
 import type { DuplicateGuard } from "./duplicates";
 import {
   archiveProduct,
@@ -27,8 +28,18 @@ import {
   updateFamilyComponent,
 } from "./handlers-components";
 import { archiveCoupon, createCoupon, findCoupon, listCoupons, listFamilyCoupons, readCoupon, updateCoupon } from "./handlers-coupons";
+import {
+  couponCurrencyPrices,
+  createComponentCurrencyPrices,
+  createProductCurrencyPrices,
+  updateComponentCurrencyPrices,
+  updateProductCurrencyPrices,
+} from "./handlers-currency-prices";
 import { createEndpoint, listEndpoints, updateEndpoint } from "./handlers-endpoints";
+import { createMetafields, deleteMetafield, listMetafields, updateMetafields } from "./handlers-metafields";
+import { archiveOffer, createOffer, listOffers, readOffer, unarchiveOffer } from "./handlers-offers";
 import { bulkCreatePricePoints, createPricePoint, productPricePoints, updatePricePoint } from "./handlers-product-price-points";
+import { createReasonCode, deleteReasonCode, listReasonCodes, readReasonCode, updateReasonCode } from "./handlers-reason-codes";
 import { authenticate, migrate, preview, readSubscription } from "./handlers-subscriptions";
 import { listWebhooks, replay, settings } from "./handlers-webhooks";
 import type { RenderOptions } from "./render";
@@ -108,6 +119,29 @@ const ROUTES: Route[] = [
   },
   { pattern: /^\/coupons\/find\.json$/, methods: { GET: findCoupon } },
   { pattern: /^\/coupons\.json$/, methods: { GET: listCoupons } },
+  // Prices in the site's other currencies (issue 41): a price point's by its id alone, a coupon's by its id.
+  {
+    pattern: /^\/product_price_points\/([^/]+)\/currency_prices\.json$/,
+    methods: { POST: createProductCurrencyPrices, PUT: updateProductCurrencyPrices },
+  },
+  {
+    pattern: /^\/price_points\/([^/]+)\/currency_prices\.json$/,
+    methods: { POST: createComponentCurrencyPrices, PUT: updateComponentCurrencyPrices },
+  },
+  { pattern: /^\/coupons\/([^/]+)\/currency_prices\.json$/, methods: { PUT: couponCurrencyPrices } },
+  // Custom fields of subscriptions and customers; the handlers refuse other resource types (404).
+  {
+    pattern: /^\/([a-z_]+)\/metafields\.json$/,
+    methods: { POST: createMetafields, GET: listMetafields, PUT: updateMetafields, DELETE: deleteMetafield },
+  },
+  { pattern: /^\/reason_codes\.json$/, methods: { POST: createReasonCode, GET: listReasonCodes } },
+  { pattern: /^\/reason_codes\/([^/]+)\.json$/, methods: { GET: readReasonCode, PUT: updateReasonCode, DELETE: deleteReasonCode } },
+  // Offers: no update (the contract has none).
+  { pattern: /^\/offers\.json$/, methods: { POST: createOffer, GET: listOffers } },
+  { pattern: /^\/offers\/([^/]+)\.json$/, methods: { GET: readOffer } },
+  { pattern: /^\/offers\/([^/]+)\/archive\.json$/, methods: { PUT: archiveOffer } },
+  { pattern: /^\/offers\/([^/]+)\/unarchive\.json$/, methods: { PUT: unarchiveOffer } },
+  { pattern: /^\/sites\/clear_data\.json$/, methods: { POST: clearSite } },
   { pattern: /^\/site\.json$/, methods: { GET: readSite } },
   { pattern: /^\/authentications\/([^/]+)$/, methods: { GET: authenticate }, public: true },
 ];

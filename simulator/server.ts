@@ -30,9 +30,28 @@ import type {
   WebhookInput,
   WebhookRecord,
 } from "./records";
+import type {
+  ComponentCurrencyPriceInput,
+  ComponentCurrencyPriceRecord,
+  CouponCurrencyPriceInput,
+  CouponCurrencyPriceRecord,
+  MetafieldInput,
+  MetafieldRecord,
+  MetafieldResource,
+  OfferInput,
+  OfferRecord,
+  ProductCurrencyPriceInput,
+  ProductCurrencyPriceRecord,
+  ReasonCodeInput,
+  ReasonCodeRecord,
+  SiteSettingsInput,
+  SiteSettingsRecord,
+} from "./records-site";
 import { dispatch, isPublic, resolve, uniquenessToken } from "./routes";
 import { DEMO_SITE, seedDemo } from "./seed";
+import { seedCurrencyPrices } from "./seed-currency-prices";
 import { Site } from "./site";
+import { changedSettings, DEFAULT_SETTINGS } from "./site-settings";
 
 export interface SimulatorOptions {
   /** Default 0: a free port. */
@@ -73,7 +92,9 @@ export interface SimulatorOptions {
    * became since). A file that does not exist is created from the seed (or an
    * empty site). Every change is written before its answer is sent, atomically.
    * A file that cannot be read or parsed is an error naming it (`DataFileError`);
-   * the simulator never starts over it. Kept: product families, products and
+   * the simulator never starts over it. Kept: the site's settings (currencies,
+   * exchange rates, live or test), currency prices, metafields, reason codes,
+   * offers, product families, products and
    * their price points (archived ones too), subscriptions and their
    * migrations, 3-D Secure links, webhooks, the replay log and queue, webhook
    * endpoints, whether webhooks are enabled, applied uniqueness tokens with
@@ -89,6 +110,19 @@ export interface SimulatorOptions {
   tls?: { key: string | Buffer; cert: string | Buffer };
   /** Clock for timestamps and the 60-minute duplicate window. Default: the real one. */
   now?: () => Date;
+  /**
+   * The site's primary currency (ISO 4217), `GET /site.json`'s `currency`. Default "USD".
+   * Like `seed`, this and the next three are a first start's: a site read from `dataFile` keeps its own.
+   */
+  currency?: string;
+  /** `GET /site.json`'s `non_primary_currencies`: the currencies currency prices may name. Default none. */
+  nonPrimaryCurrencies?: readonly string[];
+  /** Per non-primary currency, what one unit of the primary is worth in it (default 1): `use_site_exchange_rate` prices by it. */
+  exchangeRates?: Readonly<Record<string, number>>;
+  /** A live (production) site: `GET /site.json` answers `test: false` and `POST /sites/clear_data.json` is refused (403). Default false. */
+  live?: boolean;
+  /** How long after `POST /sites/clear_data.json` answers its data disappears (ms). Default 250. */
+  clearDataDelayMs?: number;
 }
 
 export interface RequestLogEntry {
@@ -151,6 +185,32 @@ export interface Simulator {
   components(): ComponentRecord[];
   /** What the site holds: every coupon (archived ones too), oldest first, as copies. */
   coupons(): CouponRecord[];
+  /** A change to the site's settings made in the web UI: its currencies, exchange rates, live or test. What is left out stays. */
+  configureSite(change: SiteSettingsInput): SiteSettingsRecord;
+  /** The site's settings, as a copy. */
+  siteSettings(): SiteSettingsRecord;
+  /**
+   * Prices in other currencies defined in the web UI, checked by the API's
+   * rules (a non-primary currency, the primary pricing's roles or price
+   * levels mirrored, a flat-amount coupon); a price point or coupon by id.
+   */
+  addProductCurrencyPrices(pricePointId: number, prices: readonly ProductCurrencyPriceInput[]): ProductCurrencyPriceRecord[];
+  addComponentCurrencyPrices(pricePointId: number, prices: readonly ComponentCurrencyPriceInput[]): ComponentCurrencyPriceRecord[];
+  addCouponCurrencyPrices(couponId: number, prices: readonly CouponCurrencyPriceInput[]): CouponCurrencyPriceRecord[];
+  /** A custom field made in the web UI, its values on `dataCount` subscriptions (or customers). */
+  addMetafield(m: MetafieldInput): MetafieldRecord;
+  /** How many subscriptions (or customers) hold a value for the field: what a delete of it would delete. */
+  setMetafieldDataCount(resourceType: MetafieldResource, name: string, count: number): MetafieldRecord;
+  /** What the site holds: every metafield of both resource types, oldest first, as copies. */
+  metafields(): MetafieldRecord[];
+  /** A churn reason code made in the web UI; after the last one unless a position is given. */
+  addReasonCode(r: ReasonCodeInput): ReasonCodeRecord;
+  /** What the site holds: every reason code, by position, as copies. */
+  reasonCodes(): ReasonCodeRecord[];
+  /** An offer made in the web UI, by this site's handles (or ids); it may have signup pages (the API cannot make them). */
+  addOffer(o: OfferInput): OfferRecord;
+  /** What the site holds: every offer (archived ones too), oldest first, as copies. */
+  offers(): OfferRecord[];
   addSubscription(s: SubscriptionInput): SubscriptionRecord;
   addWebhook(w: WebhookInput & { id?: number }): WebhookRecord;
   /** An id given as a decimal string (for ids past 2^53) comes back as that string. */
@@ -210,7 +270,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     throw new Error("give latencyMs (every request) or latency (a distribution), not both");
   const drawLatency = options.latency !== undefined ? latencySampler(options.latency) : () => options.latencyMs ?? 0;
   const logBodies = options.logBodies ?? true;
-  const site = new Site(now);
+  const site = new Site(now, { clearDataDelayMs: options.clearDataDelayMs, changed: () => save() });
   const guard = new DuplicateGuard(() => now().getTime());
   const faults = new FaultTable(options.faultSeed ?? 1);
   const log: RequestLogEntry[] = [];
@@ -221,6 +281,17 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const dataFile = options.dataFile;
   if (dataFile === "") throw new Error("dataFile must be a file's path, got an empty string");
   const stored = dataFile === undefined ? undefined : readDataFile(dataFile);
+  // Checked before the port is taken too: a bad currency stops the start.
+  const firstSettings = changedSettings(
+    DEFAULT_SETTINGS,
+    {
+      currency: options.currency,
+      nonPrimaryCurrencies: options.nonPrimaryCurrencies,
+      exchangeRates: options.exchangeRates,
+      live: options.live,
+    },
+    "startSimulator",
+  );
   let written: string | undefined;
   let loading = true;
   /** Writes the site if it changed since the last write; a no-op without a data file and while the site is set up. */
@@ -278,9 +349,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const send = (a: Answer) => {
       leave();
       if (res.destroyed || req.socket.destroyed) return;
+      entry.status = a.status;
+      if ("empty" in a) {
+        res.writeHead(a.status, { "content-length": 0, ...a.headers });
+        res.end();
+        return;
+      }
       const [type, text] =
         "json" in a ? ["application/json; charset=utf-8", JSON.stringify(a.json)] : [`${a.contentType}; charset=utf-8`, a.text];
-      entry.status = a.status;
       res.writeHead(a.status, { "content-type": type, "content-length": Buffer.byteLength(text), ...a.headers });
       res.end(text);
     };
@@ -380,6 +456,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     close: () => {
       closed ??= new Promise<void>((done, fail) => {
         closing.abort();
+        // A clear the site answered is applied before the last write, as the service would finish it.
+        site.clearing.flush();
         server.close(() => {
           // Catches what changed in place since the last write (e.g. `replayQueue.length = 0`).
           try {
@@ -400,6 +478,18 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     addCoupon: saving((c) => site.coupons.add(c)),
     components: () => site.components.snapshot().components,
     coupons: () => site.coupons.snapshot().coupons,
+    configureSite: saving((change) => site.configure(change)),
+    siteSettings: () => site.settings,
+    addProductCurrencyPrices: saving((id, prices) => seedCurrencyPrices.product(site, id, prices)),
+    addComponentCurrencyPrices: saving((id, prices) => seedCurrencyPrices.component(site, id, prices)),
+    addCouponCurrencyPrices: saving((id, prices) => seedCurrencyPrices.coupon(site, id, prices)),
+    addMetafield: saving((m) => site.metafields.add(m)),
+    setMetafieldDataCount: saving((type, name, count) => site.metafields.setDataCount(type, name, count)),
+    metafields: () => site.metafields.snapshot().metafields,
+    addReasonCode: saving((r) => site.reasonCodes.add(r)),
+    reasonCodes: () => site.reasonCodes.list().map((r) => structuredClone(r)),
+    addOffer: saving((o) => site.offers.add(o)),
+    offers: () => site.offers.snapshot().offers,
     addSubscription: saving((s) => site.addSubscription(s)),
     addWebhook: saving((w: WebhookInput) => site.webhooks.add(w)) as Simulator["addWebhook"],
     getSubscription: (id) => site.getSubscription(id),
@@ -449,7 +539,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   if (stored !== undefined) {
     site.restore(stored);
     guard.restore(stored.uniquenessTokens);
-  } else if (options.seed === "demo") seedDemo(sim);
+  } else {
+    site.configure(firstSettings);
+    if (options.seed === "demo") seedDemo(sim);
+  }
   loading = false;
   try {
     // A new file holds the seed from the start; an existing one is rewritten only when something changes.

@@ -3,14 +3,16 @@ import type { AuthenticationRequired, ErrorList } from "./wire";
 /**
  * The bodies a refusal is answered with: the error list most operations use,
  * the 3-D Secure list, a product price point's object of field lists, a bulk
- * create's map of indexed keys, or (listProductsForProductFamily's published
- * 404) a bare JSON string.
+ * create's map of indexed keys, a single error (the metafields'), or
+ * (listProductsForProductFamily's published 404) a bare JSON string.
  */
 export type RefusalBody =
   | ErrorList
   | AuthenticationRequired
   | { errors: Record<string, string[] | string> }
   | Record<string, string[]>
+  /** The contract's `Single Error Response` (the metafield operations' 422). */
+  | { error: string }
   | string;
 
 /** A rule the site refuses a request with: the answer's status and body. */

@@ -1,9 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { Catalog, defaultPricePoint, productLabel } from "./catalog";
+import { CLEAR_DATA_DELAY_MS, type CleanupScope, ClearDataJobs } from "./clear-data";
 import { Components } from "./components";
 import { Coupons } from "./coupons";
+import { CurrencyPrices } from "./currency-prices";
 import type { SiteData } from "./data-shape";
 import { Endpoints } from "./endpoints";
+import { Metafields } from "./metafields";
+import { Offers } from "./offers";
+import { ReasonCodes } from "./reason-codes";
 import {
   addInterval,
   isoSeconds,
@@ -13,7 +18,9 @@ import {
   type SubscriptionInput,
   type SubscriptionRecord,
 } from "./records";
+import type { SiteSettingsInput, SiteSettingsRecord } from "./records-site";
 import { SiteError } from "./site-error";
+import { changedSettings, DEFAULT_SETTINGS } from "./site-settings";
 import { WebhookLog } from "./webhook-log";
 import { type Migration, type PricePointType, preservesPeriod, type SubscriptionState } from "./wire";
 
@@ -40,7 +47,19 @@ const MIGRATABLE: ReadonlySet<SubscriptionState> = new Set(["active", "trialing"
 /** A product's or a component's price point: the simulator makes no custom (subscription-only) ones. */
 export const pricePointType = (pp: { default: boolean }): PricePointType => (pp.default ? "default" : "catalog");
 
-/** One site of the service: its catalogue, subscriptions, webhooks, webhook endpoints and settings. */
+/** What a site is told at its start beyond its clock. */
+export interface SiteOptions {
+  /** How long after `POST /sites/clear_data.json` the data disappears. Default CLEAR_DATA_DELAY_MS. */
+  clearDataDelayMs?: number;
+  /** Called after a change made outside a request (a clear applied by its timer): the server writes its data file. */
+  changed?: () => void;
+}
+
+/**
+ * One site of the service: its catalogue, subscriptions, webhooks, webhook
+ * endpoints and settings, its currencies and their prices, custom fields,
+ * reason codes and offers.
+ */
 export class Site {
   webhooksEnabled = false;
   readonly webhooks: WebhookLog;
@@ -48,6 +67,13 @@ export class Site {
   readonly catalog: Catalog;
   readonly components: Components;
   readonly coupons: Coupons;
+  readonly currencyPrices: CurrencyPrices;
+  readonly metafields = new Metafields();
+  readonly reasonCodes: ReasonCodes;
+  readonly offers: Offers;
+  /** `POST /sites/clear_data.json`'s pending clears. */
+  readonly clearing: ClearDataJobs;
+  #settings: SiteSettingsRecord = structuredClone(DEFAULT_SETTINGS);
 
   readonly #now: () => Date;
   readonly #subscriptions = new Map<number, SubscriptionRecord>();
@@ -56,12 +82,56 @@ export class Site {
   // Distinct id ranges per kind make a mixed-up id fail loudly in tests.
   #next = { subscription: 1001 };
 
-  constructor(now: () => Date) {
+  constructor(now: () => Date, o: SiteOptions = {}) {
     this.#now = now;
     this.webhooks = new WebhookLog(() => this.nowIso());
     this.catalog = new Catalog(() => this.nowIso());
     this.components = new Components(() => this.nowIso(), this.catalog);
     this.coupons = new Coupons(() => this.nowIso(), this.catalog, this.components);
+    this.currencyPrices = new CurrencyPrices(() => this.#settings);
+    this.reasonCodes = new ReasonCodes(() => this.nowIso());
+    this.offers = new Offers(() => this.nowIso(), this.catalog, this.components, this.coupons);
+    this.clearing = new ClearDataJobs(o.clearDataDelayMs ?? CLEAR_DATA_DELAY_MS, (scope) => {
+      this.clearData(scope);
+      o.changed?.();
+    });
+  }
+
+  /** The site's currencies and mode (a copy). */
+  get settings(): SiteSettingsRecord {
+    return structuredClone(this.#settings);
+  }
+
+  /**
+   * A change made in the web UI's settings. A currency that prices something
+   * cannot be dropped (the web UI would have to remove those prices first,
+   * which the API cannot do).
+   */
+  configure(change: SiteSettingsInput): SiteSettingsRecord {
+    const next = changedSettings(this.#settings, change, "configureSite");
+    for (const c of this.currencyPrices.currenciesInUse())
+      if (!next.nonPrimaryCurrencies.includes(c)) throw new Error(`configureSite: ${c} prices catalogue items; it cannot be removed`);
+    this.#settings = next;
+    return this.settings;
+  }
+
+  /**
+   * What `POST /sites/clear_data.json` does once its delay is over (see
+   * clear-data.ts): subscriptions (and so their migrations and 3-D Secure
+   * links) and the custom fields' data always; the catalogue and offers with
+   * `all`. Ids keep counting: nothing cleared is ever answered again.
+   */
+  clearData(scope: CleanupScope): void {
+    this.#subscriptions.clear();
+    this.#migrationsApplied.clear();
+    this.#authentications.clear();
+    this.metafields.clearData();
+    if (scope !== "all") return;
+    this.offers.clear();
+    this.currencyPrices.clear();
+    this.coupons.clear();
+    this.components.clear();
+    this.catalog.clear();
   }
 
   nowIso(): string {
@@ -258,6 +328,10 @@ export class Site {
     const catalog = this.catalog.snapshot();
     const components = this.components.snapshot();
     const coupons = this.coupons.snapshot();
+    const prices = this.currencyPrices.snapshot();
+    const metafields = this.metafields.snapshot();
+    const reasonCodes = this.reasonCodes.snapshot();
+    const offers = this.offers.snapshot();
     return {
       webhooksEnabled: this.webhooksEnabled,
       nextIds: {
@@ -268,6 +342,11 @@ export class Site {
         subscription: this.#next.subscription,
         webhook: log.nextId,
         endpoint: this.endpoints.nextId,
+        currencyPrice: prices.next,
+        metafield: metafields.next,
+        reasonCode: reasonCodes.next,
+        offer: offers.next.offer,
+        offerSignupPage: offers.next.signupPage,
       },
       productFamilies: catalog.families,
       products: catalog.products,
@@ -280,6 +359,13 @@ export class Site {
       endpoints: this.endpoints.list(),
       components: components.components,
       coupons: coupons.coupons,
+      settings: this.settings,
+      productCurrencyPrices: prices.product,
+      componentCurrencyPrices: prices.component,
+      couponCurrencyPrices: prices.coupon,
+      metafields: metafields.metafields,
+      reasonCodes: reasonCodes.reasonCodes,
+      offers: offers.offers,
     };
   }
 
@@ -289,13 +375,32 @@ export class Site {
    * largest id held, so an id is never handed out twice.
    */
   restore(d: Omit<SiteData, "uniquenessTokens">): void {
-    if (!this.catalog.isEmpty || !this.components.isEmpty || !this.coupons.isEmpty || this.#subscriptions.size > 0)
+    if (
+      !this.catalog.isEmpty ||
+      !this.components.isEmpty ||
+      !this.coupons.isEmpty ||
+      !this.currencyPrices.isEmpty ||
+      !this.metafields.isEmpty ||
+      !this.reasonCodes.isEmpty ||
+      !this.offers.isEmpty ||
+      this.#subscriptions.size > 0
+    )
       throw new Error("simulator bookkeeping: restore into a used site");
     this.webhooksEnabled = d.webhooksEnabled;
     const { family, product, pricePoint, signupPage, component, componentPricePoint, price, coupon, couponRestriction } = d.nextIds;
     this.catalog.restore({ families: d.productFamilies, products: d.products, next: { family, product, pricePoint, signupPage } });
     this.components.restore({ components: d.components, next: { component, componentPricePoint, price } });
     this.coupons.restore({ coupons: d.coupons, next: { coupon, restriction: couponRestriction } });
+    this.#settings = structuredClone(d.settings);
+    this.currencyPrices.restore({
+      product: d.productCurrencyPrices,
+      component: d.componentCurrencyPrices,
+      coupon: d.couponCurrencyPrices,
+      next: d.nextIds.currencyPrice,
+    });
+    this.metafields.restore({ metafields: d.metafields, next: d.nextIds.metafield });
+    this.reasonCodes.restore({ reasonCodes: d.reasonCodes, next: d.nextIds.reasonCode });
+    this.offers.restore({ offers: d.offers, next: { offer: d.nextIds.offer, signupPage: d.nextIds.offerSignupPage } });
     for (const s of d.subscriptions) this.#subscriptions.set(s.id, structuredClone(s));
     for (const m of d.migrationsApplied) this.#migrationsApplied.set(m.subscriptionId, m.count);
     for (const { token, ...a } of d.authentications) this.#authentications.set(token, structuredClone(a));

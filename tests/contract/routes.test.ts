@@ -41,6 +41,26 @@ const ROUTES: readonly [method: string, path: string, operationId: string][] = [
   ["PUT", "/product_families/7/coupons/90.json", "updateCoupon"],
   ["DELETE", "/product_families/7/coupons/90.json", "archiveCoupon"],
   ["GET", "/coupons/find.json?code=LAUNCH10", "findCoupon"],
+  // A site's configuration (issue 41). `/subscriptions/metafields.json` also fits `/subscriptions/{subscription_id}.json`:
+  // the literal segment wins, as it does for `bulk`, `handle` and `lookup`.
+  ["POST", "/product_price_points/34/currency_prices.json", "createProductCurrencyPrices"],
+  ["PUT", "/product_price_points/34/currency_prices.json", "updateProductCurrencyPrices"],
+  ["POST", "/price_points/78/currency_prices.json", "createCurrencyPrices"],
+  ["PUT", "/price_points/78/currency_prices.json", "updateCurrencyPrices"],
+  ["PUT", "/coupons/90/currency_prices.json", "createOrUpdateCouponCurrencyPrices"],
+  ["POST", "/subscriptions/metafields.json", "createMetafields"],
+  ["GET", "/subscriptions/metafields.json?name=Color", "listMetafields"],
+  ["PUT", "/customers/metafields.json", "updateMetafield"],
+  ["DELETE", "/customers/metafields.json?name=Color", "deleteMetafield"],
+  ["GET", "/subscriptions/1001.json", "readSubscription"],
+  ["POST", "/reason_codes.json", "createReasonCode"],
+  ["GET", "/reason_codes/3.json", "readReasonCode"],
+  ["DELETE", "/reason_codes/3.json", "deleteReasonCode"],
+  ["POST", "/offers.json", "createOffer"],
+  ["GET", "/offers/3.json", "readOffer"],
+  ["PUT", "/offers/3/archive.json", "archiveOffer"],
+  ["PUT", "/offers/3/unarchive.json", "unarchiveOffer"],
+  ["POST", "/sites/clear_data.json?cleanup_scope=customers", "clearSite"],
 ];
 
 describe("the vendored contract routes the catalog's requests", () => {

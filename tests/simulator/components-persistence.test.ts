@@ -86,8 +86,9 @@ describe("components and coupons across a restart", () => {
     await first.close();
 
     const stored = JSON.parse(await readFile(file, "utf8"));
-    expect(stored.version).toBe(3);
-    expect(DATA_VERSION).toBe(3);
+    // Version 4 (issue 41) added the site's settings and configuration; components and coupons are as version 3 kept them.
+    expect(stored.version).toBe(4);
+    expect(DATA_VERSION).toBe(4);
     expect(stored.site.components).toHaveLength(3);
     expect(stored.site.coupons).toHaveLength(2);
 
@@ -121,15 +122,39 @@ describe("components and coupons across a restart", () => {
     }
   });
 
-  it("reads a version 2 file: no components or coupons, and the file becomes version 3 at the first change", async () => {
+  it("reads a version 2 file: no components or coupons, and the file becomes the current version at the first change", async () => {
     const first = await startSimulator({ dataFile: file });
     first.addProductFamily({ id: 9001, handle: "saas" });
     first.addProduct({ handle: "pro", familyHandle: "saas" });
     await first.close();
-    const v3 = JSON.parse(await readFile(file, "utf8"));
-    const { components: _c, coupons: _k, ...site } = v3.site;
-    const { component: _1, componentPricePoint: _2, price: _3, coupon: _4, couponRestriction: _5, ...nextIds } = site.nextIds;
-    await writeFile(file, JSON.stringify({ format: v3.format, version: 2, site: { ...site, nextIds } }));
+    const current = JSON.parse(await readFile(file, "utf8"));
+    // Version 2 had neither version 3's components and coupons nor version 4's settings and configuration.
+    const {
+      components: _c,
+      coupons: _k,
+      settings: _s,
+      productCurrencyPrices: _p,
+      componentCurrencyPrices: _q,
+      couponCurrencyPrices: _r,
+      metafields: _m,
+      reasonCodes: _o,
+      offers: _f,
+      ...site
+    } = current.site;
+    const {
+      component: _1,
+      componentPricePoint: _2,
+      price: _3,
+      coupon: _4,
+      couponRestriction: _5,
+      currencyPrice: _6,
+      metafield: _7,
+      reasonCode: _8,
+      offer: _9,
+      offerSignupPage: _10,
+      ...nextIds
+    } = site.nextIds;
+    await writeFile(file, JSON.stringify({ format: current.format, version: 2, site: { ...site, nextIds } }));
 
     const second = await startSimulator({ dataFile: file });
     try {
@@ -138,7 +163,7 @@ describe("components and coupons across a restart", () => {
       expect(JSON.parse(await readFile(file, "utf8")).version).toBe(2);
       second.addComponent({ familyHandle: "saas", kind: "metered", handle: "calls" });
       const now = JSON.parse(await readFile(file, "utf8"));
-      expect(now.version).toBe(3);
+      expect(now.version).toBe(DATA_VERSION);
       expect(now.site.components.map((c: any) => c.handle)).toEqual(["calls"]);
     } finally {
       await second.close();

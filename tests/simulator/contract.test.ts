@@ -234,6 +234,148 @@ describe("every served operation answers within the patched contract", () => {
   });
 });
 
+describe("issue 41's operations answer within the patched contract", () => {
+  // A demo site that also sells in EUR, with a coupon, a component and a metafield to work on; fresh for each case.
+  let sim: Simulator;
+  beforeEach(async () => {
+    sim = await startSimulator({ seed: "demo", nonPrimaryCurrencies: ["EUR", "GBP"], clearDataDelayMs: 0 });
+    sim.addCoupon({ id: 60001, familyHandle: "plans", code: "TEN", amountInCents: 1000 });
+    sim.addComponent({
+      id: 30001,
+      familyHandle: "plans",
+      kind: "metered",
+      handle: "calls",
+      pricePoints: [{ id: 40001, handle: "p", default: true }],
+    });
+    sim.addMetafield({ resourceType: "subscriptions", name: "Color" });
+    sim.addReasonCode({ id: 1, code: "PRICE", description: "Too dear" });
+    sim.addProductCurrencyPrices(201, [{ id: 500, currency: "EUR", role: "baseline", price: 45 }]);
+    sim.addComponentCurrencyPrices(40001, [
+      { id: 501, currency: "EUR", priceId: sim.components()[0].pricePoints[0].prices[0].id, price: 1 },
+    ]);
+    sim.addOffer({ id: 1, handle: "solo", productHandle: "pro" });
+  });
+  afterEach(async () => {
+    await sim.close();
+  });
+
+  const eur = { currency_prices: [{ currency: "EUR", role: "baseline", price: 9 }] };
+  const price = () => sim.components()[0].pricePoints[0].prices[0].id;
+  const cases: { method: string; path: string; body?: () => unknown; status: number }[] = [
+    { method: "POST", path: "/product_price_points/101/currency_prices.json", body: () => eur, status: 200 },
+    { method: "POST", path: "/product_price_points/101/currency_prices.json", body: () => ({ currency_prices: [] }), status: 422 },
+    { method: "POST", path: "/product_price_points/9/currency_prices.json", body: () => eur, status: 404 },
+    {
+      method: "PUT",
+      path: "/product_price_points/101/currency_prices.json",
+      body: () => ({ currency_prices: [{ id: 1, price: 1 }] }),
+      status: 422,
+    },
+    {
+      method: "PUT",
+      path: "/product_price_points/201/currency_prices.json",
+      body: () => ({ currency_prices: [{ id: 500, price: 46 }] }),
+      status: 200,
+    },
+    {
+      method: "POST",
+      path: "/price_points/40001/currency_prices.json",
+      body: () => ({ currency_prices: [{ currency: "GBP", price: 1, price_id: price() }] }),
+      status: 200,
+    },
+    {
+      method: "PUT",
+      path: "/price_points/40001/currency_prices.json",
+      body: () => ({ currency_prices: [{ id: 1, price: 1 }] }),
+      status: 422,
+    },
+    {
+      method: "PUT",
+      path: "/price_points/40001/currency_prices.json",
+      body: () => ({ currency_prices: [{ id: 501, price: 2 }] }),
+      status: 200,
+    },
+    {
+      method: "PUT",
+      path: "/coupons/60001/currency_prices.json",
+      body: () => ({ currency_prices: [{ currency: "EUR", price: 9 }] }),
+      status: 200,
+    },
+    {
+      method: "PUT",
+      path: "/coupons/60001/currency_prices.json",
+      body: () => ({ currency_prices: [{ currency: "JPY", price: 9 }] }),
+      status: 422,
+    },
+    { method: "GET", path: "/products/2/price_points.json?currency_prices=true", status: 200 },
+    { method: "GET", path: "/components/30001/price_points.json?currency_prices=true", status: 201 },
+    { method: "GET", path: "/coupons.json?currency_prices=true", status: 200 },
+    { method: "POST", path: "/subscriptions/metafields.json", body: () => ({ metafields: [{ name: "Size" }] }), status: 200 },
+    { method: "POST", path: "/customers/metafields.json", body: () => ({ metafields: {} }), status: 422 },
+    { method: "GET", path: "/subscriptions/metafields.json?direction=desc", status: 200 },
+    { method: "GET", path: "/subscriptions/metafields.json?page=0", status: 422 },
+    {
+      method: "PUT",
+      path: "/subscriptions/metafields.json",
+      body: () => ({ metafields: { current_name: "Color", name: "Colour" } }),
+      status: 200,
+    },
+    { method: "PUT", path: "/subscriptions/metafields.json", body: () => ({ metafields: { name: "x" } }), status: 422 },
+    { method: "DELETE", path: "/subscriptions/metafields.json?name=Color", status: 200 },
+    { method: "DELETE", path: "/subscriptions/metafields.json?name=Size", status: 404 },
+    { method: "POST", path: "/reason_codes.json", body: () => ({ reason_code: { code: "NEW", description: "n" } }), status: 201 },
+    { method: "POST", path: "/reason_codes.json", body: () => ({ reason_code: { code: "PRICE" } }), status: 422 },
+    { method: "GET", path: "/reason_codes.json", status: 200 },
+    { method: "GET", path: "/reason_codes/1.json", status: 200 },
+    { method: "GET", path: "/reason_codes/9.json", status: 404 },
+    { method: "PUT", path: "/reason_codes/1.json", body: () => ({ reason_code: { position: 2 } }), status: 200 },
+    { method: "PUT", path: "/reason_codes/9.json", body: () => ({ reason_code: { position: 2 } }), status: 404 },
+    { method: "DELETE", path: "/reason_codes/1.json", status: 200 },
+    { method: "DELETE", path: "/reason_codes/9.json", status: 404 },
+    { method: "POST", path: "/offers.json", body: () => ({ offer: { name: "Duo", handle: "duo", product_id: 2 } }), status: 201 },
+    { method: "POST", path: "/offers.json", body: () => ({ offer: { name: "", handle: "", product_id: 2 } }), status: 422 },
+    { method: "GET", path: "/offers.json?include_archived=true", status: 200 },
+    { method: "GET", path: "/offers/1.json", status: 200 },
+    { method: "GET", path: "/offers/9.json", status: 404 },
+    { method: "PUT", path: "/offers/1/archive.json", status: 200 },
+    { method: "PUT", path: "/offers/1/unarchive.json", status: 200 },
+    { method: "PUT", path: "/offers/9/unarchive.json", status: 404 },
+    { method: "POST", path: "/sites/clear_data.json?cleanup_scope=customers", status: 200 },
+    { method: "POST", path: "/sites/clear_data.json?cleanup_scope=none", status: 422 },
+  ];
+  it.each(cases)("$method $path → $status", async ({ method, path, body, status }) => {
+    expect((await call(sim, method, path, { body: body?.(), auth })).status).toBe(status);
+  });
+
+  it("the cases cover every operation of issue 41, each with a success", async () => {
+    const check = await contractCheck();
+    const served = new Set(cases.filter((c) => c.status < 300).map((c) => check.operationOf(c.method, c.path)));
+    for (const op of [
+      "createProductCurrencyPrices",
+      "updateProductCurrencyPrices",
+      "createCurrencyPrices",
+      "updateCurrencyPrices",
+      "createOrUpdateCouponCurrencyPrices",
+      "createMetafields",
+      "listMetafields",
+      "updateMetafield",
+      "deleteMetafield",
+      "createReasonCode",
+      "listReasonCodes",
+      "readReasonCode",
+      "updateReasonCode",
+      "deleteReasonCode",
+      "createOffer",
+      "listOffers",
+      "readOffer",
+      "archiveOffer",
+      "unarchiveOffer",
+      "clearSite",
+    ])
+      expect(served, op).toContain(op);
+  });
+});
+
 describe("the patches", () => {
   // A fresh demo site for each case, as above.
   let sim: Simulator;
@@ -278,6 +420,18 @@ describe("the patches", () => {
     },
     { patch: /422/, method: "POST", path: "/webhooks/replay.json", body: { ids: [0] } },
     { patch: /401/, method: "GET", path: "/site.json", auth: null },
+    {
+      patch: /reason_codes\.json answers 201/,
+      method: "POST",
+      path: "/reason_codes.json",
+      body: { reason_code: { code: "NOTHANKYOU", description: "No thank you!" } },
+    },
+    {
+      patch: /clear_data\.json answers 403/,
+      method: "POST",
+      path: "/sites/clear_data.json",
+      prepare: (s) => s.configureSite({ live: true }),
+    },
     { patch: /400/, method: "POST", path: "/webhooks/replay.json", raw: "[" },
     { patch: /500/, method: "GET", path: "/site.json", prepare: (s) => s.injectFault({ kind: "status", status: 502, times: 1 }) },
   ];

@@ -199,7 +199,22 @@ describe("billing-simulator CLI", () => {
     expect(await stop(child)).toBe(0);
   }, 20_000);
 
+  it("--currency, --non-primary-currencies (with rates) and --live reach the site (issue 41)", async () => {
+    const child = cli(["--seed", "demo", "--currency", "EUR", "--non-primary-currencies", "USD:1.1,GBP", "--live", "--clear-data-delay=0"]);
+    const base = await listening(child).url;
+    const headers = { authorization: basic(DEMO_SITE.apiKey) };
+    const res = await fetch(`${base}/site.json`, { headers });
+    const text = await res.text();
+    await assertContract("GET", "/site.json", res, text);
+    expect(JSON.parse(text).site).toMatchObject({ currency: "EUR", non_primary_currencies: ["USD", "GBP"], test: false });
+    expect((await fetch(`${base}/sites/clear_data.json`, { method: "POST", headers })).status).toBe(403);
+    expect(await stop(child)).toBe(0);
+  }, 20_000);
+
   it.each([
+    { args: ["--non-primary-currencies", "EUR:x"], message: /the rate of EUR must be a positive number, got x/ },
+    { args: ["--live=yes"], message: /--live takes no value/ },
+    { args: ["--clear-data-delay", "soon"], message: /--clear-data-delay needs a non-negative integer/ },
     { args: ["--seed", "prod"], message: /--seed accepts only "demo"/ },
     { args: ["--over-capacity", "drop"], message: /--over-capacity accepts "queue" or "429"/ },
     { args: ["--report-price-point=yes"], message: /--report-price-point takes no value/ },
