@@ -1,6 +1,9 @@
 import * as componentPricePoints from "./catalog/component-price-points";
 import * as components from "./catalog/components";
 import * as coupons from "./catalog/coupons";
+import type { ComponentCurrencyPricesInput, CouponCurrencyPricesInput, PricePointCurrencyPricesInput } from "./catalog/currency-inputs";
+import * as currencyPrices from "./catalog/currency-prices";
+import type { ComponentPricePointCurrencyPrice, CouponCurrencyPrice, PricePointCurrencyPrice } from "./catalog/currency-results";
 import * as families from "./catalog/families";
 import type {
   ComponentInput,
@@ -427,6 +430,159 @@ export class BillingClient {
   /** Archives a coupon; returns it with `archivedAt` set. */
   archiveCoupon(familyId: number, couponId: number): Promise<Coupon> {
     return coupons.archiveCoupon(this.#transport, familyId, couponId);
+  }
+
+  /**
+   * A product price point's prices in the site's other currencies (one per currency and role). A price point
+   * with `useSiteExchangeRate` true answers the exchange rate's prices, not prices of its own.
+   */
+  readPricePointCurrencyPrices(productId: number, pricePointId: number): Promise<PricePointCurrencyPrice[]> {
+    return currencyPrices.readPricePointCurrencyPrices(this.#transport, productId, pricePointId);
+  }
+
+  /**
+   * Creates a product price point's prices in currencies it has none in yet ({@link pricePointCurrencyPricesInput}:
+   * `{ EUR: { baseline, trial?, initial? } }`, amounts in the currency's own units), once: after an ambiguous
+   * failure they are read back by currency and role before anything is sent again. With `pricing` (the price
+   * point's), each currency's roles are checked to mirror it before sending.
+   */
+  createPricePointCurrencyPrices(
+    productId: number,
+    pricePointId: number,
+    prices: PricePointCurrencyPricesInput,
+    options: {
+      /** The token of an earlier create whose outcome was unknown ({@link CatalogOutcomeUnknownError}'s `uniquenessToken`). Default: a new UUID. */
+      uniquenessToken?: string;
+      /** The price point's primary pricing, to check the roles against before sending (a trial and an initial charge ask for theirs). */
+      pricing?: { trialPriceInCents?: unknown; trialInterval?: unknown; initialChargeInCents?: unknown };
+    } = {},
+  ): Promise<PricePointCurrencyPrice[]> {
+    return currencyPrices.createPricePointCurrencyPrices(this.#transport, productId, pricePointId, prices, {
+      ...this.#createOptions(options?.uniquenessToken),
+      pricing: options?.pricing,
+    });
+  }
+
+  /**
+   * Changes the amounts of a product price point's existing currency prices, in place (the records are read
+   * first for their ids; a currency or role without a price yet is refused before sending: create it).
+   */
+  updatePricePointCurrencyPrices(
+    productId: number,
+    pricePointId: number,
+    prices: PricePointCurrencyPricesInput,
+  ): Promise<PricePointCurrencyPrice[]> {
+    return currencyPrices.updatePricePointCurrencyPrices(this.#transport, productId, pricePointId, prices);
+  }
+
+  /**
+   * Makes a product price point's currency prices those declared: creates the missing currencies, updates the
+   * amounts that differ, sends nothing when all hold. Currencies it has that `prices` leaves out are kept (the
+   * service publishes no way to remove them) and named in `undeclared`.
+   */
+  setPricePointCurrencyPrices(
+    productId: number,
+    pricePointId: number,
+    prices: PricePointCurrencyPricesInput,
+    options: {
+      /** The price point's primary pricing, to check the roles against before sending. */
+      pricing?: { trialPriceInCents?: unknown; trialInterval?: unknown; initialChargeInCents?: unknown };
+    } = {},
+  ): Promise<{
+    /** The price point's currency prices after the change. */
+    prices: PricePointCurrencyPrice[];
+    /** Currencies it holds prices in that `prices` leaves out, kept. */
+    undeclared: readonly string[];
+  }> {
+    const { uniquenessToken: _, ...opts } = this.#createOptions();
+    return currencyPrices.setPricePointCurrencyPrices(this.#transport, productId, pricePointId, prices, {
+      ...opts,
+      pricing: options?.pricing,
+    });
+  }
+
+  /**
+   * A component price point's prices in the site's other currencies (one per currency and tier) and its
+   * tiers' ids in order (`componentCurrencyPricesOf` turns them into `{ EUR: [unit price per tier] }`).
+   */
+  readComponentPricePointCurrencyPrices(
+    componentId: number,
+    pricePointId: number,
+  ): Promise<{
+    /** The currency prices, each naming its tier (`priceId`). */
+    prices: ComponentPricePointCurrencyPrice[];
+    /** The price point's tiers' ids, ascending by starting quantity. */
+    tierIds: number[];
+  }> {
+    return currencyPrices.readComponentPricePointCurrencyPrices(this.#transport, componentId, pricePointId);
+  }
+
+  /**
+   * Creates a component price point's prices in currencies it has none in yet ({@link componentCurrencyPricesInput}:
+   * `{ EUR: [unit price per tier] }`), once; the price point is read first for its tiers (the mirror rule).
+   */
+  createComponentPricePointCurrencyPrices(
+    componentId: number,
+    pricePointId: number,
+    prices: ComponentCurrencyPricesInput,
+    options: {
+      /** The token of an earlier create whose outcome was unknown. Default: a new UUID. */
+      uniquenessToken?: string;
+    } = {},
+  ): Promise<ComponentPricePointCurrencyPrice[]> {
+    return currencyPrices.createComponentPricePointCurrencyPrices(
+      this.#transport,
+      componentId,
+      pricePointId,
+      prices,
+      this.#createOptions(options?.uniquenessToken),
+    );
+  }
+
+  /** Changes the unit prices of a component price point's existing currency prices, in place. */
+  updateComponentPricePointCurrencyPrices(
+    componentId: number,
+    pricePointId: number,
+    prices: ComponentCurrencyPricesInput,
+  ): Promise<ComponentPricePointCurrencyPrice[]> {
+    return currencyPrices.updateComponentPricePointCurrencyPrices(this.#transport, componentId, pricePointId, prices);
+  }
+
+  /** Makes a component price point's currency prices those declared, as {@link BillingClient.setPricePointCurrencyPrices}. */
+  setComponentPricePointCurrencyPrices(
+    componentId: number,
+    pricePointId: number,
+    prices: ComponentCurrencyPricesInput,
+  ): Promise<{
+    /** The price point's currency prices after the change. */
+    prices: ComponentPricePointCurrencyPrice[];
+    /** Currencies it holds prices in that `prices` leaves out, kept. */
+    undeclared: readonly string[];
+  }> {
+    const { uniquenessToken: _, ...opts } = this.#createOptions();
+    return currencyPrices.setComponentPricePointCurrencyPrices(this.#transport, componentId, pricePointId, prices, opts);
+  }
+
+  /** A flat-amount coupon's amounts in the site's other currencies. */
+  readCouponCurrencyPrices(couponId: number): Promise<CouponCurrencyPrice[]> {
+    return currencyPrices.readCouponCurrencyPrices(this.#transport, couponId);
+  }
+
+  /**
+   * Sets a flat-amount coupon's amounts in the currencies given ({@link couponCurrencyPricesInput}: `{ EUR: 9 }`);
+   * a percentage coupon is refused before sending. Currencies it has that `prices` leaves out are kept and
+   * named in `undeclared`.
+   */
+  setCouponCurrencyPrices(
+    couponId: number,
+    prices: CouponCurrencyPricesInput,
+  ): Promise<{
+    /** The coupon's currency prices after the change. */
+    prices: CouponCurrencyPrice[];
+    /** Currencies it holds prices in that `prices` leaves out, kept. */
+    undeclared: readonly string[];
+  }> {
+    return currencyPrices.setCouponCurrencyPrices(this.#transport, couponId, prices);
   }
 
   /**

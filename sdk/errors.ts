@@ -264,8 +264,21 @@ export class EndpointOutcomeUnknownError extends BillingError {
   }
 }
 
-/** What a catalog create makes. */
-export type CatalogKind = "product family" | "product" | "price point" | "component" | "component price point" | "coupon";
+/**
+ * What a catalog create makes; also the site's configuration that is created once the same way (currency
+ * prices, read back by currency; a custom field by name; a reason code by code; an offer by handle).
+ */
+export type CatalogKind =
+  | "product family"
+  | "product"
+  | "price point"
+  | "component"
+  | "component price point"
+  | "coupon"
+  | "currency prices"
+  | "metafield"
+  | "reason code"
+  | "offer";
 
 /**
  * A catalog create whose outcome could not be learnt: the POST failed in a way that may have
@@ -274,8 +287,8 @@ export type CatalogKind = "product family" | "product" | "price point" | "compon
  * have been created. Resume by reading back by handle first (`readProductFamily(handle)`,
  * `readProduct(handle)`, `listPricePoints(productId, { includeArchived: true })`,
  * `findComponentByHandle(handle)`, `listComponentPricePoints(componentId, { includeArchived: true })`,
- * or by code, `findCoupon(code, { familyId })`), then create again with the same `uniquenessToken`,
- * never a new one.
+ * or by code, `findCoupon(code, { familyId })`; currency prices by reading them, a metafield by name, a reason
+ * code by code, an offer by handle), then create again with the same `uniquenessToken`, never a new one.
  */
 export class CatalogOutcomeUnknownError extends BillingError {
   override name = "CatalogOutcomeUnknownError";

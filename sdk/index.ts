@@ -19,6 +19,33 @@ export type { ListComponentPricePointsOptions } from "./catalog/component-price-
 export type { ListComponentsOptions } from "./catalog/components";
 export { couponCode, couponInput } from "./catalog/coupon-inputs";
 export type { FindCouponOptions, ListCouponsOptions } from "./catalog/coupons";
+export {
+  type ComponentCurrencyPricesInput,
+  type CouponCurrencyPricesInput,
+  CURRENCY_PRICE_ROLES,
+  type CurrencyPriceRole,
+  type CurrencyPricesOwner,
+  componentCurrencyPricesInput,
+  couponCurrencyPricesInput,
+  currencyAmount,
+  currencyCode,
+  currencyPricesProblems,
+  type PricePointCurrencyPricesInput,
+  pricePointCurrencyAmounts,
+  pricePointCurrencyPricesInput,
+  rolesOf,
+  type SiteCurrencies,
+  siteCurrencyProblems,
+} from "./catalog/currency-inputs";
+export { type CurrencyPricesPlan, planCurrencyPrices } from "./catalog/currency-prices";
+export {
+  type ComponentPricePointCurrencyPrice,
+  type CouponCurrencyPrice,
+  componentCurrencyPricesOf,
+  couponCurrencyPricesOf,
+  type PricePointCurrencyPrice,
+  pricePointCurrencyPricesOf,
+} from "./catalog/currency-results";
 export type {
   ComponentInput,
   ComponentPricePointInput,

@@ -88,6 +88,22 @@ export const REQUEST_DEVIATIONS: readonly {
       return { ...r, body: { ...r.body, product } };
     },
   },
+  ...(
+    ["createProductCurrencyPrices", "updateProductCurrencyPrices", "updateCurrencyPrices", "createOrUpdateCouponCurrencyPrices"] as const
+  ).map((operationId) => ({
+    operationId,
+    what: "a fractional price",
+    why:
+      "the contract types these requests' `price` as an integer, while amounts are in the currency's own units (its example: " +
+      '`"price": 123` is `"€123,00"`), its answers carry numbers and decimal text, and the vendor\'s later SDK types an update\'s price ' +
+      "as a Float (maxio-com/ab-ruby-sdk doc/models/update-currency-price.md): 9.50 is sent as 9.5, not refused",
+    applies: (r: Req) =>
+      (r.body?.currency_prices ?? []).some((c: { price?: unknown }) => typeof c.price === "number" && !Number.isInteger(c.price)),
+    undo: (r: Req) => ({
+      ...r,
+      body: { ...r.body, currency_prices: r.body.currency_prices.map((c: { price: number }) => ({ ...c, price: Math.round(c.price) })) },
+    }),
+  })),
 ];
 
 /**
