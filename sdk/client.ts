@@ -45,6 +45,20 @@ import type {
   Webhook,
 } from "./results";
 import { readSite } from "./site";
+import { clearSiteData } from "./site-config/clear-data";
+import type {
+  CleanupScope,
+  MetafieldInput,
+  MetafieldResourceType,
+  MetafieldUpdateInput,
+  OfferInput,
+  ReasonCodeInput,
+  ReasonCodeUpdateInput,
+} from "./site-config/inputs";
+import * as metafields from "./site-config/metafields";
+import * as offers from "./site-config/offers";
+import * as reasonCodes from "./site-config/reason-codes";
+import type { Metafield, Offer, ReasonCode } from "./site-config/results";
 import { Transport } from "./transport";
 import { listWebhooks, setWebhooksEnabled } from "./webhooks";
 import type { WebhookId } from "./wire";
@@ -583,6 +597,117 @@ export class BillingClient {
     undeclared: readonly string[];
   }> {
     return currencyPrices.setCouponCurrencyPrices(this.#transport, couponId, prices);
+  }
+
+  /** Every custom field (metafield) of subscriptions or customers, across pages; with `name`, only the one with it. */
+  listMetafields(resourceType: MetafieldResourceType, options: metafields.ListMetafieldsOptions = {}): Promise<Metafield[]> {
+    return metafields.listMetafields(this.#transport, resourceType, options);
+  }
+
+  /**
+   * Creates a custom field of subscriptions or customers ({@link metafieldInput}), once: after an ambiguous failure
+   * it is read back by name before anything is sent again. On an outcome it cannot learn:
+   * {@link CatalogOutcomeUnknownError}, to be resumed with the same token.
+   */
+  createMetafield(
+    resourceType: MetafieldResourceType,
+    input: MetafieldInput,
+    options: {
+      /** The token of an earlier create whose outcome was unknown; read back by name first, then resume with it. Default: a new UUID. */
+      uniquenessToken?: string;
+    } = {},
+  ): Promise<Metafield> {
+    return metafields.createMetafield(this.#transport, resourceType, input, this.#createOptions(options?.uniquenessToken));
+  }
+
+  /**
+   * Changes a custom field named by its current name ({@link metafieldUpdateInput}): a new `name` renames it (its
+   * data stays); a `scope` replaces the whole scope.
+   */
+  updateMetafield(resourceType: MetafieldResourceType, currentName: string, input: MetafieldUpdateInput): Promise<Metafield> {
+    return metafields.updateMetafield(this.#transport, resourceType, currentName, input);
+  }
+
+  /** Deletes a custom field by name, and its data on every subscription or customer (`dataCount` says how many hold some). */
+  deleteMetafield(resourceType: MetafieldResourceType, name: string): Promise<void> {
+    return metafields.deleteMetafield(this.#transport, resourceType, name);
+  }
+
+  /** Every churn reason code of the site, across pages. */
+  listReasonCodes(): Promise<ReasonCode[]> {
+    return reasonCodes.listReasonCodes(this.#transport);
+  }
+
+  /** A reason code by id. A 404 is a {@link BillingApiError}. */
+  readReasonCode(reasonCodeId: number): Promise<ReasonCode> {
+    return reasonCodes.readReasonCode(this.#transport, reasonCodeId);
+  }
+
+  /** Creates a churn reason code ({@link reasonCodeInput}), once: after an ambiguous failure it is read back by code. */
+  createReasonCode(
+    input: ReasonCodeInput,
+    options: {
+      /** The token of an earlier create whose outcome was unknown; read back by code first, then resume with it. Default: a new UUID. */
+      uniquenessToken?: string;
+    } = {},
+  ): Promise<ReasonCode> {
+    return reasonCodes.createReasonCode(this.#transport, input, this.#createOptions(options?.uniquenessToken));
+  }
+
+  /** Changes a reason code's fields given ({@link reasonCodeUpdateInput}), and only those. */
+  updateReasonCode(reasonCodeId: number, input: ReasonCodeUpdateInput): Promise<ReasonCode> {
+    return reasonCodes.updateReasonCode(this.#transport, reasonCodeId, input);
+  }
+
+  /** Deletes a reason code (the service cannot undo it). */
+  deleteReasonCode(reasonCodeId: number): Promise<void> {
+    return reasonCodes.deleteReasonCode(this.#transport, reasonCodeId);
+  }
+
+  /** Every offer of the site, across pages; archived ones only with `includeArchived`. */
+  listOffers(options: offers.ListOffersOptions = {}): Promise<Offer[]> {
+    return offers.listOffers(this.#transport, options);
+  }
+
+  /** An offer by id. A 404 is a {@link BillingApiError}. */
+  readOffer(offerId: number): Promise<Offer> {
+    return offers.readOffer(this.#transport, offerId);
+  }
+
+  /**
+   * Creates an offer ({@link offerInput}: a product at a price point, components with starting quantities, coupons),
+   * once: after an ambiguous failure it is read back by handle. The service has no update of an offer.
+   */
+  createOffer(
+    input: OfferInput,
+    options: {
+      /** The token of an earlier create whose outcome was unknown; read back by handle first, then resume with it. Default: a new UUID. */
+      uniquenessToken?: string;
+    } = {},
+  ): Promise<Offer> {
+    return offers.createOffer(this.#transport, input, this.#createOptions(options?.uniquenessToken));
+  }
+
+  /** Archives an offer; returns it with `archivedAt` set. */
+  archiveOffer(offerId: number): Promise<Offer> {
+    return offers.archiveOffer(this.#transport, offerId);
+  }
+
+  /** Unarchives an offer; returns it as it now is. */
+  unarchiveOffer(offerId: number): Promise<Offer> {
+    return offers.unarchiveOffer(this.#transport, offerId);
+  }
+
+  /**
+   * Clears a test site's data: `customers` (customers and their subscriptions) or `all` (the catalog too). The
+   * service clears asynchronously: check the site is empty before relying on it. A live site is refused:
+   * {@link LiveSiteError}, nothing cleared.
+   */
+  clearSiteData(scope: CleanupScope): Promise<{
+    /** The scope sent. */
+    scope: CleanupScope;
+  }> {
+    return clearSiteData(this.#transport, scope);
   }
 
   /**

@@ -127,6 +127,27 @@ export class AuthenticationRequiredError extends BillingApiError {
   }
 }
 
+/**
+ * Clearing a site's data was refused because the site is live: the service clears only sites in test mode and
+ * answers 403 Forbidden for a live one ("Attempts to perform this on sites in “live” mode will result in a
+ * response of 403 FORBIDDEN"). Nothing was cleared.
+ */
+export class LiveSiteError extends BillingApiError {
+  override name = "LiveSiteError";
+  /** Built by `clearSiteData` from the service's 403; its status is always 403. */
+  constructor(init: { errors: readonly string[]; method: string; path: string; scope: string }) {
+    super({
+      status: 403,
+      errors: init.errors,
+      method: init.method,
+      path: init.path,
+      message:
+        `clearing the site's data (${init.scope === "all" ? "its catalog, customers and subscriptions" : "its customers and subscriptions"}) was refused: ` +
+        "the service clears only test sites, and answered 403 Forbidden, so this site is live; nothing was cleared",
+    });
+  }
+}
+
 /** No HTTP answer at all (refused, reset, timed out) after the retries allowed. */
 export class BillingConnectionError extends BillingError {
   override name = "BillingConnectionError";

@@ -71,6 +71,7 @@ export {
   BillingValidationError,
   type CatalogKind,
   CatalogOutcomeUnknownError,
+  LiveSiteError,
   MigrationOutcomeUnknownError,
   PricePointsPartialFailureError,
   type ReplayBatch,
@@ -130,6 +131,30 @@ export type {
   Subscription,
   Webhook,
 } from "./results";
+export {
+  type CleanupScope,
+  cleanupScope,
+  METAFIELD_INPUT_TYPES,
+  METAFIELD_RESOURCE_TYPES,
+  type MetafieldInput,
+  type MetafieldResourceType,
+  type MetafieldUpdateInput,
+  metafieldInput,
+  metafieldName,
+  metafieldResourceType,
+  metafieldScope,
+  metafieldUpdateInput,
+  type OfferInput,
+  offerInput,
+  type ReasonCodeInput,
+  type ReasonCodeUpdateInput,
+  reasonCodeCode,
+  reasonCodeInput,
+  reasonCodeUpdateInput,
+} from "./site-config/inputs";
+export type { ListMetafieldsOptions } from "./site-config/metafields";
+export type { ListOffersOptions } from "./site-config/offers";
+export type { Metafield, Offer, ReasonCode } from "./site-config/results";
 export { keysOf, problemsOf } from "./validation";
 export type { WebhookId } from "./wire";
 export * as wire from "./wire";

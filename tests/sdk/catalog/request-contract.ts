@@ -149,6 +149,26 @@ async function contractApi(): Promise<OpenAPIBackend> {
 let api: Promise<OpenAPIBackend> | undefined;
 
 /**
+ * The operation a request is for: of the operations whose path template matches, the first whose path
+ * parameters the request's path satisfies (their types and enums), the fewest parameters first. The router
+ * alone takes the first template that matches, and the contract's `/subscriptions/{subscription_id}.json`
+ * (an integer id) matches `/subscriptions/metafields.json`, which is `/{resource_type}/metafields.json`.
+ */
+function operationOf(a: OpenAPIBackend, req: Req) {
+  const params = (p: string) => (p.match(/\{/g) ?? []).length;
+  const template = (p: string) => new RegExp(`^${p.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{[^}]+\\?\}/g, "[^/]+")}$`);
+  const candidates = a
+    .getOperations()
+    .filter((o) => o.method.toUpperCase() === req.method.toUpperCase() && template(o.path).test(req.path))
+    .sort((x, y) => params(x.path) - params(y.path));
+  const pathFits = (o: (typeof candidates)[number]) => {
+    const v = a.validator.validateRequest(req, o);
+    return !(v.errors ?? []).some((e) => e.instancePath.startsWith("/path"));
+  };
+  return candidates.find(pathFits) ?? candidates[0] ?? a.router.matchOperation(req);
+}
+
+/**
  * The problems of each request ([] when it validates), and the deviations it carried. A request
  * that matches no operation is a problem.
  */
@@ -166,7 +186,7 @@ export async function contractRequestCheck(sent: readonly SentRequest[]): Promis
       headers: { accept: "application/json", ...(s.text ? { "content-type": "application/json" } : {}) },
       body: s.text ? JSON.parse(s.text) : undefined,
     };
-    const op = a.router.matchOperation(req);
+    const op = operationOf(a, req);
     if (!op) {
       problems.push(`${s.method} ${s.url}: no operation of the contract`);
       continue;
@@ -177,7 +197,7 @@ export async function contractRequestCheck(sent: readonly SentRequest[]): Promis
         req = d.undo(req);
       }
     }
-    const v = a.validator.validateRequest(req, a.router.matchOperation(req) ?? op);
+    const v = a.validator.validateRequest(req, operationOf(a, req) ?? op);
     if (!v.valid) problems.push(`${op.operationId} ${s.method} ${s.url}: ${JSON.stringify(v.errors)}`);
   }
   return { problems, deviations: [...new Set(deviations)].sort() };
