@@ -1,7 +1,12 @@
 import * as componentPricePoints from "./catalog/component-price-points";
 import * as components from "./catalog/components";
 import * as coupons from "./catalog/coupons";
-import type { ComponentCurrencyPricesInput, CouponCurrencyPricesInput, PricePointCurrencyPricesInput } from "./catalog/currency-inputs";
+import type {
+  ComponentCurrencyPricesInput,
+  CouponCurrencyPricesInput,
+  PricePointCurrencyPricesInput,
+  PrimaryPricingRoles,
+} from "./catalog/currency-inputs";
 import * as currencyPrices from "./catalog/currency-prices";
 import type { ComponentPricePointCurrencyPrice, CouponCurrencyPrice, PricePointCurrencyPrice } from "./catalog/currency-results";
 import * as families from "./catalog/families";
@@ -46,15 +51,8 @@ import type {
 } from "./results";
 import { readSite } from "./site";
 import { clearSiteData } from "./site-config/clear-data";
-import type {
-  CleanupScope,
-  MetafieldInput,
-  MetafieldResourceType,
-  MetafieldUpdateInput,
-  OfferInput,
-  ReasonCodeInput,
-  ReasonCodeUpdateInput,
-} from "./site-config/inputs";
+import type { MetafieldInput, MetafieldUpdateInput, OfferInput, ReasonCodeInput, ReasonCodeUpdateInput } from "./site-config/input-types";
+import type { CleanupScope, MetafieldResourceType } from "./site-config/inputs";
 import * as metafields from "./site-config/metafields";
 import * as offers from "./site-config/offers";
 import * as reasonCodes from "./site-config/reason-codes";
@@ -468,7 +466,7 @@ export class BillingClient {
       /** The token of an earlier create whose outcome was unknown ({@link CatalogOutcomeUnknownError}'s `uniquenessToken`). Default: a new UUID. */
       uniquenessToken?: string;
       /** The price point's primary pricing, to check the roles against before sending (a trial and an initial charge ask for theirs). */
-      pricing?: { trialPriceInCents?: unknown; trialInterval?: unknown; initialChargeInCents?: unknown };
+      pricing?: PrimaryPricingRoles;
     } = {},
   ): Promise<PricePointCurrencyPrice[]> {
     return currencyPrices.createPricePointCurrencyPrices(this.#transport, productId, pricePointId, prices, {
@@ -500,7 +498,7 @@ export class BillingClient {
     prices: PricePointCurrencyPricesInput,
     options: {
       /** The price point's primary pricing, to check the roles against before sending. */
-      pricing?: { trialPriceInCents?: unknown; trialInterval?: unknown; initialChargeInCents?: unknown };
+      pricing?: PrimaryPricingRoles;
     } = {},
   ): Promise<{
     /** The price point's currency prices after the change. */

@@ -70,8 +70,21 @@ const byCurrency = <S extends z.ZodType>(amounts: S, shape: string) =>
 
 /** A product price point's `currencyPrices`: `{ EUR: { baseline: 9, trial: 1, initial: 20 } }`. */
 export const pricePointCurrencyPricesInput = byCurrency(pricePointCurrencyAmounts, "{ baseline, trial?, initial? }");
-/** What {@link pricePointCurrencyPricesInput} accepts. */
-export type PricePointCurrencyPricesInput = z.input<typeof pricePointCurrencyPricesInput>;
+/** A product price point's amounts in one currency, one per role its primary pricing has (checked by {@link pricePointCurrencyAmounts}). */
+export interface PricePointCurrencyAmountsInput {
+  /** The recurring price in this currency, in its own units (9.5 for 9.50), not cents. */
+  readonly baseline: number;
+  /** The trial's price in this currency: given exactly when the price point has a trial. */
+  readonly trial?: number;
+  /** The initial (setup) charge in this currency: given exactly when the price point has one. */
+  readonly initial?: number;
+}
+
+/**
+ * A product price point's `currencyPrices`, checked by {@link pricePointCurrencyPricesInput}: from a currency's
+ * ISO code to its amounts, `{ EUR: { baseline: 9, trial: 1 } }`.
+ */
+export type PricePointCurrencyPricesInput = Readonly<Record<string, PricePointCurrencyAmountsInput>>;
 
 /**
  * A component price point's `currencyPrices`: per currency, one unit price per tier of its `prices`, in their
@@ -81,37 +94,51 @@ export const componentCurrencyPricesInput = byCurrency(
   z.array(unitPrice, { error: "must be an array of unit prices, one per tier of prices, in their order" }),
   "[unit price per tier]",
 );
-/** What {@link componentCurrencyPricesInput} accepts. */
-export type ComponentCurrencyPricesInput = z.input<typeof componentCurrencyPricesInput>;
+/**
+ * A component price point's `currencyPrices`, checked by {@link componentCurrencyPricesInput}: from a currency's
+ * ISO code to one unit price per tier, in the tiers' order (a number, or decimal text kept exact).
+ */
+export type ComponentCurrencyPricesInput = Readonly<Record<string, (number | string)[]>>;
 
 /** A flat-amount coupon's `currencyPrices`: its amount in each currency (`{ EUR: 9, GBP: 8 }`). */
 export const couponCurrencyPricesInput = byCurrency(currencyAmount, "an amount");
-/** What {@link couponCurrencyPricesInput} accepts. */
-export type CouponCurrencyPricesInput = z.input<typeof couponCurrencyPricesInput>;
+/** A flat-amount coupon's `currencyPrices`, checked by {@link couponCurrencyPricesInput}: from a currency's ISO code to its amount. */
+export type CouponCurrencyPricesInput = Readonly<Record<string, number>>;
+
+/** The parts of a product price point's primary pricing that decide its currency prices' roles (its pricing as declared or read). */
+export interface PrimaryPricingRoles {
+  /** The trial's price: with it (or `trialInterval`) each currency needs a "trial" amount. */
+  readonly trialPriceInCents?: unknown;
+  /** The trial's length: with it (or `trialPriceInCents`) each currency needs a "trial" amount. */
+  readonly trialInterval?: unknown;
+  /** The initial (setup) charge: with it each currency needs an "initial" amount. */
+  readonly initialChargeInCents?: unknown;
+}
 
 /** What currency prices belong to, as far as their checks need it: the primary pricing they mirror. */
 export type CurrencyPricesOwner =
   | {
+      /** A product's price point. */
       readonly kind: "product price point";
-      /** The price point's pricing: a trial (trialInterval or trialPriceInCents) and an initial charge ask for those roles. */
-      readonly pricing: {
-        readonly trialPriceInCents?: unknown;
-        readonly trialInterval?: unknown;
-        readonly initialChargeInCents?: unknown;
-      };
+      /** The price point's pricing: a trial and an initial charge ask for those roles. */
+      readonly pricing: PrimaryPricingRoles;
       /** The price point's type, when known ("custom" takes no currency prices). */
       readonly type?: string;
       /** The price point's `useSiteExchangeRate` as declared (the service's default is true). */
       readonly useSiteExchangeRate?: boolean;
     }
   | {
+      /** A component's price point. */
       readonly kind: "component price point";
       /** How many tiers its `prices` has. */
       readonly tiers: number;
+      /** The price point's type, when known ("custom" takes no currency prices). */
       readonly type?: string;
+      /** The price point's `useSiteExchangeRate` as declared (the service's default is true). */
       readonly useSiteExchangeRate?: boolean;
     }
   | {
+      /** A coupon. */
       readonly kind: "coupon";
       /** Set for a percentage coupon, which takes no currency prices. */
       readonly percentage?: unknown;
@@ -119,7 +146,9 @@ export type CurrencyPricesOwner =
 
 /** The site's currencies as `readSite` reports them. */
 export interface SiteCurrencies {
+  /** The primary currency (the objects' own prices are in it); undefined when not known. */
   readonly currency: string | undefined;
+  /** The other currencies: the ones currency prices may name. */
   readonly nonPrimaryCurrencies: readonly string[];
 }
 
@@ -192,11 +221,7 @@ export function currencyPricesProblems(
 }
 
 /** The roles the primary pricing has: baseline always, trial with a trial, initial with an initial charge. */
-export function rolesOf(pricing: {
-  trialPriceInCents?: unknown;
-  trialInterval?: unknown;
-  initialChargeInCents?: unknown;
-}): CurrencyPriceRole[] {
+export function rolesOf(pricing: PrimaryPricingRoles): CurrencyPriceRole[] {
   const roles: CurrencyPriceRole[] = ["baseline"];
   if (pricing.trialInterval !== undefined || pricing.trialPriceInCents !== undefined) roles.push("trial");
   if (pricing.initialChargeInCents !== undefined) roles.push("initial");
@@ -210,7 +235,7 @@ const ROLE_FIELD: Record<CurrencyPriceRole, string> = {
 };
 const ROLE_WORDS: Record<CurrencyPriceRole, string> = { baseline: "its recurring price", trial: "a trial", initial: "an initial charge" };
 
-function roleProblems(pricing: Parameters<typeof rolesOf>[0], entries: [string, unknown][], property: string): Problem[] {
+function roleProblems(pricing: PrimaryPricingRoles, entries: [string, unknown][], property: string): Problem[] {
   const roles = rolesOf(pricing);
   const problems: Problem[] = [];
   for (const [code, amounts] of entries) {

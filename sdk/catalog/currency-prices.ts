@@ -22,8 +22,8 @@ import {
   couponCurrencyPricesInput,
   currencyPricesProblems,
   type PricePointCurrencyPricesInput,
+  type PrimaryPricingRoles,
   pricePointCurrencyPricesInput,
-  type rolesOf,
 } from "./currency-inputs";
 import {
   type ComponentPricePointCurrencyPrice,
@@ -135,7 +135,7 @@ export async function createPricePointCurrencyPrices(
   productId: unknown,
   pricePointId: unknown,
   input: PricePointCurrencyPricesInput,
-  opts: Opts & { pricing?: { trialPriceInCents?: unknown; trialInterval?: unknown; initialChargeInCents?: unknown } },
+  opts: Opts & { pricing?: PrimaryPricingRoles },
 ): Promise<PricePointCurrencyPrice[]> {
   const declared = parsed(pricePointCurrencyPricesInput, input, "invalid currency prices", "currencyPrices", [
     ...idProblems(productId, "productId"),
@@ -278,7 +278,7 @@ export async function setPricePointCurrencyPrices(
   productId: unknown,
   pricePointId: unknown,
   input: PricePointCurrencyPricesInput,
-  opts: Opts & { pricing?: { trialPriceInCents?: unknown; trialInterval?: unknown; initialChargeInCents?: unknown } },
+  opts: Opts & { pricing?: PrimaryPricingRoles },
 ): Promise<{ prices: PricePointCurrencyPrice[]; undeclared: readonly string[] }> {
   const declared = parsed(pricePointCurrencyPricesInput, input, "invalid currency prices", "currencyPrices", [
     ...idProblems(productId, "productId"),
@@ -294,7 +294,7 @@ export async function setPricePointCurrencyPrices(
 }
 
 /** The mirror rule's problems of a declaration against a product price point's pricing (its roles only). */
-function mirrorProblems(pricing: Parameters<typeof rolesOf>[0], input: unknown): Problem[] {
+function mirrorProblems(pricing: PrimaryPricingRoles, input: unknown): Problem[] {
   return currencyPricesProblems({ kind: "product price point", pricing, useSiteExchangeRate: false }, input).filter(
     (p) => /\.(trial|initial)$/.test(p.property) && (p.message.startsWith("is required") || p.message.startsWith("must be left out")),
   );

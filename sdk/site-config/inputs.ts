@@ -88,8 +88,6 @@ export const metafieldInput = z
   .object(metafieldShape, { error: "must be an object { name, inputType?, enum?, scope? }" })
   .strict()
   .superRefine(choicesRule, { when: () => true });
-/** What {@link metafieldInput} accepts. */
-export type MetafieldInput = z.input<typeof metafieldInput>;
 
 /** What `updateMetafield` may change: a new name (a rename), the input type and its values, the scope (replaced whole). */
 export const metafieldUpdateInput = z
@@ -107,8 +105,6 @@ export const metafieldUpdateInput = z
     // Without an input type the service's is kept: values are checked only against one given.
     if (typeof raw === "object" && raw !== null && (raw as { inputType?: unknown }).inputType !== undefined) choicesRule(raw, ctx);
   });
-/** What {@link metafieldUpdateInput} accepts. */
-export type MetafieldUpdateInput = z.input<typeof metafieldUpdateInput>;
 
 const CODE = "a reason code: 1 to 255 characters, not only spaces";
 
@@ -130,8 +126,6 @@ const reasonCodeShape = {
 
 /** A churn reason code to create (`createReasonCode`). */
 export const reasonCodeInput = z.object(reasonCodeShape, { error: "must be an object { code, description, position? }" }).strict();
-/** What {@link reasonCodeInput} accepts. */
-export type ReasonCodeInput = z.input<typeof reasonCodeInput>;
 
 /** What `updateReasonCode` may change: any of its fields; only those given are sent. */
 export const reasonCodeUpdateInput = z
@@ -140,8 +134,6 @@ export const reasonCodeUpdateInput = z
     { error: "must be an object { code?, description?, position? }" },
   )
   .strict();
-/** What {@link reasonCodeUpdateInput} accepts. */
-export type ReasonCodeUpdateInput = z.input<typeof reasonCodeUpdateInput>;
 
 const id = (what: string) => integer(1, `a ${what} id, a whole number, 1 or more`);
 
@@ -189,12 +181,10 @@ export const offerInput = z
     { error: "must be an object { handle, name, productId, productPricePointId?, components?, coupons?, description? }" },
   )
   .strict();
-/** What {@link offerInput} accepts. */
-export type OfferInput = z.input<typeof offerInput>;
 
 /** What clearing a test site removes: `customers` (customers and their subscriptions) or `all` (the catalog too). */
 export const cleanupScope = z.enum(["customers", "all"], {
   error: (i) => `must be "customers" (customers and their subscriptions) or "all" (the catalog too), got ${valueText(i.input)}`,
 });
-/** What {@link cleanupScope} accepts. */
-export type CleanupScope = z.infer<typeof cleanupScope>;
+/** What clearing a test site removes, checked by {@link cleanupScope}: "customers" or "all". */
+export type CleanupScope = "customers" | "all";

@@ -7,15 +7,8 @@ import { BillingValidationError } from "../errors";
 import type { Transport } from "../transport";
 import { problemsOf } from "../validation";
 import { MAX_METAFIELDS_PER_PAGE, metafieldListResponse, metafieldsResponse } from "../wire";
-import {
-  type MetafieldInput,
-  type MetafieldResourceType,
-  type MetafieldUpdateInput,
-  metafieldInput,
-  metafieldName,
-  metafieldResourceType,
-  metafieldUpdateInput,
-} from "./inputs";
+import type { MetafieldInput, MetafieldUpdateInput } from "./input-types";
+import { type MetafieldResourceType, metafieldInput, metafieldName, metafieldResourceType, metafieldUpdateInput } from "./inputs";
 import { type Metafield, toMetafield } from "./results";
 
 /**

@@ -5,7 +5,8 @@ import { settledWrite } from "../catalog/settle";
 import { allPages } from "../pages";
 import type { Transport } from "../transport";
 import { MAX_OFFERS_PER_PAGE, offerArchiveResponse, offerListResponse, offerResponse } from "../wire";
-import { type OfferInput, offerInput } from "./inputs";
+import type { OfferInput } from "./input-types";
+import { offerInput } from "./inputs";
 import { type Offer, toOffer } from "./results";
 
 /**

@@ -6,7 +6,8 @@ import { BillingApiError } from "../errors";
 import { allPages } from "../pages";
 import type { Transport } from "../transport";
 import { MAX_REASON_CODES_PER_PAGE, reasonCodeDeleteResponse, reasonCodeListResponse, reasonCodeResponse } from "../wire";
-import { type ReasonCodeInput, type ReasonCodeUpdateInput, reasonCodeInput, reasonCodeUpdateInput } from "./inputs";
+import type { ReasonCodeInput, ReasonCodeUpdateInput } from "./input-types";
+import { reasonCodeInput, reasonCodeUpdateInput } from "./inputs";
 import { type ReasonCode, toReasonCode } from "./results";
 
 /**
