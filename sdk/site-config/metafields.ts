@@ -118,8 +118,9 @@ export async function createMetafield(
       handle: m.name,
       uniquenessToken: token,
       request: { method: "POST", path: path(rt), repeatable: false, body: { metafields: fieldBody(m), uniqueness_token: token } },
-      answer: metafieldsResponse,
-      // The answer lists the fields written: this one by name (the first when none matches: the service renamed nothing).
+      // An answer that lists no field does not say what was made: read as not understood, so the field is read back by name.
+      answer: metafieldsResponse.refine((r) => r.length > 0, { error: "lists no metafield" }),
+      // The answer lists the fields written: this one by name (the first when none matches).
       result: (r) => toMetafield(r.find((x) => x.name === m.name) ?? r[0]),
       find,
       differs: (f) => holds(f, m),

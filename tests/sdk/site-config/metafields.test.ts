@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BillingApiError, type BillingValidationError, CatalogOutcomeUnknownError } from "../../../sdk";
 import { contractRequestCheck } from "../catalog/request-contract";
-import { clientOf, rejection } from "../helpers";
+import { clientOf, rejection, scripted } from "../helpers";
 import { configService } from "./config-service";
 
 /**
@@ -124,5 +124,20 @@ describe("custom fields (metafields)", () => {
       { property: "enum", message: 'must be left out with inputType "text" (or none): only "radio" and "dropdown" take values' },
     ]);
     expect(svc.sent).toStrictEqual([]);
+  });
+});
+
+describe("a create answered without the field", () => {
+  it("an empty list is not taken as the field: it is read back by name", async () => {
+    const svc = await scripted([
+      { status: 200, json: [] },
+      { status: 200, json: { metafields: [{ id: 7, name: "Region", input_type: "text", enum: null }] } },
+    ]);
+    const billing = clientOf(svc.url);
+    expect((await billing.createMetafield("customers", { name: "Region" })).id).toBe(7);
+    expect(svc.requests.map((r) => `${r.method} ${r.path}`)).toStrictEqual([
+      "POST /customers/metafields.json",
+      "GET /customers/metafields.json",
+    ]);
   });
 });
