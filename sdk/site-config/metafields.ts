@@ -3,7 +3,7 @@ import { z } from "zod";
 import { type Problem, parsed, tokenProblems } from "../catalog/checks";
 import { type CreateOptions, createOnce, type Sighting } from "../catalog/create";
 import { settledWrite } from "../catalog/settle";
-import { BillingValidationError } from "../errors";
+import { BillingApiError, BillingValidationError } from "../errors";
 import type { Transport } from "../transport";
 import { problemsOf } from "../validation";
 import { MAX_METAFIELDS_PER_PAGE, metafieldListResponse, metafieldsResponse } from "../wire";
@@ -151,7 +151,17 @@ export async function updateMetafield(
     metafieldsResponse,
     async (r) => {
       const f = r.find((x) => x.name === target) ?? r[0];
-      return f ? toMetafield(f) : (await listMetafields(t, rt, { name: target }))[0];
+      if (f) return toMetafield(f);
+      // An answer without the field: the list says what the service holds now.
+      const [back] = await listMetafields(t, rt, { name: target });
+      if (back) return back;
+      throw new BillingApiError({
+        status: 200,
+        errors: [],
+        method: "PUT",
+        path: path(rt),
+        message: `PUT ${path(rt)} answered without the field, and no field named "${target}" is listed: read the fields before relying on the update`,
+      });
     },
     async () => {
       const [f] = await listMetafields(t, rt, { name: target });

@@ -141,3 +141,22 @@ describe("a create answered without the field", () => {
     ]);
   });
 });
+
+describe("an update answered without the field", () => {
+  it("is read back by name; none listed is a typed error, not undefined", async () => {
+    const found = await scripted([
+      { status: 200, json: [] },
+      { status: 200, json: { metafields: [{ name: "Level" }] } },
+    ]);
+    expect((await clientOf(found.url).updateMetafield("customers", "Tier", { name: "Level" })).name).toBe("Level");
+    const lost = await scripted([
+      { status: 200, json: [] },
+      { status: 200, json: { metafields: [] } },
+    ]);
+    const err = await rejection(clientOf(lost.url).updateMetafield("customers", "Tier", { name: "Level" }));
+    expect(err).toBeInstanceOf(BillingApiError);
+    expect((err as Error).message).toBe(
+      'PUT /customers/metafields.json answered without the field, and no field named "Level" is listed: read the fields before relying on the update',
+    );
+  });
+});
