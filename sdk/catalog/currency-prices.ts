@@ -60,19 +60,22 @@ const sameAmount = (a: number | string | undefined, b: number | string | undefin
 /**
  * A refusal's messages with the indexed records they name (`[0].currency: …`, the service's
  * `currency_prices[0].currency`) named as the caller declared them: `currencyPrices.EUR: …` (`.trial` for a
- * product price point's role). Anything else is returned as it is.
+ * product price point's role, `[1]` for a component price point's tier). Anything else is returned as it is.
  */
-async function inCallersWords<T>(records: readonly { currency: string; role?: string }[], run: () => Promise<T>): Promise<T> {
+async function inCallersWords<T>(
+  records: readonly { currency: string; role?: string; tier?: number }[],
+  run: () => Promise<T>,
+): Promise<T> {
   try {
     return await run();
   } catch (err) {
     if (!(err instanceof BillingApiError) || err.status !== 422) throw err;
     const errors = err.errors.map((e) => {
-      const m = /^\[(\d+)\]\.[a-z_]+: (.*)$/s.exec(e);
+      const m = /^\[(\d+)\]\.[A-Za-z_]+: (.*)$/s.exec(e);
       const r = m ? records[Number(m[1])] : undefined;
-      return r && m
-        ? `currencyPrices.${r.currency}${r.role && r.role !== "baseline" && /role|price/.test(e) ? `.${r.role}` : ""}: ${m[2]}`
-        : e;
+      if (!r || !m) return e;
+      const at = r.tier !== undefined ? `[${r.tier}]` : r.role && r.role !== "baseline" && /role|price/i.test(e) ? `.${r.role}` : "";
+      return `currencyPrices.${r.currency}${at}: ${m[2]}`;
     });
     throw new BillingApiError({ status: err.status, errors, method: err.method, path: err.path, mayHaveApplied: err.mayHaveApplied });
   }
@@ -392,8 +395,10 @@ export async function createComponentPricePointCurrencyPrices(
   const records = Object.entries(declared).flatMap(([currency, prices]) =>
     prices.map((price, i) => ({ currency, price: Number(price), price_id: tierIds[i] })),
   );
+  // Each record's tier, to name a refused one as the caller declared it (`currencyPrices.EUR[1]`).
+  const named = Object.entries(declared).flatMap(([currency, prices]) => prices.map((_, tier) => ({ currency, tier })));
   const token = (opts.uniquenessToken as string | undefined) ?? randomUUID();
-  return inCallersWords(records, () =>
+  return inCallersWords(named, () =>
     createOnce(
       t,
       {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BillingApiError, BillingValidationError, componentCurrencyPricesOf, pricePointCurrencyPricesOf } from "../../../sdk";
 import { contractRequestCheck } from "../catalog/request-contract";
-import { clientOf, rejection } from "../helpers";
+import { clientOf, rejection, scripted } from "../helpers";
 import { configService } from "../site-config/config-service";
 
 /**
@@ -244,5 +244,50 @@ describe("a coupon's currency prices", () => {
     const err = await rejection(billing.setCouponCurrencyPrices(31, { EUR: 5 }));
     expect((err as BillingValidationError).problems[0].message).toMatch(/^must be left out for a percentage coupon \(percentage 15\)/);
     expect(svc.seen()).toStrictEqual(["GET /coupons.json"]);
+  });
+});
+
+describe("the service's refusals of currency prices, named as the caller declared them", () => {
+  it("an indexed record's field is named by its currency, and a trial's by its role", async () => {
+    const svc = await scripted([
+      {
+        status: 422,
+        json: {
+          errors: {
+            "currency_prices[0].currency": ["Currency: is not one of the allowed values."],
+            "currency_prices[1].price": ["Price: must be greater than or equal to 0."],
+            base: ["This product price point requires that prices are defined for: [baseline, trial]."],
+          },
+        },
+      },
+    ]);
+    const err = await rejection(clientOf(svc.url).createPricePointCurrencyPrices(1, 10, { EUR: { baseline: 9, trial: 1 } }));
+    expect((err as BillingApiError).errors).toStrictEqual([
+      "currencyPrices.EUR: is not one of the allowed values.",
+      "currencyPrices.EUR.trial: must be greater than or equal to 0.",
+      "This product price point requires that prices are defined for: [baseline, trial].",
+    ]);
+  });
+});
+
+describe("a component price point's refused tier", () => {
+  it("is named by its currency and tier", async () => {
+    const svc = await scripted([
+      {
+        status: 200,
+        json: {
+          price_point: {
+            id: 20,
+            prices: [
+              { id: 201, starting_quantity: 1, ending_quantity: 10, unit_price: "2.0" },
+              { id: 202, starting_quantity: 11, unit_price: "1.5" },
+            ],
+          },
+        },
+      },
+      { status: 422, json: { errors: { "currency_prices[1].price": ["Price: must be greater than or equal to 0."] } } },
+    ]);
+    const err = await rejection(clientOf(svc.url).createComponentPricePointCurrencyPrices(2, 20, { EUR: [1, 0.5] }));
+    expect((err as BillingApiError).errors).toStrictEqual(["currencyPrices.EUR[1]: must be greater than or equal to 0."]);
   });
 });
