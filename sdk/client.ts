@@ -1,6 +1,14 @@
 import * as componentPricePoints from "./catalog/component-price-points";
 import * as components from "./catalog/components";
 import * as coupons from "./catalog/coupons";
+import type {
+  ComponentCurrencyPricesInput,
+  CouponCurrencyPricesInput,
+  PricePointCurrencyPricesInput,
+  PrimaryPricingRoles,
+} from "./catalog/currency-inputs";
+import * as currencyPrices from "./catalog/currency-prices";
+import type { ComponentPricePointCurrencyPrice, CouponCurrencyPrice, PricePointCurrencyPrice } from "./catalog/currency-results";
 import * as families from "./catalog/families";
 import type {
   ComponentInput,
@@ -42,6 +50,13 @@ import type {
   Webhook,
 } from "./results";
 import { readSite } from "./site";
+import { clearSiteData } from "./site-config/clear-data";
+import type { MetafieldInput, MetafieldUpdateInput, OfferInput, ReasonCodeInput, ReasonCodeUpdateInput } from "./site-config/input-types";
+import type { CleanupScope, MetafieldResourceType } from "./site-config/inputs";
+import * as metafields from "./site-config/metafields";
+import * as offers from "./site-config/offers";
+import * as reasonCodes from "./site-config/reason-codes";
+import type { Metafield, Offer, ReasonCode } from "./site-config/results";
 import { Transport } from "./transport";
 import { listWebhooks, setWebhooksEnabled } from "./webhooks";
 import type { WebhookId } from "./wire";
@@ -427,6 +442,270 @@ export class BillingClient {
   /** Archives a coupon; returns it with `archivedAt` set. */
   archiveCoupon(familyId: number, couponId: number): Promise<Coupon> {
     return coupons.archiveCoupon(this.#transport, familyId, couponId);
+  }
+
+  /**
+   * A product price point's prices in the site's other currencies (one per currency and role). A price point
+   * with `useSiteExchangeRate` true answers the exchange rate's prices, not prices of its own.
+   */
+  readPricePointCurrencyPrices(productId: number, pricePointId: number): Promise<PricePointCurrencyPrice[]> {
+    return currencyPrices.readPricePointCurrencyPrices(this.#transport, productId, pricePointId);
+  }
+
+  /**
+   * Creates a product price point's prices in currencies it has none in yet ({@link pricePointCurrencyPricesInput}:
+   * `{ EUR: { baseline, trial?, initial? } }`, amounts in the currency's own units), once: after an ambiguous
+   * failure they are read back by currency and role before anything is sent again. With `pricing` (the price
+   * point's), each currency's roles are checked to mirror it before sending.
+   */
+  createPricePointCurrencyPrices(
+    productId: number,
+    pricePointId: number,
+    prices: PricePointCurrencyPricesInput,
+    options: {
+      /** The token of an earlier create whose outcome was unknown ({@link CatalogOutcomeUnknownError}'s `uniquenessToken`). Default: a new UUID. */
+      uniquenessToken?: string;
+      /** The price point's primary pricing, to check the roles against before sending (a trial and an initial charge ask for theirs). */
+      pricing?: PrimaryPricingRoles;
+    } = {},
+  ): Promise<PricePointCurrencyPrice[]> {
+    return currencyPrices.createPricePointCurrencyPrices(this.#transport, productId, pricePointId, prices, {
+      ...this.#createOptions(options?.uniquenessToken),
+      pricing: options?.pricing,
+    });
+  }
+
+  /**
+   * Changes the amounts of a product price point's existing currency prices, in place (the records are read
+   * first for their ids; a currency or role without a price yet is refused before sending: create it).
+   */
+  updatePricePointCurrencyPrices(
+    productId: number,
+    pricePointId: number,
+    prices: PricePointCurrencyPricesInput,
+  ): Promise<PricePointCurrencyPrice[]> {
+    return currencyPrices.updatePricePointCurrencyPrices(this.#transport, productId, pricePointId, prices);
+  }
+
+  /**
+   * Makes a product price point's currency prices those declared: creates the missing currencies, updates the
+   * amounts that differ, sends nothing when all hold. Currencies it has that `prices` leaves out are kept (the
+   * service publishes no way to remove them) and named in `undeclared`.
+   */
+  setPricePointCurrencyPrices(
+    productId: number,
+    pricePointId: number,
+    prices: PricePointCurrencyPricesInput,
+    options: {
+      /** The price point's primary pricing, to check the roles against before sending. */
+      pricing?: PrimaryPricingRoles;
+    } = {},
+  ): Promise<{
+    /** The price point's currency prices after the change. */
+    prices: PricePointCurrencyPrice[];
+    /** Currencies it holds prices in that `prices` leaves out, kept. */
+    undeclared: readonly string[];
+  }> {
+    const { uniquenessToken: _, ...opts } = this.#createOptions();
+    return currencyPrices.setPricePointCurrencyPrices(this.#transport, productId, pricePointId, prices, {
+      ...opts,
+      pricing: options?.pricing,
+    });
+  }
+
+  /**
+   * A component price point's prices in the site's other currencies (one per currency and tier) and its
+   * tiers' ids in order (`componentCurrencyPricesOf` turns them into `{ EUR: [unit price per tier] }`).
+   */
+  readComponentPricePointCurrencyPrices(
+    componentId: number,
+    pricePointId: number,
+  ): Promise<{
+    /** The currency prices, each naming its tier (`priceId`). */
+    prices: ComponentPricePointCurrencyPrice[];
+    /** The price point's tiers' ids, ascending by starting quantity. */
+    tierIds: number[];
+  }> {
+    return currencyPrices.readComponentPricePointCurrencyPrices(this.#transport, componentId, pricePointId);
+  }
+
+  /**
+   * Creates a component price point's prices in currencies it has none in yet ({@link componentCurrencyPricesInput}:
+   * `{ EUR: [unit price per tier] }`), once; the price point is read first for its tiers (the mirror rule).
+   */
+  createComponentPricePointCurrencyPrices(
+    componentId: number,
+    pricePointId: number,
+    prices: ComponentCurrencyPricesInput,
+    options: {
+      /** The token of an earlier create whose outcome was unknown. Default: a new UUID. */
+      uniquenessToken?: string;
+    } = {},
+  ): Promise<ComponentPricePointCurrencyPrice[]> {
+    return currencyPrices.createComponentPricePointCurrencyPrices(
+      this.#transport,
+      componentId,
+      pricePointId,
+      prices,
+      this.#createOptions(options?.uniquenessToken),
+    );
+  }
+
+  /** Changes the unit prices of a component price point's existing currency prices, in place. */
+  updateComponentPricePointCurrencyPrices(
+    componentId: number,
+    pricePointId: number,
+    prices: ComponentCurrencyPricesInput,
+  ): Promise<ComponentPricePointCurrencyPrice[]> {
+    return currencyPrices.updateComponentPricePointCurrencyPrices(this.#transport, componentId, pricePointId, prices);
+  }
+
+  /** Makes a component price point's currency prices those declared, as {@link BillingClient.setPricePointCurrencyPrices}. */
+  setComponentPricePointCurrencyPrices(
+    componentId: number,
+    pricePointId: number,
+    prices: ComponentCurrencyPricesInput,
+  ): Promise<{
+    /** The price point's currency prices after the change. */
+    prices: ComponentPricePointCurrencyPrice[];
+    /** Currencies it holds prices in that `prices` leaves out, kept. */
+    undeclared: readonly string[];
+  }> {
+    const { uniquenessToken: _, ...opts } = this.#createOptions();
+    return currencyPrices.setComponentPricePointCurrencyPrices(this.#transport, componentId, pricePointId, prices, opts);
+  }
+
+  /** A flat-amount coupon's amounts in the site's other currencies. */
+  readCouponCurrencyPrices(couponId: number): Promise<CouponCurrencyPrice[]> {
+    return currencyPrices.readCouponCurrencyPrices(this.#transport, couponId);
+  }
+
+  /**
+   * Sets a flat-amount coupon's amounts in the currencies given ({@link couponCurrencyPricesInput}: `{ EUR: 9 }`);
+   * a percentage coupon is refused before sending. Currencies it has that `prices` leaves out are kept and
+   * named in `undeclared`.
+   */
+  setCouponCurrencyPrices(
+    couponId: number,
+    prices: CouponCurrencyPricesInput,
+  ): Promise<{
+    /** The coupon's currency prices after the change. */
+    prices: CouponCurrencyPrice[];
+    /** Currencies it holds prices in that `prices` leaves out, kept. */
+    undeclared: readonly string[];
+  }> {
+    return currencyPrices.setCouponCurrencyPrices(this.#transport, couponId, prices);
+  }
+
+  /** Every custom field (metafield) of subscriptions or customers, across pages; with `name`, only the one with it. */
+  listMetafields(resourceType: MetafieldResourceType, options: metafields.ListMetafieldsOptions = {}): Promise<Metafield[]> {
+    return metafields.listMetafields(this.#transport, resourceType, options);
+  }
+
+  /**
+   * Creates a custom field of subscriptions or customers ({@link metafieldInput}), once: after an ambiguous failure
+   * it is read back by name before anything is sent again. On an outcome it cannot learn:
+   * {@link CatalogOutcomeUnknownError}, to be resumed with the same token.
+   */
+  createMetafield(
+    resourceType: MetafieldResourceType,
+    input: MetafieldInput,
+    options: {
+      /** The token of an earlier create whose outcome was unknown; read back by name first, then resume with it. Default: a new UUID. */
+      uniquenessToken?: string;
+    } = {},
+  ): Promise<Metafield> {
+    return metafields.createMetafield(this.#transport, resourceType, input, this.#createOptions(options?.uniquenessToken));
+  }
+
+  /**
+   * Changes a custom field named by its current name ({@link metafieldUpdateInput}): a new `name` renames it (its
+   * data stays); a `scope` replaces the whole scope.
+   */
+  updateMetafield(resourceType: MetafieldResourceType, currentName: string, input: MetafieldUpdateInput): Promise<Metafield> {
+    return metafields.updateMetafield(this.#transport, resourceType, currentName, input);
+  }
+
+  /** Deletes a custom field by name, and its data on every subscription or customer (`dataCount` says how many hold some). */
+  deleteMetafield(resourceType: MetafieldResourceType, name: string): Promise<void> {
+    return metafields.deleteMetafield(this.#transport, resourceType, name);
+  }
+
+  /** Every churn reason code of the site, across pages. */
+  listReasonCodes(): Promise<ReasonCode[]> {
+    return reasonCodes.listReasonCodes(this.#transport);
+  }
+
+  /** A reason code by id. A 404 is a {@link BillingApiError}. */
+  readReasonCode(reasonCodeId: number): Promise<ReasonCode> {
+    return reasonCodes.readReasonCode(this.#transport, reasonCodeId);
+  }
+
+  /** Creates a churn reason code ({@link reasonCodeInput}), once: after an ambiguous failure it is read back by code. */
+  createReasonCode(
+    input: ReasonCodeInput,
+    options: {
+      /** The token of an earlier create whose outcome was unknown; read back by code first, then resume with it. Default: a new UUID. */
+      uniquenessToken?: string;
+    } = {},
+  ): Promise<ReasonCode> {
+    return reasonCodes.createReasonCode(this.#transport, input, this.#createOptions(options?.uniquenessToken));
+  }
+
+  /** Changes a reason code's fields given ({@link reasonCodeUpdateInput}), and only those. */
+  updateReasonCode(reasonCodeId: number, input: ReasonCodeUpdateInput): Promise<ReasonCode> {
+    return reasonCodes.updateReasonCode(this.#transport, reasonCodeId, input);
+  }
+
+  /** Deletes a reason code (the service cannot undo it). */
+  deleteReasonCode(reasonCodeId: number): Promise<void> {
+    return reasonCodes.deleteReasonCode(this.#transport, reasonCodeId);
+  }
+
+  /** Every offer of the site, across pages; archived ones only with `includeArchived`. */
+  listOffers(options: offers.ListOffersOptions = {}): Promise<Offer[]> {
+    return offers.listOffers(this.#transport, options);
+  }
+
+  /** An offer by id. A 404 is a {@link BillingApiError}. */
+  readOffer(offerId: number): Promise<Offer> {
+    return offers.readOffer(this.#transport, offerId);
+  }
+
+  /**
+   * Creates an offer ({@link offerInput}: a product at a price point, components with starting quantities, coupons),
+   * once: after an ambiguous failure it is read back by handle. The service has no update of an offer.
+   */
+  createOffer(
+    input: OfferInput,
+    options: {
+      /** The token of an earlier create whose outcome was unknown; read back by handle first, then resume with it. Default: a new UUID. */
+      uniquenessToken?: string;
+    } = {},
+  ): Promise<Offer> {
+    return offers.createOffer(this.#transport, input, this.#createOptions(options?.uniquenessToken));
+  }
+
+  /** Archives an offer; returns it with `archivedAt` set. */
+  archiveOffer(offerId: number): Promise<Offer> {
+    return offers.archiveOffer(this.#transport, offerId);
+  }
+
+  /** Unarchives an offer; returns it as it now is. */
+  unarchiveOffer(offerId: number): Promise<Offer> {
+    return offers.unarchiveOffer(this.#transport, offerId);
+  }
+
+  /**
+   * Clears a test site's data: `customers` (customers and their subscriptions) or `all` (the catalog too). The
+   * service clears asynchronously: check the site is empty before relying on it. A live site is refused:
+   * {@link LiveSiteError}, nothing cleared.
+   */
+  clearSiteData(scope: CleanupScope): Promise<{
+    /** The scope sent. */
+    scope: CleanupScope;
+  }> {
+    return clearSiteData(this.#transport, scope);
   }
 
   /**

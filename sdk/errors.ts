@@ -127,6 +127,27 @@ export class AuthenticationRequiredError extends BillingApiError {
   }
 }
 
+/**
+ * Clearing a site's data was refused because the site is live: the service clears only sites in test mode and
+ * answers 403 Forbidden for a live one ("Attempts to perform this on sites in “live” mode will result in a
+ * response of 403 FORBIDDEN"). Nothing was cleared.
+ */
+export class LiveSiteError extends BillingApiError {
+  override name = "LiveSiteError";
+  /** Built by `clearSiteData` from the service's 403; its status is always 403. */
+  constructor(init: { errors: readonly string[]; method: string; path: string; scope: string }) {
+    super({
+      status: 403,
+      errors: init.errors,
+      method: init.method,
+      path: init.path,
+      message:
+        `clearing the site's data (${init.scope === "all" ? "its catalog, customers and subscriptions" : "its customers and subscriptions"}) was refused: ` +
+        "the service clears only test sites, and answered 403 Forbidden, so this site is live; nothing was cleared",
+    });
+  }
+}
+
 /** No HTTP answer at all (refused, reset, timed out) after the retries allowed. */
 export class BillingConnectionError extends BillingError {
   override name = "BillingConnectionError";
@@ -264,8 +285,21 @@ export class EndpointOutcomeUnknownError extends BillingError {
   }
 }
 
-/** What a catalog create makes. */
-export type CatalogKind = "product family" | "product" | "price point" | "component" | "component price point" | "coupon";
+/**
+ * What a catalog create makes; also the site's configuration that is created once the same way (currency
+ * prices, read back by currency; a custom field by name; a reason code by code; an offer by handle).
+ */
+export type CatalogKind =
+  | "product family"
+  | "product"
+  | "price point"
+  | "component"
+  | "component price point"
+  | "coupon"
+  | "currency prices"
+  | "metafield"
+  | "reason code"
+  | "offer";
 
 /**
  * A catalog create whose outcome could not be learnt: the POST failed in a way that may have
@@ -274,8 +308,8 @@ export type CatalogKind = "product family" | "product" | "price point" | "compon
  * have been created. Resume by reading back by handle first (`readProductFamily(handle)`,
  * `readProduct(handle)`, `listPricePoints(productId, { includeArchived: true })`,
  * `findComponentByHandle(handle)`, `listComponentPricePoints(componentId, { includeArchived: true })`,
- * or by code, `findCoupon(code, { familyId })`), then create again with the same `uniquenessToken`,
- * never a new one.
+ * or by code, `findCoupon(code, { familyId })`; currency prices by reading them, a metafield by name, a reason
+ * code by code, an offer by handle), then create again with the same `uniquenessToken`, never a new one.
  */
 export class CatalogOutcomeUnknownError extends BillingError {
   override name = "CatalogOutcomeUnknownError";

@@ -19,6 +19,35 @@ export type { ListComponentPricePointsOptions } from "./catalog/component-price-
 export type { ListComponentsOptions } from "./catalog/components";
 export { couponCode, couponInput } from "./catalog/coupon-inputs";
 export type { FindCouponOptions, ListCouponsOptions } from "./catalog/coupons";
+export {
+  type ComponentCurrencyPricesInput,
+  type CouponCurrencyPricesInput,
+  CURRENCY_PRICE_ROLES,
+  type CurrencyPriceRole,
+  type CurrencyPricesOwner,
+  componentCurrencyPricesInput,
+  couponCurrencyPricesInput,
+  currencyAmount,
+  currencyCode,
+  currencyPricesProblems,
+  type PricePointCurrencyAmountsInput,
+  type PricePointCurrencyPricesInput,
+  type PrimaryPricingRoles,
+  pricePointCurrencyAmounts,
+  pricePointCurrencyPricesInput,
+  rolesOf,
+  type SiteCurrencies,
+  siteCurrencyProblems,
+} from "./catalog/currency-inputs";
+export { type CurrencyPricesPlan, planCurrencyPrices } from "./catalog/currency-prices";
+export {
+  type ComponentPricePointCurrencyPrice,
+  type CouponCurrencyPrice,
+  componentCurrencyPricesOf,
+  couponCurrencyPricesOf,
+  type PricePointCurrencyPrice,
+  pricePointCurrencyPricesOf,
+} from "./catalog/currency-results";
 export type {
   ComponentInput,
   ComponentPricePointInput,
@@ -44,6 +73,7 @@ export {
   BillingValidationError,
   type CatalogKind,
   CatalogOutcomeUnknownError,
+  LiveSiteError,
   MigrationOutcomeUnknownError,
   PricePointsPartialFailureError,
   type ReplayBatch,
@@ -103,6 +133,32 @@ export type {
   Subscription,
   Webhook,
 } from "./results";
+export type {
+  MetafieldInput,
+  MetafieldUpdateInput,
+  OfferInput,
+  ReasonCodeInput,
+  ReasonCodeUpdateInput,
+} from "./site-config/input-types";
+export {
+  type CleanupScope,
+  cleanupScope,
+  METAFIELD_INPUT_TYPES,
+  METAFIELD_RESOURCE_TYPES,
+  type MetafieldResourceType,
+  metafieldInput,
+  metafieldName,
+  metafieldResourceType,
+  metafieldScope,
+  metafieldUpdateInput,
+  offerInput,
+  reasonCodeCode,
+  reasonCodeInput,
+  reasonCodeUpdateInput,
+} from "./site-config/inputs";
+export type { ListMetafieldsOptions } from "./site-config/metafields";
+export type { ListOffersOptions } from "./site-config/offers";
+export type { Metafield, Offer, ReasonCode } from "./site-config/results";
 export { keysOf, problemsOf } from "./validation";
 export type { WebhookId } from "./wire";
 export * as wire from "./wire";

@@ -92,6 +92,13 @@ export interface Site {
   readonly subdomain: string | undefined;
   /** A test site, not a production one. */
   readonly test: boolean | undefined;
+  /** The site's primary currency (ISO code, e.g. "USD"): the currency of every `…InCents` price; undefined when the answer leaves it out. */
+  readonly currency: string | undefined;
+  /**
+   * The site's other currencies (ISO codes, e.g. ["EUR", "GBP"]): the ones a price point or a flat-amount coupon may
+   * have prices in (`currencyPrices`). Empty for a site with one currency.
+   */
+  readonly nonPrimaryCurrencies: readonly string[];
 }
 
 /** The units of a recurring or trial interval. */

@@ -45,6 +45,7 @@ const LABELS: Readonly<Record<string, string>> = {
   code: "code",
   percentage: "percentage",
   "amount in cents": "amountInCents",
+  currency: "currency",
 };
 
 /** Wire keys whose caller property is not their camelCase. */

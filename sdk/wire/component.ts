@@ -52,6 +52,21 @@ export const componentPrice = z.object({
 export type ComponentPrice = z.infer<typeof componentPrice>;
 
 /**
+ * `Component Currency Price`: a component price point's unit price in one currency for one tier (`price_id`,
+ * the tier's id). The price is decimal text in the contract (kept exact as text; a number is read too).
+ */
+export const componentCurrencyPrice = z.object({
+  id: maybe(z.number().int()),
+  currency: z.string(),
+  price: wireDecimal,
+  formatted_price: maybe(z.string()),
+  price_id: maybe(ref),
+  price_point_id: maybe(ref),
+});
+/** A component price point's currency price as {@link componentCurrencyPrice} reads it. */
+export type ComponentCurrencyPrice = z.infer<typeof componentCurrencyPrice>;
+
+/**
  * `Component`, of any of the five kinds (`kind` is `metered_component`, `quantity_based_component`,
  * `on_off_component`, `prepaid_usage_component` or `event_based_component`, read as text).
  * `prices` is empty for the per_unit scheme, whose price is `unit_price`.
@@ -141,6 +156,8 @@ export const componentPricePoint = z.object({
   overage_prices: maybe(z.array(componentPrice)),
   overage_pricing_scheme: maybe(z.string()),
   use_site_exchange_rate: maybe(z.boolean()),
+  // Only with `?currency_prices=true` (the list's parameter), on a site with other currencies.
+  currency_prices: maybe(z.array(componentCurrencyPrice)),
   subscription_id: maybe(ref),
   tax_included: maybe(z.boolean()),
   interval: maybe(z.number().int()),

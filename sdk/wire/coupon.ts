@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { maybe, timestamp, wireId } from "./common";
 import { wireDecimal } from "./component";
+import { couponCurrencyPrice } from "./currency-price";
 
 /** An id that refers to another object; 0 (a placeholder) is read, and means none. */
 const ref = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
@@ -53,6 +54,9 @@ export const coupon = z.object({
   apply_on_cancel_at_end_of_period: maybe(z.boolean()),
   apply_on_subscription_expiration: maybe(z.boolean()),
   coupon_restrictions: maybe(z.array(couponRestriction)),
+  // Only with `?currency_prices=true` on a read (the contract's coupon schema leaves the key out; its
+  // descriptions and the vendor's later SDKs, \`Coupon.currency_prices\` of \`Coupon Currency\`, name it).
+  currency_prices: maybe(z.array(couponCurrencyPrice)),
   created_at: maybe(timestamp),
   updated_at: maybe(timestamp),
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { cents, maybe, timestamp, wireId } from "./common";
+import { productCurrencyPrice } from "./currency-price";
 
 /**
  * The pricing fields a product and a price point share, as read. All may be null or absent (the
@@ -39,6 +40,8 @@ export const pricePoint = z.object({
   created_at: maybe(timestamp),
   updated_at: maybe(timestamp),
   use_site_exchange_rate: maybe(z.boolean()),
+  // Only with `?currency_prices=true` on a read, on a site with other currencies.
+  currency_prices: maybe(z.array(productCurrencyPrice)),
   ...pricingFields,
 });
 /** A price point as {@link pricePoint} reads it, before the SDK turns it into its `PricePoint` result. */

@@ -6,10 +6,13 @@ import {
   BillingClient,
   BillingConnectionError,
   BillingValidationError,
+  CatalogOutcomeUnknownError,
+  LiveSiteError,
   MigrationOutcomeUnknownError,
   ReplayPartialFailureError,
 } from "../../sdk";
-import { catalogue, everything, expectNoSecret, KEY, refusal, site, TOKEN } from "./helpers";
+import { catalogue, clientOf, everything, expectNoSecret, KEY, refusal, site, TOKEN } from "./helpers";
+import { configService } from "./site-config/config-service";
 
 /** Errors are provoked with each credential kind: the API key (Basic) and the access token (Bearer). */
 const CREDENTIALS = [
@@ -137,5 +140,29 @@ describe("no credential in a refused options object", () => {
     ["a credential as the environment", { subdomain: "acme", apiKey: KEY, environment: TOKEN }],
   ])("%s", (_, options) => {
     expectNoSecret(everything(refusal(options)));
+  });
+});
+
+describe.each(CREDENTIALS)("no credential in the errors of a site's configuration (%s)", (_, credential) => {
+  it("an outcome left unknown, a refusal, a live site, an input refused", async () => {
+    const svc = await configService();
+    const billing = clientOf(svc.url, { ...credential, maxRetries: 0 });
+    await billing.createMetafield("customers", { name: "Tier", inputType: "radio", enum: ["a"] });
+    svc.fault({ method: "POST", path: /metafields/, kind: "503-after" });
+    const unknown = await billing.createMetafield("customers", { name: "Tier", inputType: "radio", enum: ["b"] }).catch((e) => e);
+    const refused = await billing
+      .createReasonCode({ code: "X", description: "x" })
+      .then(() => billing.createReasonCode({ code: "X", description: "y" }))
+      .catch((e) => e);
+    svc.site.test = false;
+    const live = await billing.clearSiteData("all").catch((e) => e);
+    const invalid = await billing.setCouponCurrencyPrices(31, { EUR: 5 }).catch((e) => e);
+    expect([unknown, refused, live, invalid].map((e) => e.constructor)).toEqual([
+      CatalogOutcomeUnknownError,
+      BillingApiError,
+      LiveSiteError,
+      BillingValidationError,
+    ]);
+    for (const e of [unknown, refused, live, invalid]) expectNoSecret(everything(e));
   });
 });

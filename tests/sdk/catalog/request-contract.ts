@@ -88,6 +88,22 @@ export const REQUEST_DEVIATIONS: readonly {
       return { ...r, body: { ...r.body, product } };
     },
   },
+  ...(
+    ["createProductCurrencyPrices", "updateProductCurrencyPrices", "updateCurrencyPrices", "createOrUpdateCouponCurrencyPrices"] as const
+  ).map((operationId) => ({
+    operationId,
+    what: "a fractional price",
+    why:
+      "the contract types these requests' `price` as an integer, while amounts are in the currency's own units (its example: " +
+      '`"price": 123` is `"€123,00"`), its answers carry numbers and decimal text, and the vendor\'s later SDK types an update\'s price ' +
+      "as a Float (maxio-com/ab-ruby-sdk doc/models/update-currency-price.md): 9.50 is sent as 9.5, not refused",
+    applies: (r: Req) =>
+      (r.body?.currency_prices ?? []).some((c: { price?: unknown }) => typeof c.price === "number" && !Number.isInteger(c.price)),
+    undo: (r: Req) => ({
+      ...r,
+      body: { ...r.body, currency_prices: r.body.currency_prices.map((c: { price: number }) => ({ ...c, price: Math.round(c.price) })) },
+    }),
+  })),
 ];
 
 /**
@@ -133,6 +149,26 @@ async function contractApi(): Promise<OpenAPIBackend> {
 let api: Promise<OpenAPIBackend> | undefined;
 
 /**
+ * The operation a request is for: of the operations whose path template matches, the first whose path
+ * parameters the request's path satisfies (their types and enums), the fewest parameters first. The router
+ * alone takes the first template that matches, and the contract's `/subscriptions/{subscription_id}.json`
+ * (an integer id) matches `/subscriptions/metafields.json`, which is `/{resource_type}/metafields.json`.
+ */
+function operationOf(a: OpenAPIBackend, req: Req) {
+  const params = (p: string) => (p.match(/\{/g) ?? []).length;
+  const template = (p: string) => new RegExp(`^${p.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{[^}]+\\?\}/g, "[^/]+")}$`);
+  const candidates = a
+    .getOperations()
+    .filter((o) => o.method.toUpperCase() === req.method.toUpperCase() && template(o.path).test(req.path))
+    .sort((x, y) => params(x.path) - params(y.path));
+  const pathFits = (o: (typeof candidates)[number]) => {
+    const v = a.validator.validateRequest(req, o);
+    return !(v.errors ?? []).some((e) => e.instancePath.startsWith("/path"));
+  };
+  return candidates.find(pathFits) ?? candidates[0] ?? a.router.matchOperation(req);
+}
+
+/**
  * The problems of each request ([] when it validates), and the deviations it carried. A request
  * that matches no operation is a problem.
  */
@@ -150,7 +186,7 @@ export async function contractRequestCheck(sent: readonly SentRequest[]): Promis
       headers: { accept: "application/json", ...(s.text ? { "content-type": "application/json" } : {}) },
       body: s.text ? JSON.parse(s.text) : undefined,
     };
-    const op = a.router.matchOperation(req);
+    const op = operationOf(a, req);
     if (!op) {
       problems.push(`${s.method} ${s.url}: no operation of the contract`);
       continue;
@@ -161,7 +197,7 @@ export async function contractRequestCheck(sent: readonly SentRequest[]): Promis
         req = d.undo(req);
       }
     }
-    const v = a.validator.validateRequest(req, a.router.matchOperation(req) ?? op);
+    const v = a.validator.validateRequest(req, operationOf(a, req) ?? op);
     if (!v.valid) problems.push(`${op.operationId} ${s.method} ${s.url}: ${JSON.stringify(v.errors)}`);
   }
   return { problems, deviations: [...new Set(deviations)].sort() };

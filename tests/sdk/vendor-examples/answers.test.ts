@@ -613,7 +613,7 @@ describe("setWebhooksEnabled on the published settings answer", () => {
 
 const SITES: Record<string, Site> = {
   // The published example is a schema placeholder (id 0, "string"): read as published, not refused.
-  "site-read.200.json": { id: 0, name: "string", subdomain: "string", test: true },
+  "site-read.200.json": { id: 0, name: "string", subdomain: "string", test: true, currency: "string", nonPrimaryCurrencies: ["string"] },
 };
 
 describe("readSite on the published Site Response", () => {
