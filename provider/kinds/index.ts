@@ -10,6 +10,7 @@ import { registry } from "./kind";
 import { product } from "./product";
 import { productFamily } from "./product-family";
 import { productPricePoint } from "./product-price-point";
+import { reasonCode } from "./reason-code";
 import { subscriptionMigration } from "./subscription-migration";
 import { webhookEndpoint } from "./webhook-endpoint";
 import { webhookReplay } from "./webhook-replay";
@@ -27,6 +28,7 @@ export const KINDS = registry({
   component,
   componentPricePoint,
   coupon,
+  reasonCode,
 });
 
 /** A kind's key, as the serialized provider stores it. */
@@ -48,6 +50,7 @@ export {
   type ProductPricePointOutputs,
   productPricePointProvider,
 } from "./product-price-point";
+export { ReasonCode, type ReasonCodeArgs, type ReasonCodeOutputs, reasonCodeProvider } from "./reason-code";
 export {
   SubscriptionMigration,
   type SubscriptionMigrationArgs,

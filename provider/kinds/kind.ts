@@ -86,6 +86,8 @@ export interface CatalogFacet {
   deleted(before: Readonly<Record<string, unknown>>): readonly string[];
   /** True when a delete only removes it from the stack (the service keeps it: it has no delete); else a delete archives it. */
   readonly removes?: boolean;
+  /** True when a delete deletes it at the service (it has a delete and no archive), which cannot be undone. */
+  readonly deletes?: boolean;
 }
 
 /** A kind's checked inputs. */
