@@ -196,7 +196,10 @@ const couponBody = fc
 const uniqueBy = <T>(a: fc.Arbitrary<T>, key: (t: T) => string, max: number, min = 0) =>
   fc.uniqueArray(a, { selector: key, minLength: min, maxLength: max });
 
-/** A whole catalog: one or two families, products with price points, components with price points, coupons with restrictions. */
+/**
+ * A whole catalog: one or two families, products with price points, components with price points, coupons with
+ * restrictions, and the site's reason codes.
+ */
 export const catalogArbitrary: fc.Arbitrary<GeneratedCatalog> = fc
   .record({
     families: uniqueBy(fc.record({ handle: handle("f-"), name, description: optional(text) }), (f) => f.handle, 2, 1),
@@ -246,6 +249,16 @@ export const catalogArbitrary: fc.Arbitrary<GeneratedCatalog> = fc
         components: fc.array(fc.nat(), { maxLength: 2 }),
       }),
       (c) => c.code,
+      3,
+    ),
+    // Codes of any characters the import id takes (no "/"), digits alone too: a code is its key, never read as an id.
+    reasonCodes: uniqueBy(
+      fc.record({
+        code: fc.oneof(fc.stringMatching(/^[a-z][a-z_ ]{0,10}$/), fc.stringMatching(/^[0-9]{1,4}$/)),
+        description: text,
+        position: fc.integer({ min: 1, max: 40 }),
+      }),
+      (r) => r.code,
       3,
     ),
   })
@@ -352,6 +365,7 @@ export const catalogArbitrary: fc.Arbitrary<GeneratedCatalog> = fc
         archived: c.archived,
       });
     }
+    for (const r of g.reasonCodes) objects.push({ type: "ReasonCode", inputs: { ...r }, archived: false });
     return { objects };
   });
 
@@ -397,6 +411,8 @@ export function seedCatalog(sim: Simulator, c: GeneratedCatalog): void {
       archived,
     } as Parameters<Simulator["addCoupon"]>[0]);
   }
+  for (const { inputs } of of("ReasonCode"))
+    sim.addReasonCode({ code: String(inputs.code), description: String(inputs.description), position: inputs.position as number });
 }
 
 /** What an owner's default price point holds for it: its pricing and tiers, and the terms that go with them. */

@@ -398,6 +398,21 @@ const CASES: readonly Case[] = [
     ],
     ordered: true,
   },
+  {
+    name: "reason codes: created, changed in place, deleted at the service (which cannot undo it), in the facet's words",
+    input: preview([
+      step("create", "ReasonCode", "pricey", { code: "pricey", description: "Too dear" }),
+      step("update", "ReasonCode", "other", { code: "other", description: "Other", position: 2 }, { code: "other", description: "Other" }),
+      step("delete", "ReasonCode", "gone", undefined, { code: "gone", description: "Gone" }),
+    ]),
+    has: [
+      "- Reason code `gone`: **delete**",
+      "  - Deleted at the service (it cannot be undone): customers who cancel can no longer pick it.",
+      "- Reason code `other`: **update** in place",
+      "- Reason code `pricey`: **create**: description: Too dear",
+    ],
+    hasNot: ["archive"],
+  },
 ];
 
 describe("billing-review: the catalog section", () => {
