@@ -6,6 +6,7 @@
 import { component } from "./component";
 import { componentPricePoint } from "./component-price-point";
 import { coupon } from "./coupon";
+import { customField } from "./custom-field";
 import { registry } from "./kind";
 import { product } from "./product";
 import { productFamily } from "./product-family";
@@ -29,6 +30,7 @@ export const KINDS = registry({
   componentPricePoint,
   coupon,
   reasonCode,
+  customField,
 });
 
 /** A kind's key, as the serialized provider stores it. */
@@ -42,6 +44,7 @@ export {
   componentPricePointProvider,
 } from "./component-price-point";
 export { Coupon, type CouponArgs, type CouponOutputs, couponProvider } from "./coupon";
+export { CustomField, type CustomFieldArgs, type CustomFieldOutputs, customFieldProvider } from "./custom-field";
 export { Product, type ProductArgs, type ProductOutputs, productProvider } from "./product";
 export { ProductFamily, type ProductFamilyArgs, type ProductFamilyOutputs, productFamilyProvider } from "./product-family";
 export {

@@ -45,8 +45,8 @@ export interface Steps<In extends Declared, St extends LifecycleState, Obj, Wher
   readonly owner?: string;
   /** How messages name one ("product"). */
   readonly noun: string;
-  /** The input and state field that names it across sites. */
-  readonly key: "handle" | "code";
+  /** The input and state field that names it across sites (and, for a key renamed in place, the one it holds now). */
+  readonly key: "handle" | "code" | "name";
   /** True for a kind the service deletes (a reason code) rather than archives: {@link archive} deletes it, and messages say so. */
   readonly deletes?: boolean;
   /** Where a declaration's object lives; a reference the site does not have fails naming the input. */

@@ -26,6 +26,7 @@ describe("readCatalog", () => {
       "ComponentPricePoint",
       "Coupon",
       "ReasonCode",
+      "CustomField",
     ]);
     expect(Object.keys(o.ProductFamily!)).toEqual(["addons", "plans"]);
     // Format 2: each entry is the inputs a program declares, so the handle is in it too.

@@ -413,6 +413,25 @@ const CASES: readonly Case[] = [
     ],
     hasNot: ["archive"],
   },
+  {
+    name: "a custom field deleted: its data with it, and the flag that allows it, in the facet's words",
+    input: preview([
+      step("delete", "CustomField", "region", undefined, { resourceType: "customers", name: "Region", deleteData: true }),
+      step(
+        "update",
+        "CustomField",
+        "plan",
+        { resourceType: "subscriptions", name: "Plan tier" },
+        { resourceType: "subscriptions", name: "Tier" },
+      ),
+    ]),
+    has: [
+      "- Custom field `Plan tier` (resource `plan`): **update** in place",
+      "  - name: Tier → Plan tier",
+      "- Custom field `Region` (resource `region`): **delete**",
+      "  - Deleted at the service with its data on every customer (it cannot be undone); refused while it holds data unless deleteData: true was applied.",
+    ],
+  },
 ];
 
 describe("billing-review: the catalog section", () => {
