@@ -12,15 +12,25 @@ import type { Metafield } from "../../sdk/site-config/results";
 /** A custom field as the service holds it, with the resource type it was listed under (its answers do not say it). */
 export type HeldField = Metafield & { readonly resourceType: MetafieldResourceType };
 
-/** A declared scope: each flag optional (left out is off), the public signup pages that show the field. */
+/**
+ * A custom field's declared scope: where it shows. Each flag is optional, and one left out is off (the service
+ * replaces the whole scope); the public signup pages are a set.
+ */
 export interface DeclaredScope {
+  /** Whether the field is in the CSV export (left out: off). */
   readonly csv?: boolean;
+  /** Whether the field is shown on invoices (left out: off). */
   readonly invoices?: boolean;
+  /** Whether the field is shown on statements (left out: off). */
   readonly statements?: boolean;
+  /** Whether the field is shown in the customer portal (left out: off). */
   readonly portal?: boolean;
+  /** Whether the field is viewable by your ecosystem, public signup pages included (left out: off). */
   readonly publicShow?: boolean;
+  /** Whether the field is editable by your ecosystem (left out: off). */
   readonly publicEdit?: boolean;
-  readonly hosted?: readonly string[];
+  /** The ids of the public signup pages that show the field (their order says nothing). */
+  readonly hosted?: string[];
 }
 
 const FLAGS = ["csv", "invoices", "statements", "portal", "publicShow", "publicEdit"] as const;

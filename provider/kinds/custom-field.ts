@@ -53,9 +53,10 @@ const kind = declareKind({
       enum: sdk.enum.describe(
         'The values a customer chooses from: required with inputType "radio" or "dropdown", refused with "text". Their order is kept.',
       ),
+      // Typed as the documented DeclaredScope, so an editor shows each flag's docs; the schema is the SDK's.
       scope: sdk.scope.describe(
         "Where the field shows; flags left out are off (the service replaces the whole scope). Left out, the service's scope is kept.",
-      ),
+      ) as unknown as z.ZodOptional<z.ZodType<DeclaredScope, DeclaredScope>>,
       deleteData: flag
         .optional()
         .describe(
