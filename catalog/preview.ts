@@ -61,10 +61,12 @@ export function snapshotFromPreview(preview: unknown, options: PreviewSnapshotOp
   // Each resource's own key (handle or code), for the references that name it.
   const ownKey = new Map<string, string>();
   for (const d of declared) {
-    const field = kindOf(d).facet.key;
+    const { key: field, within } = kindOf(d).facet;
     const key = d.inputs[field];
     if (typeof key !== "string") throw new Error(`${where}: ${d.urn} has no ${field} known at preview`);
-    ownKey.set(d.urn, key);
+    if (within !== undefined && typeof d.inputs[within] !== "string")
+      throw new Error(`${where}: ${d.urn} has no ${within} known at preview`);
+    ownKey.set(d.urn, within === undefined ? key : `${d.inputs[within]}:${key}`);
   }
   /** A reference input as the snapshot writes it: its dependencies' keys for outputs, `handle:x` as written, an id kept. */
   const references = (d: Declared, field: string): string[] | number[] => {

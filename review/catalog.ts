@@ -40,7 +40,7 @@ export interface FieldChange {
 }
 
 /** What a step does to a catalog object. */
-export type CatalogAction = "create" | "adopt" | "update" | "replace" | "archive" | "remove" | "import" | "read" | (string & {});
+export type CatalogAction = "create" | "adopt" | "update" | "replace" | "archive" | "remove" | "delete" | "import" | "read" | (string & {});
 
 /** One catalog object's step. */
 export interface CatalogReview {
@@ -50,7 +50,7 @@ export interface CatalogReview {
   readonly kind: CatalogKind;
   /** The engine's op. */
   readonly op: string;
-  /** What that op does at the service: create, adopt (an existing object is taken over), update, replace, archive, remove (from the stack only). */
+  /** What that op does at the service: create, adopt (an existing object is taken over), update, replace, archive, remove (from the stack only), delete (at the service, for a kind it deletes). */
   readonly action: CatalogAction;
   /** The object's handle as declared ("unknown until up" when it is). */
   readonly handle: string;
@@ -315,7 +315,7 @@ export function catalogReviews(
     let action: CatalogAction = step.op;
     if (step.op === "create") action = adopted ? "adopt" : "create";
     if (deleting) {
-      action = facet.removes ? "remove" : "archive";
+      action = facet.deletes ? "delete" : facet.removes ? "remove" : "archive";
       effects.push(...facet.deleted(before ?? {}));
     }
     if (adopted) {

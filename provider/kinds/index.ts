@@ -6,10 +6,12 @@
 import { component } from "./component";
 import { componentPricePoint } from "./component-price-point";
 import { coupon } from "./coupon";
+import { customField } from "./custom-field";
 import { registry } from "./kind";
 import { product } from "./product";
 import { productFamily } from "./product-family";
 import { productPricePoint } from "./product-price-point";
+import { reasonCode } from "./reason-code";
 import { subscriptionMigration } from "./subscription-migration";
 import { webhookEndpoint } from "./webhook-endpoint";
 import { webhookReplay } from "./webhook-replay";
@@ -27,6 +29,8 @@ export const KINDS = registry({
   component,
   componentPricePoint,
   coupon,
+  reasonCode,
+  customField,
 });
 
 /** A kind's key, as the serialized provider stores it. */
@@ -40,6 +44,7 @@ export {
   componentPricePointProvider,
 } from "./component-price-point";
 export { Coupon, type CouponArgs, type CouponOutputs, couponProvider } from "./coupon";
+export { CustomField, type CustomFieldArgs, type CustomFieldOutputs, customFieldProvider } from "./custom-field";
 export { Product, type ProductArgs, type ProductOutputs, productProvider } from "./product";
 export { ProductFamily, type ProductFamilyArgs, type ProductFamilyOutputs, productFamilyProvider } from "./product-family";
 export {
@@ -48,6 +53,7 @@ export {
   type ProductPricePointOutputs,
   productPricePointProvider,
 } from "./product-price-point";
+export { ReasonCode, type ReasonCodeArgs, type ReasonCodeOutputs, reasonCodeProvider } from "./reason-code";
 export {
   SubscriptionMigration,
   type SubscriptionMigrationArgs,

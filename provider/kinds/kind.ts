@@ -41,8 +41,13 @@ export interface Kind<K extends string = string, In extends z.ZodObject = z.ZodO
  * (export, diff, the import file), the plugin's `pulumi import`, `billing-review` and the policy pack.
  */
 export interface CatalogFacet {
-  /** The input that names an object across sites (ids differ per site): its handle, or a coupon's code. */
-  readonly key: "handle" | "code";
+  /** The input that names an object across sites (ids differ per site): its handle, a coupon's code, a custom field's name. */
+  readonly key: "handle" | "code" | "name";
+  /**
+   * The input whose value the key is unique within, for a kind whose keys repeat across it (a custom field's name, per
+   * resource type): the object's key across sites is then `<that value>:<key>`, as its reader's `key` gives it.
+   */
+  readonly within?: string;
   /** For an object that lives in another (a price point in its product): the input naming it, and the owner kind's key. */
   readonly owner?: { readonly input: string; readonly kind: string };
   /**
@@ -86,6 +91,8 @@ export interface CatalogFacet {
   deleted(before: Readonly<Record<string, unknown>>): readonly string[];
   /** True when a delete only removes it from the stack (the service keeps it: it has no delete); else a delete archives it. */
   readonly removes?: boolean;
+  /** True when a delete deletes it at the service (it has a delete and no archive), which cannot be undone. */
+  readonly deletes?: boolean;
 }
 
 /** A kind's checked inputs. */

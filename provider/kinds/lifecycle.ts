@@ -45,8 +45,10 @@ export interface Steps<In extends Declared, St extends LifecycleState, Obj, Wher
   readonly owner?: string;
   /** How messages name one ("product"). */
   readonly noun: string;
-  /** The input and state field that names it across sites. */
-  readonly key: "handle" | "code";
+  /** The input and state field that names it across sites (and, for a key renamed in place, the one it holds now). */
+  readonly key: "handle" | "code" | "name";
+  /** True for a kind the service deletes (a reason code) rather than archives: {@link archive} deletes it, and messages say so. */
+  readonly deletes?: boolean;
   /** Where a declaration's object lives; a reference the site does not have fails naming the input. */
   where(ctx: Context, inputs: In): Promise<Where>;
   /** Where a recorded object lives. */
@@ -80,7 +82,7 @@ export interface Steps<In extends Declared, St extends LifecycleState, Obj, Wher
   promote?(ctx: Context, o: { readonly id: number }, where: Where): Promise<void>;
   /** Archives a replaced object unless already archived or gone; what to tell the user, if anything. */
   archiveReplaced?(ctx: Context, old: unknown, where: Where): Promise<string | undefined>;
-  /** Archives the object at delete; what to tell the user. */
+  /** Archives the object at delete (deletes it, for a kind that {@link deletes}); what to tell the user. */
   archive(ctx: Context, o: Obj, s: St, where: Where): Promise<string | undefined>;
 }
 
@@ -306,7 +308,9 @@ export function lifecycle<In extends Declared & Record<string, unknown>, St exte
       const found = s.pendingToken === undefined ? undefined : await steps.find(ctx, key, where, s.args as In);
       const oid = s.pendingToken === undefined ? recordedId(id, s) : found && steps.id(found);
       if (oid === undefined)
-        return ctx.notice(`${steps.type}: the pending create of \`${key}\` made no ${steps.noun}; nothing to archive.`);
+        return ctx.notice(
+          `${steps.type}: the pending create of \`${key}\` made no ${steps.noun}; nothing to ${steps.deletes ? "delete" : "archive"}.`,
+        );
       const live = await unless404(() => steps.current(ctx, s, oid, where));
       if (!live || steps.archivedAt(live) !== undefined) return;
       const said = await steps.archive(ctx, live, s, where);

@@ -29,7 +29,9 @@ export function catalogImporter(all: readonly Readable[], key: string): Importer
   const ownerNoun = owner?.kind.catalog?.noun ?? "owner";
   const forms = owner
     ? `give <${ownerNoun}>/<${noun}>, each a ${facet.key} or an id (e.g. ${example(me, facet.owner?.input)}/${example(me, facet.key)}), or <site>/<${ownerNoun}>/<${noun}> for an entry of billing:sites`
-    : `give the ${noun}'s ${facet.key} or id (e.g. ${example(me, facet.key)}), or <site>/<${facet.key}> for an entry of billing:sites`;
+    : facet.within !== undefined
+      ? `give the ${noun}'s <${facet.within}>:<${facet.key}> or id (e.g. ${example(me, facet.within)}:${example(me, facet.key)}), or <site>/<${facet.within}>:<${facet.key}> for an entry of billing:sites`
+      : `give the ${noun}'s ${facet.key} or id (e.g. ${example(me, facet.key)}), or <site>/<${facet.key}> for an entry of billing:sites`;
   return {
     forms,
     async read(ctx: Context, importId: string) {

@@ -20,6 +20,11 @@ export type Coupon = import("./coupon").Coupon;
 export const Coupon: typeof import("./coupon").Coupon = null as any;
 utilities.lazyLoad(exports, ["Coupon"], () => require("./coupon"));
 
+export { CustomFieldArgs } from "./customField";
+export type CustomField = import("./customField").CustomField;
+export const CustomField: typeof import("./customField").CustomField = null as any;
+utilities.lazyLoad(exports, ["CustomField"], () => require("./customField"));
+
 export { ProductArgs } from "./product";
 export type Product = import("./product").Product;
 export const Product: typeof import("./product").Product = null as any;
@@ -39,6 +44,11 @@ export { ProviderArgs } from "./provider";
 export type Provider = import("./provider").Provider;
 export const Provider: typeof import("./provider").Provider = null as any;
 utilities.lazyLoad(exports, ["Provider"], () => require("./provider"));
+
+export { ReasonCodeArgs } from "./reasonCode";
+export type ReasonCode = import("./reasonCode").ReasonCode;
+export const ReasonCode: typeof import("./reasonCode").ReasonCode = null as any;
+utilities.lazyLoad(exports, ["ReasonCode"], () => require("./reasonCode"));
 
 export { SubscriptionMigrationArgs } from "./subscriptionMigration";
 export type SubscriptionMigration = import("./subscriptionMigration").SubscriptionMigration;
@@ -80,12 +90,16 @@ const _module = {
                 return new ComponentPricePoint(name, <any>undefined, { urn })
             case "billing:index:Coupon":
                 return new Coupon(name, <any>undefined, { urn })
+            case "billing:index:CustomField":
+                return new CustomField(name, <any>undefined, { urn })
             case "billing:index:Product":
                 return new Product(name, <any>undefined, { urn })
             case "billing:index:ProductFamily":
                 return new ProductFamily(name, <any>undefined, { urn })
             case "billing:index:ProductPricePoint":
                 return new ProductPricePoint(name, <any>undefined, { urn })
+            case "billing:index:ReasonCode":
+                return new ReasonCode(name, <any>undefined, { urn })
             case "billing:index:SubscriptionMigration":
                 return new SubscriptionMigration(name, <any>undefined, { urn })
             case "billing:index:WebhookEndpoint":

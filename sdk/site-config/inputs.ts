@@ -56,8 +56,8 @@ const scopeShape = z
  */
 export const metafieldScope = scopeShape;
 
-/** `enum` only with "radio" or "dropdown", which need one. */
-function choicesRule(raw: unknown, ctx: z.RefinementCtx): void {
+/** `enum` only with "radio" or "dropdown", which need one (a kind's `superRefine` too: the providers check with it). */
+export function metafieldChoicesRule(raw: unknown, ctx: z.RefinementCtx): void {
   if (typeof raw !== "object" || raw === null) return;
   const o = raw as Record<string, unknown>;
   const type = o.inputType ?? "text";
@@ -87,7 +87,7 @@ const metafieldShape = {
 export const metafieldInput = z
   .object(metafieldShape, { error: "must be an object { name, inputType?, enum?, scope? }" })
   .strict()
-  .superRefine(choicesRule, { when: () => true });
+  .superRefine(metafieldChoicesRule, { when: () => true });
 
 /** What `updateMetafield` may change: a new name (a rename), the input type and its values, the scope (replaced whole). */
 export const metafieldUpdateInput = z
@@ -103,7 +103,7 @@ export const metafieldUpdateInput = z
   .strict()
   .superRefine((raw, ctx) => {
     // Without an input type the service's is kept: values are checked only against one given.
-    if (typeof raw === "object" && raw !== null && (raw as { inputType?: unknown }).inputType !== undefined) choicesRule(raw, ctx);
+    if (typeof raw === "object" && raw !== null && (raw as { inputType?: unknown }).inputType !== undefined) metafieldChoicesRule(raw, ctx);
   });
 
 const CODE = "a reason code: 1 to 255 characters, not only spaces";

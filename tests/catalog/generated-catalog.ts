@@ -15,6 +15,8 @@ export interface GeneratedObject {
   readonly type: string;
   readonly inputs: Inputs;
   readonly archived: boolean;
+  /** For a custom field: how many subscriptions or customers the site says hold data in it (never part of a declaration). */
+  readonly dataCount?: number;
 }
 
 /** A generated catalog, objects in seeding order (an owner before what it holds or what refers to it). */
@@ -196,7 +198,10 @@ const couponBody = fc
 const uniqueBy = <T>(a: fc.Arbitrary<T>, key: (t: T) => string, max: number, min = 0) =>
   fc.uniqueArray(a, { selector: key, minLength: min, maxLength: max });
 
-/** A whole catalog: one or two families, products with price points, components with price points, coupons with restrictions. */
+/**
+ * A whole catalog: one or two families, products with price points, components with price points, coupons with
+ * restrictions, and the site's reason codes and custom fields.
+ */
 export const catalogArbitrary: fc.Arbitrary<GeneratedCatalog> = fc
   .record({
     families: uniqueBy(fc.record({ handle: handle("f-"), name, description: optional(text) }), (f) => f.handle, 2, 1),
@@ -246,6 +251,46 @@ export const catalogArbitrary: fc.Arbitrary<GeneratedCatalog> = fc
         components: fc.array(fc.nat(), { maxLength: 2 }),
       }),
       (c) => c.code,
+      3,
+    ),
+    // Codes of any characters the import id takes (no "/"), digits alone too: a code is its key, never read as an id.
+    reasonCodes: uniqueBy(
+      fc.record({
+        code: fc.oneof(fc.stringMatching(/^[a-z][a-z_ ]{0,10}$/), fc.stringMatching(/^[0-9]{1,4}$/)),
+        description: text,
+        position: fc.integer({ min: 1, max: 40 }),
+      }),
+      (r) => r.code,
+      3,
+    ),
+    // Names are unique within a resource type: the same name under both is two fields.
+    customFields: uniqueBy(
+      fc.record({
+        resourceType: fc.constantFrom("subscriptions", "customers"),
+        name,
+        choices: optional(
+          fc.record({
+            inputType: fc.constantFrom("radio", "dropdown"),
+            enum: fc.uniqueArray(fc.stringMatching(/^[A-Z][a-z]{0,5}$/), { minLength: 1, maxLength: 3 }),
+          }),
+        ),
+        scope: optional(
+          fc.record(
+            {
+              csv: flag,
+              invoices: flag,
+              statements: flag,
+              portal: flag,
+              publicShow: flag,
+              publicEdit: flag,
+              hosted: fc.uniqueArray(fc.stringMatching(/^[1-9][0-9]{0,3}$/), { minLength: 1, maxLength: 2 }),
+            },
+            { requiredKeys: [] },
+          ),
+        ),
+        dataCount: fc.nat({ max: 50 }),
+      }),
+      (f) => `${f.resourceType}:${f.name}`,
       3,
     ),
   })
@@ -352,6 +397,23 @@ export const catalogArbitrary: fc.Arbitrary<GeneratedCatalog> = fc
         archived: c.archived,
       });
     }
+    for (const r of g.reasonCodes) objects.push({ type: "ReasonCode", inputs: { ...r }, archived: false });
+    for (const f of g.customFields) {
+      // A scope is written as a program writes it: the flags that are on, the pages when there are any.
+      const scope = f.scope && defined(Object.fromEntries(Object.entries(f.scope).filter(([, v]) => v !== false)));
+      objects.push({
+        type: "CustomField",
+        inputs: defined({
+          resourceType: f.resourceType,
+          name: f.name,
+          ...f.choices,
+          scope: scope && Object.keys(scope).length > 0 ? scope : undefined,
+        }),
+        // Data on subscriptions or customers is no part of the declaration: seeded to show it never travels.
+        archived: false,
+        dataCount: f.dataCount,
+      });
+    }
     return { objects };
   });
 
@@ -397,6 +459,40 @@ export function seedCatalog(sim: Simulator, c: GeneratedCatalog): void {
       archived,
     } as Parameters<Simulator["addCoupon"]>[0]);
   }
+  for (const o of of("CustomField")) {
+    const {
+      resourceType,
+      name: fieldName,
+      inputType,
+      enum: choices,
+      scope,
+    } = o.inputs as {
+      resourceType: "subscriptions" | "customers";
+      name: string;
+      inputType?: "radio" | "dropdown";
+      enum?: string[];
+      scope?: Record<string, unknown>;
+    };
+    const flagOf = (k: string) => (scope?.[k] === true ? "1" : "0");
+    sim.addMetafield({
+      resourceType,
+      name: fieldName,
+      inputType,
+      enum: choices,
+      scope: {
+        csv: flagOf("csv"),
+        invoices: flagOf("invoices"),
+        statements: flagOf("statements"),
+        portal: flagOf("portal"),
+        publicShow: flagOf("publicShow"),
+        publicEdit: flagOf("publicEdit"),
+        hosted: (scope?.hosted as string[] | undefined) ?? [],
+      },
+      dataCount: o.dataCount,
+    });
+  }
+  for (const { inputs } of of("ReasonCode"))
+    sim.addReasonCode({ code: String(inputs.code), description: String(inputs.description), position: inputs.position as number });
 }
 
 /** What an owner's default price point holds for it: its pricing and tiers, and the terms that go with them. */
@@ -414,6 +510,7 @@ const PRICES = new Set([
 const IDENTITY = new Set([
   "handle",
   "code",
+  "resourceType",
   "productFamily",
   "product",
   "component",
@@ -431,6 +528,8 @@ const CYCLES: Readonly<Record<string, readonly string[]>> = {
   prorated: ["none"],
   none: ["full"],
   compound: ["full-price"],
+  radio: ["dropdown"],
+  dropdown: ["radio"],
   "full-price": ["compound"],
   "2031-06-30T00:00:00Z": ["2032-01-15T00:00:00Z"],
   "2032-01-15T00:00:00Z": ["2031-06-30T00:00:00Z"],
@@ -452,6 +551,7 @@ function changedValue(field: string, v: unknown): unknown {
   if (typeof v === "number") return v + 1;
   if (field === "unitPrice") return moreMoney(v);
   if (field === "prices") return lastTierDearer(v as Inputs[]);
+  if (field === "enum") return [...(v as string[]), "other"];
   if (field === "overagePricing") return { ...(v as Inputs), prices: lastTierDearer((v as { prices: Inputs[] }).prices) };
   if (typeof v === "string") return CYCLES[v]?.[0] ?? `${v}x`;
   return undefined;
@@ -459,6 +559,7 @@ function changedValue(field: string, v: unknown): unknown {
 
 /** The key a snapshot and a diff name an object by: its handle or code, a price point's after its owner's. */
 export function keyOf(o: GeneratedObject): string {
+  if (o.type === "CustomField") return `${o.inputs.resourceType}:${o.inputs.name}`;
   const owner = o.inputs.product ?? o.inputs.component;
   const own = String(o.inputs.handle ?? o.inputs.code);
   return owner === undefined ? own : `${ref(owner)}/${own}`;
@@ -477,8 +578,10 @@ export const mutatedArbitrary = (catalogs: fc.Arbitrary<GeneratedCatalog>) =>
         // A default price point is its owner's pricing, and changing either alone makes a catalog no site holds.
         if (o.archived || o.inputs.default === true) return;
         const hasDefault = (o.type === "Product" || o.type === "Component") && ownedDefault.has(String(o.inputs.handle));
+        // A custom field's name is its key: another name is another field.
         for (const [k, v] of Object.entries(o.inputs))
-          if (changedValue(k, v) !== undefined && !(hasDefault && PRICES.has(k))) candidates.push([i, k]);
+          if (changedValue(k, v) !== undefined && !(hasDefault && PRICES.has(k)) && !(o.type === "CustomField" && k === "name"))
+            candidates.push([i, k]);
       });
       return { catalog, candidates };
     })

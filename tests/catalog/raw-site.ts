@@ -1,7 +1,7 @@
 /**
  * A site's catalog as its raw answers say it, read with plain HTTP (not the SDK, whose reading is
  * what the round trip tests): every family, product, price point, component, component price point
- * and coupon, keyed across sites by handle or code, with what only this site says left out (ids,
+ * coupon, reason code and custom field, keyed across sites by handle or code, with what only this site says left out (ids,
  * timestamps, links, and the names the service gives a default price point itself).
  */
 
@@ -33,6 +33,8 @@ const SITE_OWN = new Set([
   "version_number",
   "public_signup_pages",
   "coupon_restrictions",
+  // How many subscriptions or customers hold data in a custom field: the site's data, not its configuration.
+  "data_count",
 ]);
 
 const decimal = /^-?\d+(\.\d+)?$/;
@@ -69,6 +71,8 @@ export async function rawCatalog(url: string, key: string): Promise<RawCatalog> 
     Component: {},
     ComponentPricePoint: {},
     Coupon: {},
+    ReasonCode: {},
+    CustomField: {},
   };
   const families = rows(await get("/product_families.json?per_page=200"), "product_family");
   for (const f of families) out.ProductFamily[String(f.handle)] = normalized(f);
@@ -100,6 +104,10 @@ export async function rawCatalog(url: string, key: string): Promise<RawCatalog> 
     const restrictions = ((c.coupon_restrictions as Json[] | undefined) ?? []).map((r) => `${r.item_type}:${r.handle}`).sort();
     out.Coupon[String(c.code)] = { ...normalized(c), family: familyHandle.get(c.product_family_id), restrictions };
   }
+  for (const r of rows(await get("/reason_codes.json?per_page=200"), "reason_code")) out.ReasonCode[String(r.code)] = normalized(r);
+  for (const rt of ["subscriptions", "customers"])
+    for (const f of ((await get(`/${rt}/metafields.json?per_page=200`)) as { metafields: Json[] }).metafields)
+      out.CustomField[`${rt}:${f.name}`] = normalized(f);
   return out;
 }
 

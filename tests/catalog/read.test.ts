@@ -18,7 +18,16 @@ describe("readCatalog", () => {
     const o = s.objects;
     expect(skipped).toEqual([]);
     expect(s.format).toBe("billing-catalog-snapshot/2");
-    expect(Object.keys(o)).toEqual(["ProductFamily", "Product", "ProductPricePoint", "Component", "ComponentPricePoint", "Coupon"]);
+    expect(Object.keys(o)).toEqual([
+      "ProductFamily",
+      "Product",
+      "ProductPricePoint",
+      "Component",
+      "ComponentPricePoint",
+      "Coupon",
+      "ReasonCode",
+      "CustomField",
+    ]);
     expect(Object.keys(o.ProductFamily!)).toEqual(["addons", "plans"]);
     // Format 2: each entry is the inputs a program declares, so the handle is in it too.
     expect(o.ProductFamily!.plans).toEqual({ handle: "plans", name: "Plans", description: "Self-serve plans" });

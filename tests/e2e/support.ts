@@ -24,7 +24,7 @@ export function installedConsumer(): Promise<Consumer> {
     const bin = await ensurePulumi();
     const dir = await mkdtemp(path.join(tmpdir(), "billing-consumer-"));
     installPacked(dir, { dependencies: { "ts-node": "10.9.2", typescript: "5.9.3" } });
-    for (const name of ["webhook-settings", "reviewed-migration", "environment-bootstrap"]) {
+    for (const name of ["webhook-settings", "reviewed-migration", "environment-bootstrap", "site-config"]) {
       await mkdir(path.join(dir, name), { recursive: true });
       // Only the program and its project file: modules resolve from the consumer's node_modules above.
       for (const f of ["Pulumi.yaml", "index.ts"]) await cp(path.join(ROOT, "examples", name, f), path.join(dir, name, f));

@@ -398,6 +398,40 @@ const CASES: readonly Case[] = [
     ],
     ordered: true,
   },
+  {
+    name: "reason codes: created, changed in place, deleted at the service (which cannot undo it), in the facet's words",
+    input: preview([
+      step("create", "ReasonCode", "pricey", { code: "pricey", description: "Too dear" }),
+      step("update", "ReasonCode", "other", { code: "other", description: "Other", position: 2 }, { code: "other", description: "Other" }),
+      step("delete", "ReasonCode", "gone", undefined, { code: "gone", description: "Gone" }),
+    ]),
+    has: [
+      "- Reason code `gone`: **delete**",
+      "  - Deleted at the service (it cannot be undone): customers who cancel can no longer pick it.",
+      "- Reason code `other`: **update** in place",
+      "- Reason code `pricey`: **create**: description: Too dear",
+    ],
+    hasNot: ["archive"],
+  },
+  {
+    name: "a custom field deleted: its data with it, and the flag that allows it, in the facet's words",
+    input: preview([
+      step("delete", "CustomField", "region", undefined, { resourceType: "customers", name: "Region", deleteData: true }),
+      step(
+        "update",
+        "CustomField",
+        "plan",
+        { resourceType: "subscriptions", name: "Plan tier" },
+        { resourceType: "subscriptions", name: "Tier" },
+      ),
+    ]),
+    has: [
+      "- Custom field `Plan tier` (resource `plan`): **update** in place",
+      "  - name: Tier → Plan tier",
+      "- Custom field `Region` (resource `region`): **delete**",
+      "  - Deleted at the service with its data on every customer (it cannot be undone); refused while it holds data unless deleteData: true was applied.",
+    ],
+  },
 ];
 
 describe("billing-review: the catalog section", () => {

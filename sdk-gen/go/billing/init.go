@@ -27,12 +27,16 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &ComponentPricePoint{}
 	case "billing:index:Coupon":
 		r = &Coupon{}
+	case "billing:index:CustomField":
+		r = &CustomField{}
 	case "billing:index:Product":
 		r = &Product{}
 	case "billing:index:ProductFamily":
 		r = &ProductFamily{}
 	case "billing:index:ProductPricePoint":
 		r = &ProductPricePoint{}
+	case "billing:index:ReasonCode":
+		r = &ReasonCode{}
 	case "billing:index:SubscriptionMigration":
 		r = &SubscriptionMigration{}
 	case "billing:index:WebhookEndpoint":

@@ -943,6 +943,309 @@ func (o ComponentPricesOutputItemArrayOutput) Index(i pulumi.IntInput) Component
 	}).(ComponentPricesOutputItemOutput)
 }
 
+type CustomFieldScope struct {
+	// Whether the field is in the CSV export.
+	Csv *bool `pulumi:"csv"`
+	// The public signup pages that show the field.
+	Hosted []string `pulumi:"hosted"`
+	// Whether the field is shown on invoices.
+	Invoices *bool `pulumi:"invoices"`
+	// Whether the field is shown in the customer portal.
+	Portal *bool `pulumi:"portal"`
+	// Whether the field is editable by your ecosystem.
+	PublicEdit *bool `pulumi:"publicEdit"`
+	// Whether the field is viewable by your ecosystem (public signup pages).
+	PublicShow *bool `pulumi:"publicShow"`
+	// Whether the field is shown on statements.
+	Statements *bool `pulumi:"statements"`
+}
+
+// CustomFieldScopeInput is an input type that accepts CustomFieldScopeArgs and CustomFieldScopeOutput values.
+// You can construct a concrete instance of `CustomFieldScopeInput` via:
+//
+//	CustomFieldScopeArgs{...}
+type CustomFieldScopeInput interface {
+	pulumi.Input
+
+	ToCustomFieldScopeOutput() CustomFieldScopeOutput
+	ToCustomFieldScopeOutputWithContext(context.Context) CustomFieldScopeOutput
+}
+
+type CustomFieldScopeArgs struct {
+	// Whether the field is in the CSV export.
+	Csv pulumi.BoolPtrInput `pulumi:"csv"`
+	// The public signup pages that show the field.
+	Hosted pulumi.StringArrayInput `pulumi:"hosted"`
+	// Whether the field is shown on invoices.
+	Invoices pulumi.BoolPtrInput `pulumi:"invoices"`
+	// Whether the field is shown in the customer portal.
+	Portal pulumi.BoolPtrInput `pulumi:"portal"`
+	// Whether the field is editable by your ecosystem.
+	PublicEdit pulumi.BoolPtrInput `pulumi:"publicEdit"`
+	// Whether the field is viewable by your ecosystem (public signup pages).
+	PublicShow pulumi.BoolPtrInput `pulumi:"publicShow"`
+	// Whether the field is shown on statements.
+	Statements pulumi.BoolPtrInput `pulumi:"statements"`
+}
+
+func (CustomFieldScopeArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*CustomFieldScope)(nil)).Elem()
+}
+
+func (i CustomFieldScopeArgs) ToCustomFieldScopeOutput() CustomFieldScopeOutput {
+	return i.ToCustomFieldScopeOutputWithContext(context.Background())
+}
+
+func (i CustomFieldScopeArgs) ToCustomFieldScopeOutputWithContext(ctx context.Context) CustomFieldScopeOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CustomFieldScopeOutput)
+}
+
+func (i CustomFieldScopeArgs) ToCustomFieldScopePtrOutput() CustomFieldScopePtrOutput {
+	return i.ToCustomFieldScopePtrOutputWithContext(context.Background())
+}
+
+func (i CustomFieldScopeArgs) ToCustomFieldScopePtrOutputWithContext(ctx context.Context) CustomFieldScopePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CustomFieldScopeOutput).ToCustomFieldScopePtrOutputWithContext(ctx)
+}
+
+// CustomFieldScopePtrInput is an input type that accepts CustomFieldScopeArgs, CustomFieldScopePtr and CustomFieldScopePtrOutput values.
+// You can construct a concrete instance of `CustomFieldScopePtrInput` via:
+//
+//	        CustomFieldScopeArgs{...}
+//
+//	or:
+//
+//	        nil
+type CustomFieldScopePtrInput interface {
+	pulumi.Input
+
+	ToCustomFieldScopePtrOutput() CustomFieldScopePtrOutput
+	ToCustomFieldScopePtrOutputWithContext(context.Context) CustomFieldScopePtrOutput
+}
+
+type customFieldScopePtrType CustomFieldScopeArgs
+
+func CustomFieldScopePtr(v *CustomFieldScopeArgs) CustomFieldScopePtrInput {
+	return (*customFieldScopePtrType)(v)
+}
+
+func (*customFieldScopePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**CustomFieldScope)(nil)).Elem()
+}
+
+func (i *customFieldScopePtrType) ToCustomFieldScopePtrOutput() CustomFieldScopePtrOutput {
+	return i.ToCustomFieldScopePtrOutputWithContext(context.Background())
+}
+
+func (i *customFieldScopePtrType) ToCustomFieldScopePtrOutputWithContext(ctx context.Context) CustomFieldScopePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CustomFieldScopePtrOutput)
+}
+
+type CustomFieldScopeOutput struct{ *pulumi.OutputState }
+
+func (CustomFieldScopeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*CustomFieldScope)(nil)).Elem()
+}
+
+func (o CustomFieldScopeOutput) ToCustomFieldScopeOutput() CustomFieldScopeOutput {
+	return o
+}
+
+func (o CustomFieldScopeOutput) ToCustomFieldScopeOutputWithContext(ctx context.Context) CustomFieldScopeOutput {
+	return o
+}
+
+func (o CustomFieldScopeOutput) ToCustomFieldScopePtrOutput() CustomFieldScopePtrOutput {
+	return o.ToCustomFieldScopePtrOutputWithContext(context.Background())
+}
+
+func (o CustomFieldScopeOutput) ToCustomFieldScopePtrOutputWithContext(ctx context.Context) CustomFieldScopePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v CustomFieldScope) *CustomFieldScope {
+		return &v
+	}).(CustomFieldScopePtrOutput)
+}
+
+// Whether the field is in the CSV export.
+func (o CustomFieldScopeOutput) Csv() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v CustomFieldScope) *bool { return v.Csv }).(pulumi.BoolPtrOutput)
+}
+
+// The public signup pages that show the field.
+func (o CustomFieldScopeOutput) Hosted() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v CustomFieldScope) []string { return v.Hosted }).(pulumi.StringArrayOutput)
+}
+
+// Whether the field is shown on invoices.
+func (o CustomFieldScopeOutput) Invoices() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v CustomFieldScope) *bool { return v.Invoices }).(pulumi.BoolPtrOutput)
+}
+
+// Whether the field is shown in the customer portal.
+func (o CustomFieldScopeOutput) Portal() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v CustomFieldScope) *bool { return v.Portal }).(pulumi.BoolPtrOutput)
+}
+
+// Whether the field is editable by your ecosystem.
+func (o CustomFieldScopeOutput) PublicEdit() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v CustomFieldScope) *bool { return v.PublicEdit }).(pulumi.BoolPtrOutput)
+}
+
+// Whether the field is viewable by your ecosystem (public signup pages).
+func (o CustomFieldScopeOutput) PublicShow() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v CustomFieldScope) *bool { return v.PublicShow }).(pulumi.BoolPtrOutput)
+}
+
+// Whether the field is shown on statements.
+func (o CustomFieldScopeOutput) Statements() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v CustomFieldScope) *bool { return v.Statements }).(pulumi.BoolPtrOutput)
+}
+
+type CustomFieldScopePtrOutput struct{ *pulumi.OutputState }
+
+func (CustomFieldScopePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**CustomFieldScope)(nil)).Elem()
+}
+
+func (o CustomFieldScopePtrOutput) ToCustomFieldScopePtrOutput() CustomFieldScopePtrOutput {
+	return o
+}
+
+func (o CustomFieldScopePtrOutput) ToCustomFieldScopePtrOutputWithContext(ctx context.Context) CustomFieldScopePtrOutput {
+	return o
+}
+
+func (o CustomFieldScopePtrOutput) Elem() CustomFieldScopeOutput {
+	return o.ApplyT(func(v *CustomFieldScope) CustomFieldScope {
+		if v != nil {
+			return *v
+		}
+		var ret CustomFieldScope
+		return ret
+	}).(CustomFieldScopeOutput)
+}
+
+// Whether the field is in the CSV export.
+func (o CustomFieldScopePtrOutput) Csv() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *CustomFieldScope) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Csv
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The public signup pages that show the field.
+func (o CustomFieldScopePtrOutput) Hosted() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *CustomFieldScope) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Hosted
+	}).(pulumi.StringArrayOutput)
+}
+
+// Whether the field is shown on invoices.
+func (o CustomFieldScopePtrOutput) Invoices() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *CustomFieldScope) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Invoices
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Whether the field is shown in the customer portal.
+func (o CustomFieldScopePtrOutput) Portal() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *CustomFieldScope) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Portal
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Whether the field is editable by your ecosystem.
+func (o CustomFieldScopePtrOutput) PublicEdit() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *CustomFieldScope) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.PublicEdit
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Whether the field is viewable by your ecosystem (public signup pages).
+func (o CustomFieldScopePtrOutput) PublicShow() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *CustomFieldScope) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.PublicShow
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Whether the field is shown on statements.
+func (o CustomFieldScopePtrOutput) Statements() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *CustomFieldScope) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Statements
+	}).(pulumi.BoolPtrOutput)
+}
+
+type CustomFieldScopeOutputType struct {
+	Csv        bool     `pulumi:"csv"`
+	Hosted     []string `pulumi:"hosted"`
+	Invoices   bool     `pulumi:"invoices"`
+	Portal     bool     `pulumi:"portal"`
+	PublicEdit bool     `pulumi:"publicEdit"`
+	PublicShow bool     `pulumi:"publicShow"`
+	Statements bool     `pulumi:"statements"`
+}
+
+type CustomFieldScopeOutputTypeOutput struct{ *pulumi.OutputState }
+
+func (CustomFieldScopeOutputTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*CustomFieldScopeOutputType)(nil)).Elem()
+}
+
+func (o CustomFieldScopeOutputTypeOutput) ToCustomFieldScopeOutputTypeOutput() CustomFieldScopeOutputTypeOutput {
+	return o
+}
+
+func (o CustomFieldScopeOutputTypeOutput) ToCustomFieldScopeOutputTypeOutputWithContext(ctx context.Context) CustomFieldScopeOutputTypeOutput {
+	return o
+}
+
+func (o CustomFieldScopeOutputTypeOutput) Csv() pulumi.BoolOutput {
+	return o.ApplyT(func(v CustomFieldScopeOutputType) bool { return v.Csv }).(pulumi.BoolOutput)
+}
+
+func (o CustomFieldScopeOutputTypeOutput) Hosted() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v CustomFieldScopeOutputType) []string { return v.Hosted }).(pulumi.StringArrayOutput)
+}
+
+func (o CustomFieldScopeOutputTypeOutput) Invoices() pulumi.BoolOutput {
+	return o.ApplyT(func(v CustomFieldScopeOutputType) bool { return v.Invoices }).(pulumi.BoolOutput)
+}
+
+func (o CustomFieldScopeOutputTypeOutput) Portal() pulumi.BoolOutput {
+	return o.ApplyT(func(v CustomFieldScopeOutputType) bool { return v.Portal }).(pulumi.BoolOutput)
+}
+
+func (o CustomFieldScopeOutputTypeOutput) PublicEdit() pulumi.BoolOutput {
+	return o.ApplyT(func(v CustomFieldScopeOutputType) bool { return v.PublicEdit }).(pulumi.BoolOutput)
+}
+
+func (o CustomFieldScopeOutputTypeOutput) PublicShow() pulumi.BoolOutput {
+	return o.ApplyT(func(v CustomFieldScopeOutputType) bool { return v.PublicShow }).(pulumi.BoolOutput)
+}
+
+func (o CustomFieldScopeOutputTypeOutput) Statements() pulumi.BoolOutput {
+	return o.ApplyT(func(v CustomFieldScopeOutputType) bool { return v.Statements }).(pulumi.BoolOutput)
+}
+
 type WebhookReplaySelector struct {
 	// Webhooks created on or after this date (YYYY-MM-DD).
 	SinceDate *string `pulumi:"sinceDate"`
@@ -1150,6 +1453,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ComponentPricePointPricesItemArrayInput)(nil)).Elem(), ComponentPricePointPricesItemArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ComponentPricesItemInput)(nil)).Elem(), ComponentPricesItemArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ComponentPricesItemArrayInput)(nil)).Elem(), ComponentPricesItemArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*CustomFieldScopeInput)(nil)).Elem(), CustomFieldScopeArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*CustomFieldScopePtrInput)(nil)).Elem(), CustomFieldScopeArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*WebhookReplaySelectorInput)(nil)).Elem(), WebhookReplaySelectorArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*WebhookReplaySelectorPtrInput)(nil)).Elem(), WebhookReplaySelectorArgs{})
 	pulumi.RegisterOutputType(ComponentOveragePricingOutput{})
@@ -1170,6 +1475,9 @@ func init() {
 	pulumi.RegisterOutputType(ComponentPricesItemArrayOutput{})
 	pulumi.RegisterOutputType(ComponentPricesOutputItemOutput{})
 	pulumi.RegisterOutputType(ComponentPricesOutputItemArrayOutput{})
+	pulumi.RegisterOutputType(CustomFieldScopeOutput{})
+	pulumi.RegisterOutputType(CustomFieldScopePtrOutput{})
+	pulumi.RegisterOutputType(CustomFieldScopeOutputTypeOutput{})
 	pulumi.RegisterOutputType(WebhookReplaySelectorOutput{})
 	pulumi.RegisterOutputType(WebhookReplaySelectorPtrOutput{})
 }

@@ -87,6 +87,37 @@ export interface ComponentPricesItemArgs {
     unitPrice: pulumi.Input<number | string>;
 }
 
+export interface CustomFieldScopeArgs {
+    /**
+     * Whether the field is in the CSV export.
+     */
+    csv?: pulumi.Input<boolean | undefined>;
+    /**
+     * The public signup pages that show the field.
+     */
+    hosted?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Whether the field is shown on invoices.
+     */
+    invoices?: pulumi.Input<boolean | undefined>;
+    /**
+     * Whether the field is shown in the customer portal.
+     */
+    portal?: pulumi.Input<boolean | undefined>;
+    /**
+     * Whether the field is editable by your ecosystem.
+     */
+    publicEdit?: pulumi.Input<boolean | undefined>;
+    /**
+     * Whether the field is viewable by your ecosystem (public signup pages).
+     */
+    publicShow?: pulumi.Input<boolean | undefined>;
+    /**
+     * Whether the field is shown on statements.
+     */
+    statements?: pulumi.Input<boolean | undefined>;
+}
+
 export interface WebhookReplaySelectorArgs {
     /**
      * Webhooks created on or after this date (YYYY-MM-DD).

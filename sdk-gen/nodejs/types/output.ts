@@ -23,3 +23,13 @@ export interface ComponentPricesOutputItem {
     unitPrice: string;
 }
 
+export interface CustomFieldScopeOutput {
+    csv: boolean;
+    hosted: string[];
+    invoices: boolean;
+    portal: boolean;
+    publicEdit: boolean;
+    publicShow: boolean;
+    statements: boolean;
+}
+

@@ -9,10 +9,12 @@ import typing
 from .component import *
 from .component_price_point import *
 from .coupon import *
+from .custom_field import *
 from .product import *
 from .product_family import *
 from .product_price_point import *
 from .provider import *
+from .reason_code import *
 from .subscription_migration import *
 from .webhook_endpoint import *
 from .webhook_replay import *
@@ -38,9 +40,11 @@ _utilities.register(
    "billing:index:Component": "Component",
    "billing:index:ComponentPricePoint": "ComponentPricePoint",
    "billing:index:Coupon": "Coupon",
+   "billing:index:CustomField": "CustomField",
    "billing:index:Product": "Product",
    "billing:index:ProductFamily": "ProductFamily",
    "billing:index:ProductPricePoint": "ProductPricePoint",
+   "billing:index:ReasonCode": "ReasonCode",
    "billing:index:SubscriptionMigration": "SubscriptionMigration",
    "billing:index:WebhookEndpoint": "WebhookEndpoint",
    "billing:index:WebhookReplay": "WebhookReplay",

@@ -27,6 +27,8 @@ __all__ = [
     'ComponentPricePointPricesItemArgsDict',
     'ComponentPricesItemArgs',
     'ComponentPricesItemArgsDict',
+    'CustomFieldScopeArgs',
+    'CustomFieldScopeArgsDict',
     'WebhookReplaySelectorArgs',
     'WebhookReplaySelectorArgsDict',
 ]
@@ -391,6 +393,155 @@ class ComponentPricesItemArgs:
     @ending_quantity.setter
     def ending_quantity(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "ending_quantity", value)
+
+
+class CustomFieldScopeArgsDict(TypedDict):
+    csv: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the field is in the CSV export.
+    """
+    hosted: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    The public signup pages that show the field.
+    """
+    invoices: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the field is shown on invoices.
+    """
+    portal: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the field is shown in the customer portal.
+    """
+    public_edit: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the field is editable by your ecosystem.
+    """
+    public_show: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the field is viewable by your ecosystem (public signup pages).
+    """
+    statements: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the field is shown on statements.
+    """
+
+@pulumi.input_type
+class CustomFieldScopeArgs:
+    def __init__(__self__, *,
+                 csv: pulumi.Input[Optional[_builtins.bool]] = None,
+                 hosted: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 invoices: pulumi.Input[Optional[_builtins.bool]] = None,
+                 portal: pulumi.Input[Optional[_builtins.bool]] = None,
+                 public_edit: pulumi.Input[Optional[_builtins.bool]] = None,
+                 public_show: pulumi.Input[Optional[_builtins.bool]] = None,
+                 statements: pulumi.Input[Optional[_builtins.bool]] = None):
+        """
+        :param pulumi.Input[_builtins.bool] csv: Whether the field is in the CSV export.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] hosted: The public signup pages that show the field.
+        :param pulumi.Input[_builtins.bool] invoices: Whether the field is shown on invoices.
+        :param pulumi.Input[_builtins.bool] portal: Whether the field is shown in the customer portal.
+        :param pulumi.Input[_builtins.bool] public_edit: Whether the field is editable by your ecosystem.
+        :param pulumi.Input[_builtins.bool] public_show: Whether the field is viewable by your ecosystem (public signup pages).
+        :param pulumi.Input[_builtins.bool] statements: Whether the field is shown on statements.
+        """
+        if csv is not None:
+            pulumi.set(__self__, "csv", csv)
+        if hosted is not None:
+            pulumi.set(__self__, "hosted", hosted)
+        if invoices is not None:
+            pulumi.set(__self__, "invoices", invoices)
+        if portal is not None:
+            pulumi.set(__self__, "portal", portal)
+        if public_edit is not None:
+            pulumi.set(__self__, "public_edit", public_edit)
+        if public_show is not None:
+            pulumi.set(__self__, "public_show", public_show)
+        if statements is not None:
+            pulumi.set(__self__, "statements", statements)
+
+    @_builtins.property
+    @pulumi.getter
+    def csv(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the field is in the CSV export.
+        """
+        return pulumi.get(self, "csv")
+
+    @csv.setter
+    def csv(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "csv", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def hosted(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        The public signup pages that show the field.
+        """
+        return pulumi.get(self, "hosted")
+
+    @hosted.setter
+    def hosted(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "hosted", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def invoices(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the field is shown on invoices.
+        """
+        return pulumi.get(self, "invoices")
+
+    @invoices.setter
+    def invoices(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "invoices", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def portal(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the field is shown in the customer portal.
+        """
+        return pulumi.get(self, "portal")
+
+    @portal.setter
+    def portal(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "portal", value)
+
+    @_builtins.property
+    @pulumi.getter(name="publicEdit")
+    def public_edit(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the field is editable by your ecosystem.
+        """
+        return pulumi.get(self, "public_edit")
+
+    @public_edit.setter
+    def public_edit(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "public_edit", value)
+
+    @_builtins.property
+    @pulumi.getter(name="publicShow")
+    def public_show(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the field is viewable by your ecosystem (public signup pages).
+        """
+        return pulumi.get(self, "public_show")
+
+    @public_show.setter
+    def public_show(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "public_show", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def statements(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the field is shown on statements.
+        """
+        return pulumi.get(self, "statements")
+
+    @statements.setter
+    def statements(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "statements", value)
 
 
 class WebhookReplaySelectorArgsDict(TypedDict):

@@ -18,6 +18,7 @@ __all__ = [
     'ComponentPricePointOveragePricesOutputItem',
     'ComponentPricePointPricesOutputItem',
     'ComponentPricesOutputItem',
+    'CustomFieldScopeOutput',
 ]
 
 @pulumi.output_type
@@ -159,5 +160,78 @@ class ComponentPricesOutputItem(dict):
     @pulumi.getter(name="unitPrice")
     def unit_price(self) -> _builtins.str:
         return pulumi.get(self, "unit_price")
+
+
+@pulumi.output_type
+class CustomFieldScopeOutput(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "publicEdit":
+            suggest = "public_edit"
+        elif key == "publicShow":
+            suggest = "public_show"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in CustomFieldScopeOutput. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        CustomFieldScopeOutput.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        CustomFieldScopeOutput.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 csv: _builtins.bool,
+                 hosted: Sequence[_builtins.str],
+                 invoices: _builtins.bool,
+                 portal: _builtins.bool,
+                 public_edit: _builtins.bool,
+                 public_show: _builtins.bool,
+                 statements: _builtins.bool):
+        pulumi.set(__self__, "csv", csv)
+        pulumi.set(__self__, "hosted", hosted)
+        pulumi.set(__self__, "invoices", invoices)
+        pulumi.set(__self__, "portal", portal)
+        pulumi.set(__self__, "public_edit", public_edit)
+        pulumi.set(__self__, "public_show", public_show)
+        pulumi.set(__self__, "statements", statements)
+
+    @_builtins.property
+    @pulumi.getter
+    def csv(self) -> _builtins.bool:
+        return pulumi.get(self, "csv")
+
+    @_builtins.property
+    @pulumi.getter
+    def hosted(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "hosted")
+
+    @_builtins.property
+    @pulumi.getter
+    def invoices(self) -> _builtins.bool:
+        return pulumi.get(self, "invoices")
+
+    @_builtins.property
+    @pulumi.getter
+    def portal(self) -> _builtins.bool:
+        return pulumi.get(self, "portal")
+
+    @_builtins.property
+    @pulumi.getter(name="publicEdit")
+    def public_edit(self) -> _builtins.bool:
+        return pulumi.get(self, "public_edit")
+
+    @_builtins.property
+    @pulumi.getter(name="publicShow")
+    def public_show(self) -> _builtins.bool:
+        return pulumi.get(self, "public_show")
+
+    @_builtins.property
+    @pulumi.getter
+    def statements(self) -> _builtins.bool:
+        return pulumi.get(self, "statements")
 
 

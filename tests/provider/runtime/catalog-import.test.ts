@@ -149,7 +149,7 @@ describe("each catalog kind's import forms", () => {
     const example = kind.example as Record<string, unknown>;
     const facet = kind.catalog as CatalogFacet;
     expect(forms).toContain(
-      `(e.g. ${facet.owner ? `${String(example[facet.owner.input]).replace(/^handle:/, "")}/` : ""}${example[facet.key]})`,
+      `(e.g. ${facet.owner ? `${String(example[facet.owner.input]).replace(/^handle:/, "")}/` : ""}${facet.within ? `${example[facet.within]}:` : ""}${example[facet.key]})`,
     );
     expect(forms).not.toContain("undefined");
   });
