@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { PRICING_FIELDS } from "../../provider/kinds/pricing-fields";
+import { CURRENCY_PRICE_ROLES, rolesOf } from "../../sdk/catalog/currency-inputs";
 import type { Simulator } from "../../simulator";
 
 /**
@@ -37,6 +38,34 @@ const price = fc.oneof(
 const rarely = (n: number) => fc.integer({ min: 1, max: n }).map((x) => x === 1);
 /** Drops undefined fields, so each object holds only what was chosen. */
 const defined = (o: Inputs): Inputs => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+
+/** The other currencies of every generated site (its primary one is USD): currency prices name some of them. */
+export const SITE_CURRENCIES = ["EUR", "GBP", "CAD", "JPY"] as const;
+/** An amount in a currency's own units, at most 2 decimals. */
+const currencyAmount = fc.integer({ min: 0, max: 1_000_000 }).map((n) => n / 100);
+/** Prices in the site's other currencies, drawn before the pricing they mirror is known: which currencies, and amounts enough for every role. */
+const currencyDraw = optional(
+  fc.record({
+    codes: fc.subarray([...SITE_CURRENCIES]),
+    amounts: fc.array(currencyAmount, { minLength: SITE_CURRENCIES.length * 3, maxLength: SITE_CURRENCIES.length * 3 }),
+  }),
+);
+type CurrencyDraw = { codes: string[]; amounts: number[] } | undefined;
+/**
+ * A price point's own prices in other currencies (`useSiteExchangeRate: false`), mirroring its pricing's roles; none
+ * drawn: it follows the exchange rate (the service's default, left out).
+ */
+function ownCurrencyPrices(draw: CurrencyDraw, pricing: Inputs): Inputs {
+  if (!draw) return {};
+  const roles = rolesOf(pricing);
+  const currencyPrices = Object.fromEntries(
+    draw.codes.map((code, i) => [
+      code,
+      Object.fromEntries(roles.map((role) => [role, draw.amounts[i * 3 + CURRENCY_PRICE_ROLES.indexOf(role)] as number])),
+    ]),
+  );
+  return { useSiteExchangeRate: false, ...(draw.codes.length > 0 ? { currencyPrices } : {}) };
+}
 
 /** A product's or price point's pricing: each trial type, with or without a trial, an initial charge and an expiration. */
 const pricing = fc
@@ -215,7 +244,11 @@ export const catalogArbitrary: fc.Arbitrary<GeneratedCatalog> = fc
         requireShippingAddress: optional(flag),
         pricing,
         archived: rarely(6),
-        pricePoints: uniqueBy(fc.record({ handle: handle("pp-"), name, pricing, archived: rarely(4) }), (p) => p.handle, 2),
+        pricePoints: uniqueBy(
+          fc.record({ handle: handle("pp-"), name, pricing, archived: rarely(4), currencies: currencyDraw }),
+          (p) => p.handle,
+          2,
+        ),
         /** Which price point, if any, the web UI made the default (then its pricing is the product's). */
         defaultPoint: optional(fc.nat()),
       }),
@@ -275,6 +308,9 @@ export const catalogArbitrary: fc.Arbitrary<GeneratedCatalog> = fc
             handle: ppHandle,
             name: pp.name,
             ...pp.pricing,
+            // A product's default price point is made with the product, which takes no currency prices: the others only.
+            // The site's seeding gives a price point the product's terms it does not set itself: its roles are theirs too.
+            ...(i === def ? {} : ownCurrencyPrices(pp.currencies as CurrencyDraw, { ...pr, ...pp.pricing })),
             default: i === def || undefined,
           }),
           // The default cannot be archived (but with its product).
@@ -371,12 +407,22 @@ export function seedCatalog(sim: Simulator, c: GeneratedCatalog): void {
     });
   for (const { inputs, archived } of of("Product")) {
     const { productFamily, ...fields } = inputs;
-    const pricePoints = of("ProductPricePoint")
-      .filter((pp) => ref(pp.inputs.product) === inputs.handle)
-      .map(({ inputs: { product: _, ...pp }, archived: ppArchived }) => ({ ...pp, archived: ppArchived && !archived }));
-    sim.addProduct({ ...(fields as object), familyHandle: ref(productFamily), archived, pricePoints } as Parameters<
+    const points = of("ProductPricePoint").filter((pp) => ref(pp.inputs.product) === inputs.handle);
+    const pricePoints = points.map(({ inputs: { product: _, currencyPrices: __, ...pp }, archived: ppArchived }) => ({
+      ...pp,
+      archived: ppArchived && !archived,
+    }));
+    const made = sim.addProduct({ ...(fields as object), familyHandle: ref(productFamily), archived, pricePoints } as Parameters<
       Simulator["addProduct"]
     >[0]);
+    for (const { inputs: pp } of points) {
+      const id = made.pricePoints.find((x) => x.handle === pp.handle)?.id;
+      const declared = (pp.currencyPrices ?? {}) as Record<string, Record<string, number>>;
+      const records = Object.entries(declared).flatMap(([currency, amounts]) =>
+        Object.entries(amounts).map(([role, price]) => ({ currency, role: role as (typeof CURRENCY_PRICE_ROLES)[number], price })),
+      );
+      if (id !== undefined && records.length > 0) sim.addProductCurrencyPrices(id, records);
+    }
   }
   for (const { inputs, archived } of of("Component")) {
     const { productFamily, ...fields } = inputs;
@@ -452,6 +498,13 @@ function changedValue(field: string, v: unknown): unknown {
   if (typeof v === "number") return v + 1;
   if (field === "unitPrice") return moreMoney(v);
   if (field === "prices") return lastTierDearer(v as Inputs[]);
+  if (field === "currencyPrices") {
+    // The first currency's first amount one more: a changed currency price, which the diff names under currencyPrices.
+    const [code, amounts] = Object.entries(v as Record<string, Record<string, number>>)[0] ?? [];
+    if (code === undefined || amounts === undefined) return undefined;
+    const [role, amount] = Object.entries(amounts)[0] as [string, number];
+    return { ...(v as Inputs), [code]: { ...amounts, [role]: amount + 1 } };
+  }
   if (field === "overagePricing") return { ...(v as Inputs), prices: lastTierDearer((v as { prices: Inputs[] }).prices) };
   if (typeof v === "string") return CYCLES[v]?.[0] ?? `${v}x`;
   return undefined;
