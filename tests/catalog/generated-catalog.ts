@@ -206,7 +206,18 @@ const couponBody = fc
     description: optional(text),
     discount: fc.oneof(
       fc.integer({ min: 1, max: 100 }).map((percentage) => ({ percentage })),
-      fc.integer({ min: 1, max: 50_000 }).map((amountInCents) => ({ amountInCents })),
+      // A flat-amount coupon may have its discount in some of the site's other currencies (whole amounts: the simulator
+      // takes the contract's integer `price`).
+      fc
+        .record({
+          amountInCents: fc.integer({ min: 1, max: 50_000 }),
+          currencies: fc.subarray([...SITE_CURRENCIES]),
+          amounts: fc.array(fc.integer({ min: 0, max: 500 }), { minLength: SITE_CURRENCIES.length, maxLength: SITE_CURRENCIES.length }),
+        })
+        .map(({ amountInCents, currencies, amounts }) => ({
+          amountInCents,
+          ...(currencies.length > 0 && { currencyPrices: Object.fromEntries(currencies.map((code, i) => [code, amounts[i] as number])) }),
+        })),
     ),
     recurrence: optional(fc.record({ durationPeriodCount: optional(fc.integer({ min: 1, max: 12 })) })),
     // As the service holds an end date (an instant), whether a web UI or the API set it.
@@ -434,14 +445,16 @@ export function seedCatalog(sim: Simulator, c: GeneratedCatalog): void {
     >[0]);
   }
   for (const { inputs, archived } of of("Coupon")) {
-    const { productFamily, restrictedProducts, restrictedComponents, ...fields } = inputs;
-    sim.addCoupon({
+    const { productFamily, restrictedProducts, restrictedComponents, currencyPrices, ...fields } = inputs;
+    const made = sim.addCoupon({
       ...(fields as object),
       familyHandle: ref(productFamily),
       restrictedProducts: ((restrictedProducts as string[] | undefined) ?? []).map(ref),
       restrictedComponents: ((restrictedComponents as string[] | undefined) ?? []).map(ref),
       archived,
     } as Parameters<Simulator["addCoupon"]>[0]);
+    const prices = Object.entries((currencyPrices ?? {}) as Record<string, number>).map(([currency, price]) => ({ currency, price }));
+    if (prices.length > 0) sim.addCouponCurrencyPrices(made.id, prices);
   }
 }
 
@@ -500,8 +513,10 @@ function changedValue(field: string, v: unknown): unknown {
   if (field === "prices") return lastTierDearer(v as Inputs[]);
   if (field === "currencyPrices") {
     // The first currency's first amount one more: a changed currency price, which the diff names under currencyPrices.
-    const [code, amounts] = Object.entries(v as Record<string, Record<string, number>>)[0] ?? [];
+    const [code, amounts] = Object.entries(v as Record<string, number | Record<string, number>>)[0] ?? [];
     if (code === undefined || amounts === undefined) return undefined;
+    // A coupon's is an amount; a price point's amounts by role.
+    if (typeof amounts === "number") return { ...(v as Inputs), [code]: amounts + 1 };
     const [role, amount] = Object.entries(amounts)[0] as [string, number];
     return { ...(v as Inputs), [code]: { ...amounts, [role]: amount + 1 } };
   }
