@@ -25,35 +25,61 @@ function partsOf(v: unknown): Map<string, unknown> {
   return new Map(v === undefined || v === null ? [] : [["", v]]);
 }
 
+/** One currency's change: its amounts before (absent when new) and after (absent when left out, which the service keeps). */
+export interface CurrencyPriceChange {
+  readonly currency: string;
+  readonly from?: string;
+  readonly to?: string;
+}
+
+/** A currency's amounts as a reviewer reads them: "baseline EUR 9.00, trial EUR 1.00", "tier 1 EUR 0.80", "EUR 9.00". */
+const amountsText = (code: string, parts: Map<string, unknown>, only?: readonly string[]) =>
+  [...parts.entries()]
+    .filter(([p]) => !only || only.includes(p))
+    .map(([p, v]) => `${p === "" ? "" : `${p} `}${currencyMoney(code, v)}`)
+    .join(", ");
+
 /**
- * What changes between two declared `currencyPrices`, currency by currency, in money: "EUR baseline EUR 9.00 →
- * EUR 10.00", "GBP (new) tier 1 GBP 0.80". A currency the new declaration leaves out is kept by the service (it has
- * no delete of a currency price), and said so. Empty when nothing differs.
+ * What changes between two declared `currencyPrices`, currency by currency, the parts that changed in money; a
+ * currency the new declaration leaves out has no `to` (the service keeps it: it has no delete of a currency price).
  */
-export function currencyPriceChanges(from: unknown, to: unknown): string[] {
+export function currencyPriceDiff(from: unknown, to: unknown): CurrencyPriceChange[] {
   const before = isMap(from) ? from : {};
   const after = isMap(to) ? to : {};
-  const out: string[] = [];
+  const out: CurrencyPriceChange[] = [];
   for (const code of [...new Set([...Object.keys(before), ...Object.keys(after)])].sort()) {
     const was = partsOf(before[code]);
     const now = partsOf(after[code]);
     if (!(code in after)) {
-      out.push(`${code} left out: the service keeps its ${code} prices (it has no delete of a currency price)`);
+      out.push({ currency: code, from: amountsText(code, was) });
       continue;
     }
-    const added = !(code in before);
+    if (!(code in before)) {
+      out.push({ currency: code, to: amountsText(code, now) });
+      continue;
+    }
     const parts = [...new Set([...was.keys(), ...now.keys()])];
-    const changed = parts.filter((p) => added || JSON.stringify(was.get(p) ?? null) !== JSON.stringify(now.get(p) ?? null));
-    if (changed.length === 0) continue;
-    const said = changed.map((p) => {
-      const name = p === "" ? "" : `${p} `;
-      return added
-        ? `${name}${currencyMoney(code, now.get(p))}`
-        : `${name}${currencyMoney(code, was.get(p))} → ${currencyMoney(code, now.get(p))}`;
-    });
-    out.push(`${code}${added ? " (new)" : ""} ${said.join(", ")}`);
+    const changed = parts.filter((p) => JSON.stringify(was.get(p) ?? null) !== JSON.stringify(now.get(p) ?? null));
+    if (changed.length > 0) out.push({ currency: code, from: amountsText(code, was, changed), to: amountsText(code, now, changed) });
   }
   return out;
+}
+
+/** What the service does with a currency a declaration leaves out. */
+export const KEPT = "kept: the service has no delete of a currency price";
+
+/**
+ * The changes as lines: "EUR baseline EUR 9.00 → baseline EUR 10.00", "GBP (new) baseline GBP 8.00", "CAD left out:
+ * kept: the service has no delete of a currency price". Empty when nothing differs.
+ */
+export function currencyPriceChanges(from: unknown, to: unknown): string[] {
+  return currencyPriceDiff(from, to).map((c) =>
+    c.to === undefined
+      ? `${c.currency} left out: ${KEPT}`
+      : c.from === undefined
+        ? `${c.currency} (new) ${c.to}`
+        : `${c.currency} ${c.from} → ${c.to}`,
+  );
 }
 
 /** The changes as one text ("currencyPrices: EUR baseline EUR 9.00 → EUR 10.00; GBP (new) …"), or "" when none. */

@@ -53,7 +53,7 @@ describe("Coupon currency prices", () => {
     expect(checked.inputs.preview).toMatchObject({
       pricingChange: {
         fields: ["currencyPrices"],
-        currencies: ["EUR EUR 9.00 → EUR 10.00", "GBP left out: the service keeps its GBP prices (it has no delete of a currency price)"],
+        currencies: ["EUR EUR 9.00 → EUR 10.00", "GBP left out: kept: the service has no delete of a currency price"],
       },
     });
     expect(await coupons.diff!(id, outs, after)).toMatchObject({ changes: true, replaces: [] });

@@ -100,10 +100,7 @@ describe("ProductPricePoint check of currency prices", () => {
         fields: ["currencyPrices"],
         from: { currencyPrices: olds.currencyPrices },
         to: { currencyPrices: news.currencyPrices },
-        currencies: [
-          "EUR baseline EUR 9.00 → EUR 9.50",
-          "GBP left out: the service keeps its GBP prices (it has no delete of a currency price)",
-        ],
+        currencies: ["EUR baseline EUR 9.00 → baseline EUR 9.50", "GBP left out: kept: the service has no delete of a currency price"],
         effect:
           "in place: its prices in those currencies change in place (the price point stays); a currency left out keeps its prices: the service has no delete of a currency price",
       },
@@ -118,7 +115,7 @@ describe("ProductPricePoint check of currency prices", () => {
     const { pricingChange } = (await points.check!(olds, news)).inputs.preview as { pricingChange: Record<string, unknown> };
     expect(pricingChange).toMatchObject({
       fields: ["priceInCents", "currencyPrices"],
-      currencies: ["EUR baseline EUR 9.00 → EUR 11.00"],
+      currencies: ["EUR baseline EUR 9.00 → baseline EUR 11.00"],
       effect: expect.stringMatching(/^replaced: /),
     });
   });
