@@ -194,10 +194,24 @@ const componentPricePointBody = (kind: string) =>
       useSiteExchangeRate: optional(flag),
       taxIncluded: optional(flag),
       p: kind === "prepaid_usage" ? prepaidTerms : fc.constant(undefined),
+      // Its own prices in some of the site's other currencies, one per tier (at most three tiers): then not the exchange rate's.
+      // Not on a prepaid one: the site asks a price per overage tier too, which the SDK's mirror rule does not count yet.
+      currencies:
+        kind === "prepaid_usage"
+          ? fc.constant(undefined)
+          : optional(fc.record({ codes: fc.subarray([...SITE_CURRENCIES]), prices: fc.array(price, { minLength: 3, maxLength: 3 }) })),
     })
-    .map(({ t, f, p, ...rest }) => {
+    .map(({ t, f, p, currencies, ...rest }) => {
       const { expiration, ...terms } = (p ?? {}) as Inputs & { expiration?: Inputs };
-      return defined({ ...rest, ...t, ...f, ...(p && { ...terms, ...expiration }) });
+      const tiers = (t as { prices: unknown[] }).prices.length;
+      const own =
+        currencies && currencies.codes.length > 0
+          ? {
+              useSiteExchangeRate: false,
+              currencyPrices: Object.fromEntries(currencies.codes.map((code) => [code, currencies.prices.slice(0, tiers)])),
+            }
+          : {};
+      return defined({ ...rest, ...t, ...f, ...(p && { ...terms, ...expiration }), ...own });
     });
 
 const couponBody = fc
@@ -369,7 +383,7 @@ export const catalogArbitrary: fc.Arbitrary<GeneratedCatalog> = fc
             handle: `${c.handle}-${pp.handle}`,
             ...termsOf(pp),
             // The default's currency and tax options are its component's, which declares none: left as the service makes them.
-            ...(j === def ? { useSiteExchangeRate: undefined, taxIncluded: undefined, default: true } : {}),
+            ...(j === def ? { useSiteExchangeRate: undefined, taxIncluded: undefined, currencyPrices: undefined, default: true } : {}),
             // An on/off component's default is its one price, a bracket from 0 as the service makes it from a unit price
             // (the vendor's on/off examples): what a declaration of the component can say.
             ...(j === def && body.kind === "on_off"
@@ -437,12 +451,22 @@ export function seedCatalog(sim: Simulator, c: GeneratedCatalog): void {
   }
   for (const { inputs, archived } of of("Component")) {
     const { productFamily, ...fields } = inputs;
-    const pricePoints = of("ComponentPricePoint")
-      .filter((pp) => ref(pp.inputs.component) === inputs.handle)
-      .map(({ inputs: { component: _, ...pp }, archived: ppArchived }) => ({ ...pp, archived: ppArchived && !archived }));
-    sim.addComponent({ ...(fields as object), familyHandle: ref(productFamily), archived, pricePoints } as Parameters<
+    const points = of("ComponentPricePoint").filter((pp) => ref(pp.inputs.component) === inputs.handle);
+    const pricePoints = points.map(({ inputs: { component: _, currencyPrices: __, ...pp }, archived: ppArchived }) => ({
+      ...pp,
+      archived: ppArchived && !archived,
+    }));
+    const made = sim.addComponent({ ...(fields as object), familyHandle: ref(productFamily), archived, pricePoints } as Parameters<
       Simulator["addComponent"]
     >[0]);
+    for (const { inputs: pp } of points) {
+      const point = made.pricePoints.find((x) => x.handle === pp.handle);
+      const ids = [...(point?.prices ?? [])].sort((a, b) => a.startingQuantity - b.startingQuantity).map((x) => x.id);
+      const records = Object.entries((pp.currencyPrices ?? {}) as Record<string, string[]>).flatMap(([currency, prices]) =>
+        prices.map((price, i) => ({ currency, priceId: ids[i] as number, price })),
+      );
+      if (point && records.length > 0) sim.addComponentCurrencyPrices(point.id, records);
+    }
   }
   for (const { inputs, archived } of of("Coupon")) {
     const { productFamily, restrictedProducts, restrictedComponents, currencyPrices, ...fields } = inputs;
@@ -515,8 +539,11 @@ function changedValue(field: string, v: unknown): unknown {
     // The first currency's first amount one more: a changed currency price, which the diff names under currencyPrices.
     const [code, amounts] = Object.entries(v as Record<string, number | Record<string, number>>)[0] ?? [];
     if (code === undefined || amounts === undefined) return undefined;
-    // A coupon's is an amount; a price point's amounts by role.
+    // A coupon's is an amount; a component price point's a unit price per tier; a price point's amounts by role.
     if (typeof amounts === "number") return { ...(v as Inputs), [code]: amounts + 1 };
+    // One more, without a binary fraction's tail ("1.03" + 1 is "2.03").
+    if (Array.isArray(amounts))
+      return { ...(v as Inputs), [code]: [String(Number((Number(amounts[0]) + 1).toFixed(8))), ...amounts.slice(1)] };
     const [role, amount] = Object.entries(amounts)[0] as [string, number];
     return { ...(v as Inputs), [code]: { ...amounts, [role]: amount + 1 } };
   }
