@@ -98,6 +98,20 @@ describe("ProductPricePoint currency prices", () => {
     expect((await points.diff!(id, result!.outs, after)).changes).toBe(false);
   });
 
+  it("currencyPrices removed from the declaration: nothing sent, the kept currencies said, no diff after", async () => {
+    const { points } = await setup();
+    const before = { ...own, currencyPrices: { EUR: { baseline: 441, trial: 0 } } };
+    const { id, outs } = await points.create(before);
+    sim.reset();
+    const { result, text } = await captureOutput(() => points.update!(id, outs, own));
+    expect(mutations(sim)).toEqual([]);
+    expect(text).toBe(
+      `ProductPricePoint: ${label("launch-annual", id)} keeps its EUR price: the declaration leaves it out, and the service has no delete of a currency price (they stay until changed in its web UI).\n`,
+    );
+    expect(await held(id)).toEqual(["EUR baseline 441", "EUR trial 0"]);
+    expect((await points.diff!(id, result!.outs, own)).changes).toBe(false);
+  });
+
   it("refresh reads them: an amount changed outside is drift", async () => {
     const { points } = await setup();
     const inputs = { ...own, currencyPrices: { EUR: { baseline: 441, trial: 0 } } };
