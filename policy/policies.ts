@@ -1,5 +1,6 @@
 import type { ResourceValidationPolicy } from "@pulumi/policy";
 import { catalogKinds } from "../provider/kinds/catalog-kinds";
+import { CURRENCY_PRICES, currencyPriceChanges } from "../provider/kinds/currency-text";
 import { PRICING_FIELDS } from "../provider/kinds/pricing-fields";
 import { cents } from "./money";
 import { billingType, TYPES } from "./resources";
@@ -210,11 +211,18 @@ function changedPricing(change: unknown, fields: readonly string[]): { field: st
   for (const field of fields) {
     const before = read(from, field);
     const after = read(to, field);
-    const differs = JSON.stringify(before ?? null) !== JSON.stringify(after ?? null);
+    // Currency prices are maps: equal amounts in another key order are no change.
+    const differs =
+      field === CURRENCY_PRICES
+        ? currencyPriceChanges(before, after).length > 0
+        : JSON.stringify(before ?? null) !== JSON.stringify(after ?? null);
     if (differs || (named.has(field) && before === undefined && after === undefined)) out.push({ field, from: before, to: after });
   }
   return out;
 }
+
+/** The provider's words as a sentence: "in place: …" → "In place: ….". */
+const sentenceOf = (s: string) => `${s.charAt(0).toUpperCase()}${s.slice(1)}${s.endsWith(".") ? "" : "."}`;
 
 /** The settings of {@link pricingChangeAcknowledgedInProduction}. */
 export type PricingSettings = ProductionSettings;
@@ -233,13 +241,22 @@ function pricingCheck(type: string, fields: readonly string[], effect: string) {
       if (acknowledged === true || acknowledged === NOT_KNOWN) return [];
       const changed = changedPricing(change, fields);
       if (changed.length === 0) return [];
-      const what = changed.map((f) => `${f.field} ${pricingValue(f.field, f.from)} → ${pricingValue(f.field, f.to)}`).join(", ");
+      const what = changed
+        .map((f) =>
+          f.field === CURRENCY_PRICES
+            ? `${f.field} ${currencyPriceChanges(f.from, f.to).join("; ")}`
+            : `${f.field} ${pricingValue(f.field, f.from)} → ${pricingValue(f.field, f.to)}`,
+        )
+        .join(", ");
+      // Currency amounts alone change in place, as the provider said (a replacement's effect is the kind's).
+      const said = read(change, "effect");
+      const applied = changed.every((f) => f.field === CURRENCY_PRICES) && typeof said === "string" ? `${sentenceOf(said)}` : effect;
       const stated =
         acknowledged === undefined
           ? "add pricingChangeAcknowledged: true to its inputs"
           : `set pricingChangeAcknowledged: true (it is ${JSON.stringify(acknowledged)})`;
       return [
-        `${who} changes its pricing on a production stack: ${what}. ${effect} ` +
+        `${who} changes its pricing on a production stack: ${what}. ${applied} ` +
           `To make this change, ${stated} (it changes nothing at the service); once it is applied, set it back to false ` +
           "so that the next pricing change is acknowledged on its own.",
       ];

@@ -1,5 +1,6 @@
 import type { PolicyViolation, PreviewDiagnostic, PreviewStep } from "../fleet/report";
 import { catalogKind, catalogKinds, type CatalogKind as Declared } from "../provider/kinds/catalog-kinds";
+import { CURRENCY_PRICES, currencyPriceDiff, KEPT } from "../provider/kinds/currency-text";
 import { PRICING_FIELDS } from "../provider/kinds/pricing-fields";
 import { ENGINE_UNKNOWN, UNKNOWN_TEXT, urnParts, valueText } from "./markdown";
 import { compare, type Note, typeOfStep } from "./steps";
@@ -204,6 +205,13 @@ export function fieldChanges(
       continue;
     }
     if (folded.has(key)) continue;
+    if (key === CURRENCY_PRICES) {
+      // A line per currency, in its money; one left out is kept by the service.
+      if (after[key] === undefined) continue;
+      for (const c of currencyPriceDiff(before?.[key], after[key]))
+        changes.push({ key: `${key}.${c.currency}`, ...(before && { from: c.from ?? "none" }), to: c.to ?? KEPT });
+      continue;
+    }
     if (before && same(before[key], after[key])) continue;
     if (!before && (after[key] === undefined || key === "site")) continue;
     changes.push({ key, ...(before ? { from: fieldText(key, before[key]) } : {}), to: fieldText(key, after[key]) });
@@ -310,7 +318,8 @@ export function catalogReviews(
       }
     }
     // On create the declared pricing is no change; adopting, converging the held pricing is one.
-    const pricingChanged = (step.op !== "create" || adopted !== undefined) && changes.some((c) => PRICING.has(c.key));
+    // A currency's line is its field's (`currencyPrices.EUR`).
+    const pricingChanged = (step.op !== "create" || adopted !== undefined) && changes.some((c) => PRICING.has(c.key.split(".")[0] ?? ""));
     const effects: string[] = [];
     let action: CatalogAction = step.op;
     if (step.op === "create") action = adopted ? "adopt" : "create";

@@ -209,6 +209,11 @@ export interface PricePoint {
   readonly archivedAt?: string | undefined;
   /** What it charges. Undefined when the answer lacks the price, interval or unit. */
   readonly pricing?: Pricing | undefined;
+  /**
+   * Whether its prices in the site's other currencies follow the site's exchange rate (true) or are its own
+   * currency prices (false); absent when the answer does not say.
+   */
+  readonly useSiteExchangeRate?: boolean;
 }
 
 export function toSubscription(s: WireSubscription): Subscription {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { catalogHandle } from "../../sdk/catalog/inputs";
 import { flag } from "../../sdk/inputs";
 import { adoptField, nameField } from "./catalog";
+import { currencyPricesField } from "./component-currencies";
 import {
   componentFrequencyFields,
   componentPrepaidFields,
@@ -49,7 +50,12 @@ export const componentPricePointInputs = z
       `The tiers, ascending and contiguous: the first starts at 1, each next one at the previous endingQuantity + 1, the last has no endingQuantity; per_unit takes exactly one. A change is made in place: ${AFFECTS}.`,
     ),
     ...componentFrequencyFields,
-    useSiteExchangeRate: flag.optional().describe("Whether its prices in the site's other currencies follow the site's exchange rate."),
+    useSiteExchangeRate: flag
+      .optional()
+      .describe(
+        "Whether its prices in the site's other currencies follow the site's exchange rate (true, the service's default) or are its own `currencyPrices` (false).",
+      ),
+    currencyPrices: currencyPricesField,
     taxIncluded: flag.optional().describe("Whether its prices include tax."),
     overagePricing: componentPrepaidFields.overagePricing
       .optional()

@@ -6,10 +6,12 @@ import { shellProvider } from "../shell";
 import { findByHandle, freedHandle, isNotFound } from "./catalog";
 import { Component } from "./component";
 import { convergence, createOnlyChanges, pricePointRecordedInputs, pricingChangeOf, updatePricingChange } from "./component-changes";
+import { componentHeldAsDeclared, convergeComponentCurrencies, type WithCurrencies, withComponentCurrencies } from "./component-currencies";
 import { declaredTiers, heldTiersOutput } from "./component-fields";
 import { AFFECTS, CREATE_ONLY, componentPricePointInputs } from "./component-price-point-inputs";
 import { componentPricePointReader } from "./component-reader";
 import { componentIdOf, missingComponent, pricePointOutputs, pricePointWithHandle } from "./component-service";
+import { CURRENCY_PRICES, currencyFailures, holdsUnknown, withCurrencyChange } from "./currency-fields";
 import type { ComponentPricePointArgs, ComponentPricePointOutputs } from "./generated/component-price-point";
 import {
   type ArgsOf,
@@ -34,7 +36,16 @@ const catalog = {
   noun: "component price point",
   title: "Component price point",
   pricing: {
-    fields: ["pricingScheme", "prices", "overagePricing", "interval", "intervalUnit", "expirationInterval", "expirationIntervalUnit"],
+    fields: [
+      "pricingScheme",
+      "prices",
+      "overagePricing",
+      "interval",
+      "intervalUnit",
+      "expirationInterval",
+      "expirationIntervalUnit",
+      CURRENCY_PRICES,
+    ],
     onUpdate: "the price point's prices change in place: subscriptions on it pay the new prices from their next charge",
   },
   replaced: (inputs) => [
@@ -81,6 +92,12 @@ const kind = declareKind({
     renewPrepaidAllocation: z.boolean().nullable().describe("Whether the prepaid quantity renews each period (prepaid usage)."),
     expirationInterval: z.number().int().nullable().describe("After how many units rolled-over prepaid units expire (prepaid usage)."),
     expirationIntervalUnit: z.string().nullable().describe("The expiration's unit (prepaid usage)."),
+    currencyPrices: z
+      .record(z.string(), z.array(z.string().nullable()))
+      .nullable()
+      .describe(
+        "Its own prices in other currencies as the service holds them, one unit price per tier (null: none for that tier); null while it follows the site's exchange rate.",
+      ),
     site: z.string().optional().describe("The site, when one was named."),
   }),
   replaceOn: ["site", "component", "overagePricing", ...CREATE_ONLY],
@@ -150,7 +167,7 @@ const unconverged = new WeakMap<object, { readonly held: HeldPricePoint; readonl
  * replace it (its handle freed first); an archived one is unarchived; the default is promoted before what
  * it replaces is archived, and the component's default is never archived on its own.
  */
-const steps: Steps<Inputs, State & LifecycleState, HeldPricePoint, Where> = {
+const steps: Steps<Inputs, State & LifecycleState, WithCurrencies, Where> = {
   type: "ComponentPricePoint",
   owner: "component",
   noun: "component price point",
@@ -191,22 +208,27 @@ const steps: Steps<Inputs, State & LifecycleState, HeldPricePoint, Where> = {
     return { freed, old: { pricePointId: pp.id, wasDefault: true } satisfies Replaced };
   },
   create(ctx, inputs, where, token) {
-    const { component: _, default: __, adopt: ___, pricingChangeAcknowledged: ____, site: _____, ...body } = inputs;
+    const { component: _, default: __, adopt: ___, pricingChangeAcknowledged: ____, site: _____, currencyPrices: ______, ...body } = inputs;
     return ctx.client(where.site).createComponentPricePoint(where.componentId, body, token ? { uniquenessToken: token } : {});
   },
   async converge(ctx, pp, inputs, where, created, recorded) {
     const client = ctx.client(where.site);
     if (created) {
-      // The create took every field; what is left is taking over from the default it replaces (unless declared so: then promoted).
-      if (!where.replacingDefault || inputs.default === true) return pp;
-      return { ...(await client.setDefaultComponentPricePoint(where.componentId, pp.id)), type: "default" };
+      // The create took every field but the currency prices; and it takes over from the default it replaces (unless declared so: then promoted).
+      const made: WithCurrencies =
+        !where.replacingDefault || inputs.default === true
+          ? pp
+          : { ...(await client.setDefaultComponentPricePoint(where.componentId, pp.id)), type: "default" };
+      return convergeComponentCurrencies(ctx, made, inputs.currencyPrices, where, undefined);
     }
     if (inputs.default === false && pp.type === "default" && recorded?.args.default === true)
       ctx.notice(
         `ComponentPricePoint: ${label(inputs.handle, pp.id)} stays the component's default until another price point is promoted (the service cannot demote one).`,
       );
     const change = convergence(inputs, pp);
-    if (!change) return pp;
+    // After the update: its tiers (their ids) are what the currency prices price.
+    const currencies = (held: WithCurrencies) => convergeComponentCurrencies(ctx, held, inputs.currencyPrices, where, recorded?.args ?? {});
+    if (!change) return currencies(pp);
     let updated: HeldPricePoint;
     try {
       updated = await client.updateComponentPricePoint(where.componentId, pp.id, change);
@@ -216,9 +238,14 @@ const steps: Steps<Inputs, State & LifecycleState, HeldPricePoint, Where> = {
     }
     if (change.prices !== undefined)
       ctx.notice(`ComponentPricePoint: changed the prices of ${label(inputs.handle, pp.id)} in place: ${AFFECTS}.`);
-    return updated;
+    return currencies(updated);
   },
-  current: (ctx, _s, id, where) => ctx.client(where.site).readComponentPricePoint(where.componentId, id),
+  current: async (ctx, _s, id, where) =>
+    withComponentCurrencies(
+      ctx.client(where.site),
+      where.componentId,
+      await ctx.client(where.site).readComponentPricePoint(where.componentId, id),
+    ),
   record: (pp, inputs, where) => pricePointOutputs(pp, where.componentId, inputs.site),
   pending: (where) => ({ componentId: where.componentId }),
   isDefault: (pp) => pp.type === "default",
@@ -276,12 +303,32 @@ export const componentPricePoint: KindModule<typeof kind, State> = {
   operations: {
     state,
     // The service's values for what is declared, in the declaration's terms: a change made outside shows as a diff, and up restores it.
-    recordedInputs: (s) => pricePointRecordedInputs(s),
+    recordedInputs(s) {
+      const out = pricePointRecordedInputs(s);
+      // Only the declared currencies: those it keeps that the declaration leaves out, no declaration can remove.
+      if (out.currencyPrices !== undefined) out.currencyPrices = componentHeldAsDeclared(s.args.currencyPrices, s.currencyPrices);
+      return out;
+    },
     unfinished: (s) => life.unfinished(s as State & LifecycleState),
 
     async preflight(ctx, inputs, olds) {
+      const owner =
+        holdsUnknown(inputs.prices) || holdsUnknown(inputs.useSiteExchangeRate) || !Array.isArray(inputs.prices)
+          ? undefined
+          : {
+              kind: "component price point" as const,
+              tiers: inputs.prices.length,
+              useSiteExchangeRate: inputs.useSiteExchangeRate as boolean | undefined,
+            };
+      const currencies = await currencyFailures(ctx, owner, inputs.currencyPrices, inputs.site);
+      if (currencies.length > 0) return { failures: currencies };
       if (olds !== undefined) {
-        const pricingChange = updatePricingChange(inputs, olds, kind.replaceOn as readonly string[]);
+        const pricingChange = withCurrencyChange(
+          updatePricingChange(inputs, olds, kind.replaceOn as readonly string[]),
+          olds.currencyPrices,
+          inputs.currencyPrices,
+          "in place: its prices in those currencies change in place (the price point stays); a currency left out keeps its prices: the service has no delete of a currency price",
+        );
         return pricingChange ? { failures: [], preview: { pricingChange } } : { failures: [] };
       }
       if (isUnknown(inputs.handle) || isUnknown(inputs.component) || isUnknown(inputs.site)) return { failures: [] };

@@ -1,5 +1,6 @@
 import type { ComponentPricePoint, PriceTier, Component as ServiceComponent } from "../../sdk/results";
 import { findByHandle } from "./catalog";
+import { type WithCurrencies, withComponentCurrencies } from "./component-currencies";
 import { declaredTiers, overageSchemeOf } from "./component-fields";
 import { takes } from "./component-inputs";
 import { componentByKey, componentOutputs, pricePointByKey, pricePointOutputs, withDefaultPricePoint } from "./component-service";
@@ -93,7 +94,7 @@ async function componentFromService(c: ServiceComponent, site: SiteView, parts: 
 }
 
 /** What a component price point declares; its component's default declares `default: true` (it is then the component's part). */
-async function pricePointFromService(pp: ComponentPricePoint, site: SiteView, parts: ReaderParts) {
+async function pricePointFromService(pp: WithCurrencies, site: SiteView, parts: ReaderParts) {
   const handle = pp.handle ?? String(pp.id);
   const component = pp.componentId === undefined ? undefined : await site.keyOf("component", pp.componentId);
   return declaration(
@@ -105,6 +106,7 @@ async function pricePointFromService(pp: ComponentPricePoint, site: SiteView, pa
       prices: declaredTiers(pp.prices),
       ...pair("interval", "intervalUnit", pp.interval, pp.intervalUnit),
       useSiteExchangeRate: pp.useSiteExchangeRate,
+      currencyPrices: pp.currencyPrices && Object.keys(pp.currencyPrices).length > 0 ? pp.currencyPrices : undefined,
       taxIncluded: pp.taxIncluded,
       overagePricing: overage(pp.overagePricingScheme, pp.overagePrices),
       rolloverPrepaidRemainder: pp.rolloverPrepaidRemainder,
@@ -147,9 +149,18 @@ function ownerId(owner: unknown): number {
 }
 
 /** A component's price points (archived ones included), found by handle or id within their component. */
-export const componentPricePointReader = (parts: ReaderParts): CatalogReader<ComponentPricePoint> => ({
-  list: async (client, owner) => client.listComponentPricePoints(ownerId(owner), { includeArchived: true }),
-  find: async (client, key, owner) => pricePointByKey(client, ownerId(owner), key),
+export const componentPricePointReader = (parts: ReaderParts): CatalogReader<WithCurrencies> => ({
+  async list(client, owner) {
+    const out: WithCurrencies[] = [];
+    // One at a time: the catalog's read bounds its requests in flight per list, not within one.
+    for (const pp of await client.listComponentPricePoints(ownerId(owner), { includeArchived: true }))
+      out.push(await withComponentCurrencies(client, ownerId(owner), pp));
+    return out;
+  },
+  async find(client, key, owner) {
+    const found = await pricePointByKey(client, ownerId(owner), key);
+    return found && withComponentCurrencies(client, ownerId(owner), found);
+  },
   id: (pp) => pp.id,
   key: (pp) => pp.handle || undefined,
   archived: (pp) => pp.archivedAt !== undefined,
@@ -157,7 +168,8 @@ export const componentPricePointReader = (parts: ReaderParts): CatalogReader<Com
   /** The kind's own read of it: its outputs as refresh records them. */
   async record(client, pp, inputs, site) {
     const componentId = pp.componentId ?? Number(inputs.component);
-    const now = await findByHandle(() => client.readComponentPricePoint(componentId, pp.id));
+    const read = await findByHandle(() => client.readComponentPricePoint(componentId, pp.id));
+    const now = read && (await withComponentCurrencies(client, componentId, read));
     if (!now) throw new Error(`price point ${pp.handle ?? pp.id} is gone at the site: nothing to import`);
     const declared = withSite(inputs, site);
     return recorded(parts, pricePointOutputs(now, componentId, declared.site as string | undefined), now.handle, declared);

@@ -43,7 +43,11 @@ export function componentOutputs({ c, pp }: HeldComponent, site: string | undefi
 }
 
 /** A component price point's outputs (`componentId`: its component's, when the answer leaves it out). */
-export function pricePointOutputs(pp: ComponentPricePoint, componentId: number, site: string | undefined) {
+export function pricePointOutputs(
+  pp: ComponentPricePoint & { readonly currencyPrices?: Record<string, (string | null)[]> },
+  componentId: number,
+  site: string | undefined,
+) {
   return {
     pricePointId: pp.id,
     componentId: pp.componentId ?? componentId,
@@ -62,6 +66,7 @@ export function pricePointOutputs(pp: ComponentPricePoint, componentId: number, 
     renewPrepaidAllocation: pp.renewPrepaidAllocation ?? null,
     expirationInterval: pp.expirationInterval ?? null,
     expirationIntervalUnit: pp.expirationIntervalUnit ?? null,
+    currencyPrices: pp.currencyPrices ?? null,
     ...(site !== undefined ? { site } : {}),
   };
 }

@@ -5,6 +5,7 @@ import { valueText } from "../../sdk/inputs";
 import type { Coupon as ServiceCoupon } from "../../sdk/results";
 import { isUnknown } from "../engine";
 import { findByHandle, referencedHandle, referenceField } from "./catalog";
+import { heldAsDeclared } from "./currency-fields";
 import { accepting } from "./inputs";
 import type { Context } from "./kind";
 import { productWithHandle } from "./product";
@@ -78,7 +79,7 @@ export const percentOf = (c: ServiceCoupon): number | null =>
   c.percentage === undefined || c.percentage === null ? null : Number(c.percentage);
 
 /** The coupon as the kind's outputs (the plugin's import records them too). */
-export function outputsOf(c: ServiceCoupon, site: string | undefined) {
+export function outputsOf(c: ServiceCoupon & { readonly currencyPrices?: Record<string, number> }, site: string | undefined) {
   return {
     couponId: c.id,
     productFamilyId: c.productFamilyId ?? null,
@@ -98,6 +99,7 @@ export function outputsOf(c: ServiceCoupon, site: string | undefined) {
     applyOnSubscriptionExpiration: c.applyOnSubscriptionExpiration ?? null,
     restrictedProductIds: idsOf(c, "Product"),
     restrictedComponentIds: idsOf(c, "Component"),
+    currencyPrices: c.currencyPrices ?? null,
     archivedAt: c.archivedAt ?? null,
     ...(site !== undefined ? { site } : {}),
   };
@@ -126,7 +128,7 @@ export interface Where {
 }
 
 /** What the kind records of a coupon besides its code and args: the outputs, the family's handle, the ids the restrictions resolved to. */
-export const recordOf = (c: ServiceCoupon, where: Where) => ({
+export const recordOf = (c: ServiceCoupon & { readonly currencyPrices?: Record<string, number> }, where: Where) => ({
   ...outputsOf(c, where.site),
   productFamilyHandle: where.family?.handle ?? null,
   ...(where.resolved?.products !== undefined ? { resolvedProductIds: where.resolved.products } : {}),
@@ -167,6 +169,7 @@ interface Held {
   readonly restrictedComponentIds?: readonly number[];
   readonly resolvedProductIds?: readonly number[];
   readonly resolvedComponentIds?: readonly number[];
+  readonly currencyPrices?: Readonly<Record<string, number>> | null;
 }
 
 /**
@@ -189,12 +192,22 @@ export function declaredAsHeld(s: Held): Record<string, unknown> {
     declared !== undefined && resolved && ids && !sameSet(resolved, ids);
   if (held(out.restrictedProducts, s.resolvedProductIds, s.restrictedProductIds)) out.restrictedProducts = s.restrictedProductIds;
   if (held(out.restrictedComponents, s.resolvedComponentIds, s.restrictedComponentIds)) out.restrictedComponents = s.restrictedComponentIds;
+  // Only the declared currencies: those it keeps that the declaration leaves out, no declaration can remove.
+  if (out.currencyPrices !== undefined) out.currencyPrices = heldAsDeclared(s.args.currencyPrices, s.currencyPrices);
   return out;
 }
 
 /** The SDK's input for a create or an update: the declared fields, restrictions as ids. */
 export function bodyOf(inputs: Readonly<Record<string, unknown>>, resolved: Resolved | undefined): CouponInput {
-  const { productFamily: _, adopt: __, site: ___, restrictedProducts: ____, restrictedComponents: _____, ...fields } = inputs;
+  const {
+    productFamily: _,
+    adopt: __,
+    site: ___,
+    restrictedProducts: ____,
+    restrictedComponents: _____,
+    currencyPrices: ______,
+    ...fields
+  } = inputs;
   return {
     ...fields,
     ...(resolved?.products !== undefined ? { restrictedProducts: resolved.products } : {}),

@@ -1,5 +1,6 @@
 import type { Coupon as ServiceCoupon } from "../../sdk/results";
 import { referencedHandle } from "./catalog";
+import { type HeldCoupon, withCouponCurrencies } from "./coupon-currencies";
 import { idsOf, percentOf, recordOf, referenceSet, SERVICE_DEFAULTS } from "./coupon-fields";
 import { label } from "./coupon-service";
 import type { CatalogReader, SiteView } from "./kind";
@@ -41,7 +42,7 @@ async function references(c: ServiceCoupon, type: "Product" | "Component", site:
  * discount, the options the service does not hold by default, a duration only on a recurring coupon (a
  * declaration cannot say one otherwise), the end date as the service answers it after a create.
  */
-async function inputsOf(c: ServiceCoupon, site: SiteView): Promise<Record<string, unknown>> {
+async function inputsOf(c: HeldCoupon, site: SiteView): Promise<Record<string, unknown>> {
   const code = c.code ?? "";
   const family = c.productFamilyId === undefined ? undefined : await site.keyOf("productFamily", c.productFamilyId);
   const percentage = percentOf(c);
@@ -62,6 +63,7 @@ async function inputsOf(c: ServiceCoupon, site: SiteView): Promise<Record<string
     applyOnSubscriptionExpiration: c.applyOnSubscriptionExpiration,
     restrictedProducts: await references(c, "Product", site),
     restrictedComponents: await references(c, "Component", site),
+    currencyPrices: c.currencyPrices && Object.keys(c.currencyPrices).length > 0 ? c.currencyPrices : undefined,
   };
   const byDefault = (k: string, v: unknown) =>
     Object.hasOwn(SERVICE_DEFAULTS, k) && SERVICE_DEFAULTS[k as keyof typeof SERVICE_DEFAULTS] === v;
@@ -69,16 +71,22 @@ async function inputsOf(c: ServiceCoupon, site: SiteView): Promise<Record<string
 }
 
 /** The coupon kind's reader; `argsOf` is its lifecycle's (the declared inputs it records). */
-export const couponReader = (argsOf: (inputs: Record<string, unknown>) => Record<string, unknown>): CatalogReader<ServiceCoupon> => ({
-  list: (client) => client.listCoupons({ includeArchived: true }),
+export const couponReader = (argsOf: (inputs: Record<string, unknown>) => Record<string, unknown>): CatalogReader<HeldCoupon> => ({
+  async list(client) {
+    const out: HeldCoupon[] = [];
+    // One at a time: the catalog's read bounds its requests in flight per list, not within one.
+    for (const c of await client.listCoupons({ includeArchived: true })) out.push(await withCouponCurrencies(client, c));
+    return out;
+  },
 
   /** The coupon with this code, else the one with this id (a code may be digits only: the code wins). */
   async find(client, key) {
     const byCode = CODE.test(key)
       ? (await client.listCoupons({ includeArchived: true, codes: [key] })).find((c) => c.code === key)
       : undefined;
-    if (byCode || !ID.test(key)) return byCode;
-    return (await client.listCoupons({ includeArchived: true })).find((c) => c.id === Number(key));
+    const found =
+      byCode || !ID.test(key) ? byCode : (await client.listCoupons({ includeArchived: true })).find((c) => c.id === Number(key));
+    return found && withCouponCurrencies(client, found);
   },
   id: (c) => c.id,
   key: (c) => c.code || undefined,

@@ -1,12 +1,13 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { couponCode, couponInput, couponRule } from "../../sdk/catalog/coupon-inputs";
+import { couponCurrencyPricesInput } from "../../sdk/catalog/currency-inputs";
 import { BillingApiError } from "../../sdk/errors";
-import type { Coupon as ServiceCoupon } from "../../sdk/results";
 import { isUnknown } from "../engine";
 import { shellProvider } from "../shell";
 import { adoptField, referencedHandle, refersTo } from "./catalog";
 import { Component } from "./component";
+import { convergeCouponCurrencies, type HeldCoupon, withCouponCurrencies } from "./coupon-currencies";
 import {
   bodyOf,
   declaredAsHeld,
@@ -22,6 +23,7 @@ import {
 } from "./coupon-fields";
 import { couponReader } from "./coupon-reader";
 import { archivedError, couponWithCode, familyOf, freedCode, label, noFamily, notFound, otherFamily } from "./coupon-service";
+import { CURRENCY_PRICES, currencyFailures, holdsUnknown, withCurrencyChange } from "./currency-fields";
 import type { CouponArgs, CouponOutputs } from "./generated/coupon";
 import { siteInput } from "./inputs";
 import { type ArgsOf, type CatalogReader, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
@@ -43,6 +45,10 @@ export { couponWithCode } from "./coupon-service";
  * coupon's code out of the way, then creates the new one, then archives the old one.
  */
 const sdk = couponInput.shape;
+
+/** What a change of a coupon's currency amounts does. */
+const CURRENCY_IN_PLACE =
+  "its discount in those currencies changes in place (the coupon stays); a currency left out keeps its amount: the service has no delete of a currency price";
 
 const kind = declareKind({
   key: "coupon",
@@ -72,6 +78,11 @@ const kind = declareKind({
         .optional()
         .describe(
           "The products it is limited to: Product resources, their `productId`s, ids, or \"handle:<handle>\"; resolved to the site's ids at apply time. Order does not matter; [] lifts every product restriction; left out, the service's are kept.",
+        ),
+      currencyPrices: couponCurrencyPricesInput
+        .optional()
+        .describe(
+          "A flat-amount coupon's discount in the site's other currencies, by ISO code, in the currency's own units (9.5 is 9.50, not cents): `{ EUR: 9, GBP: 8 }`. A percentage coupon takes none (the service's rule). Each currency must be one of the site's (checked at preview). Set after the coupon, changed in place; a currency left out is kept (the service has no delete of a currency price).",
         ),
       restrictedComponents: referenceList("component", "a Component's componentId")
         .optional()
@@ -106,6 +117,10 @@ const kind = declareKind({
     applyOnSubscriptionExpiration: z.boolean().nullable().describe("Whether it applies at a subscription's expiration."),
     restrictedProductIds: z.array(z.number().int()).describe("The site's ids of the products it is limited to, sorted (empty: all)."),
     restrictedComponentIds: z.array(z.number().int()).describe("The site's ids of the components it is limited to, sorted (empty: all)."),
+    currencyPrices: z
+      .record(z.string(), z.number())
+      .nullable()
+      .describe("A flat-amount coupon's discount in other currencies as the service holds it, when read; null for a percentage coupon."),
     archivedAt: z.string().nullable().describe("When it was archived (ISO-8601); null while it is live."),
     site: z.string().optional().describe("The site, when one was named."),
   }),
@@ -130,6 +145,7 @@ const kind = declareKind({
     defaults: SERVICE_DEFAULTS,
     noun: "coupon",
     title: "Coupon",
+    pricing: { fields: [CURRENCY_PRICES], onUpdate: CURRENCY_IN_PLACE },
     replaced: () => ["create the new coupon (or adopt one with its code)", "archive the old one"],
     deleted: () => ["archived: it can no longer be applied; subscriptions that have it keep their discount"],
   },
@@ -174,7 +190,7 @@ const familyIdOf = (where: Where): number => {
 };
 
 /** A coupon's part of the lifecycle: addressed under its family, found by its code across the site, its code freed for a replacement. */
-const steps: Steps<In, St, ServiceCoupon, Where> = {
+const steps: Steps<In, St, HeldCoupon, Where> = {
   type: "Coupon",
   noun: "coupon",
   key: "code",
@@ -206,15 +222,18 @@ const steps: Steps<In, St, ServiceCoupon, Where> = {
     ctx.client(where.site).createCoupon(familyIdOf(where), bodyOf(inputs, where.resolved), token ? { uniquenessToken: token } : {}),
 
   /** Sends the declaration when the service holds any of it differently (the update takes the whole coupon). */
-  async converge(ctx, c, inputs, where, created) {
-    // The create's body carried every declared field.
-    if (created) return c;
+  async converge(ctx, c, inputs, where, created, recorded) {
+    // The create's body carried every declared field but the currency prices, which are set once the coupon exists.
+    if (created) return convergeCouponCurrencies(ctx, c, inputs.currencyPrices, where.site, undefined);
     where.resolved ??= await resolve(ctx, inputs);
     const changed = differences(c, inputs, where.resolved);
-    if (changed.length === 0) return c;
+    const args = recorded?.args ?? {};
+    if (changed.length === 0) return convergeCouponCurrencies(ctx, c, inputs.currencyPrices, where.site, args);
     try {
       // The SDK reads back after a failure that may have applied, and lifts the restrictions the declaration leaves out.
-      return await ctx.client(where.site).updateCoupon(familyIdOf(where), c.id, bodyOf(inputs, where.resolved));
+      const updated = await ctx.client(where.site).updateCoupon(familyIdOf(where), c.id, bodyOf(inputs, where.resolved));
+      // After the update: an amount coupon that was a percentage one takes currency prices only now.
+      return await convergeCouponCurrencies(ctx, updated, inputs.currencyPrices, where.site, args);
     } catch (err) {
       if (err instanceof BillingApiError && err.status === 422)
         throw new Error(
@@ -225,7 +244,10 @@ const steps: Steps<In, St, ServiceCoupon, Where> = {
   },
   current: async (ctx, s, id, where) => {
     if (where.family === undefined) throw notFound(s.code, id);
-    return ctx.client(where.site).readCoupon(where.family.id, id);
+    const client = ctx.client(where.site);
+    const c = await client.readCoupon(where.family.id, id);
+    // Read only where declared: drift is of the declared currencies (those left out the service keeps anyway).
+    return s.args.currencyPrices !== undefined ? withCouponCurrencies(client, c) : c;
   },
   record: (c, _inputs, where) => recordOf(c, where),
   async archiveReplaced(ctx, old, where) {
@@ -272,6 +294,14 @@ export const coupon: KindModule<typeof kind, State> = {
     unfinished: (s) => life.unfinished(s as St),
 
     async preflight(ctx, inputs, olds) {
+      const owner = holdsUnknown(inputs.percentage) ? undefined : { kind: "coupon" as const, percentage: inputs.percentage };
+      const currencies = await currencyFailures(ctx, owner, inputs.currencyPrices, inputs.site);
+      if (currencies.length > 0) return { failures: currencies };
+      const pricingChange =
+        olds === undefined
+          ? undefined
+          : withCurrencyChange(undefined, olds.currencyPrices, inputs.currencyPrices, `in place: ${CURRENCY_IN_PLACE}`);
+      const preview = pricingChange ? { preview: { pricingChange } } : {};
       if (isUnknown(inputs.site)) return { failures: [] };
       const site = inputs.site as string | undefined;
       const failures = await restrictionFailures(ctx, inputs);
@@ -287,7 +317,7 @@ export const coupon: KindModule<typeof kind, State> = {
           ? (ref as number)
           : (await familyWithHandle(client, familyHandle))?.id;
       if (olds !== undefined) {
-        if (olds.code === code) return { failures: [] };
+        if (olds.code === code) return { failures: [], ...preview };
         // A new code, in place: it must be free (archived coupons keep theirs).
         const holder = await couponWithCode(client, code, familyId);
         if (holder)
@@ -295,7 +325,7 @@ export const coupon: KindModule<typeof kind, State> = {
             "code",
             `the code \`${code}\` is taken by ${label(code, holder.id)}${holder.archivedAt !== undefined ? ", which is archived (an archived coupon keeps its code)" : ""}: choose another code`,
           );
-        return { failures: [] };
+        return { failures: [], ...preview };
       }
       // A first deploy: an existing code is adopted, or refused (archived, adopt: false, held in another family).
       const where: Where = { site, family: familyId === undefined ? undefined : { id: familyId, handle: familyHandle } };

@@ -1,5 +1,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { type CurrencyPriceRole, type CurrencyPricesOwner, pricePointCurrencyPricesInput } from "../../sdk/catalog/currency-inputs";
+import { pricePointCurrencyPricesOf } from "../../sdk/catalog/currency-results";
+import type { BillingClient } from "../../sdk/client";
 import { flag } from "../../sdk/inputs";
 import type { PricePoint } from "../../sdk/results";
 import { isUnknown } from "../engine";
@@ -18,16 +21,31 @@ import {
   pricingChanges,
   pricingFields,
   pricingInputs,
+  pricingOf,
   pricingOutputShape,
   pricingOutputs,
   pricingRule,
   referenceField,
 } from "./catalog";
+import { CURRENCY_PRICES, currencyFailures, heldAsDeclared, holdsUnknown, keptNotice, withCurrencyChange } from "./currency-fields";
 import type { ProductPricePointArgs, ProductPricePointOutputs } from "./generated/product-price-point";
 import { siteInput } from "./inputs";
-import { type ArgsOf, type CatalogReader, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
+import {
+  type ArgsOf,
+  type CatalogReader,
+  type Context,
+  declareKind,
+  type InputsOf,
+  type KindModule,
+  type PreviewedInputs,
+  resourceClass,
+} from "./kind";
 import { type LifecycleState, labelOf, lifecycle, type Steps } from "./lifecycle";
 import { Product, productIdOf } from "./product";
+
+/** What a change of currency prices alone does: the amounts change in place. */
+const CURRENCY_IN_PLACE =
+  "its prices in those currencies change in place (the price point stays); a currency left out keeps its prices: the service has no delete of a currency price";
 
 const kind = declareKind({
   key: "productPricePoint",
@@ -42,6 +60,16 @@ const kind = declareKind({
       handle: handleField("price point"),
       name: nameField("The price point's name (1 to 255 characters); the service cannot rename a price point, so a new name is a new one."),
       ...pricingFields,
+      useSiteExchangeRate: flag
+        .optional()
+        .describe(
+          "false: its prices in the site's other currencies are its own (`currencyPrices`); true, the service's default: they follow the site's exchange rate, and `currencyPrices` must be left out. The service's update does not take it, so a change replaces the price point.",
+        ),
+      currencyPrices: pricePointCurrencyPricesInput
+        .optional()
+        .describe(
+          "Its prices in the site's other currencies (with `useSiteExchangeRate: false`), by ISO code, in the currency's own units (9.5 is 9.50, not cents): `{ EUR: { baseline: 9, trial: 1, initial: 20 } }`. They mirror the pricing: `baseline` always, `trial` exactly when it has a trial, `initial` exactly when it has an initial charge. Each currency must be one of the site's (checked at preview). Created after the price point, changed in place; a currency left out is kept (the service has no delete of a currency price).",
+        ),
       default: flag
         .optional()
         .describe(
@@ -64,9 +92,19 @@ const kind = declareKind({
     isDefault: z.boolean().describe("Whether it is its product's default price point."),
     archivedAt: z.string().nullable().describe("When it was archived (ISO-8601); null while it is live."),
     ...pricingOutputShape,
+    useSiteExchangeRate: z
+      .boolean()
+      .nullable()
+      .describe("Whether its prices in other currencies follow the site's exchange rate, as the service holds it (null: not said)."),
+    currencyPrices: z
+      .record(z.string(), z.record(z.string(), z.number()))
+      .nullable()
+      .describe(
+        "Its own prices in other currencies as the service holds them, by currency and role (baseline, trial, initial); null while it follows the site's exchange rate.",
+      ),
     site: z.string().optional().describe("The site, when one was named."),
   }),
-  replaceOn: ["site", "product", "name", ...PRICING_FIELDS],
+  replaceOn: ["site", "product", "name", "useSiteExchangeRate", ...PRICING_FIELDS],
   refresh: true,
   onDelete: "archives it; the product's default cannot be archived (promote another first), except with its product, which archives both",
   example: {
@@ -83,11 +121,12 @@ const kind = declareKind({
     references: { product: { kind: "product", output: "productId" } },
     runtimeInputs: ["adopt", "pricingChangeAcknowledged", "site"],
     partOfOwner: { input: "default", as: "defaultPricePoint" },
-    defaults: { initialChargeAfterTrial: false, expirationIntervalUnit: "never" },
+    defaults: { initialChargeAfterTrial: false, expirationIntervalUnit: "never", useSiteExchangeRate: true },
     noun: "price point",
     title: "Price point",
     pricing: {
-      fields: PRICING_FIELDS,
+      fields: [...PRICING_FIELDS, CURRENCY_PRICES],
+      onUpdate: CURRENCY_IN_PLACE,
       onReplace: (inputs) =>
         inputs.default === true
           ? "new signups get the new pricing (the new price point is the default); subscriptions on the old one keep theirs"
@@ -118,6 +157,8 @@ const kind = declareKind({
 });
 
 type Inputs = InputsOf<typeof kind>;
+/** A price point as the service holds it, with its own currency prices when it has them (`useSiteExchangeRate: false`). */
+type Held = PricePoint & { readonly currencyPrices?: Record<string, Partial<Record<CurrencyPriceRole, number>>> };
 type Outputs = z.output<typeof kind.outputs>;
 
 /**
@@ -132,7 +173,7 @@ const state = kind.outputs.partial().extend({
 });
 type State = z.output<typeof state>;
 
-const outputsOf = (pp: PricePoint, productId: number, site: string | undefined): Outputs => ({
+const outputsOf = (pp: Held, productId: number, site: string | undefined): Outputs => ({
   pricePointId: pp.id,
   productId: pp.productId ?? productId,
   handle: pp.handle ?? "",
@@ -140,6 +181,8 @@ const outputsOf = (pp: PricePoint, productId: number, site: string | undefined):
   isDefault: pp.type === "default",
   archivedAt: pp.archivedAt ?? null,
   ...(pricingOutputs(pp.pricing) as Pick<Outputs, PricingField>),
+  useSiteExchangeRate: pp.useSiteExchangeRate ?? null,
+  currencyPrices: pp.currencyPrices ?? null,
   ...(site !== undefined ? { site } : {}),
 });
 
@@ -150,7 +193,45 @@ function differences(pp: PricePoint, inputs: Inputs): string[] {
   const held = pricingOutputs(pp.pricing);
   const differs = pricingChanges(inputs, held);
   if (differs.length > 0) return [describeChanges(differs, held, inputs)];
+  if (
+    inputs.useSiteExchangeRate !== undefined &&
+    pp.useSiteExchangeRate !== undefined &&
+    inputs.useSiteExchangeRate !== pp.useSiteExchangeRate
+  )
+    return [`useSiteExchangeRate ${pp.useSiteExchangeRate} → ${inputs.useSiteExchangeRate}`];
   return (pp.name ?? inputs.name) === inputs.name ? [] : ["its name differs"];
+}
+
+/** A price point with its own currency prices read, when it has them (with the exchange rate's, they are not its own). */
+async function withCurrencies(client: BillingClient, productId: number, pp: PricePoint): Promise<Held> {
+  if (pp.useSiteExchangeRate !== false) return pp;
+  return { ...pp, currencyPrices: pricePointCurrencyPricesOf(await client.readPricePointCurrencyPrices(productId, pp.id)) };
+}
+
+/**
+ * Makes the price point's currency prices the declared ones (create what it lacks, change amounts in place); the
+ * currencies it keeps that the declaration leaves out are said. A failure says what was not set: the price point
+ * itself is recorded, and the next `up` sends the currency prices again.
+ */
+async function convergeCurrencies(ctx: Context, pp: Held, inputs: Inputs, at: Where, recorded: State | undefined): Promise<Held> {
+  const declared = inputs.currencyPrices;
+  const name = label(pp.handle ?? inputs.handle, pp.id);
+  if (declared === undefined) {
+    const before = recorded?.args.currencyPrices;
+    const codes = before && typeof before === "object" ? Object.keys(before) : [];
+    if (codes.length > 0) ctx.notice(keptNotice("ProductPricePoint", name, codes));
+    return pp;
+  }
+  const codes = Object.keys(declared);
+  if (codes.length === 0 && recorded === undefined) return pp;
+  let set: Awaited<ReturnType<BillingClient["setPricePointCurrencyPrices"]>>;
+  try {
+    set = await ctx.client(at.site).setPricePointCurrencyPrices(at.productId, pp.id, declared, { pricing: pricingOf(inputs) });
+  } catch (err) {
+    throw new Error(`its ${codes.join(", ")} prices were not all set: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (set.undeclared.length > 0) ctx.notice(keptNotice("ProductPricePoint", name, set.undeclared));
+  return { ...pp, currencyPrices: pricePointCurrencyPricesOf(set.prices) };
 }
 
 /** Where a price point lives: its product, at its site. */
@@ -160,7 +241,7 @@ interface Where {
 }
 
 /** A price point lives in its product: found by handle there, replaced when its pricing or name differs. */
-const steps: Steps<Inputs, State & LifecycleState, PricePoint, Where> = {
+const steps: Steps<Inputs, State & LifecycleState, Held, Where> = {
   type: "ProductPricePoint",
   owner: "product",
   noun: "price point",
@@ -186,21 +267,22 @@ const steps: Steps<Inputs, State & LifecycleState, PricePoint, Where> = {
     return { freed, old: pp.id };
   },
   create(ctx, inputs, at, token) {
-    const { product: _, default: __, adopt: ___, pricingChangeAcknowledged: ____, site: _____, ...body } = inputs;
+    const { product: _, default: __, adopt: ___, pricingChangeAcknowledged: ____, site: _____, currencyPrices: ______, ...body } = inputs;
     return ctx.client(at.site).createPricePoint(at.productId, body, token ? { uniquenessToken: token } : {});
   },
   /** In place: the handle; the default stays until another is promoted (the service cannot demote one). */
   async converge(ctx, pp, inputs, at, created, recorded) {
-    if (created) return pp;
-    let live = pp;
+    if (created) return convergeCurrencies(ctx, pp, inputs, at, undefined);
+    let live: Held = pp;
     if (live.handle !== inputs.handle) live = await ctx.client(at.site).updatePricePoint(at.productId, pp.id, { handle: inputs.handle });
     if (inputs.default === false && live.type === "default" && recorded?.args.default === true)
       ctx.notice(
         `ProductPricePoint: ${label(inputs.handle, pp.id)} stays the product's default until another price point is promoted (the service cannot demote one).`,
       );
-    return live;
+    return convergeCurrencies(ctx, live, inputs, at, recorded ?? ({ args: {} } as State));
   },
-  current: (ctx, s, id, at) => ctx.client(s.site).readPricePoint(at.productId, id),
+  current: async (ctx, s, id, at) =>
+    withCurrencies(ctx.client(s.site), at.productId, await ctx.client(s.site).readPricePoint(at.productId, id)),
   record: (pp, inputs, at) => outputsOf(pp, at.productId, inputs.site),
   isDefault: (pp) => pp.type === "default",
   promote: async (ctx, pp, at) => {
@@ -235,16 +317,42 @@ const steps: Steps<Inputs, State & LifecycleState, PricePoint, Where> = {
   },
 };
 
+/** What the SDK's currency rules need of the declaration, once each part is known (undefined before). */
+function currencyOwner(inputs: PreviewedInputs<typeof kind>): CurrencyPricesOwner | undefined {
+  const parts = [inputs.trialPriceInCents, inputs.trialInterval, inputs.initialChargeInCents, inputs.useSiteExchangeRate];
+  if (parts.some(holdsUnknown)) return undefined;
+  const pricing = inputs as Partial<Inputs>;
+  return {
+    kind: "product price point",
+    pricing: {
+      trialPriceInCents: pricing.trialPriceInCents,
+      trialInterval: pricing.trialInterval,
+      initialChargeInCents: pricing.initialChargeInCents,
+    },
+    useSiteExchangeRate: pricing.useSiteExchangeRate,
+  };
+}
+
 const ARG_KEYS = Object.keys(kind.inputs.shape);
 const life = lifecycle(steps, { argKeys: ARG_KEYS, idField: "pricePointId" });
 
 /** What the service holds of a price point, as the inputs that declare it. */
-const reader: CatalogReader<PricePoint> = {
-  list: (client, owner) => client.listPricePoints((owner as { id: number }).id, { includeArchived: true }),
-  find: async (client, key, owner) =>
-    (await client.listPricePoints((owner as { id: number }).id, { includeArchived: true })).find((pp) =>
+const reader: CatalogReader<Held> = {
+  async list(client, owner) {
+    const productId = (owner as { id: number }).id;
+    const out: Held[] = [];
+    // One at a time: the catalog's read bounds its requests in flight per list, not within one.
+    for (const pp of await client.listPricePoints(productId, { includeArchived: true }))
+      out.push(await withCurrencies(client, productId, pp));
+    return out;
+  },
+  async find(client, key, owner) {
+    const productId = (owner as { id: number }).id;
+    const found = (await client.listPricePoints(productId, { includeArchived: true })).find((pp) =>
       /^[1-9][0-9]{0,15}$/.test(key) ? pp.id === Number(key) : pp.handle === key,
-    ),
+    );
+    return found && withCurrencies(client, productId, found);
+  },
   id: (pp) => pp.id,
   key: (pp) => pp.handle,
   archived: (pp) => pp.archivedAt !== undefined,
@@ -255,6 +363,8 @@ const reader: CatalogReader<PricePoint> = {
       handle: pp.handle,
       name: pp.name || pp.handle,
       ...pricingInputs(pp.pricing),
+      useSiteExchangeRate: pp.useSiteExchangeRate,
+      ...(pp.currencyPrices && Object.keys(pp.currencyPrices).length > 0 ? { currencyPrices: pp.currencyPrices } : {}),
       ...(pp.type === "default" ? { default: true } : {}),
     };
   },
@@ -275,16 +385,27 @@ export const productPricePoint: KindModule<typeof kind, State> = {
         if (out[k] !== undefined && s[k] !== undefined && s[k] !== null) out[k] = s[k];
       // Promoted outside: no longer declared-false vs held-true drift (the service cannot demote).
       if (s.args.default === true && s.isDefault === false) out.default = false;
+      if (out.useSiteExchangeRate !== undefined && typeof s.useSiteExchangeRate === "boolean")
+        out.useSiteExchangeRate = s.useSiteExchangeRate;
+      // Only the declared currencies: those it keeps that the declaration leaves out, no declaration can remove.
+      if (out.currencyPrices !== undefined) out.currencyPrices = heldAsDeclared(s.args.currencyPrices, s.currencyPrices);
       return out;
     },
     unfinished: life.unfinished,
 
     async preflight(ctx, inputs, olds) {
+      const currencies = await currencyFailures(ctx, currencyOwner(inputs), inputs.currencyPrices, inputs.site);
+      if (currencies.length > 0) return { failures: currencies };
       if (olds !== undefined) {
-        const pricingChange = pricingChangeOf(
-          inputs as Partial<Inputs>,
-          olds as Partial<Inputs>,
-          "replaced: the old price point's handle is freed, the new one created (and promoted if default), the old one archived; subscriptions on the old one keep it",
+        const pricingChange = withCurrencyChange(
+          pricingChangeOf(
+            inputs as Partial<Inputs>,
+            olds as Partial<Inputs>,
+            "replaced: the old price point's handle is freed, the new one created (and promoted if default), the old one archived; subscriptions on the old one keep it",
+          ),
+          olds.currencyPrices,
+          inputs.currencyPrices,
+          `in place: ${CURRENCY_IN_PLACE}`,
         );
         return pricingChange ? { failures: [], preview: { pricingChange } } : { failures: [] };
       }

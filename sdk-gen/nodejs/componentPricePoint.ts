@@ -47,6 +47,10 @@ export class ComponentPricePoint extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly componentId: pulumi.Output<number>;
     /**
+     * Its own prices in other currencies as the service holds them, one unit price per tier (null: none for that tier); null while it follows the site's exchange rate.
+     */
+    declare public readonly currencyPrices: pulumi.Output<{[key: string]: any} | undefined>;
+    /**
      * After how many units rolled-over prepaid units expire (prepaid usage).
      */
     declare public readonly expirationInterval: pulumi.Output<number | undefined>;
@@ -139,6 +143,7 @@ export class ComponentPricePoint extends pulumi.CustomResource {
             }
             resourceInputs["adopt"] = args?.adopt;
             resourceInputs["component"] = args?.component;
+            resourceInputs["currencyPrices"] = args?.currencyPrices;
             resourceInputs["default"] = args?.default;
             resourceInputs["expirationInterval"] = args?.expirationInterval;
             resourceInputs["expirationIntervalUnit"] = args?.expirationIntervalUnit;
@@ -163,6 +168,7 @@ export class ComponentPricePoint extends pulumi.CustomResource {
         } else {
             resourceInputs["archivedAt"] = undefined /*out*/;
             resourceInputs["componentId"] = undefined /*out*/;
+            resourceInputs["currencyPrices"] = undefined /*out*/;
             resourceInputs["expirationInterval"] = undefined /*out*/;
             resourceInputs["expirationIntervalUnit"] = undefined /*out*/;
             resourceInputs["handle"] = undefined /*out*/;
@@ -197,6 +203,10 @@ export interface ComponentPricePointArgs {
      * The component: a Component resource (then it goes with the component: destroying both archives the component and leaves this price point to it, even while it is the default), its `componentId`, an id, or "handle:<handle>".
      */
     component: pulumi.Input<number | string>;
+    /**
+     * Its prices in the site's other currencies (with `useSiteExchangeRate: false`), by ISO code: one unit price per tier of `prices`, in their order (`{ EUR: ["0.09", "0.07"] }`, in the currency's own units). The tiers must be mirrored (the service's rule), and each currency must be one of the site's (checked at preview). Set after the price point, changed in place; a currency left out is kept (the service has no delete of a currency price).
+     */
+    currencyPrices?: pulumi.Input<{[key: string]: any} | undefined>;
     /**
      * true: promote it to the component's default price point (new subscriptions get it; existing ones keep theirs), before any price point it replaces is archived. Setting it back to false changes nothing until another is promoted.
      */
@@ -258,7 +268,7 @@ export interface ComponentPricePointArgs {
      */
     taxIncluded?: pulumi.Input<boolean | undefined>;
     /**
-     * Whether its prices in the site's other currencies follow the site's exchange rate.
+     * Whether its prices in the site's other currencies follow the site's exchange rate (true, the service's default) or are its own `currencyPrices` (false).
      */
     useSiteExchangeRate?: pulumi.Input<boolean | undefined>;
 }

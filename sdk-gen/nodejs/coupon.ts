@@ -69,6 +69,10 @@ export class Coupon extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly couponId: pulumi.Output<number>;
     /**
+     * A flat-amount coupon's discount in other currencies as the service holds it, when read; null for a percentage coupon.
+     */
+    declare public readonly currencyPrices: pulumi.Output<{[key: string]: any} | undefined>;
+    /**
      * The description as the service holds it.
      */
     declare public readonly description: pulumi.Output<string | undefined>;
@@ -144,6 +148,7 @@ export class Coupon extends pulumi.CustomResource {
             resourceInputs["applyOnSubscriptionExpiration"] = args?.applyOnSubscriptionExpiration;
             resourceInputs["code"] = args?.code;
             resourceInputs["compoundingStrategy"] = args?.compoundingStrategy;
+            resourceInputs["currencyPrices"] = args?.currencyPrices;
             resourceInputs["description"] = args?.description;
             resourceInputs["durationPeriodCount"] = args?.durationPeriodCount;
             resourceInputs["endDate"] = args?.endDate;
@@ -170,6 +175,7 @@ export class Coupon extends pulumi.CustomResource {
             resourceInputs["code"] = undefined /*out*/;
             resourceInputs["compoundingStrategy"] = undefined /*out*/;
             resourceInputs["couponId"] = undefined /*out*/;
+            resourceInputs["currencyPrices"] = undefined /*out*/;
             resourceInputs["description"] = undefined /*out*/;
             resourceInputs["durationPeriodCount"] = undefined /*out*/;
             resourceInputs["endDate"] = undefined /*out*/;
@@ -220,6 +226,10 @@ export interface CouponArgs {
      * With stackable: "compound" (applied after other coupons) or "full-price" (on the full price).
      */
     compoundingStrategy?: pulumi.Input<string | undefined>;
+    /**
+     * A flat-amount coupon's discount in the site's other currencies, by ISO code, in the currency's own units (9.5 is 9.50, not cents): `{ EUR: 9, GBP: 8 }`. A percentage coupon takes none (the service's rule). Each currency must be one of the site's (checked at preview). Set after the coupon, changed in place; a currency left out is kept (the service has no delete of a currency price).
+     */
+    currencyPrices?: pulumi.Input<{[key: string]: any} | undefined>;
     /**
      * The coupon's description.
      */

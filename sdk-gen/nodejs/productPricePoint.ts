@@ -41,6 +41,10 @@ export class ProductPricePoint extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly archivedAt: pulumi.Output<string | undefined>;
     /**
+     * Its own prices in other currencies as the service holds them, by currency and role (baseline, trial, initial); null while it follows the site's exchange rate.
+     */
+    declare public readonly currencyPrices: pulumi.Output<{[key: string]: any} | undefined>;
+    /**
      * The expiration's length (null: never).
      */
     declare public readonly expirationInterval: pulumi.Output<number | undefined>;
@@ -108,6 +112,10 @@ export class ProductPricePoint extends pulumi.CustomResource {
      * The trial's type.
      */
     declare public readonly trialType: pulumi.Output<string | undefined>;
+    /**
+     * Whether its prices in other currencies follow the site's exchange rate, as the service holds it (null: not said).
+     */
+    declare public readonly useSiteExchangeRate: pulumi.Output<boolean | undefined>;
 
     /**
      * Create a ProductPricePoint resource with the given unique name, arguments, and options.
@@ -139,6 +147,7 @@ export class ProductPricePoint extends pulumi.CustomResource {
                 throw new Error("Missing required property 'product'");
             }
             resourceInputs["adopt"] = args?.adopt;
+            resourceInputs["currencyPrices"] = args?.currencyPrices;
             resourceInputs["default"] = args?.default;
             resourceInputs["expirationInterval"] = args?.expirationInterval;
             resourceInputs["expirationIntervalUnit"] = args?.expirationIntervalUnit;
@@ -156,12 +165,14 @@ export class ProductPricePoint extends pulumi.CustomResource {
             resourceInputs["trialIntervalUnit"] = args?.trialIntervalUnit;
             resourceInputs["trialPriceInCents"] = args?.trialPriceInCents;
             resourceInputs["trialType"] = args?.trialType;
+            resourceInputs["useSiteExchangeRate"] = args?.useSiteExchangeRate;
             resourceInputs["archivedAt"] = undefined /*out*/;
             resourceInputs["isDefault"] = undefined /*out*/;
             resourceInputs["pricePointId"] = undefined /*out*/;
             resourceInputs["productId"] = undefined /*out*/;
         } else {
             resourceInputs["archivedAt"] = undefined /*out*/;
+            resourceInputs["currencyPrices"] = undefined /*out*/;
             resourceInputs["expirationInterval"] = undefined /*out*/;
             resourceInputs["expirationIntervalUnit"] = undefined /*out*/;
             resourceInputs["handle"] = undefined /*out*/;
@@ -179,6 +190,7 @@ export class ProductPricePoint extends pulumi.CustomResource {
             resourceInputs["trialIntervalUnit"] = undefined /*out*/;
             resourceInputs["trialPriceInCents"] = undefined /*out*/;
             resourceInputs["trialType"] = undefined /*out*/;
+            resourceInputs["useSiteExchangeRate"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         super(ProductPricePoint.__pulumiType, name, resourceInputs, opts);
@@ -193,6 +205,10 @@ export interface ProductPricePointArgs {
      * Default true: a create first looks for an existing object with this handle and adopts it (then converges it to the declaration). false: an existing handle is a preview error.
      */
     adopt?: pulumi.Input<boolean | undefined>;
+    /**
+     * Its prices in the site's other currencies (with `useSiteExchangeRate: false`), by ISO code, in the currency's own units (9.5 is 9.50, not cents): `{ EUR: { baseline: 9, trial: 1, initial: 20 } }`. They mirror the pricing: `baseline` always, `trial` exactly when it has a trial, `initial` exactly when it has an initial charge. Each currency must be one of the site's (checked at preview). Created after the price point, changed in place; a currency left out is kept (the service has no delete of a currency price).
+     */
+    currencyPrices?: pulumi.Input<{[key: string]: any} | undefined>;
     /**
      * true: promote it to the product's default price point (new signups get it). Setting it back to false changes nothing until another is promoted.
      */
@@ -261,4 +277,8 @@ export interface ProductPricePointArgs {
      * "no_obligation" or "payment_expected".
      */
     trialType?: pulumi.Input<string | undefined>;
+    /**
+     * false: its prices in the site's other currencies are its own (`currencyPrices`); true, the service's default: they follow the site's exchange rate, and `currencyPrices` must be left out. The service's update does not take it, so a change replaces the price point.
+     */
+    useSiteExchangeRate?: pulumi.Input<boolean | undefined>;
 }

@@ -69,5 +69,6 @@ export function toPricePoint(p: WirePricePoint): PricePoint {
     productId: ref(p.product_id),
     archivedAt: u(p.archived_at),
     pricing: toPricing(p),
+    ...(typeof p.use_site_exchange_rate === "boolean" ? { useSiteExchangeRate: p.use_site_exchange_rate } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { PRICING_FIELDS } from "../../provider/kinds/pricing-fields";
+import { CURRENCY_PRICE_ROLES, rolesOf } from "../../sdk/catalog/currency-inputs";
 import type { Simulator } from "../../simulator";
 
 /**
@@ -39,6 +40,34 @@ const price = fc.oneof(
 const rarely = (n: number) => fc.integer({ min: 1, max: n }).map((x) => x === 1);
 /** Drops undefined fields, so each object holds only what was chosen. */
 const defined = (o: Inputs): Inputs => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+
+/** The other currencies of every generated site (its primary one is USD): currency prices name some of them. */
+export const SITE_CURRENCIES = ["EUR", "GBP", "CAD", "JPY"] as const;
+/** An amount in a currency's own units, at most 2 decimals. */
+const currencyAmount = fc.integer({ min: 0, max: 1_000_000 }).map((n) => n / 100);
+/** Prices in the site's other currencies, drawn before the pricing they mirror is known: which currencies, and amounts enough for every role. */
+const currencyDraw = optional(
+  fc.record({
+    codes: fc.subarray([...SITE_CURRENCIES]),
+    amounts: fc.array(currencyAmount, { minLength: SITE_CURRENCIES.length * 3, maxLength: SITE_CURRENCIES.length * 3 }),
+  }),
+);
+type CurrencyDraw = { codes: string[]; amounts: number[] } | undefined;
+/**
+ * A price point's own prices in other currencies (`useSiteExchangeRate: false`), mirroring its pricing's roles; none
+ * drawn: it follows the exchange rate (the service's default, left out).
+ */
+function ownCurrencyPrices(draw: CurrencyDraw, pricing: Inputs): Inputs {
+  if (!draw) return {};
+  const roles = rolesOf(pricing);
+  const currencyPrices = Object.fromEntries(
+    draw.codes.map((code, i) => [
+      code,
+      Object.fromEntries(roles.map((role) => [role, draw.amounts[i * 3 + CURRENCY_PRICE_ROLES.indexOf(role)] as number])),
+    ]),
+  );
+  return { useSiteExchangeRate: false, ...(draw.codes.length > 0 ? { currencyPrices } : {}) };
+}
 
 /** A product's or price point's pricing: each trial type, with or without a trial, an initial charge and an expiration. */
 const pricing = fc
@@ -167,10 +196,24 @@ const componentPricePointBody = (kind: string) =>
       useSiteExchangeRate: optional(flag),
       taxIncluded: optional(flag),
       p: kind === "prepaid_usage" ? prepaidTerms : fc.constant(undefined),
+      // Its own prices in some of the site's other currencies, one per tier (at most three tiers): then not the exchange rate's.
+      // Not on a prepaid one: the site asks a price per overage tier too, which the SDK's mirror rule does not count yet.
+      currencies:
+        kind === "prepaid_usage"
+          ? fc.constant(undefined)
+          : optional(fc.record({ codes: fc.subarray([...SITE_CURRENCIES]), prices: fc.array(price, { minLength: 3, maxLength: 3 }) })),
     })
-    .map(({ t, f, p, ...rest }) => {
+    .map(({ t, f, p, currencies, ...rest }) => {
       const { expiration, ...terms } = (p ?? {}) as Inputs & { expiration?: Inputs };
-      return defined({ ...rest, ...t, ...f, ...(p && { ...terms, ...expiration }) });
+      const tiers = (t as { prices: unknown[] }).prices.length;
+      const own =
+        currencies && currencies.codes.length > 0
+          ? {
+              useSiteExchangeRate: false,
+              currencyPrices: Object.fromEntries(currencies.codes.map((code) => [code, currencies.prices.slice(0, tiers)])),
+            }
+          : {};
+      return defined({ ...rest, ...t, ...f, ...(p && { ...terms, ...expiration }), ...own });
     });
 
 const couponBody = fc
@@ -179,7 +222,18 @@ const couponBody = fc
     description: optional(text),
     discount: fc.oneof(
       fc.integer({ min: 1, max: 100 }).map((percentage) => ({ percentage })),
-      fc.integer({ min: 1, max: 50_000 }).map((amountInCents) => ({ amountInCents })),
+      // A flat-amount coupon may have its discount in some of the site's other currencies (whole amounts: the simulator
+      // takes the contract's integer `price`).
+      fc
+        .record({
+          amountInCents: fc.integer({ min: 1, max: 50_000 }),
+          currencies: fc.subarray([...SITE_CURRENCIES]),
+          amounts: fc.array(fc.integer({ min: 0, max: 500 }), { minLength: SITE_CURRENCIES.length, maxLength: SITE_CURRENCIES.length }),
+        })
+        .map(({ amountInCents, currencies, amounts }) => ({
+          amountInCents,
+          ...(currencies.length > 0 && { currencyPrices: Object.fromEntries(currencies.map((code, i) => [code, amounts[i] as number])) }),
+        })),
     ),
     recurrence: optional(fc.record({ durationPeriodCount: optional(fc.integer({ min: 1, max: 12 })) })),
     // As the service holds an end date (an instant), whether a web UI or the API set it.
@@ -220,7 +274,11 @@ export const catalogArbitrary: fc.Arbitrary<GeneratedCatalog> = fc
         requireShippingAddress: optional(flag),
         pricing,
         archived: rarely(6),
-        pricePoints: uniqueBy(fc.record({ handle: handle("pp-"), name, pricing, archived: rarely(4) }), (p) => p.handle, 2),
+        pricePoints: uniqueBy(
+          fc.record({ handle: handle("pp-"), name, pricing, archived: rarely(4), currencies: currencyDraw }),
+          (p) => p.handle,
+          2,
+        ),
         /** Which price point, if any, the web UI made the default (then its pricing is the product's). */
         defaultPoint: optional(fc.nat()),
       }),
@@ -320,6 +378,9 @@ export const catalogArbitrary: fc.Arbitrary<GeneratedCatalog> = fc
             handle: ppHandle,
             name: pp.name,
             ...pp.pricing,
+            // A product's default price point is made with the product, which takes no currency prices: the others only.
+            // The site's seeding gives a price point the product's terms it does not set itself: its roles are theirs too.
+            ...(i === def ? {} : ownCurrencyPrices(pp.currencies as CurrencyDraw, { ...pr, ...pp.pricing })),
             default: i === def || undefined,
           }),
           // The default cannot be archived (but with its product).
@@ -367,7 +428,7 @@ export const catalogArbitrary: fc.Arbitrary<GeneratedCatalog> = fc
             handle: `${c.handle}-${pp.handle}`,
             ...termsOf(pp),
             // The default's currency and tax options are its component's, which declares none: left as the service makes them.
-            ...(j === def ? { useSiteExchangeRate: undefined, taxIncluded: undefined, default: true } : {}),
+            ...(j === def ? { useSiteExchangeRate: undefined, taxIncluded: undefined, currencyPrices: undefined, default: true } : {}),
             // An on/off component's default is its one price, a bracket from 0 as the service makes it from a unit price
             // (the vendor's on/off examples): what a declaration of the component can say.
             ...(j === def && body.kind === "on_off"
@@ -433,31 +494,53 @@ export function seedCatalog(sim: Simulator, c: GeneratedCatalog): void {
     });
   for (const { inputs, archived } of of("Product")) {
     const { productFamily, ...fields } = inputs;
-    const pricePoints = of("ProductPricePoint")
-      .filter((pp) => ref(pp.inputs.product) === inputs.handle)
-      .map(({ inputs: { product: _, ...pp }, archived: ppArchived }) => ({ ...pp, archived: ppArchived && !archived }));
-    sim.addProduct({ ...(fields as object), familyHandle: ref(productFamily), archived, pricePoints } as Parameters<
+    const points = of("ProductPricePoint").filter((pp) => ref(pp.inputs.product) === inputs.handle);
+    const pricePoints = points.map(({ inputs: { product: _, currencyPrices: __, ...pp }, archived: ppArchived }) => ({
+      ...pp,
+      archived: ppArchived && !archived,
+    }));
+    const made = sim.addProduct({ ...(fields as object), familyHandle: ref(productFamily), archived, pricePoints } as Parameters<
       Simulator["addProduct"]
     >[0]);
+    for (const { inputs: pp } of points) {
+      const id = made.pricePoints.find((x) => x.handle === pp.handle)?.id;
+      const declared = (pp.currencyPrices ?? {}) as Record<string, Record<string, number>>;
+      const records = Object.entries(declared).flatMap(([currency, amounts]) =>
+        Object.entries(amounts).map(([role, price]) => ({ currency, role: role as (typeof CURRENCY_PRICE_ROLES)[number], price })),
+      );
+      if (id !== undefined && records.length > 0) sim.addProductCurrencyPrices(id, records);
+    }
   }
   for (const { inputs, archived } of of("Component")) {
     const { productFamily, ...fields } = inputs;
-    const pricePoints = of("ComponentPricePoint")
-      .filter((pp) => ref(pp.inputs.component) === inputs.handle)
-      .map(({ inputs: { component: _, ...pp }, archived: ppArchived }) => ({ ...pp, archived: ppArchived && !archived }));
-    sim.addComponent({ ...(fields as object), familyHandle: ref(productFamily), archived, pricePoints } as Parameters<
+    const points = of("ComponentPricePoint").filter((pp) => ref(pp.inputs.component) === inputs.handle);
+    const pricePoints = points.map(({ inputs: { component: _, currencyPrices: __, ...pp }, archived: ppArchived }) => ({
+      ...pp,
+      archived: ppArchived && !archived,
+    }));
+    const made = sim.addComponent({ ...(fields as object), familyHandle: ref(productFamily), archived, pricePoints } as Parameters<
       Simulator["addComponent"]
     >[0]);
+    for (const { inputs: pp } of points) {
+      const point = made.pricePoints.find((x) => x.handle === pp.handle);
+      const ids = [...(point?.prices ?? [])].sort((a, b) => a.startingQuantity - b.startingQuantity).map((x) => x.id);
+      const records = Object.entries((pp.currencyPrices ?? {}) as Record<string, string[]>).flatMap(([currency, prices]) =>
+        prices.map((price, i) => ({ currency, priceId: ids[i] as number, price })),
+      );
+      if (point && records.length > 0) sim.addComponentCurrencyPrices(point.id, records);
+    }
   }
   for (const { inputs, archived } of of("Coupon")) {
-    const { productFamily, restrictedProducts, restrictedComponents, ...fields } = inputs;
-    sim.addCoupon({
+    const { productFamily, restrictedProducts, restrictedComponents, currencyPrices, ...fields } = inputs;
+    const made = sim.addCoupon({
       ...(fields as object),
       familyHandle: ref(productFamily),
       restrictedProducts: ((restrictedProducts as string[] | undefined) ?? []).map(ref),
       restrictedComponents: ((restrictedComponents as string[] | undefined) ?? []).map(ref),
       archived,
     } as Parameters<Simulator["addCoupon"]>[0]);
+    const prices = Object.entries((currencyPrices ?? {}) as Record<string, number>).map(([currency, price]) => ({ currency, price }));
+    if (prices.length > 0) sim.addCouponCurrencyPrices(made.id, prices);
   }
   for (const o of of("CustomField")) {
     const {
@@ -552,6 +635,18 @@ function changedValue(field: string, v: unknown): unknown {
   if (field === "unitPrice") return moreMoney(v);
   if (field === "prices") return lastTierDearer(v as Inputs[]);
   if (field === "enum") return [...(v as string[]), "other"];
+  if (field === "currencyPrices") {
+    // The first currency's first amount one more: a changed currency price, which the diff names under currencyPrices.
+    const [code, amounts] = Object.entries(v as Record<string, number | Record<string, number>>)[0] ?? [];
+    if (code === undefined || amounts === undefined) return undefined;
+    // A coupon's is an amount; a component price point's a unit price per tier; a price point's amounts by role.
+    if (typeof amounts === "number") return { ...(v as Inputs), [code]: amounts + 1 };
+    // One more, without a binary fraction's tail ("1.03" + 1 is "2.03").
+    if (Array.isArray(amounts))
+      return { ...(v as Inputs), [code]: [String(Number((Number(amounts[0]) + 1).toFixed(8))), ...amounts.slice(1)] };
+    const [role, amount] = Object.entries(amounts)[0] as [string, number];
+    return { ...(v as Inputs), [code]: { ...amounts, [role]: amount + 1 } };
+  }
   if (field === "overagePricing") return { ...(v as Inputs), prices: lastTierDearer((v as { prices: Inputs[] }).prices) };
   if (typeof v === "string") return CYCLES[v]?.[0] ?? `${v}x`;
   return undefined;

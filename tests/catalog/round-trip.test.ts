@@ -9,7 +9,7 @@ import { KINDS } from "../../provider/kinds";
 import { type Simulator, startSimulator } from "../../simulator";
 import { configureRequest } from "../engine/support";
 import { seedOf } from "../seeds";
-import { catalogArbitrary, type GeneratedCatalog, mutatedArbitrary, seedCatalog } from "./generated-catalog";
+import { catalogArbitrary, type GeneratedCatalog, mutatedArbitrary, SITE_CURRENCIES, seedCatalog } from "./generated-catalog";
 import { liveOnly, rawCatalog, rawDifferences } from "./raw-site";
 
 /**
@@ -32,7 +32,8 @@ afterEach(async () => {
 });
 
 async function site(c?: GeneratedCatalog): Promise<Simulator> {
-  const sim = await startSimulator({ apiKey: KEY });
+  // Every site has the same other currencies, which the generated currency prices name.
+  const sim = await startSimulator({ apiKey: KEY, nonPrimaryCurrencies: SITE_CURRENCIES });
   sims.push(sim);
   if (c) seedCatalog(sim, c);
   return sim;

@@ -379,6 +379,9 @@ describe("pulumi import of the catalog kinds", () => {
       ...annualFields,
       isDefault: false,
       archivedAt: null,
+      // Follows the exchange rate (the site's default): no currency prices of its own.
+      useSiteExchangeRate: true,
+      currencyPrices: null,
       args: annualDeclared,
     });
 
@@ -433,6 +436,9 @@ describe("pulumi import of the catalog kinds", () => {
           name: "Default",
           isDefault: true,
           archivedAt: null,
+          // Follows the exchange rate (the site's default): no currency prices of its own.
+          useSiteExchangeRate: true,
+          currencyPrices: null,
           ...NO_PRICING,
           priceInCents: 1500,
           interval: 1,
@@ -475,6 +481,9 @@ describe("pulumi import of the catalog kinds", () => {
           name: "2025 price",
           isDefault: false,
           archivedAt: NOW,
+          // Follows the exchange rate (the site's default): no currency prices of its own.
+          useSiteExchangeRate: true,
+          currencyPrices: null,
           priceInCents: 4000,
           interval: 1,
           intervalUnit: "month",
@@ -625,6 +634,9 @@ describe("pulumi import of the catalog kinds", () => {
           name: "Annual",
           isDefault: false,
           archivedAt: null,
+          // Follows the exchange rate (the site's default): no currency prices of its own.
+          useSiteExchangeRate: true,
+          currencyPrices: null,
           ...NO_PRICING,
           priceInCents: 45000,
           interval: 12,

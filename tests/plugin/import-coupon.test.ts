@@ -85,6 +85,8 @@ describe("pulumi import of a Coupon", () => {
     applyOnSubscriptionExpiration: false,
     restrictedProductIds: [],
     restrictedComponentIds: [],
+    // A percentage coupon has none; a flat-amount one's are read ({} when it has none).
+    currencyPrices: null,
     archivedAt: null,
   };
 
@@ -163,6 +165,7 @@ describe("pulumi import of a Coupon", () => {
       code: "SPRING25",
       name: "Frühling",
       amountInCents: 500,
+      currencyPrices: {},
       site: "eu",
       args: imported.inputs,
       productFamilyHandle: "eu-plans",
@@ -222,6 +225,7 @@ describe("pulumi import of a Coupon", () => {
         compoundingStrategy: "full-price",
         restrictedProductIds: [bare.id],
         restrictedComponentIds: [addOn.id],
+        currencyPrices: {},
         args: inputs,
         productFamilyHandle: "plans",
         resolvedProductIds: [bare.id],
@@ -230,6 +234,8 @@ describe("pulumi import of a Coupon", () => {
     });
     expect(gets(sim)).toEqual([
       "/coupons.json?filter[codes]=PLAIN",
+      // A flat-amount coupon: its currency prices, which only the list reads.
+      `/coupons.json?filter[ids]=${made.id}&currency_prices=true`,
       `/product_families/${made.familyId}.json`,
       `/products/${bare.id}.json`,
       // A component is found by its id in the site's list (a component has no read by id alone); this one has no handle.

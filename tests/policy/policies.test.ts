@@ -348,6 +348,41 @@ describe("pricing-change-acknowledged-in-production", () => {
       ],
       ["acknowledged complies", point({ pricingChangeAcknowledged: true }), [], PROD],
       ["not production: not judged", point({}), []],
+      [
+        "currency amounts alone, unacknowledged: each currency old → new in its money, applied in place as the provider said",
+        point({
+          preview: {
+            pricingChange: {
+              fields: ["currencyPrices"],
+              from: { currencyPrices: { EUR: { baseline: 441 }, GBP: { baseline: 392 } } },
+              to: { currencyPrices: { EUR: { baseline: 450 } } },
+              effect: "in place: its prices in those currencies change in place (the price point stays)",
+            },
+          },
+        }),
+        [
+          new RegExp(
+            `^${POINT_WHO} changes its pricing on a production stack: currencyPrices EUR baseline EUR 441\\.00 → baseline EUR 450\\.00; ` +
+              "GBP left out: kept: the service has no delete of a currency price\\. " +
+              "In place: its prices in those currencies change in place \\(the price point stays\\)\\. To make this change, add pricingChangeAcknowledged: true",
+          ),
+        ],
+        PROD,
+      ],
+      [
+        "currency amounts unchanged (only the order of the map differs): not judged",
+        point({
+          preview: {
+            pricingChange: {
+              fields: ["currencyPrices"],
+              from: { currencyPrices: { EUR: { baseline: 441 }, GBP: { baseline: 392 } } },
+              to: { currencyPrices: { GBP: { baseline: 392 }, EUR: { baseline: 441 } } },
+            },
+          },
+        }),
+        [],
+        PROD,
+      ],
     ]);
   });
 

@@ -54,7 +54,39 @@ interface Case {
   readonly hasNot?: readonly string[];
 }
 
+const OWN = { ...ANNUAL, default: undefined, useSiteExchangeRate: false };
+const TENOFF = { productFamily: "handle:saas", code: "TENOFF", name: "Ten off", amountInCents: 1000 };
+
 const CASES: readonly Case[] = [
+  {
+    name: "a price point's currency amounts: a line per currency in its money, a currency left out kept, applied in place",
+    input: preview([
+      step(
+        "update",
+        "ProductPricePoint",
+        "pro-annual",
+        { ...OWN, currencyPrices: { EUR: { baseline: 9.5 }, CAD: { baseline: 12 } } },
+        { ...OWN, currencyPrices: { EUR: { baseline: 9 }, GBP: { baseline: 8 } } },
+      ),
+    ]),
+    has: [
+      "- Price point `pro-annual` of product `pro`: **update** in place",
+      "  - currencyPrices.CAD: none → baseline CAD 12.00",
+      "  - currencyPrices.EUR: baseline EUR 9.00 → baseline EUR 9.50",
+      "  - currencyPrices.GBP: baseline GBP 8.00 → kept: the service has no delete of a currency price",
+      "  - Its prices in those currencies change in place (the price point stays); a currency left out keeps its prices: the service has no delete of a currency price.",
+    ],
+  },
+  {
+    name: "a coupon's currency amounts: a pricing change, in place",
+    input: preview([
+      step("update", "Coupon", "tenoff", { ...TENOFF, currencyPrices: { EUR: 10 } }, { ...TENOFF, currencyPrices: { EUR: 9 } }),
+    ]),
+    has: [
+      "  - currencyPrices.EUR: EUR 9.00 → EUR 10.00",
+      "  - Its discount in those currencies changes in place (the coupon stays); a currency left out keeps its amount: the service has no delete of a currency price.",
+    ],
+  },
   {
     name: "creates: a family, a product, a price point of it; the declared values, amounts as money, intervals in words",
     input: preview([

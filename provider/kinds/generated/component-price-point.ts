@@ -57,11 +57,17 @@ export interface ComponentPricePointArgs {
    */
   readonly intervalUnit?: ArgTypes["intervalUnit"];
   /**
-   * Whether its prices in the site's other currencies follow the site's exchange rate.
+   * Whether its prices in the site's other currencies follow the site's exchange rate (true, the service's default) or are its own `currencyPrices` (false).
    *
    * A change updates the resource in place.
    */
   readonly useSiteExchangeRate?: ArgTypes["useSiteExchangeRate"];
+  /**
+   * Its prices in the site's other currencies (with `useSiteExchangeRate: false`), by ISO code: one unit price per tier of `prices`, in their order (`{ EUR: ["0.09", "0.07"] }`, in the currency's own units). The tiers must be mirrored (the service's rule), and each currency must be one of the site's (checked at preview). Set after the price point, changed in place; a currency left out is kept (the service has no delete of a currency price).
+   *
+   * A change updates the resource in place.
+   */
+  readonly currencyPrices?: ArgTypes["currencyPrices"];
   /**
    * Whether its prices include tax.
    *
@@ -198,6 +204,10 @@ export interface ComponentPricePointOutputs {
    * The expiration's unit (prepaid usage).
    */
   readonly expirationIntervalUnit: Outputs["expirationIntervalUnit"];
+  /**
+   * Its own prices in other currencies as the service holds them, one unit price per tier (null: none for that tier); null while it follows the site's exchange rate.
+   */
+  readonly currencyPrices: Outputs["currencyPrices"];
   /**
    * The site, when one was named.
    */

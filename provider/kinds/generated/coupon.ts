@@ -109,6 +109,12 @@ export interface CouponArgs {
    */
   readonly restrictedProducts?: ArgTypes["restrictedProducts"];
   /**
+   * A flat-amount coupon's discount in the site's other currencies, by ISO code, in the currency's own units (9.5 is 9.50, not cents): `{ EUR: 9, GBP: 8 }`. A percentage coupon takes none (the service's rule). Each currency must be one of the site's (checked at preview). Set after the coupon, changed in place; a currency left out is kept (the service has no delete of a currency price).
+   *
+   * A change updates the resource in place.
+   */
+  readonly currencyPrices?: ArgTypes["currencyPrices"];
+  /**
    * The components it is limited to: Component resources, their `componentId`s, ids, or "handle:<handle>"; resolved to the site's ids at apply time. Order does not matter; [] lifts every component restriction; left out, the service's are kept.
    *
    * A change updates the resource in place.
@@ -204,6 +210,10 @@ export interface CouponOutputs {
    * The site's ids of the components it is limited to, sorted (empty: all).
    */
   readonly restrictedComponentIds: Outputs["restrictedComponentIds"];
+  /**
+   * A flat-amount coupon's discount in other currencies as the service holds it, when read; null for a percentage coupon.
+   */
+  readonly currencyPrices: Outputs["currencyPrices"];
   /**
    * When it was archived (ISO-8601); null while it is live.
    */

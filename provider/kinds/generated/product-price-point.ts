@@ -103,6 +103,18 @@ export interface ProductPricePointArgs {
    */
   readonly expirationIntervalUnit?: ArgTypes["expirationIntervalUnit"];
   /**
+   * false: its prices in the site's other currencies are its own (`currencyPrices`); true, the service's default: they follow the site's exchange rate, and `currencyPrices` must be left out. The service's update does not take it, so a change replaces the price point.
+   *
+   * A change replaces the resource.
+   */
+  readonly useSiteExchangeRate?: ArgTypes["useSiteExchangeRate"];
+  /**
+   * Its prices in the site's other currencies (with `useSiteExchangeRate: false`), by ISO code, in the currency's own units (9.5 is 9.50, not cents): `{ EUR: { baseline: 9, trial: 1, initial: 20 } }`. They mirror the pricing: `baseline` always, `trial` exactly when it has a trial, `initial` exactly when it has an initial charge. Each currency must be one of the site's (checked at preview). Created after the price point, changed in place; a currency left out is kept (the service has no delete of a currency price).
+   *
+   * A change updates the resource in place.
+   */
+  readonly currencyPrices?: ArgTypes["currencyPrices"];
+  /**
    * true: promote it to the product's default price point (new signups get it). Setting it back to false changes nothing until another is promoted.
    *
    * A change updates the resource in place.
@@ -200,6 +212,14 @@ export interface ProductPricePointOutputs {
    * The expiration's unit.
    */
   readonly expirationIntervalUnit: Outputs["expirationIntervalUnit"];
+  /**
+   * Whether its prices in other currencies follow the site's exchange rate, as the service holds it (null: not said).
+   */
+  readonly useSiteExchangeRate: Outputs["useSiteExchangeRate"];
+  /**
+   * Its own prices in other currencies as the service holds them, by currency and role (baseline, trial, initial); null while it follows the site's exchange rate.
+   */
+  readonly currencyPrices: Outputs["currencyPrices"];
   /**
    * The site, when one was named.
    */

@@ -22,6 +22,8 @@ type ComponentPricePoint struct {
 	ArchivedAt pulumi.StringPtrOutput `pulumi:"archivedAt"`
 	// The id of its component.
 	ComponentId pulumi.IntOutput `pulumi:"componentId"`
+	// Its own prices in other currencies as the service holds them, one unit price per tier (null: none for that tier); null while it follows the site's exchange rate.
+	CurrencyPrices pulumi.MapOutput `pulumi:"currencyPrices"`
 	// After how many units rolled-over prepaid units expire (prepaid usage).
 	ExpirationInterval pulumi.IntPtrOutput `pulumi:"expirationInterval"`
 	// The expiration's unit (prepaid usage).
@@ -115,6 +117,8 @@ type componentPricePointArgs struct {
 	Adopt *bool `pulumi:"adopt"`
 	// The component: a Component resource (then it goes with the component: destroying both archives the component and leaves this price point to it, even while it is the default), its `componentId`, an id, or "handle:<handle>".
 	Component interface{} `pulumi:"component"`
+	// Its prices in the site's other currencies (with `useSiteExchangeRate: false`), by ISO code: one unit price per tier of `prices`, in their order (`{ EUR: ["0.09", "0.07"] }`, in the currency's own units). The tiers must be mirrored (the service's rule), and each currency must be one of the site's (checked at preview). Set after the price point, changed in place; a currency left out is kept (the service has no delete of a currency price).
+	CurrencyPrices map[string]interface{} `pulumi:"currencyPrices"`
 	// true: promote it to the component's default price point (new subscriptions get it; existing ones keep theirs), before any price point it replaces is archived. Setting it back to false changes nothing until another is promoted.
 	Default *bool `pulumi:"default"`
 	// After how many expirationIntervalUnits rolled-over units expire (with rolloverPrepaidRemainder).
@@ -145,7 +149,7 @@ type componentPricePointArgs struct {
 	Site *string `pulumi:"site"`
 	// Whether its prices include tax.
 	TaxIncluded *bool `pulumi:"taxIncluded"`
-	// Whether its prices in the site's other currencies follow the site's exchange rate.
+	// Whether its prices in the site's other currencies follow the site's exchange rate (true, the service's default) or are its own `currencyPrices` (false).
 	UseSiteExchangeRate *bool `pulumi:"useSiteExchangeRate"`
 }
 
@@ -155,6 +159,8 @@ type ComponentPricePointArgs struct {
 	Adopt pulumi.BoolPtrInput
 	// The component: a Component resource (then it goes with the component: destroying both archives the component and leaves this price point to it, even while it is the default), its `componentId`, an id, or "handle:<handle>".
 	Component pulumi.Input
+	// Its prices in the site's other currencies (with `useSiteExchangeRate: false`), by ISO code: one unit price per tier of `prices`, in their order (`{ EUR: ["0.09", "0.07"] }`, in the currency's own units). The tiers must be mirrored (the service's rule), and each currency must be one of the site's (checked at preview). Set after the price point, changed in place; a currency left out is kept (the service has no delete of a currency price).
+	CurrencyPrices pulumi.MapInput
 	// true: promote it to the component's default price point (new subscriptions get it; existing ones keep theirs), before any price point it replaces is archived. Setting it back to false changes nothing until another is promoted.
 	Default pulumi.BoolPtrInput
 	// After how many expirationIntervalUnits rolled-over units expire (with rolloverPrepaidRemainder).
@@ -185,7 +191,7 @@ type ComponentPricePointArgs struct {
 	Site pulumi.StringPtrInput
 	// Whether its prices include tax.
 	TaxIncluded pulumi.BoolPtrInput
-	// Whether its prices in the site's other currencies follow the site's exchange rate.
+	// Whether its prices in the site's other currencies follow the site's exchange rate (true, the service's default) or are its own `currencyPrices` (false).
 	UseSiteExchangeRate pulumi.BoolPtrInput
 }
 
@@ -234,6 +240,11 @@ func (o ComponentPricePointOutput) ArchivedAt() pulumi.StringPtrOutput {
 // The id of its component.
 func (o ComponentPricePointOutput) ComponentId() pulumi.IntOutput {
 	return o.ApplyT(func(v *ComponentPricePoint) pulumi.IntOutput { return v.ComponentId }).(pulumi.IntOutput)
+}
+
+// Its own prices in other currencies as the service holds them, one unit price per tier (null: none for that tier); null while it follows the site's exchange rate.
+func (o ComponentPricePointOutput) CurrencyPrices() pulumi.MapOutput {
+	return o.ApplyT(func(v *ComponentPricePoint) pulumi.MapOutput { return v.CurrencyPrices }).(pulumi.MapOutput)
 }
 
 // After how many units rolled-over prepaid units expire (prepaid usage).

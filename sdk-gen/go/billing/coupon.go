@@ -34,6 +34,8 @@ type Coupon struct {
 	CompoundingStrategy pulumi.StringPtrOutput `pulumi:"compoundingStrategy"`
 	// The service's id of the coupon (it differs from site to site; the code does not).
 	CouponId pulumi.IntOutput `pulumi:"couponId"`
+	// A flat-amount coupon's discount in other currencies as the service holds it, when read; null for a percentage coupon.
+	CurrencyPrices pulumi.MapOutput `pulumi:"currencyPrices"`
 	// The description as the service holds it.
 	Description pulumi.StringPtrOutput `pulumi:"description"`
 	// For how many periods a recurring discount applies (null: indefinitely).
@@ -123,6 +125,8 @@ type couponArgs struct {
 	Code string `pulumi:"code"`
 	// With stackable: "compound" (applied after other coupons) or "full-price" (on the full price).
 	CompoundingStrategy *string `pulumi:"compoundingStrategy"`
+	// A flat-amount coupon's discount in the site's other currencies, by ISO code, in the currency's own units (9.5 is 9.50, not cents): `{ EUR: 9, GBP: 8 }`. A percentage coupon takes none (the service's rule). Each currency must be one of the site's (checked at preview). Set after the coupon, changed in place; a currency left out is kept (the service has no delete of a currency price).
+	CurrencyPrices map[string]interface{} `pulumi:"currencyPrices"`
 	// The coupon's description.
 	Description *string `pulumi:"description"`
 	// With recurring: for how many periods the discount applies (default: indefinitely). The contract's answers carry it (duration_period_count); its request schema does not list it, the service's older documentation does.
@@ -165,6 +169,8 @@ type CouponArgs struct {
 	Code pulumi.StringInput
 	// With stackable: "compound" (applied after other coupons) or "full-price" (on the full price).
 	CompoundingStrategy pulumi.StringPtrInput
+	// A flat-amount coupon's discount in the site's other currencies, by ISO code, in the currency's own units (9.5 is 9.50, not cents): `{ EUR: 9, GBP: 8 }`. A percentage coupon takes none (the service's rule). Each currency must be one of the site's (checked at preview). Set after the coupon, changed in place; a currency left out is kept (the service has no delete of a currency price).
+	CurrencyPrices pulumi.MapInput
 	// The coupon's description.
 	Description pulumi.StringPtrInput
 	// With recurring: for how many periods the discount applies (default: indefinitely). The contract's answers carry it (duration_period_count); its request schema does not list it, the service's older documentation does.
@@ -266,6 +272,11 @@ func (o CouponOutput) CompoundingStrategy() pulumi.StringPtrOutput {
 // The service's id of the coupon (it differs from site to site; the code does not).
 func (o CouponOutput) CouponId() pulumi.IntOutput {
 	return o.ApplyT(func(v *Coupon) pulumi.IntOutput { return v.CouponId }).(pulumi.IntOutput)
+}
+
+// A flat-amount coupon's discount in other currencies as the service holds it, when read; null for a percentage coupon.
+func (o CouponOutput) CurrencyPrices() pulumi.MapOutput {
+	return o.ApplyT(func(v *Coupon) pulumi.MapOutput { return v.CurrencyPrices }).(pulumi.MapOutput)
 }
 
 // The description as the service holds it.

@@ -20,6 +20,8 @@ type ProductPricePoint struct {
 
 	// When it was archived (ISO-8601); null while it is live.
 	ArchivedAt pulumi.StringPtrOutput `pulumi:"archivedAt"`
+	// Its own prices in other currencies as the service holds them, by currency and role (baseline, trial, initial); null while it follows the site's exchange rate.
+	CurrencyPrices pulumi.MapOutput `pulumi:"currencyPrices"`
 	// The expiration's length (null: never).
 	ExpirationInterval pulumi.IntPtrOutput `pulumi:"expirationInterval"`
 	// The expiration's unit.
@@ -54,6 +56,8 @@ type ProductPricePoint struct {
 	TrialPriceInCents pulumi.IntPtrOutput `pulumi:"trialPriceInCents"`
 	// The trial's type.
 	TrialType pulumi.StringPtrOutput `pulumi:"trialType"`
+	// Whether its prices in other currencies follow the site's exchange rate, as the service holds it (null: not said).
+	UseSiteExchangeRate pulumi.BoolPtrOutput `pulumi:"useSiteExchangeRate"`
 }
 
 // NewProductPricePoint registers a new resource with the given unique name, arguments, and options.
@@ -116,6 +120,8 @@ func (ProductPricePointState) ElementType() reflect.Type {
 type productPricePointArgs struct {
 	// Default true: a create first looks for an existing object with this handle and adopts it (then converges it to the declaration). false: an existing handle is a preview error.
 	Adopt *bool `pulumi:"adopt"`
+	// Its prices in the site's other currencies (with `useSiteExchangeRate: false`), by ISO code, in the currency's own units (9.5 is 9.50, not cents): `{ EUR: { baseline: 9, trial: 1, initial: 20 } }`. They mirror the pricing: `baseline` always, `trial` exactly when it has a trial, `initial` exactly when it has an initial charge. Each currency must be one of the site's (checked at preview). Created after the price point, changed in place; a currency left out is kept (the service has no delete of a currency price).
+	CurrencyPrices map[string]interface{} `pulumi:"currencyPrices"`
 	// true: promote it to the product's default price point (new signups get it). Setting it back to false changes nothing until another is promoted.
 	Default *bool `pulumi:"default"`
 	// Subscriptions expire after this many `expirationIntervalUnit`s; omit for never.
@@ -150,12 +156,16 @@ type productPricePointArgs struct {
 	TrialPriceInCents *int `pulumi:"trialPriceInCents"`
 	// "no_obligation" or "payment_expected".
 	TrialType *string `pulumi:"trialType"`
+	// false: its prices in the site's other currencies are its own (`currencyPrices`); true, the service's default: they follow the site's exchange rate, and `currencyPrices` must be left out. The service's update does not take it, so a change replaces the price point.
+	UseSiteExchangeRate *bool `pulumi:"useSiteExchangeRate"`
 }
 
 // The set of arguments for constructing a ProductPricePoint resource.
 type ProductPricePointArgs struct {
 	// Default true: a create first looks for an existing object with this handle and adopts it (then converges it to the declaration). false: an existing handle is a preview error.
 	Adopt pulumi.BoolPtrInput
+	// Its prices in the site's other currencies (with `useSiteExchangeRate: false`), by ISO code, in the currency's own units (9.5 is 9.50, not cents): `{ EUR: { baseline: 9, trial: 1, initial: 20 } }`. They mirror the pricing: `baseline` always, `trial` exactly when it has a trial, `initial` exactly when it has an initial charge. Each currency must be one of the site's (checked at preview). Created after the price point, changed in place; a currency left out is kept (the service has no delete of a currency price).
+	CurrencyPrices pulumi.MapInput
 	// true: promote it to the product's default price point (new signups get it). Setting it back to false changes nothing until another is promoted.
 	Default pulumi.BoolPtrInput
 	// Subscriptions expire after this many `expirationIntervalUnit`s; omit for never.
@@ -190,6 +200,8 @@ type ProductPricePointArgs struct {
 	TrialPriceInCents pulumi.IntPtrInput
 	// "no_obligation" or "payment_expected".
 	TrialType pulumi.StringPtrInput
+	// false: its prices in the site's other currencies are its own (`currencyPrices`); true, the service's default: they follow the site's exchange rate, and `currencyPrices` must be left out. The service's update does not take it, so a change replaces the price point.
+	UseSiteExchangeRate pulumi.BoolPtrInput
 }
 
 func (ProductPricePointArgs) ElementType() reflect.Type {
@@ -232,6 +244,11 @@ func (o ProductPricePointOutput) ToProductPricePointOutputWithContext(ctx contex
 // When it was archived (ISO-8601); null while it is live.
 func (o ProductPricePointOutput) ArchivedAt() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ProductPricePoint) pulumi.StringPtrOutput { return v.ArchivedAt }).(pulumi.StringPtrOutput)
+}
+
+// Its own prices in other currencies as the service holds them, by currency and role (baseline, trial, initial); null while it follows the site's exchange rate.
+func (o ProductPricePointOutput) CurrencyPrices() pulumi.MapOutput {
+	return o.ApplyT(func(v *ProductPricePoint) pulumi.MapOutput { return v.CurrencyPrices }).(pulumi.MapOutput)
 }
 
 // The expiration's length (null: never).
@@ -317,6 +334,11 @@ func (o ProductPricePointOutput) TrialPriceInCents() pulumi.IntPtrOutput {
 // The trial's type.
 func (o ProductPricePointOutput) TrialType() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ProductPricePoint) pulumi.StringPtrOutput { return v.TrialType }).(pulumi.StringPtrOutput)
+}
+
+// Whether its prices in other currencies follow the site's exchange rate, as the service holds it (null: not said).
+func (o ProductPricePointOutput) UseSiteExchangeRate() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ProductPricePoint) pulumi.BoolPtrOutput { return v.UseSiteExchangeRate }).(pulumi.BoolPtrOutput)
 }
 
 func init() {

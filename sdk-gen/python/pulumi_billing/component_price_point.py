@@ -27,6 +27,7 @@ class ComponentPricePointArgs:
                  prices: pulumi.Input[Sequence[pulumi.Input['ComponentPricePointPricesItemArgs']]],
                  pricing_scheme: pulumi.Input[_builtins.str],
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
+                 currency_prices: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  default: pulumi.Input[Optional[_builtins.bool]] = None,
                  expiration_interval: pulumi.Input[Optional[_builtins.int]] = None,
                  expiration_interval_unit: pulumi.Input[Optional[_builtins.str]] = None,
@@ -48,6 +49,7 @@ class ComponentPricePointArgs:
         :param pulumi.Input[Sequence[pulumi.Input['ComponentPricePointPricesItemArgs']]] prices: The tiers, ascending and contiguous: the first starts at 1, each next one at the previous endingQuantity + 1, the last has no endingQuantity; per_unit takes exactly one. A change is made in place: subscriptions on this price point pay the new prices from their next charge; charges already made stay as they were.
         :param pulumi.Input[_builtins.str] pricing_scheme: How the tiers price a quantity: "per_unit" (one tier, one price), "volume" (every unit at the price of the tier the total falls in), "tiered" (each unit at its own tier's price) or "stairstep" (one price per tier reached).
         :param pulumi.Input[_builtins.bool] adopt: Default true: a create first looks for an existing object with this handle and adopts it (then converges it to the declaration). false: an existing handle is a preview error.
+        :param pulumi.Input[Mapping[str, Any]] currency_prices: Its prices in the site's other currencies (with `useSiteExchangeRate: false`), by ISO code: one unit price per tier of `prices`, in their order (`{ EUR: ["0.09", "0.07"] }`, in the currency's own units). The tiers must be mirrored (the service's rule), and each currency must be one of the site's (checked at preview). Set after the price point, changed in place; a currency left out is kept (the service has no delete of a currency price).
         :param pulumi.Input[_builtins.bool] default: true: promote it to the component's default price point (new subscriptions get it; existing ones keep theirs), before any price point it replaces is archived. Setting it back to false changes nothing until another is promoted.
         :param pulumi.Input[_builtins.int] expiration_interval: After how many expirationIntervalUnits rolled-over units expire (with rolloverPrepaidRemainder).
         :param pulumi.Input[_builtins.str] expiration_interval_unit: "day" or "month"; with expirationInterval.
@@ -59,7 +61,7 @@ class ComponentPricePointArgs:
         :param pulumi.Input[_builtins.bool] rollover_prepaid_remainder: Whether unused prepaid units roll over to the next period.
         :param pulumi.Input[_builtins.str] site: An entry of the stack config `billing:sites`; without it the top-level `billing:*` keys (or BILLING_* variables) apply.
         :param pulumi.Input[_builtins.bool] tax_included: Whether its prices include tax.
-        :param pulumi.Input[_builtins.bool] use_site_exchange_rate: Whether its prices in the site's other currencies follow the site's exchange rate.
+        :param pulumi.Input[_builtins.bool] use_site_exchange_rate: Whether its prices in the site's other currencies follow the site's exchange rate (true, the service's default) or are its own `currencyPrices` (false).
         """
         pulumi.set(__self__, "component", component)
         pulumi.set(__self__, "handle", handle)
@@ -68,6 +70,8 @@ class ComponentPricePointArgs:
         pulumi.set(__self__, "pricing_scheme", pricing_scheme)
         if adopt is not None:
             pulumi.set(__self__, "adopt", adopt)
+        if currency_prices is not None:
+            pulumi.set(__self__, "currency_prices", currency_prices)
         if default is not None:
             pulumi.set(__self__, "default", default)
         if expiration_interval is not None:
@@ -164,6 +168,18 @@ class ComponentPricePointArgs:
     @adopt.setter
     def adopt(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "adopt", value)
+
+    @_builtins.property
+    @pulumi.getter(name="currencyPrices")
+    def currency_prices(self) -> pulumi.Input[Optional[Mapping[str, Any]]]:
+        """
+        Its prices in the site's other currencies (with `useSiteExchangeRate: false`), by ISO code: one unit price per tier of `prices`, in their order (`{ EUR: ["0.09", "0.07"] }`, in the currency's own units). The tiers must be mirrored (the service's rule), and each currency must be one of the site's (checked at preview). Set after the price point, changed in place; a currency left out is kept (the service has no delete of a currency price).
+        """
+        return pulumi.get(self, "currency_prices")
+
+    @currency_prices.setter
+    def currency_prices(self, value: pulumi.Input[Optional[Mapping[str, Any]]]):
+        pulumi.set(self, "currency_prices", value)
 
     @_builtins.property
     @pulumi.getter
@@ -301,7 +317,7 @@ class ComponentPricePointArgs:
     @pulumi.getter(name="useSiteExchangeRate")
     def use_site_exchange_rate(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Whether its prices in the site's other currencies follow the site's exchange rate.
+        Whether its prices in the site's other currencies follow the site's exchange rate (true, the service's default) or are its own `currencyPrices` (false).
         """
         return pulumi.get(self, "use_site_exchange_rate")
 
@@ -318,6 +334,7 @@ class ComponentPricePoint(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
                  component: pulumi.Input[Optional[Union[_builtins.int, _builtins.str]]] = None,
+                 currency_prices: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  default: pulumi.Input[Optional[_builtins.bool]] = None,
                  expiration_interval: pulumi.Input[Optional[_builtins.int]] = None,
                  expiration_interval_unit: pulumi.Input[Optional[_builtins.str]] = None,
@@ -344,6 +361,7 @@ class ComponentPricePoint(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.bool] adopt: Default true: a create first looks for an existing object with this handle and adopts it (then converges it to the declaration). false: an existing handle is a preview error.
         :param pulumi.Input[Union[_builtins.int, _builtins.str]] component: The component: a Component resource (then it goes with the component: destroying both archives the component and leaves this price point to it, even while it is the default), its `componentId`, an id, or "handle:<handle>".
+        :param pulumi.Input[Mapping[str, Any]] currency_prices: Its prices in the site's other currencies (with `useSiteExchangeRate: false`), by ISO code: one unit price per tier of `prices`, in their order (`{ EUR: ["0.09", "0.07"] }`, in the currency's own units). The tiers must be mirrored (the service's rule), and each currency must be one of the site's (checked at preview). Set after the price point, changed in place; a currency left out is kept (the service has no delete of a currency price).
         :param pulumi.Input[_builtins.bool] default: true: promote it to the component's default price point (new subscriptions get it; existing ones keep theirs), before any price point it replaces is archived. Setting it back to false changes nothing until another is promoted.
         :param pulumi.Input[_builtins.int] expiration_interval: After how many expirationIntervalUnits rolled-over units expire (with rolloverPrepaidRemainder).
         :param pulumi.Input[_builtins.str] expiration_interval_unit: "day" or "month"; with expirationInterval.
@@ -359,7 +377,7 @@ class ComponentPricePoint(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] rollover_prepaid_remainder: Whether unused prepaid units roll over to the next period.
         :param pulumi.Input[_builtins.str] site: An entry of the stack config `billing:sites`; without it the top-level `billing:*` keys (or BILLING_* variables) apply.
         :param pulumi.Input[_builtins.bool] tax_included: Whether its prices include tax.
-        :param pulumi.Input[_builtins.bool] use_site_exchange_rate: Whether its prices in the site's other currencies follow the site's exchange rate.
+        :param pulumi.Input[_builtins.bool] use_site_exchange_rate: Whether its prices in the site's other currencies follow the site's exchange rate (true, the service's default) or are its own `currencyPrices` (false).
         """
         ...
     @overload
@@ -389,6 +407,7 @@ class ComponentPricePoint(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
                  component: pulumi.Input[Optional[Union[_builtins.int, _builtins.str]]] = None,
+                 currency_prices: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  default: pulumi.Input[Optional[_builtins.bool]] = None,
                  expiration_interval: pulumi.Input[Optional[_builtins.int]] = None,
                  expiration_interval_unit: pulumi.Input[Optional[_builtins.str]] = None,
@@ -418,6 +437,7 @@ class ComponentPricePoint(pulumi.CustomResource):
             if component is None and not opts.urn:
                 raise TypeError("Missing required property 'component'")
             __props__.__dict__["component"] = component
+            __props__.__dict__["currency_prices"] = currency_prices
             __props__.__dict__["default"] = default
             __props__.__dict__["expiration_interval"] = expiration_interval
             __props__.__dict__["expiration_interval_unit"] = expiration_interval_unit
@@ -471,6 +491,7 @@ class ComponentPricePoint(pulumi.CustomResource):
 
         __props__.__dict__["archived_at"] = None
         __props__.__dict__["component_id"] = None
+        __props__.__dict__["currency_prices"] = None
         __props__.__dict__["expiration_interval"] = None
         __props__.__dict__["expiration_interval_unit"] = None
         __props__.__dict__["handle"] = None
@@ -504,6 +525,14 @@ class ComponentPricePoint(pulumi.CustomResource):
         The id of its component.
         """
         return pulumi.get(self, "component_id")
+
+    @_builtins.property
+    @pulumi.getter(name="currencyPrices")
+    def currency_prices(self) -> pulumi.Output[Optional[Mapping[str, Any]]]:
+        """
+        Its own prices in other currencies as the service holds them, one unit price per tier (null: none for that tier); null while it follows the site's exchange rate.
+        """
+        return pulumi.get(self, "currency_prices")
 
     @_builtins.property
     @pulumi.getter(name="expirationInterval")

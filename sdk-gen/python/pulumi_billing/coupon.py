@@ -28,6 +28,7 @@ class CouponArgs:
                  apply_on_cancel_at_end_of_period: pulumi.Input[Optional[_builtins.bool]] = None,
                  apply_on_subscription_expiration: pulumi.Input[Optional[_builtins.bool]] = None,
                  compounding_strategy: pulumi.Input[Optional[_builtins.str]] = None,
+                 currency_prices: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  duration_period_count: pulumi.Input[Optional[_builtins.int]] = None,
                  end_date: pulumi.Input[Optional[_builtins.str]] = None,
@@ -50,6 +51,7 @@ class CouponArgs:
         :param pulumi.Input[_builtins.bool] apply_on_cancel_at_end_of_period: Whether the discount applies to the last period of a subscription canceled at its end.
         :param pulumi.Input[_builtins.bool] apply_on_subscription_expiration: Whether the discount applies to the charge at a subscription's expiration.
         :param pulumi.Input[_builtins.str] compounding_strategy: With stackable: "compound" (applied after other coupons) or "full-price" (on the full price).
+        :param pulumi.Input[Mapping[str, Any]] currency_prices: A flat-amount coupon's discount in the site's other currencies, by ISO code, in the currency's own units (9.5 is 9.50, not cents): `{ EUR: 9, GBP: 8 }`. A percentage coupon takes none (the service's rule). Each currency must be one of the site's (checked at preview). Set after the coupon, changed in place; a currency left out is kept (the service has no delete of a currency price).
         :param pulumi.Input[_builtins.str] description: The coupon's description.
         :param pulumi.Input[_builtins.int] duration_period_count: With recurring: for how many periods the discount applies (default: indefinitely). The contract's answers carry it (duration_period_count); its request schema does not list it, the service's older documentation does.
         :param pulumi.Input[_builtins.str] end_date: When the coupon stops being accepted (ISO-8601).
@@ -76,6 +78,8 @@ class CouponArgs:
             pulumi.set(__self__, "apply_on_subscription_expiration", apply_on_subscription_expiration)
         if compounding_strategy is not None:
             pulumi.set(__self__, "compounding_strategy", compounding_strategy)
+        if currency_prices is not None:
+            pulumi.set(__self__, "currency_prices", currency_prices)
         if description is not None:
             pulumi.set(__self__, "description", description)
         if duration_period_count is not None:
@@ -204,6 +208,18 @@ class CouponArgs:
     @compounding_strategy.setter
     def compounding_strategy(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "compounding_strategy", value)
+
+    @_builtins.property
+    @pulumi.getter(name="currencyPrices")
+    def currency_prices(self) -> pulumi.Input[Optional[Mapping[str, Any]]]:
+        """
+        A flat-amount coupon's discount in the site's other currencies, by ISO code, in the currency's own units (9.5 is 9.50, not cents): `{ EUR: 9, GBP: 8 }`. A percentage coupon takes none (the service's rule). Each currency must be one of the site's (checked at preview). Set after the coupon, changed in place; a currency left out is kept (the service has no delete of a currency price).
+        """
+        return pulumi.get(self, "currency_prices")
+
+    @currency_prices.setter
+    def currency_prices(self, value: pulumi.Input[Optional[Mapping[str, Any]]]):
+        pulumi.set(self, "currency_prices", value)
 
     @_builtins.property
     @pulumi.getter
@@ -339,6 +355,7 @@ class Coupon(pulumi.CustomResource):
                  apply_on_subscription_expiration: pulumi.Input[Optional[_builtins.bool]] = None,
                  code: pulumi.Input[Optional[_builtins.str]] = None,
                  compounding_strategy: pulumi.Input[Optional[_builtins.str]] = None,
+                 currency_prices: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  duration_period_count: pulumi.Input[Optional[_builtins.int]] = None,
                  end_date: pulumi.Input[Optional[_builtins.str]] = None,
@@ -366,6 +383,7 @@ class Coupon(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] apply_on_subscription_expiration: Whether the discount applies to the charge at a subscription's expiration.
         :param pulumi.Input[_builtins.str] code: The code customers enter: uppercase letters, digits and "%", "@", "+", "-", "_", "." (e.g. "SPRING25"). Unique within the site, archived coupons included; it changes in place.
         :param pulumi.Input[_builtins.str] compounding_strategy: With stackable: "compound" (applied after other coupons) or "full-price" (on the full price).
+        :param pulumi.Input[Mapping[str, Any]] currency_prices: A flat-amount coupon's discount in the site's other currencies, by ISO code, in the currency's own units (9.5 is 9.50, not cents): `{ EUR: 9, GBP: 8 }`. A percentage coupon takes none (the service's rule). Each currency must be one of the site's (checked at preview). Set after the coupon, changed in place; a currency left out is kept (the service has no delete of a currency price).
         :param pulumi.Input[_builtins.str] description: The coupon's description.
         :param pulumi.Input[_builtins.int] duration_period_count: With recurring: for how many periods the discount applies (default: indefinitely). The contract's answers carry it (duration_period_count); its request schema does not list it, the service's older documentation does.
         :param pulumi.Input[_builtins.str] end_date: When the coupon stops being accepted (ISO-8601).
@@ -412,6 +430,7 @@ class Coupon(pulumi.CustomResource):
                  apply_on_subscription_expiration: pulumi.Input[Optional[_builtins.bool]] = None,
                  code: pulumi.Input[Optional[_builtins.str]] = None,
                  compounding_strategy: pulumi.Input[Optional[_builtins.str]] = None,
+                 currency_prices: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  duration_period_count: pulumi.Input[Optional[_builtins.int]] = None,
                  end_date: pulumi.Input[Optional[_builtins.str]] = None,
@@ -442,6 +461,7 @@ class Coupon(pulumi.CustomResource):
                 raise TypeError("Missing required property 'code'")
             __props__.__dict__["code"] = code
             __props__.__dict__["compounding_strategy"] = compounding_strategy
+            __props__.__dict__["currency_prices"] = currency_prices
             __props__.__dict__["description"] = description
             __props__.__dict__["duration_period_count"] = duration_period_count
             __props__.__dict__["end_date"] = end_date
@@ -493,6 +513,7 @@ class Coupon(pulumi.CustomResource):
         __props__.__dict__["code"] = None
         __props__.__dict__["compounding_strategy"] = None
         __props__.__dict__["coupon_id"] = None
+        __props__.__dict__["currency_prices"] = None
         __props__.__dict__["description"] = None
         __props__.__dict__["duration_period_count"] = None
         __props__.__dict__["end_date"] = None
@@ -570,6 +591,14 @@ class Coupon(pulumi.CustomResource):
         The service's id of the coupon (it differs from site to site; the code does not).
         """
         return pulumi.get(self, "coupon_id")
+
+    @_builtins.property
+    @pulumi.getter(name="currencyPrices")
+    def currency_prices(self) -> pulumi.Output[Optional[Mapping[str, Any]]]:
+        """
+        A flat-amount coupon's discount in other currencies as the service holds it, when read; null for a percentage coupon.
+        """
+        return pulumi.get(self, "currency_prices")
 
     @_builtins.property
     @pulumi.getter

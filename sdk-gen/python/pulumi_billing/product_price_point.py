@@ -26,6 +26,7 @@ class ProductPricePointArgs:
                  price_in_cents: pulumi.Input[_builtins.int],
                  product: pulumi.Input[Union[_builtins.int, _builtins.str]],
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
+                 currency_prices: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  default: pulumi.Input[Optional[_builtins.bool]] = None,
                  expiration_interval: pulumi.Input[Optional[_builtins.int]] = None,
                  expiration_interval_unit: pulumi.Input[Optional[_builtins.str]] = None,
@@ -36,7 +37,8 @@ class ProductPricePointArgs:
                  trial_interval: pulumi.Input[Optional[_builtins.int]] = None,
                  trial_interval_unit: pulumi.Input[Optional[_builtins.str]] = None,
                  trial_price_in_cents: pulumi.Input[Optional[_builtins.int]] = None,
-                 trial_type: pulumi.Input[Optional[_builtins.str]] = None):
+                 trial_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 use_site_exchange_rate: pulumi.Input[Optional[_builtins.bool]] = None):
         """
         The set of arguments for constructing a ProductPricePoint resource.
 
@@ -47,6 +49,7 @@ class ProductPricePointArgs:
         :param pulumi.Input[_builtins.int] price_in_cents: The price per interval, in cents (an integer ≥ 0).
         :param pulumi.Input[Union[_builtins.int, _builtins.str]] product: The product: a Product resource (then it is archived with it), its `productId`, an id, or "handle:<handle>".
         :param pulumi.Input[_builtins.bool] adopt: Default true: a create first looks for an existing object with this handle and adopts it (then converges it to the declaration). false: an existing handle is a preview error.
+        :param pulumi.Input[Mapping[str, Any]] currency_prices: Its prices in the site's other currencies (with `useSiteExchangeRate: false`), by ISO code, in the currency's own units (9.5 is 9.50, not cents): `{ EUR: { baseline: 9, trial: 1, initial: 20 } }`. They mirror the pricing: `baseline` always, `trial` exactly when it has a trial, `initial` exactly when it has an initial charge. Each currency must be one of the site's (checked at preview). Created after the price point, changed in place; a currency left out is kept (the service has no delete of a currency price).
         :param pulumi.Input[_builtins.bool] default: true: promote it to the product's default price point (new signups get it). Setting it back to false changes nothing until another is promoted.
         :param pulumi.Input[_builtins.int] expiration_interval: Subscriptions expire after this many `expirationIntervalUnit`s; omit for never.
         :param pulumi.Input[_builtins.str] expiration_interval_unit: "month", "day" or "never"; required with `expirationInterval`.
@@ -58,6 +61,7 @@ class ProductPricePointArgs:
         :param pulumi.Input[_builtins.str] trial_interval_unit: "month" or "day"; required with `trialInterval`.
         :param pulumi.Input[_builtins.int] trial_price_in_cents: The trial's price in cents; required with a trial (`trialInterval`).
         :param pulumi.Input[_builtins.str] trial_type: "no_obligation" or "payment_expected".
+        :param pulumi.Input[_builtins.bool] use_site_exchange_rate: false: its prices in the site's other currencies are its own (`currencyPrices`); true, the service's default: they follow the site's exchange rate, and `currencyPrices` must be left out. The service's update does not take it, so a change replaces the price point.
         """
         pulumi.set(__self__, "handle", handle)
         pulumi.set(__self__, "interval", interval)
@@ -67,6 +71,8 @@ class ProductPricePointArgs:
         pulumi.set(__self__, "product", product)
         if adopt is not None:
             pulumi.set(__self__, "adopt", adopt)
+        if currency_prices is not None:
+            pulumi.set(__self__, "currency_prices", currency_prices)
         if default is not None:
             pulumi.set(__self__, "default", default)
         if expiration_interval is not None:
@@ -89,6 +95,8 @@ class ProductPricePointArgs:
             pulumi.set(__self__, "trial_price_in_cents", trial_price_in_cents)
         if trial_type is not None:
             pulumi.set(__self__, "trial_type", trial_type)
+        if use_site_exchange_rate is not None:
+            pulumi.set(__self__, "use_site_exchange_rate", use_site_exchange_rate)
 
     @_builtins.property
     @pulumi.getter
@@ -173,6 +181,18 @@ class ProductPricePointArgs:
     @adopt.setter
     def adopt(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "adopt", value)
+
+    @_builtins.property
+    @pulumi.getter(name="currencyPrices")
+    def currency_prices(self) -> pulumi.Input[Optional[Mapping[str, Any]]]:
+        """
+        Its prices in the site's other currencies (with `useSiteExchangeRate: false`), by ISO code, in the currency's own units (9.5 is 9.50, not cents): `{ EUR: { baseline: 9, trial: 1, initial: 20 } }`. They mirror the pricing: `baseline` always, `trial` exactly when it has a trial, `initial` exactly when it has an initial charge. Each currency must be one of the site's (checked at preview). Created after the price point, changed in place; a currency left out is kept (the service has no delete of a currency price).
+        """
+        return pulumi.get(self, "currency_prices")
+
+    @currency_prices.setter
+    def currency_prices(self, value: pulumi.Input[Optional[Mapping[str, Any]]]):
+        pulumi.set(self, "currency_prices", value)
 
     @_builtins.property
     @pulumi.getter
@@ -306,6 +326,18 @@ class ProductPricePointArgs:
     def trial_type(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "trial_type", value)
 
+    @_builtins.property
+    @pulumi.getter(name="useSiteExchangeRate")
+    def use_site_exchange_rate(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        false: its prices in the site's other currencies are its own (`currencyPrices`); true, the service's default: they follow the site's exchange rate, and `currencyPrices` must be left out. The service's update does not take it, so a change replaces the price point.
+        """
+        return pulumi.get(self, "use_site_exchange_rate")
+
+    @use_site_exchange_rate.setter
+    def use_site_exchange_rate(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "use_site_exchange_rate", value)
+
 
 @pulumi.type_token("billing:index:ProductPricePoint")
 class ProductPricePoint(pulumi.CustomResource):
@@ -314,6 +346,7 @@ class ProductPricePoint(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
+                 currency_prices: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  default: pulumi.Input[Optional[_builtins.bool]] = None,
                  expiration_interval: pulumi.Input[Optional[_builtins.int]] = None,
                  expiration_interval_unit: pulumi.Input[Optional[_builtins.str]] = None,
@@ -331,6 +364,7 @@ class ProductPricePoint(pulumi.CustomResource):
                  trial_interval_unit: pulumi.Input[Optional[_builtins.str]] = None,
                  trial_price_in_cents: pulumi.Input[Optional[_builtins.int]] = None,
                  trial_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 use_site_exchange_rate: pulumi.Input[Optional[_builtins.bool]] = None,
                  __props__=None):
         """
         A price point of a product. Its handle changes in place; any other change replaces it without ever leaving the product without a default: the old one's handle is freed, the new one created (and promoted if default), the old one archived.
@@ -340,6 +374,7 @@ class ProductPricePoint(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.bool] adopt: Default true: a create first looks for an existing object with this handle and adopts it (then converges it to the declaration). false: an existing handle is a preview error.
+        :param pulumi.Input[Mapping[str, Any]] currency_prices: Its prices in the site's other currencies (with `useSiteExchangeRate: false`), by ISO code, in the currency's own units (9.5 is 9.50, not cents): `{ EUR: { baseline: 9, trial: 1, initial: 20 } }`. They mirror the pricing: `baseline` always, `trial` exactly when it has a trial, `initial` exactly when it has an initial charge. Each currency must be one of the site's (checked at preview). Created after the price point, changed in place; a currency left out is kept (the service has no delete of a currency price).
         :param pulumi.Input[_builtins.bool] default: true: promote it to the product's default price point (new signups get it). Setting it back to false changes nothing until another is promoted.
         :param pulumi.Input[_builtins.int] expiration_interval: Subscriptions expire after this many `expirationIntervalUnit`s; omit for never.
         :param pulumi.Input[_builtins.str] expiration_interval_unit: "month", "day" or "never"; required with `expirationInterval`.
@@ -357,6 +392,7 @@ class ProductPricePoint(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] trial_interval_unit: "month" or "day"; required with `trialInterval`.
         :param pulumi.Input[_builtins.int] trial_price_in_cents: The trial's price in cents; required with a trial (`trialInterval`).
         :param pulumi.Input[_builtins.str] trial_type: "no_obligation" or "payment_expected".
+        :param pulumi.Input[_builtins.bool] use_site_exchange_rate: false: its prices in the site's other currencies are its own (`currencyPrices`); true, the service's default: they follow the site's exchange rate, and `currencyPrices` must be left out. The service's update does not take it, so a change replaces the price point.
         """
         ...
     @overload
@@ -385,6 +421,7 @@ class ProductPricePoint(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
+                 currency_prices: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  default: pulumi.Input[Optional[_builtins.bool]] = None,
                  expiration_interval: pulumi.Input[Optional[_builtins.int]] = None,
                  expiration_interval_unit: pulumi.Input[Optional[_builtins.str]] = None,
@@ -402,6 +439,7 @@ class ProductPricePoint(pulumi.CustomResource):
                  trial_interval_unit: pulumi.Input[Optional[_builtins.str]] = None,
                  trial_price_in_cents: pulumi.Input[Optional[_builtins.int]] = None,
                  trial_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 use_site_exchange_rate: pulumi.Input[Optional[_builtins.bool]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -412,6 +450,7 @@ class ProductPricePoint(pulumi.CustomResource):
             __props__ = ProductPricePointArgs.__new__(ProductPricePointArgs)
 
             __props__.__dict__["adopt"] = adopt
+            __props__.__dict__["currency_prices"] = currency_prices
             __props__.__dict__["default"] = default
             __props__.__dict__["expiration_interval"] = expiration_interval
             __props__.__dict__["expiration_interval_unit"] = expiration_interval_unit
@@ -441,6 +480,7 @@ class ProductPricePoint(pulumi.CustomResource):
             __props__.__dict__["trial_interval_unit"] = trial_interval_unit
             __props__.__dict__["trial_price_in_cents"] = trial_price_in_cents
             __props__.__dict__["trial_type"] = trial_type
+            __props__.__dict__["use_site_exchange_rate"] = use_site_exchange_rate
             __props__.__dict__["archived_at"] = None
             __props__.__dict__["is_default"] = None
             __props__.__dict__["price_point_id"] = None
@@ -468,6 +508,7 @@ class ProductPricePoint(pulumi.CustomResource):
         __props__ = ProductPricePointArgs.__new__(ProductPricePointArgs)
 
         __props__.__dict__["archived_at"] = None
+        __props__.__dict__["currency_prices"] = None
         __props__.__dict__["expiration_interval"] = None
         __props__.__dict__["expiration_interval_unit"] = None
         __props__.__dict__["handle"] = None
@@ -485,6 +526,7 @@ class ProductPricePoint(pulumi.CustomResource):
         __props__.__dict__["trial_interval_unit"] = None
         __props__.__dict__["trial_price_in_cents"] = None
         __props__.__dict__["trial_type"] = None
+        __props__.__dict__["use_site_exchange_rate"] = None
         return ProductPricePoint(resource_name, opts=opts, __props__=__props__)
 
     @_builtins.property
@@ -494,6 +536,14 @@ class ProductPricePoint(pulumi.CustomResource):
         When it was archived (ISO-8601); null while it is live.
         """
         return pulumi.get(self, "archived_at")
+
+    @_builtins.property
+    @pulumi.getter(name="currencyPrices")
+    def currency_prices(self) -> pulumi.Output[Optional[Mapping[str, Any]]]:
+        """
+        Its own prices in other currencies as the service holds them, by currency and role (baseline, trial, initial); null while it follows the site's exchange rate.
+        """
+        return pulumi.get(self, "currency_prices")
 
     @_builtins.property
     @pulumi.getter(name="expirationInterval")
@@ -630,4 +680,12 @@ class ProductPricePoint(pulumi.CustomResource):
         The trial's type.
         """
         return pulumi.get(self, "trial_type")
+
+    @_builtins.property
+    @pulumi.getter(name="useSiteExchangeRate")
+    def use_site_exchange_rate(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Whether its prices in other currencies follow the site's exchange rate, as the service holds it (null: not said).
+        """
+        return pulumi.get(self, "use_site_exchange_rate")
 

@@ -139,6 +139,8 @@ describe("ComponentPricePoint under the service's failures", () => {
           renewPrepaidAllocation: null,
           expirationInterval: null,
           expirationIntervalUnit: null,
+          // It follows the exchange rate: no currency prices of its own.
+          currencyPrices: null,
         },
       });
     });

@@ -224,6 +224,7 @@ describe("price points", () => {
       productId: p.id,
       archivedAt: undefined,
       pricing: pricing({ priceInCents: 10000, interval: 12, expirationInterval: 24, expirationIntervalUnit: "month" }),
+      useSiteExchangeRate: false,
     });
     expect(svc.requests[0].body).toMatchObject({
       price_point: {
