@@ -127,6 +127,9 @@ describe("pulumi import of catalog handles that begin with digits", () => {
         priceInCents: 9000,
         ...PRICE_ONLY,
         expirationIntervalUnit: null,
+        // A price point that follows the site's exchange rate (the service's default) has no prices of its own.
+        useSiteExchangeRate: true,
+        currencyPrices: null,
         args: inputs,
       },
       inputs,
