@@ -3,7 +3,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import fc from "fast-check";
 import { type Simulator, startSimulator } from "../../simulator";
-import { catalogArbitrary, type GeneratedCatalog, keyOf, seedCatalog } from "../catalog/generated-catalog";
+import { catalogArbitrary, type GeneratedCatalog, keyOf, SITE_CURRENCIES, seedCatalog } from "../catalog/generated-catalog";
 import { liveOnly, rawCatalog, rawDifferences } from "../catalog/raw-site";
 import { catalogProgramStack, catalogProject, filesUnder, runBillingCatalog } from "./catalog-support";
 import { planOf, pluginStack, printedCode } from "./plugin-support";
@@ -74,10 +74,11 @@ for (const seed of SEEDS) {
       // Nothing declared yet: the project the site's catalog is imported into.
       project = await catalogProject(c, `catalog-round-trip-${seed}`, `billing-round-trip-${seed}`, "export {};\n");
       programDir = await catalogProject(c, `catalog-round-trip-${seed}-program`, `billing-round-trip-${seed}-program`);
-      a = await startSimulator({ apiKey: KEY_A });
+      // Both sites have the other currencies the generated currency prices name.
+      a = await startSimulator({ apiKey: KEY_A, nonPrimaryCurrencies: SITE_CURRENCIES });
       seedCatalog(a, catalog);
       a.reset();
-      b = await startSimulator({ apiKey: KEY_B });
+      b = await startSimulator({ apiKey: KEY_B, nonPrimaryCurrencies: SITE_CURRENCIES });
     });
 
     after(async () => {
