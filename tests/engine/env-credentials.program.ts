@@ -70,7 +70,10 @@ async function main(): Promise<void> {
   } finally {
     host.stop();
   }
-  process.stdout.write(`${JSON.stringify({ registered, answers, created, hostOutput: host.output })}\n`);
+  // process.exit() after a write to a pipe drops what the kernel has not taken yet (writes to pipes are
+  // asynchronous): the line is ~150 KB, past a pipe's 64 KB, so the exit waits for the write's callback.
+  const line = `${JSON.stringify({ registered, answers, created, hostOutput: host.output })}\n`;
+  await new Promise<void>((resolve, reject) => process.stdout.write(line, (err) => (err ? reject(err) : resolve())));
 }
 
 main().then(
