@@ -1,8 +1,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import {
+  CustomField,
   Product,
   ProductFamily,
   ProductPricePoint,
+  ReasonCode,
   SubscriptionMigration,
   WebhookEndpoint,
   WebhookReplay,
@@ -10,16 +12,22 @@ import {
 } from "pulumi-subscription-billing";
 
 // A new environment: declare its catalog (a family, the launch product and its
-// annual price point), turn webhooks on and point them at this environment's
-// receiver, move the seeded subscriptions onto the launch product, then replay
-// the webhooks that failed while the receiver was down. Handles carry the
-// catalog across sites; each site gives its own ids.
+// annual price point, in every currency the site sells in), the site
+// configuration the team's code depends on (the cancel page's reason codes, the
+// custom field the signup flow writes), turn webhooks on and point them at this
+// environment's receiver, move the seeded subscriptions onto the launch
+// product, then replay the webhooks that failed while the receiver was down.
+// Handles, codes and names carry all of it across sites; each site gives its
+// own ids.
 const config = new pulumi.Config("bootstrap");
 const launchProduct = config.get("launchProduct") ?? "launch";
 const launchPrice = config.getNumber("launchPriceInCents") ?? 4900;
 const receiverUrl = config.require("webhookReceiver"); // https://…; http only for localhost
 const subscriptions = config.requireObject<number[]>("subscriptions");
 const failedSince = config.get("failedSince"); // YYYY-MM-DD
+// The launch price in the site's other currencies, in each currency's own units ({"EUR": 45} is €45.00 a
+// month): each must be one of the site's currencies (its Settings → Currencies), or preview says which it has.
+const monthlyIn = config.getObject<Record<string, number>>("currencyPrices") ?? {};
 
 const webhooks = new WebhookSettings("webhooks", { webhooksEnabled: true });
 // The events the receiver handles. A site endpoint already at this url is adopted.
@@ -47,6 +55,27 @@ const annual = new ProductPricePoint("launch-annual", {
   priceInCents: launchPrice * 10,
   interval: 12,
   intervalUnit: "month",
+  // Prices of its own in the other currencies; without them the service converts at the site's exchange rate.
+  ...(Object.keys(monthlyIn).length > 0
+    ? {
+        useSiteExchangeRate: false,
+        currencyPrices: Object.fromEntries(Object.entries(monthlyIn).map(([currency, monthly]) => [currency, { baseline: monthly * 10 }])),
+      }
+    : {}),
+});
+
+// What the cancel page offers, in this order; the churn reports count by code.
+const reasonCodes = [
+  new ReasonCode("too-expensive", { code: "too_expensive", description: "It costs too much", position: 1 }),
+  new ReasonCode("missing-feature", { code: "missing_feature", description: "A feature I need is missing", position: 2 }),
+];
+// The signup flow writes it on every subscription. Deleting the field would delete what it holds, so a
+// destroy of a field with data is refused until `deleteData: true` has been applied.
+const signupChannel = new CustomField("signup-channel", {
+  resourceType: "subscriptions",
+  name: "Signup channel",
+  inputType: "dropdown",
+  enum: ["web", "sales", "partner"],
 });
 
 // Onto the product this program declares: its id is known after it is created (or adopted).
@@ -69,6 +98,11 @@ export const familyId = family.familyId;
 export const launchProductId = launch.productId;
 export const launchDefaultPricePointId = launch.defaultPricePointId;
 export const annualPricePointId = annual.pricePointId;
+export const annualCurrencyPrices = annual.currencyPrices;
+export const reasonCodeIds = pulumi
+  .all(reasonCodes.map((r) => pulumi.all([r.code, r.reasonCodeId])))
+  .apply((rows) => Object.fromEntries(rows));
+export const signupChannelFieldId = signupChannel.customFieldId;
 export const webhooksEnabled = webhooks.webhooksEnabled;
 export const receiverEndpointId = receiver.endpointId;
 export const receiverEvents = receiver.events;

@@ -20,7 +20,8 @@ describe("examples/environment-bootstrap with the real CLI", () => {
 
   before(async () => {
     const c = await installedConsumer();
-    sim = await startSimulator({ apiKey: API_KEY });
+    // A site that sells in euros too (its Settings → Currencies); the program declares its own EUR prices.
+    sim = await startSimulator({ apiKey: API_KEY, nonPrimaryCurrencies: ["EUR"] });
     // Made in the web UI beforehand: the program's family is adopted, not duplicated.
     family = sim.addProductFamily({ handle: "plans", name: "Plans" }).id;
     sim.addProduct({ id: 31, handle: "trial", familyHandle: "plans" });
@@ -35,6 +36,7 @@ describe("examples/environment-bootstrap with the real CLI", () => {
     await s.config("billing:apiKey", API_KEY, true);
     await s.config("bootstrap:webhookReceiver", RECEIVER);
     await s.config("bootstrap:subscriptions", JSON.stringify(subs));
+    await s.config("bootstrap:currencyPrices", JSON.stringify({ EUR: 45 }));
   });
 
   after(async () => {
@@ -47,7 +49,7 @@ describe("examples/environment-bootstrap with the real CLI", () => {
     assert.deepEqual(mutations(sim.requests), []);
   });
 
-  it("up builds the catalog (the family adopted), enables webhooks, subscribes the receiver, migrates every seeded subscription onto the new product, replays exactly the failed webhooks", async () => {
+  it("up builds the catalog (the family adopted) with its euro prices, the reason codes and the custom field, enables webhooks, subscribes the receiver, migrates every seeded subscription onto the new product, replays exactly the failed webhooks", async () => {
     const res = await s.run(["up", "--yes", "--skip-preview"]);
     assert.match(res.stdout + res.stderr, new RegExp(`adopted product family \`plans\` \\(id ${family}\\)`));
     const out = await s.stackOutputs();
@@ -61,6 +63,22 @@ describe("examples/environment-bootstrap with the real CLI", () => {
     assert.ok(!sent.some((r) => r.startsWith("POST /product_families.json")), "the family made beforehand is adopted");
     assert.ok(productAt < sent.findIndex((r) => r.endsWith("/migrations.json")));
     assert.ok(annual > 0);
+    // The euro price is set once the price point exists (a create's body cannot carry it), and reads back.
+    assert.ok(
+      sent.indexOf(`POST /product_price_points/${annual}/currency_prices.json`) >
+        sent.indexOf(`POST /products/${launch}/price_points.json`),
+    );
+    assert.deepEqual(out.annualCurrencyPrices, { EUR: { baseline: 450 } });
+    const codes = sim.reasonCodes();
+    assert.deepEqual(codes.map((r) => [r.code, r.position]).sort(), [
+      ["missing_feature", 2],
+      ["too_expensive", 1],
+    ]);
+    assert.deepEqual(out.reasonCodeIds, Object.fromEntries(codes.map((r) => [r.code, r.id])));
+    assert.deepEqual(
+      sim.metafields().map((m) => [m.resourceType, m.name]),
+      [["subscriptions", "Signup channel"]],
+    );
     assert.equal(out.webhooksEnabled, true);
     assert.deepEqual(
       sim.endpoints().map((e) => ({ id: e.id, url: e.url, events: [...e.events].sort() })),
@@ -87,6 +105,53 @@ describe("examples/environment-bootstrap with the real CLI", () => {
     await s.run(["refresh", "--yes", "--skip-preview"]);
     await s.run(["up", "--yes", "--skip-preview", "--expect-no-changes"]);
     assert.equal(mutations(sim.requests).length, before);
+  });
+
+  it("the same program on a second site: the same handles, codes and names, that site's own ids", async () => {
+    const c = await installedConsumer();
+    const other = await startSimulator({ apiKey: API_KEY, nonPrimaryCurrencies: ["EUR", "GBP"] });
+    // Years of web-UI work before: the second site's ids run ahead of the first's.
+    other.addProductFamily({ handle: "legacy", name: "Legacy" });
+    other.addProduct({
+      handle: "legacy-basic",
+      familyHandle: "legacy",
+      pricePoints: [{ handle: "legacy-annual" }, { handle: "legacy-biennial" }, { handle: "legacy-triennial" }],
+    });
+    for (const [i, code] of ["moved_away", "closed_business", "switched_provider"].entries())
+      other.addReasonCode({ code, description: code.replace("_", " "), position: 9 + i });
+    other.addMetafield({ resourceType: "subscriptions", name: "Account manager" });
+    const second = await ExampleStack.create(c, "environment-bootstrap", "bootstrap-second-site");
+    try {
+      await second.config("billing:baseUrl", other.url);
+      await second.config("billing:apiKey", API_KEY, true);
+      await second.config("bootstrap:webhookReceiver", RECEIVER);
+      await second.config("bootstrap:subscriptions", "[]");
+      await second.config("bootstrap:currencyPrices", JSON.stringify({ EUR: 45 }));
+      await second.run(["up", "--yes", "--skip-preview"]);
+      const [a, b] = [await s.stackOutputs(), await second.stackOutputs()];
+      const keys = (o: Record<string, unknown>) => ({
+        codes: Object.keys(o.reasonCodeIds as object).sort(),
+        currencyPrices: o.annualCurrencyPrices,
+        events: o.receiverEvents,
+      });
+      assert.deepEqual(keys(b), keys(a));
+      assert.deepEqual(
+        other
+          .reasonCodes()
+          .map((r) => r.code)
+          .sort(),
+        ["closed_business", "missing_feature", "moved_away", "switched_provider", "too_expensive"],
+      );
+      assert.ok(other.metafields().some((m) => m.name === "Signup channel"));
+      for (const id of ["familyId", "launchProductId", "annualPricePointId", "signupChannelFieldId"])
+        assert.notEqual(b[id], a[id], `${id} is the second site's own`);
+      for (const code of Object.keys(a.reasonCodeIds as object))
+        assert.notEqual((b.reasonCodeIds as Record<string, number>)[code], (a.reasonCodeIds as Record<string, number>)[code], code);
+      await second.run(["destroy", "--yes", "--skip-preview"]);
+    } finally {
+      await second.dispose();
+      await other.close();
+    }
   });
 
   it("a price change previews as the service applies it, and applies in the documented order; subscriptions keep their price point", async () => {
@@ -118,6 +183,7 @@ describe("examples/environment-bootstrap with the real CLI", () => {
         `PUT /products/${launch}.json`, // the product's pricing: the service makes a new default price point
         `PUT /products/${launch}/price_points/${oldAnnual}.json`, // the annual one's handle freed
         `POST /products/${launch}/price_points.json`, // its replacement
+        `POST /product_price_points/${newAnnual}/currency_prices.json`, // with its euro price
         `DELETE /products/${launch}/price_points/${oldAnnual}.json`, // the old one archived
       ],
     );
@@ -134,7 +200,8 @@ describe("examples/environment-bootstrap with the real CLI", () => {
     await s.run(["up", "--yes", "--skip-preview"]);
     assert.equal(sim.replayQueue.length, failed.length * 2);
     const before = mutations(sim.requests).length;
-    const launch = (await s.stackOutputs()).launchProductId as number;
+    const outputs = await s.stackOutputs();
+    const launch = outputs.launchProductId as number;
     await keepState();
     const res = await s.run(["destroy", "--yes", "--skip-preview"]);
     const [receiver] = sim.endpoints();
@@ -144,7 +211,12 @@ describe("examples/environment-bootstrap with the real CLI", () => {
         .map((r) => `${r.method} ${r.path}`)
         .sort(),
       // The annual price point goes with its product (deletedWith): archiving the product archives both.
-      [`DELETE /products/${launch}.json`, `PUT /endpoints/${receiver.id}.json`],
+      [
+        `DELETE /products/${launch}.json`,
+        ...Object.values(outputs.reasonCodeIds as Record<string, number>).map((id) => `DELETE /reason_codes/${id}.json`),
+        "DELETE /subscriptions/metafields.json", // the field held no data, so no deleteData was needed
+        `PUT /endpoints/${receiver.id}.json`,
+      ].sort(),
     );
     const said = res.stdout + res.stderr;
     assert.match(said, /archived product `launch`/);
@@ -166,7 +238,17 @@ describe("examples/environment-bootstrap with the real CLI", () => {
       const billing = (deployment.resources ?? []).filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/billing:"));
       assert.deepEqual(
         [...new Set(billing.map((r) => r.type.split(":").pop()))].sort(),
-        ["Product", "ProductFamily", "ProductPricePoint", "SubscriptionMigration", "WebhookEndpoint", "WebhookReplay", "WebhookSettings"],
+        [
+          "CustomField",
+          "Product",
+          "ProductFamily",
+          "ProductPricePoint",
+          "ReasonCode",
+          "SubscriptionMigration",
+          "WebhookEndpoint",
+          "WebhookReplay",
+          "WebhookSettings",
+        ],
         `state ${i} holds every kind of the program`,
       );
       assert.ok(
