@@ -14,8 +14,8 @@ const step = (s: string) => console.log(`\n==> ${s}`);
 async function main(): Promise<void> {
   step("Pulumi CLI (built from Go modules on first use; later runs reuse it)");
   const bin = await ensurePulumi();
-  step("starting the billing simulator with its demo site");
-  const sim = await startSimulator({ seed: "demo" });
+  step("starting the billing simulator with its demo site, which sells in US dollars and euros");
+  const sim = await startSimulator({ seed: "demo", nonPrimaryCurrencies: ["EUR"] });
   console.log(`    ${sim.url}`);
   const ws = await createWorkspace(bin);
   const stack = "demo";
