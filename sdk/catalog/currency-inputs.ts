@@ -100,9 +100,21 @@ export const componentCurrencyPricesInput = byCurrency(
  */
 export type ComponentCurrencyPricesInput = Readonly<Record<string, (number | string)[]>>;
 
-/** A flat-amount coupon's `currencyPrices`: its amount in each currency (`{ EUR: 9, GBP: 8 }`). */
-export const couponCurrencyPricesInput = byCurrency(currencyAmount, "an amount");
-/** A flat-amount coupon's `currencyPrices`, checked by {@link couponCurrencyPricesInput}: from a currency's ISO code to its amount. */
+const WHOLE = "a whole amount in the currency's own units (not cents), 0 or more: 9 for 9.00";
+
+/**
+ * A flat-amount coupon's amount in one currency: whole units only. Unlike a price point's, the coupon's currency
+ * price is an integer everywhere it is published: the contract's `Update Coupon Currency.price` and the coupon's
+ * answers, and every vendor SDK (maxio-com's Java, C#, Python and PHP `UpdateCouponCurrency` take an `int`).
+ * A fraction would be refused by the service (or cut, which is worse), so it is refused here, before anything is sent.
+ */
+export const couponCurrencyAmount = z
+  .number({ error: (i) => (i.input === undefined ? `is required: ${WHOLE}` : `must be ${WHOLE}, got ${valueText(i.input)}`) })
+  .refine((v) => Number.isSafeInteger(v) && v >= 0, { error: (i) => `must be ${WHOLE}, got ${valueText(i.input)}` });
+
+/** A flat-amount coupon's `currencyPrices`: its amount in each currency, in whole units (`{ EUR: 9, GBP: 8 }`). */
+export const couponCurrencyPricesInput = byCurrency(couponCurrencyAmount, "a whole amount");
+/** A flat-amount coupon's `currencyPrices`, checked by {@link couponCurrencyPricesInput}: from a currency's ISO code to its whole amount. */
 export type CouponCurrencyPricesInput = Readonly<Record<string, number>>;
 
 /** The parts of a product price point's primary pricing that decide its currency prices' roles (its pricing as declared or read). */

@@ -109,7 +109,7 @@ export interface CouponArgs {
    */
   readonly restrictedProducts?: ArgTypes["restrictedProducts"];
   /**
-   * A flat-amount coupon's discount in the site's other currencies, by ISO code, in the currency's own units (9.5 is 9.50, not cents): `{ EUR: 9, GBP: 8 }`. A percentage coupon takes none (the service's rule). Each currency must be one of the site's (checked at preview). Set after the coupon, changed in place; a currency left out is kept (the service has no delete of a currency price).
+   * A flat-amount coupon's discount in the site's other currencies, by ISO code, in whole units of the currency (9 is 9.00, not cents; the service's coupon currency price is an integer): `{ EUR: 9, GBP: 8 }`. A percentage coupon takes none (the service's rule). Each currency must be one of the site's (checked at preview). Set after the coupon, changed in place; a currency left out is kept (the service has no delete of a currency price).
    *
    * A change updates the resource in place.
    */

@@ -51,7 +51,7 @@ class CouponArgs:
         :param pulumi.Input[_builtins.bool] apply_on_cancel_at_end_of_period: Whether the discount applies to the last period of a subscription canceled at its end.
         :param pulumi.Input[_builtins.bool] apply_on_subscription_expiration: Whether the discount applies to the charge at a subscription's expiration.
         :param pulumi.Input[_builtins.str] compounding_strategy: With stackable: "compound" (applied after other coupons) or "full-price" (on the full price).
-        :param pulumi.Input[Mapping[str, Any]] currency_prices: A flat-amount coupon's discount in the site's other currencies, by ISO code, in the currency's own units (9.5 is 9.50, not cents): `{ EUR: 9, GBP: 8 }`. A percentage coupon takes none (the service's rule). Each currency must be one of the site's (checked at preview). Set after the coupon, changed in place; a currency left out is kept (the service has no delete of a currency price).
+        :param pulumi.Input[Mapping[str, Any]] currency_prices: A flat-amount coupon's discount in the site's other currencies, by ISO code, in whole units of the currency (9 is 9.00, not cents; the service's coupon currency price is an integer): `{ EUR: 9, GBP: 8 }`. A percentage coupon takes none (the service's rule). Each currency must be one of the site's (checked at preview). Set after the coupon, changed in place; a currency left out is kept (the service has no delete of a currency price).
         :param pulumi.Input[_builtins.str] description: The coupon's description.
         :param pulumi.Input[_builtins.int] duration_period_count: With recurring: for how many periods the discount applies (default: indefinitely). The contract's answers carry it (duration_period_count); its request schema does not list it, the service's older documentation does.
         :param pulumi.Input[_builtins.str] end_date: When the coupon stops being accepted (ISO-8601).
@@ -213,7 +213,7 @@ class CouponArgs:
     @pulumi.getter(name="currencyPrices")
     def currency_prices(self) -> pulumi.Input[Optional[Mapping[str, Any]]]:
         """
-        A flat-amount coupon's discount in the site's other currencies, by ISO code, in the currency's own units (9.5 is 9.50, not cents): `{ EUR: 9, GBP: 8 }`. A percentage coupon takes none (the service's rule). Each currency must be one of the site's (checked at preview). Set after the coupon, changed in place; a currency left out is kept (the service has no delete of a currency price).
+        A flat-amount coupon's discount in the site's other currencies, by ISO code, in whole units of the currency (9 is 9.00, not cents; the service's coupon currency price is an integer): `{ EUR: 9, GBP: 8 }`. A percentage coupon takes none (the service's rule). Each currency must be one of the site's (checked at preview). Set after the coupon, changed in place; a currency left out is kept (the service has no delete of a currency price).
         """
         return pulumi.get(self, "currency_prices")
 
@@ -383,7 +383,7 @@ class Coupon(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] apply_on_subscription_expiration: Whether the discount applies to the charge at a subscription's expiration.
         :param pulumi.Input[_builtins.str] code: The code customers enter: uppercase letters, digits and "%", "@", "+", "-", "_", "." (e.g. "SPRING25"). Unique within the site, archived coupons included; it changes in place.
         :param pulumi.Input[_builtins.str] compounding_strategy: With stackable: "compound" (applied after other coupons) or "full-price" (on the full price).
-        :param pulumi.Input[Mapping[str, Any]] currency_prices: A flat-amount coupon's discount in the site's other currencies, by ISO code, in the currency's own units (9.5 is 9.50, not cents): `{ EUR: 9, GBP: 8 }`. A percentage coupon takes none (the service's rule). Each currency must be one of the site's (checked at preview). Set after the coupon, changed in place; a currency left out is kept (the service has no delete of a currency price).
+        :param pulumi.Input[Mapping[str, Any]] currency_prices: A flat-amount coupon's discount in the site's other currencies, by ISO code, in whole units of the currency (9 is 9.00, not cents; the service's coupon currency price is an integer): `{ EUR: 9, GBP: 8 }`. A percentage coupon takes none (the service's rule). Each currency must be one of the site's (checked at preview). Set after the coupon, changed in place; a currency left out is kept (the service has no delete of a currency price).
         :param pulumi.Input[_builtins.str] description: The coupon's description.
         :param pulumi.Input[_builtins.int] duration_period_count: With recurring: for how many periods the discount applies (default: indefinitely). The contract's answers carry it (duration_period_count); its request schema does not list it, the service's older documentation does.
         :param pulumi.Input[_builtins.str] end_date: When the coupon stops being accepted (ISO-8601).

@@ -89,7 +89,8 @@ export const REQUEST_DEVIATIONS: readonly {
     },
   },
   ...(
-    ["createProductCurrencyPrices", "updateProductCurrencyPrices", "updateCurrencyPrices", "createOrUpdateCouponCurrencyPrices"] as const
+    // Not createOrUpdateCouponCurrencyPrices: a coupon's amount is whole units (sdk/catalog/currency-inputs.ts), never a fraction.
+    ["createProductCurrencyPrices", "updateProductCurrencyPrices", "updateCurrencyPrices"] as const
   ).map((operationId) => ({
     operationId,
     what: "a fractional price",

@@ -123,7 +123,7 @@ describe("what takes no currency prices, in the service's words", () => {
           'must be left out for a percentage coupon (percentage 15): the service takes currency prices only for an amount-based coupon ("if the primary coupon is percentage based, you will not be able to define pricing in non-primary currencies")',
       },
     ]);
-    expect(currencyPricesProblems({ kind: "coupon" }, { EUR: 5, GBP: 4.5 }, SITE)).toStrictEqual([]);
+    expect(currencyPricesProblems({ kind: "coupon" }, { EUR: 5, GBP: 4 }, SITE)).toStrictEqual([]);
   });
 
   it("a custom price point, product's or component's", () => {
@@ -190,11 +190,22 @@ describe("the site's currencies", () => {
   });
 
   it("an amount in cents-like form is refused with what is accepted", () => {
-    expect(currencyPricesProblems({ kind: "coupon" }, { EUR: 9.999 })).toStrictEqual([
+    expect(currencyPricesProblems(point({}), { EUR: { baseline: 9.999 } })).toStrictEqual([
       {
-        property: "currencyPrices.EUR",
+        property: "currencyPrices.EUR.baseline",
         message: "must be an amount in the currency's own units (not cents), 0 or more, at most 2 decimal places (9.5 for 9.50), got 9.999",
       },
     ]);
+  });
+
+  it("a coupon's amount is whole units: the service's coupon currency price is an integer", () => {
+    for (const amount of [9.5, 0.01, -1])
+      expect(currencyPricesProblems({ kind: "coupon" }, { EUR: amount })).toStrictEqual([
+        {
+          property: "currencyPrices.EUR",
+          message: `must be a whole amount in the currency's own units (not cents), 0 or more: 9 for 9.00, got ${amount}`,
+        },
+      ]);
+    expect(currencyPricesProblems({ kind: "coupon" }, { EUR: 0, GBP: 1200 })).toStrictEqual([]);
   });
 });

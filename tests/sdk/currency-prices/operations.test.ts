@@ -225,17 +225,31 @@ describe("a coupon's currency prices", () => {
       ],
       undeclared: [],
     });
-    const second = await billing.setCouponCurrencyPrices(30, { EUR: 9.5 });
+    const second = await billing.setCouponCurrencyPrices(30, { EUR: 10 });
     expect(second.undeclared).toStrictEqual(["GBP"]);
-    expect(JSON.parse(svc.sent.at(-1)?.text ?? "")).toStrictEqual({ currency_prices: [{ currency: "EUR", price: 9.5 }] });
+    expect(JSON.parse(svc.sent.at(-1)?.text ?? "")).toStrictEqual({ currency_prices: [{ currency: "EUR", price: 10 }] });
     expect((await billing.readCouponCurrencyPrices(30)).map((p) => [p.currency, p.price])).toStrictEqual([
-      ["EUR", 9.5],
+      ["EUR", 10],
       ["GBP", 8],
     ]);
     expect(svc.sent[0].url).toBe("/coupons.json?filter%5Bids%5D=30&currency_prices=true");
     const { problems, deviations } = await contractRequestCheck(svc.sent);
     expect(problems).toStrictEqual([]);
-    expect(deviations).toStrictEqual(["createOrUpdateCouponCurrencyPrices: a fractional price"]);
+    expect(deviations).toStrictEqual([]);
+  });
+
+  it("a fraction of a currency unit is refused, naming the currency, before anything is sent: the coupon's price is an integer", async () => {
+    const svc = await configService();
+    const billing = clientOf(svc.url);
+    const err = await rejection(billing.setCouponCurrencyPrices(30, { EUR: 9, GBP: 8.5 }));
+    expect(err).toBeInstanceOf(BillingValidationError);
+    expect((err as BillingValidationError).problems).toStrictEqual([
+      {
+        property: "currencyPrices.GBP",
+        message: "must be a whole amount in the currency's own units (not cents), 0 or more: 9 for 9.00, got 8.5",
+      },
+    ]);
+    expect(svc.sent).toStrictEqual([]);
   });
 
   it("a percentage coupon is refused with the service's reason, before the PUT", async () => {
