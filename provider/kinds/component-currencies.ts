@@ -15,7 +15,7 @@ import { labelOf } from "./lifecycle";
 export const currencyPricesField = componentCurrencyPricesInput
   .optional()
   .describe(
-    "Its prices in the site's other currencies (with `useSiteExchangeRate: false`), by ISO code: one unit price per tier of `prices`, in their order (`{ EUR: [\"0.09\", \"0.07\"] }`, in the currency's own units). The tiers must be mirrored (the service's rule), and each currency must be one of the site's (checked at preview). Set after the price point, changed in place; a currency left out is kept (the service has no delete of a currency price).",
+    "Its prices in the site's other currencies (with `useSiteExchangeRate: false`), by ISO code: one unit price per tier of `prices`, in their order, then (a prepaid price point) one per tier of `overagePricing.prices` (`{ EUR: [\"0.09\", \"0.07\"] }`, in the currency's own units). The tiers must be mirrored (the service's rule), and each currency must be one of the site's (checked at preview). Set after the price point, changed in place; a currency left out is kept (the service has no delete of a currency price).",
   );
 
 /** Unit prices per tier, as the service holds them (decimal text); a tier without one is null. */

@@ -313,11 +313,15 @@ export const componentPricePoint: KindModule<typeof kind, State> = {
 
     async preflight(ctx, inputs, olds) {
       const owner =
-        holdsUnknown(inputs.prices) || holdsUnknown(inputs.useSiteExchangeRate) || !Array.isArray(inputs.prices)
+        holdsUnknown(inputs.prices) ||
+        holdsUnknown(inputs.overagePricing) ||
+        holdsUnknown(inputs.useSiteExchangeRate) ||
+        !Array.isArray(inputs.prices)
           ? undefined
           : {
               kind: "component price point" as const,
-              tiers: inputs.prices.length,
+              // A prepaid point's overage tiers are price levels too: each currency prices them after the tiers.
+              tiers: inputs.prices.length + overageTierCount(inputs.overagePricing),
               useSiteExchangeRate: inputs.useSiteExchangeRate as boolean | undefined,
             };
       const currencies = await currencyFailures(ctx, owner, inputs.currencyPrices, inputs.site);
@@ -443,4 +447,10 @@ export class ComponentPricePoint extends Base {
       owner ? { deletedWith: owner, ...opts } : opts,
     );
   }
+}
+
+/** How many tiers a declared `overagePricing` has (0 without one, or before its shape is checked). */
+function overageTierCount(overage: unknown): number {
+  const prices = (overage as { prices?: unknown } | undefined)?.prices;
+  return Array.isArray(prices) ? prices.length : 0;
 }

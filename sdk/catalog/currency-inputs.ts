@@ -88,10 +88,11 @@ export type PricePointCurrencyPricesInput = Readonly<Record<string, PricePointCu
 
 /**
  * A component price point's `currencyPrices`: per currency, one unit price per tier of its `prices`, in their
- * order (`{ EUR: [1.5, "0.9"] }`); a unit price as a tier's (a number or decimal text, at most 8 decimal places).
+ * order, then (a prepaid price point) one per tier of its `overagePricing.prices` (`{ EUR: [1.5, "0.9"] }`); a unit
+ * price as a tier's (a number or decimal text, at most 8 decimal places).
  */
 export const componentCurrencyPricesInput = byCurrency(
-  z.array(unitPrice, { error: "must be an array of unit prices, one per tier of prices, in their order" }),
+  z.array(unitPrice, { error: "must be an array of unit prices, one per tier of prices (then of overagePricing.prices), in their order" }),
   "[unit price per tier]",
 );
 /**
@@ -142,7 +143,7 @@ export type CurrencyPricesOwner =
   | {
       /** A component's price point. */
       readonly kind: "component price point";
-      /** How many tiers its `prices` has. */
+      /** How many tiers its `prices` has, and a prepaid price point's `overagePricing.prices` after them. */
       readonly tiers: number;
       /** The price point's type, when known ("custom" takes no currency prices). */
       readonly type?: string;
@@ -219,7 +220,7 @@ export function currencyPricesProblems(
       if (Array.isArray(prices) && prices.length !== owner.tiers)
         problems.push({
           property: `${property}.${code}`,
-          message: `must hold ${owner.tiers} unit price${owner.tiers === 1 ? "" : "s"}, one per tier of prices in their order (currency prices mirror the tiers), got ${prices.length}`,
+          message: `must hold ${owner.tiers} unit price${owner.tiers === 1 ? "" : "s"}, one per tier of prices in their order, then one per tier of a prepaid price point's overagePricing.prices (currency prices mirror the tiers), got ${prices.length}`,
         });
   if (site)
     problems.push(

@@ -307,11 +307,18 @@ function mirrorProblems(pricing: PrimaryPricingRoles, input: unknown): Problem[]
 // Component price points: POST/PUT /price_points/{id}/currency_prices.json; read through the component's list.
 // ---------------------------------------------------------------------------------------------------
 
-/** A component price point's tiers' ids, ascending by starting quantity (what its currency prices are keyed by). */
+/**
+ * A component price point's price levels' ids (what its currency prices are keyed by): its tiers ascending by
+ * starting quantity, then a prepaid price point's overage tiers the same way. The service asks a currency for "a
+ * matching price level" of "each price level defined on the component price point", and a prepaid point's overage
+ * tiers are price levels of it (their own price ids): left out, the currency's create is refused.
+ */
 const tierIdsOf = (p: WireComponentPricePoint): number[] =>
-  [...(p.prices ?? [])]
-    .sort((a, b) => a.starting_quantity - b.starting_quantity)
-    .flatMap((x) => (typeof x.id === "number" && x.id > 0 ? [x.id] : []));
+  [p.prices, p.overage_prices].flatMap((levels) =>
+    [...(levels ?? [])]
+      .sort((a, b) => a.starting_quantity - b.starting_quantity)
+      .flatMap((x) => (typeof x.id === "number" && x.id > 0 ? [x.id] : [])),
+  );
 
 /**
  * A component price point with its currency prices. The contract's read of one price point takes no

@@ -196,16 +196,14 @@ const componentPricePointBody = (kind: string) =>
       useSiteExchangeRate: optional(flag),
       taxIncluded: optional(flag),
       p: kind === "prepaid_usage" ? prepaidTerms : fc.constant(undefined),
-      // Its own prices in some of the site's other currencies, one per tier (at most three tiers): then not the exchange rate's.
-      // Not on a prepaid one: the site asks a price per overage tier too, which the SDK's mirror rule does not count yet.
-      currencies:
-        kind === "prepaid_usage"
-          ? fc.constant(undefined)
-          : optional(fc.record({ codes: fc.subarray([...SITE_CURRENCIES]), prices: fc.array(price, { minLength: 3, maxLength: 3 }) })),
+      // Its own prices in some of the site's other currencies, one per tier, then (prepaid) one per overage tier (at most
+      // three of each): then not the exchange rate's.
+      currencies: optional(fc.record({ codes: fc.subarray([...SITE_CURRENCIES]), prices: fc.array(price, { minLength: 6, maxLength: 6 }) })),
     })
     .map(({ t, f, p, currencies, ...rest }) => {
       const { expiration, ...terms } = (p ?? {}) as Inputs & { expiration?: Inputs };
-      const tiers = (t as { prices: unknown[] }).prices.length;
+      const overage = (terms as { overagePricing?: { prices: unknown[] } }).overagePricing;
+      const tiers = (t as { prices: unknown[] }).prices.length + (overage?.prices.length ?? 0);
       const own =
         currencies && currencies.codes.length > 0
           ? {
@@ -523,7 +521,10 @@ export function seedCatalog(sim: Simulator, c: GeneratedCatalog): void {
     >[0]);
     for (const { inputs: pp } of points) {
       const point = made.pricePoints.find((x) => x.handle === pp.handle);
-      const ids = [...(point?.prices ?? [])].sort((a, b) => a.startingQuantity - b.startingQuantity).map((x) => x.id);
+      // Its price levels as the service keys currency prices: the tiers, then a prepaid point's overage tiers.
+      const ids = [point?.prices, point?.overagePricing?.prices].flatMap((levels) =>
+        [...(levels ?? [])].sort((a, b) => a.startingQuantity - b.startingQuantity).map((x) => x.id),
+      );
       const records = Object.entries((pp.currencyPrices ?? {}) as Record<string, string[]>).flatMap(([currency, prices]) =>
         prices.map((price, i) => ({ currency, priceId: ids[i] as number, price })),
       );

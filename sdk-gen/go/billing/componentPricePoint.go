@@ -117,7 +117,7 @@ type componentPricePointArgs struct {
 	Adopt *bool `pulumi:"adopt"`
 	// The component: a Component resource (then it goes with the component: destroying both archives the component and leaves this price point to it, even while it is the default), its `componentId`, an id, or "handle:<handle>".
 	Component interface{} `pulumi:"component"`
-	// Its prices in the site's other currencies (with `useSiteExchangeRate: false`), by ISO code: one unit price per tier of `prices`, in their order (`{ EUR: ["0.09", "0.07"] }`, in the currency's own units). The tiers must be mirrored (the service's rule), and each currency must be one of the site's (checked at preview). Set after the price point, changed in place; a currency left out is kept (the service has no delete of a currency price).
+	// Its prices in the site's other currencies (with `useSiteExchangeRate: false`), by ISO code: one unit price per tier of `prices`, in their order, then (a prepaid price point) one per tier of `overagePricing.prices` (`{ EUR: ["0.09", "0.07"] }`, in the currency's own units). The tiers must be mirrored (the service's rule), and each currency must be one of the site's (checked at preview). Set after the price point, changed in place; a currency left out is kept (the service has no delete of a currency price).
 	CurrencyPrices map[string]interface{} `pulumi:"currencyPrices"`
 	// true: promote it to the component's default price point (new subscriptions get it; existing ones keep theirs), before any price point it replaces is archived. Setting it back to false changes nothing until another is promoted.
 	Default *bool `pulumi:"default"`
@@ -159,7 +159,7 @@ type ComponentPricePointArgs struct {
 	Adopt pulumi.BoolPtrInput
 	// The component: a Component resource (then it goes with the component: destroying both archives the component and leaves this price point to it, even while it is the default), its `componentId`, an id, or "handle:<handle>".
 	Component pulumi.Input
-	// Its prices in the site's other currencies (with `useSiteExchangeRate: false`), by ISO code: one unit price per tier of `prices`, in their order (`{ EUR: ["0.09", "0.07"] }`, in the currency's own units). The tiers must be mirrored (the service's rule), and each currency must be one of the site's (checked at preview). Set after the price point, changed in place; a currency left out is kept (the service has no delete of a currency price).
+	// Its prices in the site's other currencies (with `useSiteExchangeRate: false`), by ISO code: one unit price per tier of `prices`, in their order, then (a prepaid price point) one per tier of `overagePricing.prices` (`{ EUR: ["0.09", "0.07"] }`, in the currency's own units). The tiers must be mirrored (the service's rule), and each currency must be one of the site's (checked at preview). Set after the price point, changed in place; a currency left out is kept (the service has no delete of a currency price).
 	CurrencyPrices pulumi.MapInput
 	// true: promote it to the component's default price point (new subscriptions get it; existing ones keep theirs), before any price point it replaces is archived. Setting it back to false changes nothing until another is promoted.
 	Default pulumi.BoolPtrInput

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Simulator } from "../../../simulator";
 import { captureOutput } from "../support";
-import { auth, label, startSite, steps, volume } from "./site";
+import { auth, label, prepaidWithOverage, startSite, steps, volume } from "./site";
 
 /**
  * ComponentPricePoint `currencyPrices`, one unit price per tier: a count that does not mirror the tiers and a
@@ -27,7 +27,7 @@ describe("ComponentPricePoint currency prices", () => {
       "one price for two tiers",
       { ...own, currencyPrices: { EUR: ["0.04"] } },
       "currencyPrices.EUR",
-      "must hold 2 unit prices, one per tier of prices in their order (currency prices mirror the tiers), got 1",
+      "must hold 2 unit prices, one per tier of prices in their order, then one per tier of a prepaid price point's overagePricing.prices (currency prices mirror the tiers), got 1",
     ],
     [
       "a currency the site does not have",
@@ -79,5 +79,27 @@ describe("ComponentPricePoint currency prices", () => {
     expect((props.currencyPrices as Record<string, unknown[]>).EUR).toHaveLength(2);
     expect(Number((props.currencyPrices as Record<string, unknown[]>).EUR?.[0])).toBe(0.01);
     expect(await points.diff!(id, props, after)).toMatchObject({ changes: true, replaces: [] });
+  });
+
+  // The service asks a currency for "each price level defined on the component price point": a prepaid point's
+  // overage tiers are price levels of their own, so a currency prices them after the tiers.
+  it("a prepaid price point: one price per tier, then per overage tier; the overage's left out is a failure before anything is sent", async () => {
+    const { points } = await setup();
+    const own = { ...prepaidWithOverage, useSiteExchangeRate: false };
+    expect((await points.check!({}, { ...own, currencyPrices: { EUR: [1.8] } })).failures).toStrictEqual([
+      {
+        property: "currencyPrices.EUR",
+        reason:
+          "must hold 2 unit prices, one per tier of prices in their order, then one per tier of a prepaid price point's overagePricing.prices (currency prices mirror the tiers), got 1",
+      },
+    ]);
+    expect(steps(sim)).toEqual([]);
+    const inputs = { ...own, currencyPrices: { EUR: ["1.8", "0.09"] } };
+    const { id, outs } = await points.create!(inputs);
+    expect(steps(sim).slice(-1)).toEqual([`POST ${currencyPath(id)}`]);
+    expect((outs.currencyPrices as Record<string, unknown[]>).EUR.map(Number)).toEqual([1.8, 0.09]);
+    expect((await points.diff!(id, outs, inputs)).changes).toBe(false);
+    const { props } = await points.read!(id, outs);
+    expect((props.currencyPrices as Record<string, unknown[]>).EUR.map(Number)).toEqual([1.8, 0.09]);
   });
 });
