@@ -198,7 +198,9 @@ const componentPricePointBody = (kind: string) =>
       p: kind === "prepaid_usage" ? prepaidTerms : fc.constant(undefined),
       // Its own prices in some of the site's other currencies, one per tier, then (prepaid) one per overage tier (at most
       // three of each): then not the exchange rate's.
-      currencies: optional(fc.record({ codes: fc.subarray([...SITE_CURRENCIES]), prices: fc.array(price, { minLength: 6, maxLength: 6 }) })),
+      currencies: optional(
+        fc.record({ codes: fc.subarray([...SITE_CURRENCIES]), prices: fc.array(price, { minLength: 6, maxLength: 6 }) }),
+      ),
     })
     .map(({ t, f, p, currencies, ...rest }) => {
       const { expiration, ...terms } = (p ?? {}) as Inputs & { expiration?: Inputs };

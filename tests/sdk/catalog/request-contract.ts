@@ -88,10 +88,8 @@ export const REQUEST_DEVIATIONS: readonly {
       return { ...r, body: { ...r.body, product } };
     },
   },
-  ...(
-    // Not createOrUpdateCouponCurrencyPrices: a coupon's amount is whole units (sdk/catalog/currency-inputs.ts), never a fraction.
-    ["createProductCurrencyPrices", "updateProductCurrencyPrices", "updateCurrencyPrices"] as const
-  ).map((operationId) => ({
+  // Not createOrUpdateCouponCurrencyPrices: a coupon's amount is whole units (sdk/catalog/currency-inputs.ts), never a fraction.
+  ...(["createProductCurrencyPrices", "updateProductCurrencyPrices", "updateCurrencyPrices"] as const).map((operationId) => ({
     operationId,
     what: "a fractional price",
     why:

@@ -85,7 +85,8 @@ describe("a component price point's currency prices mirror its tiers", () => {
     expect(currencyPricesProblems(owner(3), { EUR: [1, "0.5"], GBP: [1, 2, 3] }, SITE)).toStrictEqual([
       {
         property: "currencyPrices.EUR",
-        message: "must hold 3 unit prices, one per tier of prices in their order, then one per tier of a prepaid price point's overagePricing.prices (currency prices mirror the tiers), got 2",
+        message:
+          "must hold 3 unit prices, one per tier of prices in their order, then one per tier of a prepaid price point's overagePricing.prices (currency prices mirror the tiers), got 2",
       },
     ]);
   });

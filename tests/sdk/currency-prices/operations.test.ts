@@ -193,7 +193,8 @@ describe("a component price point's currency prices", () => {
     expect((err as BillingValidationError).problems).toStrictEqual([
       {
         property: "currencyPrices.EUR",
-        message: "must hold 2 unit prices, one per tier of prices in their order, then one per tier of a prepaid price point's overagePricing.prices (currency prices mirror the tiers), got 1",
+        message:
+          "must hold 2 unit prices, one per tier of prices in their order, then one per tier of a prepaid price point's overagePricing.prices (currency prices mirror the tiers), got 1",
       },
     ]);
     expect(svc.seen()).toStrictEqual(["GET /components/2/price_points/20.json"]);
