@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { Simulator, SimulatorOptions } from "../../simulator";
 import { main } from "../../site/cli";
 import { start } from "../simulator/helpers";
+import { held, seedUsedTestSite } from "./seed";
 
 // billing-site reset against the simulator over a real socket: each scope clears what it names and waits out the
 // service's asynchronous clear; every refusal leaves the site as it was; the key never appears in what it prints.
@@ -14,22 +15,8 @@ import { start } from "../simulator/helpers";
 const KEY = "sk_site_reset_9c8b7a6f5e4d3c2b";
 const ROOT = path.resolve(__dirname, "../..");
 
-/** A catalogue (family, product, component, coupon, offer), two subscriptions with a custom field's values on them. */
-async function site(o: SimulatorOptions = {}): Promise<Simulator> {
-  const sim = await start({ apiKey: KEY, ...o });
-  sim.addProductFamily({ id: 9001, handle: "saas" });
-  sim.addProduct({ id: 1, handle: "pro", familyHandle: "saas" });
-  sim.addProduct({ id: 2, handle: "legacy", familyHandle: "saas", archived: true });
-  sim.addComponent({ familyHandle: "saas", kind: "on_off", handle: "support" });
-  sim.addCoupon({ familyHandle: "saas", code: "TEN", amountInCents: 1000 });
-  sim.addOffer({ handle: "solo", productHandle: "pro" });
-  sim.addSubscription({ id: 1001, productHandle: "pro", state: "active" });
-  sim.addSubscription({ id: 1002, productHandle: "pro", state: "trialing" });
-  sim.addMetafield({ resourceType: "subscriptions", name: "Color", dataCount: 2 });
-  sim.addMetafield({ resourceType: "customers", name: "Tier", dataCount: 1 });
-  sim.addReasonCode({ code: "PRICE", description: "Too dear" });
-  return sim;
-}
+/** A used test site (seed.ts), for one test. */
+const site = async (o: SimulatorOptions = {}): Promise<Simulator> => seedUsedTestSite(await start({ apiKey: KEY, ...o }));
 
 async function run(argv: string[], env: NodeJS.ProcessEnv) {
   const out = new PassThrough();
@@ -45,14 +32,6 @@ async function run(argv: string[], env: NodeJS.ProcessEnv) {
 }
 
 const clears = (sim: Simulator) => sim.requests.filter((r) => r.path === "/sites/clear_data.json");
-const held = (sim: Simulator) => ({
-  subscriptions: [1001, 1002].filter((id) => sim.getSubscription(id) !== undefined).length,
-  fieldValues: sim.metafields().map((m) => m.dataCount),
-  offers: sim.offers().length,
-  coupons: sim.coupons().length,
-  components: sim.components().length,
-  reasonCodes: sim.reasonCodes().length,
-});
 const FULL = { subscriptions: 2, fieldValues: [2, 1], offers: 1, coupons: 1, components: 1, reasonCodes: 1 };
 
 describe("billing-site reset", () => {
