@@ -41,8 +41,12 @@ class Refused extends Error {}
 function summary(o: Extract<ResetOutcome, { kind: "cleared" }>, scope: CleanupScope): string {
   const width = Math.max(...o.before.map((b) => b.label.length));
   const rows = o.before.map((b) => `  ${b.label.padEnd(width)}  ${b.count}`);
+  // Nothing listed before the clear: the read that found the site empty proves nothing about the clear's progress.
+  const head = o.before.some((b) => b.count > 0)
+    ? `empty after ${(o.ms / 1000).toFixed(1)} s. Before the clear it held:`
+    : "the service accepted the clear; nothing it clears that the API lists was there, so there was nothing to wait for:";
   return (
-    `Cleared site ${o.site} (scope ${scope}): empty after ${(o.ms / 1000).toFixed(1)} s. Before the clear it held:\n` +
+    `Cleared site ${o.site} (scope ${scope}): ${head}\n` +
     `${rows.join("\n")}\n` +
     "Customers and subscriptions themselves are not counted: the service's API has no list of them (their custom field values are).\n"
   );

@@ -55,7 +55,10 @@ export async function resetSite(client: BillingClient, scope: CleanupScope, o: R
   const started = now();
   let pause = o.pollMs ?? 250;
   for (;;) {
-    const counts = await countAll(client, collections);
+    const counts = await countAll(client, collections).catch((err: Error) => {
+      // Whoever runs it next must know the clear went through: a rerun clears again, which is harmless.
+      throw new Error(`the clear (scope ${scope}) was accepted, then reading the site failed: ${err.message}`, { cause: err });
+    });
     const ms = now() - started;
     if (counts.every((n) => n === 0))
       return { kind: "cleared", site: name, before: collections.map((c, i) => ({ label: c.label, count: before[i] ?? 0 })), ms };

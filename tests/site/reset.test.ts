@@ -115,6 +115,28 @@ describe("billing-site reset", () => {
     expect(clears(sim)).toHaveLength(1);
   });
 
+  it("nothing the API lists was there before: says there was nothing to wait for, not that the site reads empty", async () => {
+    const sim = await start({ apiKey: KEY, clearDataDelayMs: 200 });
+    sim.addProduct({ handle: "pro" });
+    sim.addSubscription({ id: 1001, productHandle: "pro", state: "active" });
+    const r = await run(["reset", "--scope", "customers", "--site", sim.url], {});
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(
+      /^Cleared site \S+ \(scope customers\): the service accepted the clear; nothing it clears that the API lists was there, so there was nothing to wait for:\n/,
+    );
+    expect(r.stdout).not.toContain("empty after");
+  });
+
+  it("a read that fails during the wait: exit 2, saying the clear was accepted", async () => {
+    const sim = await site({ clearDataDelayMs: 60_000 });
+    const running = run(["reset", "--scope", "all", "--site", sim.url], {});
+    while (clears(sim).length === 0) await new Promise((r) => setTimeout(r, 2));
+    sim.injectFault({ kind: "status", status: 500, match: { method: "GET", path: "/offers.json" } });
+    const r = await running;
+    expect(r).toMatchObject({ code: 2, stdout: "" });
+    expect(r.stderr).toMatch(/^billing-site: the clear \(scope all\) was accepted, then reading the site failed: .*500/);
+  });
+
   it("a bad or missing --scope names the option and the accepted values, sends nothing, exits 2", async () => {
     const sim = await site({ clearDataDelayMs: 0 });
     const bad = await run(["reset", "--scope", "products", "--site", sim.url], {});
