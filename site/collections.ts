@@ -32,28 +32,19 @@ const CUSTOMERS: readonly Collection[] = [
   },
 ];
 
+/** A catalog list, archived objects asked for: the clear takes them too. */
+const archivedToo = (many: string, one: string, list: (c: BillingClient) => Promise<readonly unknown[]>): Collection => ({
+  label: `${many} (archived included)`,
+  noun: [one, many],
+  count: async (c) => (await list(c)).length,
+});
+
 const CATALOG: readonly Collection[] = [
   { label: "product families", noun: ["product family", "product families"], count: async (c) => (await c.listProductFamilies()).length },
-  {
-    label: "products (archived included)",
-    noun: ["product", "products"],
-    count: async (c) => (await c.listProducts({ includeArchived: true })).length,
-  },
-  {
-    label: "components (archived included)",
-    noun: ["component", "components"],
-    count: async (c) => (await c.listComponents({ includeArchived: true })).length,
-  },
-  {
-    label: "coupons (archived included)",
-    noun: ["coupon", "coupons"],
-    count: async (c) => (await c.listCoupons({ includeArchived: true })).length,
-  },
-  {
-    label: "offers (archived included)",
-    noun: ["offer", "offers"],
-    count: async (c) => (await c.listOffers({ includeArchived: true })).length,
-  },
+  archivedToo("products", "product", (c) => c.listProducts({ includeArchived: true })),
+  archivedToo("components", "component", (c) => c.listComponents({ includeArchived: true })),
+  archivedToo("coupons", "coupon", (c) => c.listCoupons({ includeArchived: true })),
+  archivedToo("offers", "offer", (c) => c.listOffers({ includeArchived: true })),
 ];
 
 /** The collections a scope clears, in the order the summary lists them. */
