@@ -92,8 +92,10 @@ describe("billing-site reset", () => {
   it("a site made live after it read as a test site: the service's 403 is reported as a live site, nothing cleared", async () => {
     const sim = await site({ clearDataDelayMs: 0 });
     // The site answers test: true, and goes live while that answer is on its way.
-    sim.injectFault({ kind: "delay", ms: 300, times: 1, applyAfterHandling: true, match: { method: "GET", path: "/site.json" } });
+    sim.injectFault({ kind: "delay", ms: 1_000, times: 1, applyAfterHandling: true, match: { method: "GET", path: "/site.json" } });
     const running = run(["reset", "--scope", "all", "--site", sim.url], {});
+    // Logged on arrival; handled a moment later (its body read), then held back for the fault's second.
+    while (sim.requests.length === 0) await new Promise((r) => setTimeout(r, 2));
     await new Promise((r) => setTimeout(r, 100));
     sim.configureSite({ live: true });
     const r = await running;
@@ -110,7 +112,7 @@ describe("billing-site reset", () => {
     expect(r).toMatchObject({ code: 3, stdout: "" });
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(r.stderr).toMatch(
-      /^billing-site: site \S+ still holds 1 product family, 2 products, 1 component, 1 coupon, 1 offer, 2 custom field values on subscriptions, 1 custom field value on customers 0\.\d s after the clear \(--timeout 0\.3\): the service clears asynchronously and may still finish/,
+      /^billing-site: site \S+ still holds 1 product family, 2 products, 1 component, 1 coupon, 1 offer, 2 custom field values on subscriptions, 1 custom field value on customers \d+\.\d s after the clear \(--timeout 0\.3\): the service clears asynchronously and may still finish/,
     );
     expect(clears(sim)).toHaveLength(1);
   });
