@@ -8,7 +8,7 @@ import { catalogImportFile, importFileJson } from "./import-file";
 import { catalogProgram } from "./program";
 import type { ReadProgress } from "./read";
 import { type CatalogSnapshot, countsOf, snapshotJson } from "./snapshot";
-import { CatalogUsageError, DEFAULT_KEY_ENV, DEFAULT_TOKEN_ENV, readSite, readSnapshotFile, siteOptions } from "./sources";
+import { CatalogUsageError, DEFAULT_KEY_ENV, DEFAULT_TOKEN_ENV, readSite, readSnapshotFile, redacted, siteOptions } from "./sources";
 
 export const USAGE = `Usage:
   billing-catalog export --site SITE --out DIR [--include-archived] [--format import|program|snapshot|all] [--site-entry NAME]
@@ -183,12 +183,4 @@ export async function main(
     io.stderr.write(`billing-catalog: ${redacted((err as Error).message, io.env ?? process.env)}\n`);
     return 2;
   }
-}
-
-/** A message with any credential the environment holds blanked, should a lower layer ever have echoed one. */
-function redacted(message: string, env: NodeJS.ProcessEnv): string {
-  let out = message;
-  for (const [k, v] of Object.entries(env))
-    if (v && v.length >= 8 && /(KEY|TOKEN|SECRET|PASSWORD)/i.test(k)) out = out.split(v).join("[redacted]");
-  return out;
 }

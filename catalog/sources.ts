@@ -53,6 +53,17 @@ export function siteOptions(site: string, env: NodeJS.ProcessEnv, keyEnv?: strin
   );
 }
 
+/**
+ * A message with any credential the environment holds blanked, should a lower layer ever have echoed one
+ * (billing-catalog's and billing-site's last line of defence before stderr).
+ */
+export function redacted(message: string, env: NodeJS.ProcessEnv): string {
+  let out = message;
+  for (const [k, v] of Object.entries(env))
+    if (v && v.length >= 8 && /(KEY|TOKEN|SECRET|PASSWORD)/i.test(k)) out = out.split(v).join("[redacted]");
+  return out;
+}
+
 function credentialOf(env: NodeJS.ProcessEnv, keyEnv: string | undefined): { apiKey: string } | { accessToken: string } {
   if (keyEnv !== undefined) {
     if (!ENV_NAME.test(keyEnv))

@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
  */
 
 const ROOT = path.resolve(__dirname, "../..");
-const FOLDERS = ["sdk", "provider", "plugin", "catalog", "review", "policy", "fleet", "simulator"];
+const FOLDERS = ["sdk", "provider", "plugin", "catalog", "site", "review", "policy", "fleet", "simulator"];
 
 function sources(dir: string): string[] {
   const out: string[] = [];
