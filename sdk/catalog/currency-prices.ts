@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { z } from "zod";
 import { BillingApiError, BillingValidationError } from "../errors";
 import { allPages } from "../pages";
 import type { Transport } from "../transport";
@@ -81,6 +82,60 @@ async function inCallersWords<T>(
   }
 }
 
+/**
+ * Sends a create of currency prices once (`createOnce`: a uniqueness token, and after an ambiguous failure a
+ * read-back before anything is sent again). A record is found again by `holds` (its currency and its slot: a
+ * role, a tier); the create is taken as made only when every record is held, each at the amount asked.
+ */
+function createCurrencyPricesOnce<
+  R extends { currency: string; price: number },
+  H extends { currency: string; price?: number | string },
+  S extends z.ZodType,
+>(
+  t: Transport,
+  opts: Opts,
+  o: {
+    handle: string;
+    path: string;
+    records: readonly R[];
+    named: Parameters<typeof inCallersWords>[0];
+    answer: S;
+    result: (answer: z.output<S>) => H[];
+    read: () => Promise<readonly H[]>;
+    holds: (held: H, record: R) => boolean;
+    /** A record's currency and slot in words: "EUR trial price". */
+    slot: (record: R) => string;
+  },
+): Promise<H[]> {
+  const token = (opts.uniquenessToken as string | undefined) ?? randomUUID();
+  return inCallersWords(o.named, () =>
+    createOnce(
+      t,
+      {
+        kind: "currency prices",
+        handle: o.handle,
+        uniquenessToken: token,
+        request: { method: "POST", path: o.path, repeatable: false, body: { currency_prices: o.records, uniqueness_token: token } },
+        answer: o.answer,
+        result: o.result,
+        find: async (): Promise<Sighting<H[]>> => {
+          const held = await o.read();
+          const mine = held.filter((h) => o.records.some((r) => o.holds(h, r)));
+          const missing = o.records.filter((r) => !mine.some((h) => o.holds(h, r)));
+          if (missing.length > 0) return { seen: `no ${missing.map(o.slot).join(", ")}` };
+          return { found: mine };
+        },
+        differs: (found) => {
+          const other = o.records.find((r) => !found.some((h) => o.holds(h, r) && sameAmount(h.price, r.price)));
+          if (!other) return undefined;
+          return `the ${o.slot(other)} is ${found.find((h) => o.holds(h, other))?.price} where this create asked ${other.price}`;
+        },
+      },
+      { ...opts, uniquenessToken: token },
+    ),
+  );
+}
+
 function ids(pairs: [unknown, string][], what: string, more: Problem[] = []): void {
   const problems = [...pairs.flatMap(([v, name]) => idProblems(v, name)), ...more];
   if (problems.length > 0) throw new BillingValidationError(what, problems);
@@ -148,41 +203,17 @@ export async function createPricePointCurrencyPrices(
   ]);
   const records = productRecords(declared);
   if (records.length === 0) return [];
-  const token = (opts.uniquenessToken as string | undefined) ?? randomUUID();
-  return inCallersWords(records, () =>
-    createOnce(
-      t,
-      {
-        kind: "currency prices",
-        handle: Object.keys(declared).join(", "),
-        uniquenessToken: token,
-        request: {
-          method: "POST",
-          path: `/product_price_points/${pricePointId}/currency_prices.json`,
-          repeatable: false,
-          body: { currency_prices: records, uniqueness_token: token },
-        },
-        answer: productCurrencyPricesResponse,
-        result: (r) => r.currency_prices.map(toPricePointCurrencyPrice),
-        find: async (): Promise<Sighting<PricePointCurrencyPrice[]>> => {
-          const held = await readPricePointCurrencyPrices(t, productId, pricePointId);
-          const mine = held.filter((h) => records.some((r) => r.currency === h.currency && r.role === h.role));
-          const missing = records.filter((r) => !mine.some((h) => h.currency === r.currency && h.role === r.role));
-          if (missing.length > 0) return { seen: `no ${missing.map((m) => `${m.currency} ${m.role}`).join(", ")} price` };
-          return { found: mine };
-        },
-        differs: (found) => {
-          const other = records.find(
-            (r) => !found.some((h) => h.currency === r.currency && h.role === r.role && sameAmount(h.price, r.price)),
-          );
-          if (!other) return undefined;
-          const held = found.find((h) => h.currency === other.currency && h.role === other.role);
-          return `the ${other.currency} ${other.role} price is ${held?.price} where this create asked ${other.price}`;
-        },
-      },
-      { ...opts, uniquenessToken: token },
-    ),
-  );
+  return createCurrencyPricesOnce(t, opts, {
+    handle: Object.keys(declared).join(", "),
+    path: `/product_price_points/${pricePointId}/currency_prices.json`,
+    records,
+    named: records,
+    answer: productCurrencyPricesResponse,
+    result: (r) => r.currency_prices.map(toPricePointCurrencyPrice),
+    read: () => readPricePointCurrencyPrices(t, productId, pricePointId),
+    holds: (h, r) => h.currency === r.currency && h.role === r.role,
+    slot: (r) => `${r.currency} ${r.role} price`,
+  });
 }
 
 /**
@@ -402,43 +433,18 @@ export async function createComponentPricePointCurrencyPrices(
   const records = Object.entries(declared).flatMap(([currency, prices]) =>
     prices.map((price, i) => ({ currency, price: Number(price), price_id: tierIds[i] })),
   );
-  // Each record's tier, to name a refused one as the caller declared it (`currencyPrices.EUR[1]`).
-  const named = Object.entries(declared).flatMap(([currency, prices]) => prices.map((_, tier) => ({ currency, tier })));
-  const token = (opts.uniquenessToken as string | undefined) ?? randomUUID();
-  return inCallersWords(named, () =>
-    createOnce(
-      t,
-      {
-        kind: "currency prices",
-        handle: Object.keys(declared).join(", "),
-        uniquenessToken: token,
-        request: {
-          method: "POST",
-          path: `/price_points/${ppid}/currency_prices.json`,
-          repeatable: false,
-          body: { currency_prices: records, uniqueness_token: token },
-        },
-        answer: componentCurrencyPricesResponse,
-        result: (r) => r.currency_prices.map(toComponentPricePointCurrencyPrice),
-        find: async (): Promise<Sighting<ComponentPricePointCurrencyPrice[]>> => {
-          const { prices } = await readComponentPricePointCurrencyPrices(t, cid, ppid);
-          const mine = prices.filter((h) => records.some((r) => r.currency === h.currency && r.price_id === h.priceId));
-          const missing = records.filter((r) => !mine.some((h) => h.currency === r.currency && h.priceId === r.price_id));
-          if (missing.length > 0) return { seen: `no ${[...new Set(missing.map((m) => m.currency))].join(", ")} price for every tier` };
-          return { found: mine };
-        },
-        differs: (found) => {
-          const other = records.find(
-            (r) => !found.some((h) => h.currency === r.currency && h.priceId === r.price_id && sameAmount(h.price, r.price)),
-          );
-          return other
-            ? `the ${other.currency} unit price of tier ${other.price_id} differs from the ${other.price} this create asked`
-            : undefined;
-        },
-      },
-      { ...opts, uniquenessToken: token },
-    ),
-  );
+  return createCurrencyPricesOnce(t, opts, {
+    handle: Object.keys(declared).join(", "),
+    path: `/price_points/${ppid}/currency_prices.json`,
+    records,
+    // Each record's tier, to name a refused one as the caller declared it (`currencyPrices.EUR[1]`).
+    named: Object.entries(declared).flatMap(([currency, prices]) => prices.map((_, tier) => ({ currency, tier }))),
+    answer: componentCurrencyPricesResponse,
+    result: (r) => r.currency_prices.map(toComponentPricePointCurrencyPrice),
+    read: async () => (await readComponentPricePointCurrencyPrices(t, cid, ppid)).prices,
+    holds: (h, r) => h.currency === r.currency && h.priceId === r.price_id,
+    slot: (r) => `${r.currency} unit price of the tier with price id ${r.price_id}`,
+  });
 }
 
 /**
