@@ -343,11 +343,20 @@ export const componentPricePoint: KindModule<typeof kind, State> = {
       if (missing) return { failures: [{ property: "component", reason: missing }] };
       const found = await life.adoption(ctx, inputs, { componentId, site, handle: String(inputs.handle) });
       if (!found?.existing || found.failures.length > 0) return { failures: found?.failures ?? [] };
-      // Adopted: other prices held there are converged in place, a price change to review.
-      const pricingChange = pricingChangeOf(
-        inputs,
-        { pricingScheme: found.existing.pricingScheme, prices: declaredTiers(found.existing.prices) },
-        `the adopted price point's prices are changed in place: ${AFFECTS}`,
+      // Adopted: other prices held there (its own currencies' included) are converged in place, a price change to review.
+      const held =
+        inputs.currencyPrices === undefined || holdsUnknown(inputs.currencyPrices)
+          ? undefined
+          : await withComponentCurrencies(ctx.client(site), componentId, found.existing as HeldPricePoint);
+      const pricingChange = withCurrencyChange(
+        pricingChangeOf(
+          inputs,
+          { pricingScheme: found.existing.pricingScheme, prices: declaredTiers(found.existing.prices) },
+          `the adopted price point's prices are changed in place: ${AFFECTS}`,
+        ),
+        held?.currencyPrices,
+        inputs.currencyPrices,
+        `the adopted price point's prices in those currencies are changed in place: ${AFFECTS}`,
       );
       return { failures: [], preview: { ...found.preview, ...(pricingChange ? { pricingChange } : {}) } };
     },

@@ -431,11 +431,22 @@ export const productPricePoint: KindModule<typeof kind, State> = {
         };
       const found = await life.adoption(ctx, inputs, { productId, site });
       if (!found?.existing || found.failures.length > 0) return found ?? { failures: [] };
-      // Adopted: and when the service holds other pricing, converging it is a replacement, a price change to review.
-      const pricingChange = pricingChangeOf(
-        inputs as Partial<Inputs>,
-        pricingOutputs(found.existing.pricing),
-        "the adopted price point is replaced: its handle freed, the new one created (and promoted if default), the old one archived; subscriptions on it keep it",
+      // Adopted: and when the service holds other pricing, converging it is a replacement, a price change to review;
+      // other amounts in a declared currency are a price change too (in place, or the replacement's own prices).
+      const existing = found.existing as PricePoint;
+      const held =
+        inputs.currencyPrices === undefined || isUnknown(inputs.currencyPrices)
+          ? undefined
+          : await withCurrencies(ctx.client(site), productId, existing);
+      const pricingChange = withCurrencyChange(
+        pricingChangeOf(
+          inputs as Partial<Inputs>,
+          pricingOutputs(found.existing.pricing),
+          "the adopted price point is replaced: its handle freed, the new one created (and promoted if default), the old one archived; subscriptions on it keep it",
+        ),
+        held?.currencyPrices,
+        inputs.currencyPrices,
+        `in place on the adopted price point: ${CURRENCY_IN_PLACE}`,
       );
       return { failures: [], preview: { ...found.preview, ...(pricingChange ? { pricingChange } : {}) } };
     },

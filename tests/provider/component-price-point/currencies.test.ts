@@ -102,4 +102,18 @@ describe("ComponentPricePoint currency prices", () => {
     const { props } = await points.read!(id, outs);
     expect((props.currencyPrices as Record<string, unknown[]>).EUR.map(Number)).toEqual([1.8, 0.09]);
   });
+
+  it("adopting a price point whose own prices differ: the preview's pricing change per tier in money, nothing sent", async () => {
+    const { points } = await setup();
+    await points.create!({ ...own, currencyPrices: { EUR: ["0.045", "0.03"] } });
+    sim.reset();
+    const checked = await points.check!({}, { ...own, currencyPrices: { EUR: ["0.05", "0.03"] } });
+    expect(checked.failures).toEqual([]);
+    expect((checked.inputs.preview as { pricingChange?: unknown }).pricingChange).toMatchObject({
+      fields: ["currencyPrices"],
+      currencies: ["EUR tier 1 EUR 0.045 → tier 1 EUR 0.05"],
+      effect: expect.stringMatching(/^the adopted price point's prices in those currencies are changed in place: /),
+    });
+    expect(steps(sim)).toEqual([]);
+  });
 });

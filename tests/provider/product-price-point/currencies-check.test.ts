@@ -125,4 +125,26 @@ describe("ProductPricePoint check of currency prices", () => {
     const { id, outs } = await points.create(own);
     expect((await points.diff!(id, outs, { ...own, useSiteExchangeRate: true })).replaces).toEqual(["useSiteExchangeRate"]);
   });
+
+  it("adopting a price point whose own prices differ: the preview's pricing change in money, nothing sent", async () => {
+    const { points } = await setup();
+    await points.create({ ...own, currencyPrices: { EUR: { baseline: 9 }, GBP: { baseline: 8 } } });
+    sim.reset();
+    // Another stack's declaration of the same handle: adopted, its EUR amount converged in place.
+    const news = { ...own, currencyPrices: { EUR: { baseline: 9.5 }, GBP: { baseline: 8 } } };
+    const checked = await points.check!({}, news);
+    expect(checked.failures).toEqual([]);
+    expect((checked.inputs.preview as { pricingChange?: unknown }).pricingChange).toEqual({
+      fields: ["currencyPrices"],
+      from: { currencyPrices: { EUR: { baseline: 9 }, GBP: { baseline: 8 } } },
+      to: { currencyPrices: news.currencyPrices },
+      currencies: ["EUR baseline EUR 9.00 → baseline EUR 9.50"],
+      effect:
+        "in place on the adopted price point: its prices in those currencies change in place (the price point stays); a currency left out keeps its prices: the service has no delete of a currency price",
+    });
+    expect(mutations(sim)).toEqual([]);
+    // The same amounts: an adoption with no pricing change.
+    const same = await points.check!({}, { ...own, currencyPrices: { EUR: { baseline: 9 }, GBP: { baseline: 8 } } });
+    expect((same.inputs.preview as { pricingChange?: unknown }).pricingChange).toBeUndefined();
+  });
 });
