@@ -5,6 +5,7 @@
  */
 export type { ChargeSettings, MigrationPreview, PricingChangePreview, PricingSettings, ProductionSettings } from "./policies";
 export {
+  dataKeptInProduction,
   migrationChargeAcknowledged,
   migrationStatesPreservePeriod,
   migrationSubscriptionEligible,

@@ -289,6 +289,45 @@ export const pricingChangeAcknowledgedInProduction: ResourceValidationPolicy = {
   validateResource: PRICED.map((k) => pricingCheck(billingType(k.type), k.facet.pricing?.fields ?? [], k.facet.pricing?.policy ?? "")),
 };
 
+/** The kinds whose declaration names an input that lets a delete take data with it (CustomField's deleteData). */
+const DATA_DELETING = catalogKinds().filter((k) => k.facet.deletesData !== undefined);
+
+/**
+ * On a production stack nothing is declared ready to be deleted with its data: a CustomField with
+ * `deleteData: true` would, on a destroy or a replacement, delete its values on every subscription or customer,
+ * which cannot be undone. The provider already refuses such a delete until the flag was applied; this keeps the
+ * flag itself out of production unless the stack's policy config makes the exception.
+ */
+export const dataKeptInProduction: ResourceValidationPolicy = {
+  name: "data-kept-in-production",
+  description: `On a production stack, no ${DATA_DELETING.map((k) => `${k.type} declares ${k.facet.deletesData?.input}: true`).join(", no ")}.`,
+  enforcementLevel: "mandatory",
+  configSchema: {
+    properties: {
+      production: {
+        type: "boolean",
+        default: false,
+        description: "Whether this stack is production; the policy checks nothing otherwise.",
+      },
+    },
+  },
+  validateResource: DATA_DELETING.map((k) => {
+    const guard = k.facet.deletesData as NonNullable<typeof k.facet.deletesData>;
+    return forType(
+      billingType(k.type),
+      (raw): ProductionSettings => ({ production: raw.production === true }),
+      (props, { production }, who) => {
+        if (!production || read(props, guard.input) !== true) return [];
+        return [
+          `${who} has ${guard.input}: true on a production stack: deleting it (a destroy, or a replacement) would delete ` +
+            `${guard.held((...path) => path.reduce<unknown>((v, key) => read(v, key), props))} with it, which cannot be undone. Remove ${guard.input} or set it to false; ` +
+            "if the data must go, make that exception explicit in this stack's policy config (this policy advisory or disabled) for that run.",
+        ];
+      },
+    );
+  }),
+};
+
 /** Where webhooks go, shown without its path and query (they may hold a receiver's token). */
 function origin(url: string): string | undefined {
   try {
@@ -322,4 +361,5 @@ export const policies: readonly ResourceValidationPolicy[] = [
   webhooksStayEnabledInProduction,
   webhookEndpointHttps,
   pricingChangeAcknowledgedInProduction,
+  dataKeptInProduction,
 ];

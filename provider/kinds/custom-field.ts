@@ -116,6 +116,14 @@ const kind = declareKind({
       `deleted at the service with its data on every ${before.resourceType === "customers" ? "customer" : "subscription"} (it cannot be undone); refused while it holds data unless deleteData: true was applied`,
     ],
     deletes: true,
+    deletesData: {
+      input: "deleteData",
+      held: (get) => {
+        const count = get("preview", "dataCount");
+        const holders = get("resourceType") === "customers" ? "customer" : "subscription";
+        return typeof count === "number" ? `its values on ${count} ${holders}${count === 1 ? "" : "s"}` : `its values on every ${holders}`;
+      },
+    },
   },
 });
 

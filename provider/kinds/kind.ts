@@ -93,6 +93,16 @@ export interface CatalogFacet {
   readonly removes?: boolean;
   /** True when a delete deletes it at the service (it has a delete and no archive), which cannot be undone. */
   readonly deletes?: boolean;
+  /**
+   * The input that lets its delete take data held elsewhere with it (a custom field's `deleteData`: its values on
+   * every subscription or customer), and how that data is named from the checked inputs, read through `get` (a path;
+   * a value not known yet is not a number): "its values on 12 subscriptions". The policy pack refuses it on a
+   * production stack.
+   */
+  readonly deletesData?: {
+    readonly input: string;
+    readonly held: (get: (...path: string[]) => unknown) => string;
+  };
 }
 
 /** A kind's checked inputs. */

@@ -9,7 +9,7 @@ import { PRICING_FIELDS as PROVIDER_PRICING_FIELDS } from "../../provider/kinds/
 const ROOT = path.resolve(__dirname, "../..");
 
 describe("the policy pack", () => {
-  it("has the six policies, each mandatory unless a stack's policy config says otherwise", () => {
+  it("has the seven policies, each mandatory unless a stack's policy config says otherwise", () => {
     expect(policies.map((p) => [p.name, p.enforcementLevel])).toEqual([
       ["migration-states-preserve-period", "mandatory"],
       ["migration-subscription-eligible", "mandatory"],
@@ -17,6 +17,7 @@ describe("the policy pack", () => {
       ["webhooks-stay-enabled-in-production", "mandatory"],
       ["webhook-endpoint-https", "mandatory"],
       ["pricing-change-acknowledged-in-production", "mandatory"],
+      ["data-kept-in-production", "mandatory"],
     ]);
     for (const p of policies) expect(p.description.length).toBeGreaterThan(10);
   });
@@ -34,6 +35,8 @@ describe("the policy pack", () => {
     for (const key of ["product", "productPricePoint"] as const) {
       expect(declared(key)).toEqual(expect.arrayContaining(["pricingChangeAcknowledged", ...PRICING_FIELDS]));
     }
+    // The data-deleting inputs the pack judges are declared by their kinds (CustomField's deleteData).
+    expect(declared("customField")).toEqual(expect.arrayContaining(["deleteData", "resourceType"]));
     // The pricing fields the pack exports are the provider's.
     expect(PRICING_FIELDS).toEqual(PROVIDER_PRICING_FIELDS);
   });

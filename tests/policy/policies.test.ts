@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import type { ResourceValidationArgs, ResourceValidationPolicy } from "@pulumi/policy";
 import { describe, expect, it } from "vitest";
 import {
+  dataKeptInProduction,
   migrationChargeAcknowledged,
   migrationStatesPreservePeriod,
   migrationSubscriptionEligible,
@@ -415,5 +416,37 @@ describe("the provider plugin's resources", () => {
 
   it("another package's type of the same name is not judged", async () => {
     expect(await violations(webhooksStayEnabledInProduction, "other:index:WebhookSettings", { webhooksEnabled: false }, PROD)).toEqual([]);
+  });
+});
+
+describe("data-kept-in-production: a CustomField's deleteData", () => {
+  const PROD = { production: true };
+  const field = (props: Record<string, unknown>) => ({ resourceType: "subscriptions", name: "Region", ...props });
+  table(dataKeptInProduction, TYPES.customField, [
+    ["deleteData, on a stack not configured as production: not judged", field({ deleteData: true }), []],
+    ["no deleteData, in production", field({}), [], PROD],
+    ["deleteData: false, in production", field({ deleteData: false }), [], PROD],
+    [
+      "deleteData, in production, with the data count the preview read",
+      field({ deleteData: true, preview: { dataCount: 12 } }),
+      [
+        /^CustomField '[^']+' has deleteData: true on a production stack: deleting it \(a destroy, or a replacement\) would delete its values on 12 subscriptions with it, which cannot be undone\. Remove deleteData or set it to false/,
+      ],
+      PROD,
+    ],
+    [
+      "deleteData on a customers' field, its count not known yet",
+      field({ deleteData: true, resourceType: "customers", preview: { dataCount: crossGuard.unknownNumberValue } }),
+      [/would delete its values on every customer with it/],
+      PROD,
+    ],
+    ["deleteData not known until up: not judged", field({ deleteData: crossGuard.unknownBooleanValue }), [], PROD],
+  ]);
+
+  it("the plugin's CustomField is judged as the dynamic one is", async () => {
+    const props = field({ deleteData: true, preview: { dataCount: 1 } });
+    const plugin = await violations(dataKeptInProduction, "billing:index:CustomField", props, PROD);
+    expect(plugin).toHaveLength(1);
+    expect(plugin[0]).toMatch(/its values on 1 subscription with it/);
   });
 });
