@@ -154,8 +154,7 @@ const kind = declareKind({
     title: "Product",
     pricing: {
       fields: [...PRICING_FIELDS, CURRENCY_PRICES],
-      onUpdate:
-        "a new default price point (its currency prices set on it too); existing subscriptions keep theirs. Currency amounts alone change in place on the default price point",
+      onUpdate: "a new default price point; existing subscriptions keep theirs",
       onAdopt: "a new default price point; existing subscriptions keep theirs",
       policy:
         "The service applies it as a new default price point of the product: new signups get the new pricing, existing subscriptions keep theirs.",
