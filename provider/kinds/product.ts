@@ -506,12 +506,20 @@ export const product: KindModule<typeof kind, State> = {
       if (olds !== undefined) {
         const pricing = pricingChangeOf(inputs as Partial<Inputs>, olds as Partial<Inputs>, NEW_DEFAULT);
         const pricingChange = withCurrencyChange(pricing, olds.currencyPrices, inputs.currencyPrices, `in place: ${CURRENCY_IN_PLACE}`);
-        if (!pricingChange) return { failures: [] };
         const handle = String(inputs.handle);
+        const own = inputs.useSiteExchangeRate;
+        if (typeof own === "boolean" && typeof olds.useSiteExchangeRate === "boolean" && own !== olds.useSiteExchangeRate)
+          ctx.notice(
+            `Product \`${handle}\`: useSiteExchangeRate ${olds.useSiteExchangeRate} → ${own}: the service cannot change it on the default price point, ` +
+              "so a new default price point with the same pricing and this setting replaces it (promoted; the replaced one archived, subscriptions on it keep it); the product stays.",
+          );
+        if (!pricingChange) return { failures: [] };
         if (pricing)
           ctx.notice(
             `Product \`${handle}\`: pricing change (${describeChanges(pricing.fields, olds, inputs as Partial<Inputs>)}): ` +
-              `the service will create a new default price point and make it the default${inputs.currencyPrices !== undefined ? ", and its currency prices are set on it" : ""}; existing subscriptions keep theirs.`,
+              "the service will create a new default price point and make it the default" +
+              `${own === false ? " (following the exchange rate: then replaced by one of the same pricing with prices of its own)" : ""}` +
+              `${inputs.currencyPrices !== undefined ? ", and its currency prices are set on it" : ""}; existing subscriptions keep theirs.`,
           );
         if (pricingChange.currencies)
           ctx.notice(

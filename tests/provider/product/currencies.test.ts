@@ -129,6 +129,28 @@ describe("Product currency prices", () => {
     });
   });
 
+  it("useSiteExchangeRate changed on a product: an update in place, said at preview; up replaces the default, not the product", async () => {
+    const products = await setup();
+    const { id, outs } = await products.create(launch);
+    expect(outs).toMatchObject({ useSiteExchangeRate: true, currencyPrices: null });
+    const flagOnly = { ...launch, useSiteExchangeRate: false };
+    const { result, text } = await captureOutput(() => products.check!({ ...launch, useSiteExchangeRate: true }, flagOnly));
+    expect(result!.failures).toEqual([]);
+    expect(text).toContain(
+      "Product `rocket`: useSiteExchangeRate true → false: the service cannot change it on the default price point, so a new default price point with the same pricing and this setting replaces it",
+    );
+    expect(await products.diff!(id, outs, flagOnly)).toMatchObject({ changes: true, replaces: [] });
+    sim.reset();
+    const { outs: updated } = await products.update!(id, outs, flagOnly);
+    const now = await held(id);
+    expect(steps(sim)).toEqual([
+      `POST /products/${id}/price_points.json`,
+      `PATCH /products/${id}/price_points/${now.id}/default.json`,
+      `DELETE /products/${id}/price_points/${outs.defaultPricePointId}.json`,
+    ]);
+    expect(updated).toMatchObject({ productId: Number(id), defaultPricePointId: now.id, useSiteExchangeRate: false, currencyPrices: {} });
+  });
+
   it("create: the product, a default of its own prices in place of the service's, then its currency prices", async () => {
     const products = await setup();
     const inputs = { ...own, currencyPrices: { EUR: { baseline: 44.1, trial: 0 }, GBP: { baseline: 39.25, trial: 0 } } };
