@@ -1,8 +1,13 @@
-import type { CurrencyPriceRole, PricePointCurrencyPricesInput, PrimaryPricingRoles } from "../../sdk/catalog/currency-inputs";
+import type {
+  CurrencyPriceRole,
+  CurrencyPricesOwner,
+  PricePointCurrencyPricesInput,
+  PrimaryPricingRoles,
+} from "../../sdk/catalog/currency-inputs";
 import { pricePointCurrencyPricesOf } from "../../sdk/catalog/currency-results";
 import type { BillingClient } from "../../sdk/client";
 import type { PricePoint } from "../../sdk/results";
-import { keptNotice } from "./currency-fields";
+import { holdsUnknown, keptNotice } from "./currency-fields";
 import type { Context } from "./kind";
 
 /**
@@ -59,4 +64,18 @@ export async function convergeCurrencies(ctx: Context, pp: WithCurrencies, t: Cu
   }
   if (set.undeclared.length > 0) ctx.notice(keptNotice(t.type, t.label, set.undeclared));
   return { ...pp, currencyPrices: pricePointCurrencyPricesOf(set.prices) };
+}
+
+/**
+ * What the SDK's currency rules need of a declared product price point (or a product's default), once each part is
+ * known: the roles its pricing has and its `useSiteExchangeRate`; undefined while any of them is not known yet.
+ */
+export function pricePointOwner(inputs: Readonly<Record<string, unknown>>): CurrencyPricesOwner | undefined {
+  const { trialPriceInCents, trialInterval, initialChargeInCents, useSiteExchangeRate } = inputs;
+  if ([trialPriceInCents, trialInterval, initialChargeInCents, useSiteExchangeRate].some(holdsUnknown)) return undefined;
+  return {
+    kind: "product price point",
+    pricing: { trialPriceInCents, trialInterval, initialChargeInCents },
+    useSiteExchangeRate: useSiteExchangeRate as boolean | undefined,
+  };
 }

@@ -1,6 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { type CurrencyPricesOwner, pricePointCurrencyPricesInput } from "../../sdk/catalog/currency-inputs";
+import { pricePointCurrencyPricesInput } from "../../sdk/catalog/currency-inputs";
 import { flag } from "../../sdk/inputs";
 import type { PricePoint } from "../../sdk/results";
 import { isUnknown } from "../engine";
@@ -25,21 +25,17 @@ import {
   pricingRule,
   referenceField,
 } from "./catalog";
-import { CURRENCY_PRICES, currencyFailures, heldAsDeclared, holdsUnknown, withCurrencyChange } from "./currency-fields";
+import { CURRENCY_PRICES, currencyFailures, heldAsDeclared, withCurrencyChange } from "./currency-fields";
 import type { ProductPricePointArgs, ProductPricePointOutputs } from "./generated/product-price-point";
 import { siteInput } from "./inputs";
-import {
-  type ArgsOf,
-  type CatalogReader,
-  type Context,
-  declareKind,
-  type InputsOf,
-  type KindModule,
-  type PreviewedInputs,
-  resourceClass,
-} from "./kind";
+import { type ArgsOf, type CatalogReader, type Context, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
 import { type LifecycleState, labelOf, lifecycle, type Steps } from "./lifecycle";
-import { convergeCurrencies as convergeOwnCurrencies, type WithCurrencies, withCurrencies } from "./price-point-currencies";
+import {
+  convergeCurrencies as convergeOwnCurrencies,
+  pricePointOwner,
+  type WithCurrencies,
+  withCurrencies,
+} from "./price-point-currencies";
 import { Product, productIdOf } from "./product";
 
 /** What a change of currency prices alone does: the amounts change in place. */
@@ -297,22 +293,6 @@ const steps: Steps<Inputs, State & LifecycleState, Held, Where> = {
   },
 };
 
-/** What the SDK's currency rules need of the declaration, once each part is known (undefined before). */
-function currencyOwner(inputs: PreviewedInputs<typeof kind>): CurrencyPricesOwner | undefined {
-  const parts = [inputs.trialPriceInCents, inputs.trialInterval, inputs.initialChargeInCents, inputs.useSiteExchangeRate];
-  if (parts.some(holdsUnknown)) return undefined;
-  const pricing = inputs as Partial<Inputs>;
-  return {
-    kind: "product price point",
-    pricing: {
-      trialPriceInCents: pricing.trialPriceInCents,
-      trialInterval: pricing.trialInterval,
-      initialChargeInCents: pricing.initialChargeInCents,
-    },
-    useSiteExchangeRate: pricing.useSiteExchangeRate,
-  };
-}
-
 const ARG_KEYS = Object.keys(kind.inputs.shape);
 const life = lifecycle(steps, { argKeys: ARG_KEYS, idField: "pricePointId" });
 
@@ -374,7 +354,7 @@ export const productPricePoint: KindModule<typeof kind, State> = {
     unfinished: life.unfinished,
 
     async preflight(ctx, inputs, olds) {
-      const currencies = await currencyFailures(ctx, currencyOwner(inputs), inputs.currencyPrices, inputs.site);
+      const currencies = await currencyFailures(ctx, pricePointOwner(inputs), inputs.currencyPrices, inputs.site);
       if (currencies.length > 0) return { failures: currencies };
       if (olds !== undefined) {
         const pricingChange = withCurrencyChange(

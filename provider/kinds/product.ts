@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type CurrencyPricesOwner, pricePointCurrencyPricesInput } from "../../sdk/catalog/currency-inputs";
+import { pricePointCurrencyPricesInput } from "../../sdk/catalog/currency-inputs";
 import type { BillingClient } from "../../sdk/client";
 import { flag, type PricePointInput } from "../../sdk/inputs";
 import type { Pricing, Product as ServiceProduct } from "../../sdk/results";
@@ -24,21 +24,12 @@ import {
   referencedHandle,
   refersTo,
 } from "./catalog";
-import { CURRENCY_PRICES, currencyFailures, heldAsDeclared, holdsUnknown, withCurrencyChange } from "./currency-fields";
+import { CURRENCY_PRICES, currencyFailures, heldAsDeclared, withCurrencyChange } from "./currency-fields";
 import type { ProductArgs, ProductOutputs } from "./generated/product";
 import { siteInput } from "./inputs";
-import {
-  type ArgsOf,
-  type CatalogReader,
-  type Context,
-  declareKind,
-  type InputsOf,
-  type KindModule,
-  type PreviewedInputs,
-  resourceClass,
-} from "./kind";
+import { type ArgsOf, type CatalogReader, type Context, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
 import { type LifecycleState, lifecycle, type Steps } from "./lifecycle";
-import { convergeCurrencies, type WithCurrencies, withCurrencies } from "./price-point-currencies";
+import { convergeCurrencies, pricePointOwner, type WithCurrencies, withCurrencies } from "./price-point-currencies";
 import { familyField, familyIdOf } from "./product-family";
 
 /** Descriptive fields the service changes in place with `PUT /products/{id}.json`. */
@@ -372,22 +363,6 @@ async function convergeDefault(ctx: Context, h: Held, inputs: Inputs, recorded: 
   return { ...own, pp };
 }
 
-/** What the SDK's currency rules need of the declaration (its default price point's), once each part is known (undefined before). */
-function currencyOwner(inputs: PreviewedInputs<typeof kind>): CurrencyPricesOwner | undefined {
-  const parts = [inputs.trialPriceInCents, inputs.trialInterval, inputs.initialChargeInCents, inputs.useSiteExchangeRate];
-  if (parts.some(holdsUnknown)) return undefined;
-  const pricing = inputs as Partial<Inputs>;
-  return {
-    kind: "product price point",
-    pricing: {
-      trialPriceInCents: pricing.trialPriceInCents,
-      trialInterval: pricing.trialInterval,
-      initialChargeInCents: pricing.initialChargeInCents,
-    },
-    useSiteExchangeRate: pricing.useSiteExchangeRate,
-  };
-}
-
 /** A product lives in its family: found by handle, created there, never moved. */
 const steps: Steps<Inputs, State, Held, number | undefined> = {
   type: "Product",
@@ -501,7 +476,7 @@ export const product: KindModule<typeof kind, State> = {
     unfinished: life.unfinished,
 
     async preflight(ctx, inputs, olds) {
-      const currencies = await currencyFailures(ctx, currencyOwner(inputs), inputs.currencyPrices, inputs.site);
+      const currencies = await currencyFailures(ctx, pricePointOwner(inputs), inputs.currencyPrices, inputs.site);
       if (currencies.length > 0) return { failures: currencies };
       if (olds !== undefined) {
         const pricing = pricingChangeOf(inputs as Partial<Inputs>, olds as Partial<Inputs>, NEW_DEFAULT);
