@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { productProvider } from "../../../provider";
 import type { Simulator } from "../../../simulator";
-import { captureOutput, configureRequest, KEY, mutations } from "../support";
+import { captureOutput, changeBaselineOutside, configureRequest, KEY, mutations } from "../support";
 import { auth, type Json, launch, productSite, steps } from "./site";
 
 /**
@@ -204,14 +204,7 @@ describe("Product currency prices", () => {
     const inputs = { ...own, currencyPrices: { EUR: { baseline: 44, trial: 0 } } };
     const { id, outs } = await products.create(inputs);
     const ppId = outs.defaultPricePointId as number;
-    const answer = await fetch(`${sim.url}/products/${id}/price_points/${ppId}.json?currency_prices=true`, { headers: auth });
-    const { price_point } = (await answer.json()) as { price_point: { currency_prices: { id: number; role: string }[] } };
-    const baseline = price_point.currency_prices.find((p) => p.role === "baseline")!;
-    await fetch(`${sim.url}${currencyPath(ppId)}`, {
-      method: "PUT",
-      headers: { ...auth, "content-type": "application/json" },
-      body: JSON.stringify({ currency_prices: [{ id: baseline.id, price: 40 }] }),
-    });
+    await changeBaselineOutside(sim, id, ppId, 40);
     const { props } = await products.read!(id, outs);
     expect(props.currencyPrices).toEqual({ EUR: { baseline: 40, trial: 0 } });
     expect(await products.diff!(id, props, inputs)).toMatchObject({ changes: true, replaces: [] });
