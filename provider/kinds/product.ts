@@ -363,6 +363,15 @@ async function convergeDefault(ctx: Context, h: Held, inputs: Inputs, recorded: 
   return { ...own, pp };
 }
 
+/** At preview: the default price point is replaced when its `useSiteExchangeRate` is to change (the service cannot change it). */
+function defaultReplacedNotice(ctx: Context, handle: string, held: unknown, declared: unknown): void {
+  if (typeof declared !== "boolean" || typeof held !== "boolean" || declared === held) return;
+  ctx.notice(
+    `Product \`${handle}\`: useSiteExchangeRate ${held} → ${declared}: the service cannot change it on the default price point, ` +
+      "so a new default price point with the same pricing and this setting replaces it (promoted; the replaced one archived, subscriptions on it keep it); the product stays.",
+  );
+}
+
 /** A product lives in its family: found by handle, created there, never moved. */
 const steps: Steps<Inputs, State, Held, number | undefined> = {
   type: "Product",
@@ -483,11 +492,7 @@ export const product: KindModule<typeof kind, State> = {
         const pricingChange = withCurrencyChange(pricing, olds.currencyPrices, inputs.currencyPrices, `in place: ${CURRENCY_IN_PLACE}`);
         const handle = String(inputs.handle);
         const own = inputs.useSiteExchangeRate;
-        if (typeof own === "boolean" && typeof olds.useSiteExchangeRate === "boolean" && own !== olds.useSiteExchangeRate)
-          ctx.notice(
-            `Product \`${handle}\`: useSiteExchangeRate ${olds.useSiteExchangeRate} → ${own}: the service cannot change it on the default price point, ` +
-              "so a new default price point with the same pricing and this setting replaces it (promoted; the replaced one archived, subscriptions on it keep it); the product stays.",
-          );
+        defaultReplacedNotice(ctx, handle, olds.useSiteExchangeRate, own);
         if (!pricingChange) return { failures: [] };
         if (pricing)
           ctx.notice(
@@ -505,8 +510,15 @@ export const product: KindModule<typeof kind, State> = {
       }
       const found = await life.adoption(ctx, inputs, undefined);
       if (!found?.existing || found.failures.length > 0) return found ?? { failures: [] };
-      // Adopted: and when the service holds other pricing, converging it is a price change to review.
-      const pricingChange = pricingChangeOf(inputs as Partial<Inputs>, pricingOutputs(pricingOfHeld(found.existing)), NEW_DEFAULT);
+      // Adopted: and when the service holds other pricing or currency prices, converging it is a price change to review.
+      const pp = found.existing.pp;
+      defaultReplacedNotice(ctx, String(inputs.handle), pp?.useSiteExchangeRate ?? true, inputs.useSiteExchangeRate);
+      const pricingChange = withCurrencyChange(
+        pricingChangeOf(inputs as Partial<Inputs>, pricingOutputs(pricingOfHeld(found.existing)), NEW_DEFAULT),
+        pp?.currencyPrices,
+        inputs.currencyPrices,
+        `in place: ${CURRENCY_IN_PLACE}`,
+      );
       return { failures: [], preview: { ...found.preview, ...(pricingChange ? { pricingChange } : {}) } };
     },
 

@@ -18,7 +18,7 @@ type Failed = Error & { id: string; properties: Json };
 describe("Product currency prices", () => {
   let sim: Simulator;
   let familyId: number;
-  const { setup, proxy } = productSite((started) => {
+  const { setup, made, proxy } = productSite((started) => {
     sim = started.sim;
     familyId = started.rockets.id;
     sim.configureSite({ nonPrimaryCurrencies: ["EUR", "GBP"], exchangeRates: { EUR: 0.9, GBP: 0.8 } });
@@ -149,6 +149,30 @@ describe("Product currency prices", () => {
       `DELETE /products/${id}/price_points/${outs.defaultPricePointId}.json`,
     ]);
     expect(updated).toMatchObject({ productId: Number(id), defaultPricePointId: now.id, useSiteExchangeRate: false, currencyPrices: {} });
+  });
+
+  it("adopting a product made in the web UI: preview names the default's replacement and the new currencies; up makes them", async () => {
+    const products = await setup();
+    const p = made();
+    const inputs = { ...launch, useSiteExchangeRate: false, currencyPrices: { EUR: { baseline: 45 } } };
+    const { result, text } = await captureOutput(() => products.check!({}, inputs));
+    expect(result!.failures).toEqual([]);
+    expect(result!.inputs.preview).toMatchObject({
+      adopt: { id: p.id, handle: "rocket" },
+      pricingChange: { fields: ["currencyPrices"], currencies: ["EUR (new) baseline EUR 45.00"] },
+    });
+    expect(text).toContain("Product `rocket`: useSiteExchangeRate true → false: the service cannot change it on the default price point");
+    expect(mutations(sim)).toEqual([]);
+    const { id, outs } = (await captureOutput(() => products.create(inputs))).result!;
+    expect(id).toBe(String(p.id));
+    const now = await held(id);
+    expect(steps(sim)).toEqual([
+      `POST /products/${id}/price_points.json`,
+      `PATCH /products/${id}/price_points/${now.id}/default.json`,
+      `DELETE /products/${id}/price_points/${p.pricePoints[0]?.id}.json`,
+      `POST ${currencyPath(now.id)}`,
+    ]);
+    expect(outs).toMatchObject({ defaultPricePointId: now.id, currencyPrices: inputs.currencyPrices });
   });
 
   it("create: the product, a default of its own prices in place of the service's, then its currency prices", async () => {
