@@ -1,6 +1,6 @@
 import type { ResourceValidationPolicy } from "@pulumi/policy";
 import { catalogKinds } from "../provider/kinds/catalog-kinds";
-import { CURRENCY_PRICES, currencyPriceChanges } from "../provider/kinds/currency-text";
+import { CURRENCY_PRICES, currencyOnlyEffect, currencyPriceChanges } from "../provider/kinds/currency-text";
 import { PRICING_FIELDS } from "../provider/kinds/pricing-fields";
 import { cents } from "./money";
 import { billingType, TYPES } from "./resources";
@@ -249,8 +249,11 @@ function pricingCheck(type: string, fields: readonly string[], effect: string) {
         )
         .join(", ");
       // Currency amounts alone change in place, as the provider said (a replacement's effect is the kind's).
-      const said = read(change, "effect");
-      const applied = changed.every((f) => f.field === CURRENCY_PRICES) && typeof said === "string" ? `${sentenceOf(said)}` : effect;
+      const said = currencyOnlyEffect(
+        changed.map((f) => f.field),
+        change,
+      );
+      const applied = said !== undefined ? sentenceOf(said) : effect;
       const stated =
         acknowledged === undefined
           ? "add pricingChangeAcknowledged: true to its inputs"

@@ -1,6 +1,6 @@
 import type { PolicyViolation, PreviewDiagnostic, PreviewStep } from "../fleet/report";
 import { catalogKind, catalogKinds, type CatalogKind as Declared } from "../provider/kinds/catalog-kinds";
-import { CURRENCY_PRICES, currencyPriceDiff, KEPT } from "../provider/kinds/currency-text";
+import { CURRENCY_PRICES, currencyOnlyEffect, currencyPriceDiff, KEPT } from "../provider/kinds/currency-text";
 import { PRICING_FIELDS } from "../provider/kinds/pricing-fields";
 import { ENGINE_UNKNOWN, UNKNOWN_TEXT, urnParts, valueText } from "./markdown";
 import { compare, type Note, typeOfStep } from "./steps";
@@ -333,7 +333,13 @@ export function catalogReviews(
     const pricing = facet.pricing;
     if (pricingChanged && pricing) {
       // What the service does with the change, as the kind says: in place, as a new default, or by a replacement.
-      if (step.op === "update" && pricing.onUpdate) effects.push(pricing.onUpdate);
+      // Currency amounts alone: as the provider said at preview (a product's change them in place, not as a new default).
+      const said = currencyOnlyEffect(
+        changes.map((c) => c.key.split(".")[0] ?? "").filter((k) => PRICING.has(k)),
+        preview?.pricingChange,
+      );
+      if (step.op === "update" && said !== undefined) effects.push(said);
+      else if (step.op === "update" && pricing.onUpdate) effects.push(pricing.onUpdate);
       else if (adopted && pricing.onAdopt) effects.push(pricing.onAdopt);
       else if (step.op === "replace" && pricing.onReplace) effects.push(pricing.onReplace(inputs));
     }

@@ -82,6 +82,17 @@ export function currencyPriceChanges(from: unknown, to: unknown): string[] {
   );
 }
 
+/**
+ * What the provider said a change of currency amounts alone does (its preview's `pricingChange.effect`, e.g. "in
+ * place: …"), when the fields that changed are only `currencyPrices`; undefined otherwise (then the kind's own
+ * words for a pricing change apply). The review and the policy pack both speak so.
+ */
+export function currencyOnlyEffect(changed: readonly string[], pricingChange: unknown): string | undefined {
+  if (changed.length === 0 || !changed.every((f) => f === CURRENCY_PRICES)) return undefined;
+  const said = isMap(pricingChange) ? pricingChange.effect : undefined;
+  return typeof said === "string" ? said : undefined;
+}
+
 /** The changes as one text ("currencyPrices: EUR baseline EUR 9.00 → EUR 10.00; GBP (new) …"), or "" when none. */
 export const currencyPricesText = (from: unknown, to: unknown): string => {
   const changes = currencyPriceChanges(from, to);

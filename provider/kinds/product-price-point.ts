@@ -1,8 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { type CurrencyPriceRole, type CurrencyPricesOwner, pricePointCurrencyPricesInput } from "../../sdk/catalog/currency-inputs";
-import { pricePointCurrencyPricesOf } from "../../sdk/catalog/currency-results";
-import type { BillingClient } from "../../sdk/client";
+import { pricePointCurrencyPricesInput } from "../../sdk/catalog/currency-inputs";
 import { flag } from "../../sdk/inputs";
 import type { PricePoint } from "../../sdk/results";
 import { isUnknown } from "../engine";
@@ -27,20 +25,17 @@ import {
   pricingRule,
   referenceField,
 } from "./catalog";
-import { CURRENCY_PRICES, currencyFailures, heldAsDeclared, holdsUnknown, keptNotice, withCurrencyChange } from "./currency-fields";
+import { CURRENCY_PRICES, currencyFailures, heldAsDeclared, withCurrencyChange } from "./currency-fields";
 import type { ProductPricePointArgs, ProductPricePointOutputs } from "./generated/product-price-point";
 import { siteInput } from "./inputs";
-import {
-  type ArgsOf,
-  type CatalogReader,
-  type Context,
-  declareKind,
-  type InputsOf,
-  type KindModule,
-  type PreviewedInputs,
-  resourceClass,
-} from "./kind";
+import { type ArgsOf, type CatalogReader, type Context, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
 import { type LifecycleState, labelOf, lifecycle, type Steps } from "./lifecycle";
+import {
+  convergeCurrencies as convergeOwnCurrencies,
+  pricePointOwner,
+  type WithCurrencies,
+  withCurrencies,
+} from "./price-point-currencies";
 import { Product, productIdOf } from "./product";
 
 /** What a change of currency prices alone does: the amounts change in place. */
@@ -158,7 +153,7 @@ const kind = declareKind({
 
 type Inputs = InputsOf<typeof kind>;
 /** A price point as the service holds it, with its own currency prices when it has them (`useSiteExchangeRate: false`). */
-type Held = PricePoint & { readonly currencyPrices?: Record<string, Partial<Record<CurrencyPriceRole, number>>> };
+type Held = WithCurrencies;
 type Outputs = z.output<typeof kind.outputs>;
 
 /**
@@ -202,37 +197,18 @@ function differences(pp: PricePoint, inputs: Inputs): string[] {
   return (pp.name ?? inputs.name) === inputs.name ? [] : ["its name differs"];
 }
 
-/** A price point with its own currency prices read, when it has them (with the exchange rate's, they are not its own). */
-async function withCurrencies(client: BillingClient, productId: number, pp: PricePoint): Promise<Held> {
-  if (pp.useSiteExchangeRate !== false) return pp;
-  return { ...pp, currencyPrices: pricePointCurrencyPricesOf(await client.readPricePointCurrencyPrices(productId, pp.id)) };
-}
-
-/**
- * Makes the price point's currency prices the declared ones (create what it lacks, change amounts in place); the
- * currencies it keeps that the declaration leaves out are said. A failure says what was not set: the price point
- * itself is recorded, and the next `up` sends the currency prices again.
- */
-async function convergeCurrencies(ctx: Context, pp: Held, inputs: Inputs, at: Where, recorded: State | undefined): Promise<Held> {
-  const declared = inputs.currencyPrices;
-  const name = label(pp.handle ?? inputs.handle, pp.id);
-  if (declared === undefined) {
-    const before = recorded?.args.currencyPrices;
-    const codes = before && typeof before === "object" ? Object.keys(before) : [];
-    if (codes.length > 0) ctx.notice(keptNotice("ProductPricePoint", name, codes));
-    return pp;
-  }
-  const codes = Object.keys(declared);
-  if (codes.length === 0 && recorded === undefined) return pp;
-  let set: Awaited<ReturnType<BillingClient["setPricePointCurrencyPrices"]>>;
-  try {
-    set = await ctx.client(at.site).setPricePointCurrencyPrices(at.productId, pp.id, declared, { pricing: pricingOf(inputs) });
-  } catch (err) {
-    throw new Error(`its ${codes.join(", ")} prices were not all set: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  if (set.undeclared.length > 0) ctx.notice(keptNotice("ProductPricePoint", name, set.undeclared));
-  return { ...pp, currencyPrices: pricePointCurrencyPricesOf(set.prices) };
-}
+/** Makes the price point's currency prices the declared ones (`recorded`: the state, undefined right after a create). */
+const convergeCurrencies = (ctx: Context, pp: Held, inputs: Inputs, at: Where, recorded: State | undefined): Promise<Held> =>
+  convergeOwnCurrencies(ctx, pp, {
+    type: "ProductPricePoint",
+    label: label(pp.handle ?? inputs.handle, pp.id),
+    productId: at.productId,
+    site: at.site,
+    declared: inputs.currencyPrices,
+    pricing: pricingOf(inputs),
+    recorded: recorded?.args.currencyPrices,
+    created: recorded === undefined,
+  });
 
 /** Where a price point lives: its product, at its site. */
 interface Where {
@@ -317,22 +293,6 @@ const steps: Steps<Inputs, State & LifecycleState, Held, Where> = {
   },
 };
 
-/** What the SDK's currency rules need of the declaration, once each part is known (undefined before). */
-function currencyOwner(inputs: PreviewedInputs<typeof kind>): CurrencyPricesOwner | undefined {
-  const parts = [inputs.trialPriceInCents, inputs.trialInterval, inputs.initialChargeInCents, inputs.useSiteExchangeRate];
-  if (parts.some(holdsUnknown)) return undefined;
-  const pricing = inputs as Partial<Inputs>;
-  return {
-    kind: "product price point",
-    pricing: {
-      trialPriceInCents: pricing.trialPriceInCents,
-      trialInterval: pricing.trialInterval,
-      initialChargeInCents: pricing.initialChargeInCents,
-    },
-    useSiteExchangeRate: pricing.useSiteExchangeRate,
-  };
-}
-
 const ARG_KEYS = Object.keys(kind.inputs.shape);
 const life = lifecycle(steps, { argKeys: ARG_KEYS, idField: "pricePointId" });
 
@@ -394,7 +354,7 @@ export const productPricePoint: KindModule<typeof kind, State> = {
     unfinished: life.unfinished,
 
     async preflight(ctx, inputs, olds) {
-      const currencies = await currencyFailures(ctx, currencyOwner(inputs), inputs.currencyPrices, inputs.site);
+      const currencies = await currencyFailures(ctx, pricePointOwner(inputs), inputs.currencyPrices, inputs.site);
       if (currencies.length > 0) return { failures: currencies };
       if (olds !== undefined) {
         const pricingChange = withCurrencyChange(

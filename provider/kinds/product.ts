@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { pricePointCurrencyPricesInput } from "../../sdk/catalog/currency-inputs";
 import type { BillingClient } from "../../sdk/client";
-import { flag } from "../../sdk/inputs";
-import type { PricePoint, Pricing, Product as ServiceProduct } from "../../sdk/results";
+import { flag, type PricePointInput } from "../../sdk/inputs";
+import type { Pricing, Product as ServiceProduct } from "../../sdk/results";
 import { isUnknown } from "../engine";
 import { shellProvider } from "../shell";
 import {
@@ -23,10 +24,12 @@ import {
   referencedHandle,
   refersTo,
 } from "./catalog";
+import { CURRENCY_PRICES, currencyFailures, heldAsDeclared, withCurrencyChange } from "./currency-fields";
 import type { ProductArgs, ProductOutputs } from "./generated/product";
 import { siteInput } from "./inputs";
 import { type ArgsOf, type CatalogReader, type Context, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
 import { type LifecycleState, lifecycle, type Steps } from "./lifecycle";
+import { convergeCurrencies, pricePointOwner, type WithCurrencies, withCurrencies } from "./price-point-currencies";
 import { familyField, familyIdOf } from "./product-family";
 
 /** Descriptive fields the service changes in place with `PUT /products/{id}.json`. */
@@ -63,6 +66,22 @@ const kind = declareKind({
       requireBillingAddress: flag.optional().describe("Whether signup requires a billing address."),
       requireShippingAddress: flag.optional().describe("Whether signup requires a shipping address."),
       ...pricingFields,
+      useSiteExchangeRate: flag
+        .optional()
+        .describe(
+          "Its default price point's: false, its prices in the site's other currencies are its own (`currencyPrices`); true, the service's default: they follow the site's exchange rate, and `currencyPrices` must be left out. " +
+            "The service's product create and update take no such flag, and the default price point they make follows the exchange rate: " +
+            "so when the default holds otherwise, the provider gives the product a new default price point with the same pricing and this flag " +
+            "(handle `<handle>-default-<id of the one it replaces>`), promotes it and archives the one it replaces (subscriptions on it keep it). " +
+            "The product stays: a change is in place. A pricing change, whose new default the service makes following the exchange rate, is followed the same way.",
+        ),
+      currencyPrices: pricePointCurrencyPricesInput
+        .optional()
+        .describe(
+          "Its default price point's prices in the site's other currencies (with `useSiteExchangeRate: false`), by ISO code, in the currency's own units (9.5 is 9.50, not cents): `{ EUR: { baseline: 9, trial: 1, initial: 20 } }`. " +
+            "They mirror the pricing: `baseline` always, `trial` exactly when it has a trial, `initial` exactly when it has an initial charge. Each currency must be one of the site's (checked at preview). " +
+            "Set after the product, changed in place; a pricing change's new default price point gets them too; a currency left out is kept (the service has no delete of a currency price).",
+        ),
       adopt: adoptField,
       pricingChangeAcknowledged: flag
         .optional()
@@ -82,6 +101,18 @@ const kind = declareKind({
     defaultPricePointHandle: z.string().nullable().describe("The handle of its default price point."),
     archivedAt: z.string().nullable().describe("When it was archived (ISO-8601); null while it is live."),
     ...pricingOutputShape,
+    useSiteExchangeRate: z
+      .boolean()
+      .nullable()
+      .describe(
+        "Whether its default price point's prices in other currencies follow the site's exchange rate, as the service holds it (null: not said).",
+      ),
+    currencyPrices: z
+      .record(z.string(), z.record(z.string(), z.number()))
+      .nullable()
+      .describe(
+        "Its default price point's own prices in other currencies as the service holds them, by currency and role (baseline, trial, initial); null while it follows the site's exchange rate.",
+      ),
     site: z.string().optional().describe("The site, when one was named."),
   }),
   replaceOn: ["site"],
@@ -108,11 +139,12 @@ const kind = declareKind({
       requireShippingAddress: false,
       initialChargeAfterTrial: false,
       expirationIntervalUnit: "never",
+      useSiteExchangeRate: true,
     },
     noun: "product",
     title: "Product",
     pricing: {
-      fields: PRICING_FIELDS,
+      fields: [...PRICING_FIELDS, CURRENCY_PRICES],
       onUpdate: "a new default price point; existing subscriptions keep theirs",
       onAdopt: "a new default price point; existing subscriptions keep theirs",
       policy:
@@ -154,6 +186,9 @@ export async function productIdOf(ctx: Context, ref: number | string, site: stri
 
 /** What the service does with a product's pricing change, for the preview annotation. */
 const NEW_DEFAULT = "the service creates a new default price point; existing subscriptions keep theirs";
+/** What a change of currency prices alone does: the amounts change in place. */
+const CURRENCY_IN_PLACE =
+  "its default price point's prices in those currencies change in place (the product and its default stay); a currency left out keeps its prices: the service has no delete of a currency price";
 type Outputs = z.output<typeof kind.outputs>;
 
 /** The outputs, the inputs as declared (`args`), and while a create's outcome is unknown the token to resume it with. */
@@ -171,13 +206,14 @@ type State = z.output<typeof state> & LifecycleState;
  */
 interface Held {
   readonly p: ServiceProduct;
-  readonly pp: PricePoint | undefined;
+  readonly pp: WithCurrencies | undefined;
 }
 
-/** The product and its default price point, read. */
+/** The product and its default price point, read (with its own currency prices, when it has them). */
 async function held(client: BillingClient, p: ServiceProduct): Promise<Held> {
   const ppId = p.defaultPricePointId;
-  return { p, pp: ppId === undefined ? undefined : await findByHandle(() => client.readPricePoint(p.id, ppId)) };
+  const pp = ppId === undefined ? undefined : await findByHandle(() => client.readPricePoint(p.id, ppId));
+  return { p, pp: pp && (await withCurrencies(client, p.id, pp)) };
 }
 
 /**
@@ -202,6 +238,8 @@ function outputsOf(h: Held, site: string | undefined): Outputs {
     defaultPricePointHandle: p.defaultPricePointHandle ?? null,
     archivedAt: p.archivedAt ?? null,
     ...(pricingOutputs(pricingOfHeld(h)) as Pick<Outputs, PricingField>),
+    useSiteExchangeRate: h.pp?.useSiteExchangeRate ?? null,
+    currencyPrices: h.pp?.currencyPrices ?? null,
     ...(site !== undefined ? { site } : {}),
   };
 }
@@ -257,6 +295,83 @@ async function converge(ctx: Context, h: Held, inputs: Inputs): Promise<Held> {
   return updated;
 }
 
+/** The handle of a default price point the provider makes in place of one that follows the exchange rate otherwise than declared. */
+const replacingHandle = (productHandle: string, replaced: number) => `${productHandle}-default-${replaced}`;
+/** The id of the price point a default made by the provider replaced, from its handle. */
+const REPLACED = /-default-([1-9][0-9]{0,15})$/;
+const defaultLabel = (handle: string, id: number) => `product \`${handle}\`'s default price point (id ${id})`;
+
+/**
+ * The default price point with the declared `useSiteExchangeRate`. Neither the product's create nor its update takes
+ * the flag, and the default they make follows the exchange rate; no update of a price point changes it. So a default
+ * that holds otherwise is replaced by a price point made with the same pricing and the flag (its handle names the one
+ * it replaces, so that an `up` after a failure finds it instead of making another), promoted, and the replaced one
+ * archived (subscriptions on it keep it). A replaced one left live by a failure is archived by the next `up`.
+ */
+async function defaultAsDeclared(ctx: Context, h: Held, inputs: Inputs): Promise<Held> {
+  const want = inputs.useSiteExchangeRate;
+  const { p, pp } = h;
+  if (want === undefined || pp === undefined) return h;
+  const client = ctx.client(inputs.site);
+  const handle = p.handle ?? inputs.handle;
+  if ((pp.useSiteExchangeRate ?? true) === want) {
+    const replaced = REPLACED.exec(pp.handle ?? "")?.[1];
+    const old = replaced === undefined ? undefined : await findByHandle(() => client.readPricePoint(p.id, Number(replaced)));
+    if (old && old.archivedAt === undefined && old.type !== "default") await client.archivePricePoint(p.id, old.id);
+    return h;
+  }
+  const own = replacingHandle(handle, pp.id);
+  const found = (await client.listPricePoints(p.id, { includeArchived: true })).find((x) => x.handle === own);
+  const made =
+    found === undefined
+      ? await client.createPricePoint(p.id, {
+          handle: own,
+          name: pp.name ?? "Default",
+          ...pricingOf(inputs),
+          useSiteExchangeRate: want,
+        } as PricePointInput)
+      : found.archivedAt !== undefined
+        ? await client.unarchivePricePoint(p.id, found.id)
+        : found;
+  await client.promotePricePoint(p.id, made.id);
+  await client.archivePricePoint(p.id, pp.id);
+  ctx.notice(
+    `Product \`${handle}\`: its default price point ${want ? "follows the site's exchange rate" : "has prices of its own in other currencies"} ` +
+      `as declared (useSiteExchangeRate: ${want}), which the service's product create and update cannot set: ${defaultLabel(handle, made.id)} ` +
+      `replaced ${defaultLabel(handle, pp.id)}, with the same pricing; the replaced one is archived, and subscriptions on it keep it.`,
+  );
+  return held(client, await client.readProduct(p.id));
+}
+
+/**
+ * What the service's create and update cannot carry, once the product holds the rest: the default price point's
+ * `useSiteExchangeRate`, then its currency prices (after a pricing change, set on the new default as on the old).
+ */
+async function convergeDefault(ctx: Context, h: Held, inputs: Inputs, recorded: State | undefined): Promise<Held> {
+  const own = await defaultAsDeclared(ctx, h, inputs);
+  if (!own.pp) return own;
+  const pp = await convergeCurrencies(ctx, own.pp, {
+    type: "Product",
+    label: defaultLabel(own.p.handle ?? inputs.handle, own.pp.id),
+    productId: own.p.id,
+    site: inputs.site,
+    declared: inputs.currencyPrices,
+    pricing: pricingOf(inputs),
+    recorded: recorded?.args.currencyPrices,
+    created: recorded === undefined,
+  });
+  return { ...own, pp };
+}
+
+/** At preview: the default price point is replaced when its `useSiteExchangeRate` is to change (the service cannot change it). */
+function defaultReplacedNotice(ctx: Context, handle: string, held: unknown, declared: unknown): void {
+  if (typeof declared !== "boolean" || typeof held !== "boolean" || declared === held) return;
+  ctx.notice(
+    `Product \`${handle}\`: useSiteExchangeRate ${held} → ${declared}: the service cannot change it on the default price point, ` +
+      "so a new default price point with the same pricing and this setting replaces it (promoted; the replaced one archived, subscriptions on it keep it); the product stays.",
+  );
+}
+
 /** A product lives in its family: found by handle, created there, never moved. */
 const steps: Steps<Inputs, State, Held, number | undefined> = {
   type: "Product",
@@ -287,11 +402,20 @@ const steps: Steps<Inputs, State, Held, number | undefined> = {
           ? otherFamily(inputs.handle, p)
           : undefined,
   async create(ctx, inputs, familyId, token) {
-    const { productFamily: _, adopt: __, pricingChangeAcknowledged: ___, site: ____, ...body } = inputs;
+    const {
+      productFamily: _,
+      adopt: __,
+      pricingChangeAcknowledged: ___,
+      site: ____,
+      useSiteExchangeRate: _____,
+      currencyPrices: ______,
+      ...body
+    } = inputs;
     const client = ctx.client(inputs.site);
     return held(client, await client.createProduct(familyId as number, body, token ? { uniquenessToken: token } : {}));
   },
-  converge: (ctx, h, inputs, _, created) => (created ? Promise.resolve(h) : converge(ctx, h, inputs)),
+  converge: async (ctx, h, inputs, _, created, recorded) =>
+    convergeDefault(ctx, created ? h : await converge(ctx, h, inputs), inputs, created ? undefined : (recorded ?? ({ args: {} } as State))),
   current: async (ctx, s, id) => {
     const client = ctx.client(s.site);
     return held(client, await client.readProduct(id));
@@ -315,7 +439,7 @@ const reader: CatalogReader<ServiceProduct> = {
   key: (p) => p.handle,
   archived: (p) => p.archivedAt !== undefined,
   async fromService(p, site) {
-    const points = (await site.children("productPricePoint", p)) as readonly PricePoint[];
+    const points = (await site.children("productPricePoint", p)) as readonly WithCurrencies[];
     const def = points.find((pp) => pp.id === p.defaultPricePointId) ?? points.find((pp) => pp.type === "default");
     const family =
       p.productFamilyHandle ?? (p.productFamilyId !== undefined ? await site.keyOf("productFamily", p.productFamilyId) : undefined);
@@ -332,6 +456,8 @@ const reader: CatalogReader<ServiceProduct> = {
       requireBillingAddress: p.requireBillingAddress,
       requireShippingAddress: p.requireShippingAddress,
       ...pricingInputs(pricingOfHeld({ p, pp: def })),
+      useSiteExchangeRate: def?.useSiteExchangeRate,
+      ...(def?.currencyPrices && Object.keys(def.currencyPrices).length > 0 ? { currencyPrices: def.currencyPrices } : {}),
     };
   },
   async record(client, p, inputs) {
@@ -349,27 +475,50 @@ export const product: KindModule<typeof kind, State> = {
     recordedInputs(s) {
       const out: Record<string, unknown> = { ...s.args };
       const service: Record<string, unknown> = { ...s, description: s.description ?? "" };
-      for (const k of [...DESCRIPTIVE, ...PRICING_FIELDS])
+      for (const k of [...DESCRIPTIVE, ...PRICING_FIELDS, "useSiteExchangeRate"] as const)
         if (out[k] !== undefined && service[k] !== undefined && service[k] !== null) out[k] = service[k];
+      // Only the declared currencies: those it keeps that the declaration leaves out, no declaration can remove.
+      if (out.currencyPrices !== undefined) out.currencyPrices = heldAsDeclared(s.args.currencyPrices, s.currencyPrices);
       return out;
     },
     // Pending create, or archived outside the stack: up finishes, or says what to do.
     unfinished: life.unfinished,
 
     async preflight(ctx, inputs, olds) {
+      const currencies = await currencyFailures(ctx, pricePointOwner(inputs), inputs.currencyPrices, inputs.site);
+      if (currencies.length > 0) return { failures: currencies };
       if (olds !== undefined) {
-        const pricingChange = pricingChangeOf(inputs as Partial<Inputs>, olds as Partial<Inputs>, NEW_DEFAULT);
+        const pricing = pricingChangeOf(inputs as Partial<Inputs>, olds as Partial<Inputs>, NEW_DEFAULT);
+        const pricingChange = withCurrencyChange(pricing, olds.currencyPrices, inputs.currencyPrices, `in place: ${CURRENCY_IN_PLACE}`);
+        const handle = String(inputs.handle);
+        const own = inputs.useSiteExchangeRate;
+        defaultReplacedNotice(ctx, handle, olds.useSiteExchangeRate, own);
         if (!pricingChange) return { failures: [] };
-        ctx.notice(
-          `Product \`${String(inputs.handle)}\`: pricing change (${describeChanges(pricingChange.fields, olds, inputs as Partial<Inputs>)}): ` +
-            "the service will create a new default price point and make it the default; existing subscriptions keep theirs.",
-        );
+        if (pricing)
+          ctx.notice(
+            `Product \`${handle}\`: pricing change (${describeChanges(pricing.fields, olds, inputs as Partial<Inputs>)}): ` +
+              "the service will create a new default price point and make it the default" +
+              `${own === false ? " (following the exchange rate: then replaced by one of the same pricing with prices of its own)" : ""}` +
+              `${inputs.currencyPrices !== undefined ? ", and its currency prices are set on it" : ""}; existing subscriptions keep theirs.`,
+          );
+        if (pricingChange.currencies)
+          ctx.notice(
+            `Product \`${handle}\`: currency prices of its default price point: ${pricingChange.currencies.join("; ")}` +
+              `${pricing ? " (on the new default price point)" : " (in place)"}.`,
+          );
         return { failures: [], preview: { pricingChange } };
       }
       const found = await life.adoption(ctx, inputs, undefined);
       if (!found?.existing || found.failures.length > 0) return found ?? { failures: [] };
-      // Adopted: and when the service holds other pricing, converging it is a price change to review.
-      const pricingChange = pricingChangeOf(inputs as Partial<Inputs>, pricingOutputs(pricingOfHeld(found.existing)), NEW_DEFAULT);
+      // Adopted: and when the service holds other pricing or currency prices, converging it is a price change to review.
+      const pp = found.existing.pp;
+      defaultReplacedNotice(ctx, String(inputs.handle), pp?.useSiteExchangeRate ?? true, inputs.useSiteExchangeRate);
+      const pricingChange = withCurrencyChange(
+        pricingChangeOf(inputs as Partial<Inputs>, pricingOutputs(pricingOfHeld(found.existing)), NEW_DEFAULT),
+        pp?.currencyPrices,
+        inputs.currencyPrices,
+        `in place: ${CURRENCY_IN_PLACE}`,
+      );
       return { failures: [], preview: { ...found.preview, ...(pricingChange ? { pricingChange } : {}) } };
     },
 

@@ -41,6 +41,10 @@ export class Product extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly archivedAt: pulumi.Output<string | undefined>;
     /**
+     * Its default price point's own prices in other currencies as the service holds them, by currency and role (baseline, trial, initial); null while it follows the site's exchange rate.
+     */
+    declare public readonly currencyPrices: pulumi.Output<{[key: string]: any} | undefined>;
+    /**
      * The handle of its default price point.
      */
     declare public /*out*/ readonly defaultPricePointHandle: pulumi.Output<string | undefined>;
@@ -116,6 +120,10 @@ export class Product extends pulumi.CustomResource {
      * The trial's type.
      */
     declare public readonly trialType: pulumi.Output<string | undefined>;
+    /**
+     * Whether its default price point's prices in other currencies follow the site's exchange rate, as the service holds it (null: not said).
+     */
+    declare public readonly useSiteExchangeRate: pulumi.Output<boolean | undefined>;
 
     /**
      * Create a Product resource with the given unique name, arguments, and options.
@@ -148,6 +156,7 @@ export class Product extends pulumi.CustomResource {
             }
             resourceInputs["accountingCode"] = args?.accountingCode;
             resourceInputs["adopt"] = args?.adopt;
+            resourceInputs["currencyPrices"] = args?.currencyPrices;
             resourceInputs["description"] = args?.description;
             resourceInputs["expirationInterval"] = args?.expirationInterval;
             resourceInputs["expirationIntervalUnit"] = args?.expirationIntervalUnit;
@@ -171,6 +180,7 @@ export class Product extends pulumi.CustomResource {
             resourceInputs["trialIntervalUnit"] = args?.trialIntervalUnit;
             resourceInputs["trialPriceInCents"] = args?.trialPriceInCents;
             resourceInputs["trialType"] = args?.trialType;
+            resourceInputs["useSiteExchangeRate"] = args?.useSiteExchangeRate;
             resourceInputs["archivedAt"] = undefined /*out*/;
             resourceInputs["defaultPricePointHandle"] = undefined /*out*/;
             resourceInputs["defaultPricePointId"] = undefined /*out*/;
@@ -178,6 +188,7 @@ export class Product extends pulumi.CustomResource {
             resourceInputs["productId"] = undefined /*out*/;
         } else {
             resourceInputs["archivedAt"] = undefined /*out*/;
+            resourceInputs["currencyPrices"] = undefined /*out*/;
             resourceInputs["defaultPricePointHandle"] = undefined /*out*/;
             resourceInputs["defaultPricePointId"] = undefined /*out*/;
             resourceInputs["description"] = undefined /*out*/;
@@ -197,6 +208,7 @@ export class Product extends pulumi.CustomResource {
             resourceInputs["trialIntervalUnit"] = undefined /*out*/;
             resourceInputs["trialPriceInCents"] = undefined /*out*/;
             resourceInputs["trialType"] = undefined /*out*/;
+            resourceInputs["useSiteExchangeRate"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         super(Product.__pulumiType, name, resourceInputs, opts);
@@ -215,6 +227,10 @@ export interface ProductArgs {
      * Default true: a create first looks for an existing object with this handle and adopts it (then converges it to the declaration). false: an existing handle is a preview error.
      */
     adopt?: pulumi.Input<boolean | undefined>;
+    /**
+     * Its default price point's prices in the site's other currencies (with `useSiteExchangeRate: false`), by ISO code, in the currency's own units (9.5 is 9.50, not cents): `{ EUR: { baseline: 9, trial: 1, initial: 20 } }`. They mirror the pricing: `baseline` always, `trial` exactly when it has a trial, `initial` exactly when it has an initial charge. Each currency must be one of the site's (checked at preview). Set after the product, changed in place; a pricing change's new default price point gets them too; a currency left out is kept (the service has no delete of a currency price).
+     */
+    currencyPrices?: pulumi.Input<{[key: string]: any} | undefined>;
     /**
      * The product's description.
      */
@@ -307,4 +323,8 @@ export interface ProductArgs {
      * "no_obligation" or "payment_expected".
      */
     trialType?: pulumi.Input<string | undefined>;
+    /**
+     * Its default price point's: false, its prices in the site's other currencies are its own (`currencyPrices`); true, the service's default: they follow the site's exchange rate, and `currencyPrices` must be left out. The service's product create and update take no such flag, and the default price point they make follows the exchange rate: so when the default holds otherwise, the provider gives the product a new default price point with the same pricing and this flag (handle `<handle>-default-<id of the one it replaces>`), promotes it and archives the one it replaces (subscriptions on it keep it). The product stays: a change is in place. A pricing change, whose new default the service makes following the exchange rate, is followed the same way.
+     */
+    useSiteExchangeRate?: pulumi.Input<boolean | undefined>;
 }

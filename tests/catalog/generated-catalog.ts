@@ -365,9 +365,15 @@ export const catalogArbitrary: fc.Arbitrary<GeneratedCatalog> = fc
     for (const p of g.products) {
       const { family, pricing: own, archived, pricePoints, defaultPoint, ...fields } = p;
       const def = defaultPoint !== undefined && pricePoints.length > 0 ? defaultPoint % pricePoints.length : undefined;
-      // A product's pricing is its default price point's.
+      // A product's pricing is its default price point's, and so are its currency prices: those of a default the web UI
+      // made of a price point with its own; the one made with the product follows the exchange rate.
       const pr = def !== undefined ? (pricePoints[def] as { pricing: Inputs }).pricing : own;
-      objects.push({ type: "Product", inputs: defined({ productFamily: `handle:${familyOf(family)}`, ...fields, ...pr }), archived });
+      const defCurrencies = def !== undefined ? ownCurrencyPrices((pricePoints[def] as { currencies: CurrencyDraw }).currencies, pr) : {};
+      objects.push({
+        type: "Product",
+        inputs: defined({ productFamily: `handle:${familyOf(family)}`, ...fields, ...pr, ...defCurrencies }),
+        archived,
+      });
       pricePoints.forEach((pp, i) => {
         // A price point's handle is unique within its product: made so by its prefix.
         const ppHandle = `${p.handle}-${pp.handle}`;
@@ -378,9 +384,8 @@ export const catalogArbitrary: fc.Arbitrary<GeneratedCatalog> = fc
             handle: ppHandle,
             name: pp.name,
             ...pp.pricing,
-            // A product's default price point is made with the product, which takes no currency prices: the others only.
             // The site's seeding gives a price point the product's terms it does not set itself: its roles are theirs too.
-            ...(i === def ? {} : ownCurrencyPrices(pp.currencies as CurrencyDraw, { ...pr, ...pp.pricing })),
+            ...(i === def ? defCurrencies : ownCurrencyPrices(pp.currencies as CurrencyDraw, { ...pr, ...pp.pricing })),
             default: i === def || undefined,
           }),
           // The default cannot be archived (but with its product).
@@ -493,7 +498,8 @@ export function seedCatalog(sim: Simulator, c: GeneratedCatalog): void {
       description: inputs.description as string | undefined,
     });
   for (const { inputs, archived } of of("Product")) {
-    const { productFamily, ...fields } = inputs;
+    // Its currency prices are its default price point's, seeded with that one.
+    const { productFamily, useSiteExchangeRate: _, currencyPrices: __, ...fields } = inputs;
     const points = of("ProductPricePoint").filter((pp) => ref(pp.inputs.product) === inputs.handle);
     const pricePoints = points.map(({ inputs: { product: _, currencyPrices: __, ...pp }, archived: ppArchived }) => ({
       ...pp,
@@ -584,6 +590,8 @@ export function seedCatalog(sim: Simulator, c: GeneratedCatalog): void {
 /** What an owner's default price point holds for it: its pricing and tiers, and the terms that go with them. */
 const PRICES = new Set([
   ...PRICING_FIELDS,
+  "useSiteExchangeRate",
+  "currencyPrices",
   "pricingScheme",
   "prices",
   "unitPrice",

@@ -118,7 +118,9 @@ describe("a catalog's round trip through export, import, the program and diff", 
           const b = await site();
           await applyProgram(exported, b);
           expect(diffCatalogs(exported, await read(b))).toEqual({ added: [], removed: [], changed: [] });
-          expect(rawDifferences(liveOnly(await rawCatalog(a.url, KEY)), await rawCatalog(b.url, KEY))).toEqual([]);
+          // Live objects on both: a Product whose default has its own currency prices gets it on B by replacing the
+          // default the service made with the product (which follows the exchange rate), and archiving that one.
+          expect(rawDifferences(liveOnly(await rawCatalog(a.url, KEY)), liveOnly(await rawCatalog(b.url, KEY)))).toEqual([]);
         } finally {
           for (const s of sims.splice(0)) await s.close();
         }

@@ -97,6 +97,8 @@ describe("pulumi import of catalog handles that begin with digits", () => {
         priceInCents: 9900,
         ...PRICE_ONLY,
         expirationIntervalUnit: "never",
+        useSiteExchangeRate: true,
+        currencyPrices: null,
         args: inputs,
         productFamilyHandle: "2026-plans",
       },

@@ -249,6 +249,9 @@ describe("pulumi import of the catalog kinds", () => {
           initialChargeAfterTrial: true,
           expirationInterval: 12,
           expirationIntervalUnit: "month",
+          // Its default price point follows the site's exchange rate (the service's default): no prices of its own.
+          useSiteExchangeRate: true,
+          currencyPrices: null,
           args: proDeclared,
           productFamilyHandle: "plans",
         },
@@ -296,6 +299,9 @@ describe("pulumi import of the catalog kinds", () => {
           // What the service holds when nothing was set: kept in the state, left out of the inputs.
           initialChargeAfterTrial: false,
           expirationIntervalUnit: "never",
+          // Its default price point follows the site's exchange rate (the service's default): no prices of its own.
+          useSiteExchangeRate: true,
+          currencyPrices: null,
           args: inputs,
           productFamilyHandle: "addons",
         },
@@ -343,11 +349,45 @@ describe("pulumi import of the catalog kinds", () => {
           interval: 1,
           intervalUnit: "month",
           initialChargeAfterTrial: false,
+          // Its default price point follows the site's exchange rate (the service's default): no prices of its own.
+          useSiteExchangeRate: true,
+          currencyPrices: null,
           args: inputs,
           productFamilyHandle: null,
         },
         inputs,
       });
+      onlyReads(sim);
+    });
+    it("a default price point with prices of its own: useSiteExchangeRate false and its currencyPrices, in the state and the inputs", async () => {
+      const sim = await simulator(KEY);
+      sim.configureSite({ nonPrimaryCurrencies: ["EUR", "GBP"], exchangeRates: { EUR: 0.9 } });
+      sim.addProductFamily({ handle: "plans", name: "Plans" });
+      const intl = sim.addProduct({
+        handle: "intl",
+        familyHandle: "plans",
+        name: "International",
+        priceInCents: 5000,
+        initialChargeInCents: 1000,
+        pricePoints: [{ handle: "intl-monthly", name: "Monthly", default: true, useSiteExchangeRate: false }],
+      });
+      const ppId = intl.pricePoints[0]?.id as number;
+      sim.addProductCurrencyPrices(ppId, [
+        { currency: "EUR", role: "baseline", price: 45 },
+        { currency: "EUR", role: "initial", price: 9.5 },
+      ]);
+      const p = await provider(sim);
+      sim.reset();
+      const imported = await p.read("intl", PRODUCT, undefined);
+      const currencyPrices = { EUR: { baseline: 45, initial: 9.5 } };
+      expect(imported.inputs).toMatchObject({ handle: "intl", initialChargeInCents: 1000, useSiteExchangeRate: false, currencyPrices });
+      expect(imported.props).toMatchObject({ defaultPricePointId: ppId, useSiteExchangeRate: false, currencyPrices });
+      // Its currency prices are read with the default price point: for the inputs (its product's price points) and the state.
+      expect(sim.requests.filter((r) => r.query?.currency_prices === "true").map((r) => r.path)).toEqual([
+        `/products/${intl.id}/price_points/${ppId}.json`,
+        `/products/${intl.id}/price_points/${ppId}.json`,
+      ]);
+      await previewsUnchanged(p, PRODUCT, imported);
       onlyReads(sim);
     });
   });
@@ -598,6 +638,8 @@ describe("pulumi import of the catalog kinds", () => {
           intervalUnit: "month",
           initialChargeAfterTrial: false,
           expirationIntervalUnit: "never",
+          useSiteExchangeRate: true,
+          currencyPrices: null,
           site: "eu",
           args: { ...args, site: "eu" },
           productFamilyHandle: "eu-plans",

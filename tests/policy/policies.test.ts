@@ -270,6 +270,45 @@ describe("pricing-change-acknowledged-in-production", () => {
       ],
       ["acknowledged (true) complies", product(...RAISE, { pricingChangeAcknowledged: true }), [], PROD],
       [
+        "its default price point's currency amounts alone, unacknowledged: each currency old → new in its money, in place as check() said",
+        product(
+          { currencyPrices: { EUR: { baseline: 44 } } },
+          { currencyPrices: { EUR: { baseline: 45 } } },
+          {
+            preview: {
+              pricingChange: {
+                fields: ["currencyPrices"],
+                from: { currencyPrices: { EUR: { baseline: 44 } } },
+                to: { currencyPrices: { EUR: { baseline: 45 } } },
+                effect:
+                  "in place: its default price point's prices in those currencies change in place (the product and its default stay); a currency left out keeps its prices: the service has no delete of a currency price",
+              },
+            },
+          },
+        ),
+        [
+          new RegExp(
+            `^${PRODUCT_WHO} changes its pricing on a production stack: currencyPrices EUR baseline EUR 44\\.00 → baseline EUR 45\\.00\\. ` +
+              "In place: its default price point's prices in those currencies change in place \\(the product and its default stay\\); .*\\. To make this change, add pricingChangeAcknowledged: true",
+          ),
+        ],
+        PROD,
+      ],
+      [
+        "a price change with its currency amounts: both listed, applied as a new default price point",
+        product(
+          { priceInCents: 4900, currencyPrices: { EUR: { baseline: 44 } } },
+          { priceInCents: 5900, currencyPrices: { EUR: { baseline: 54 } } },
+        ),
+        [
+          new RegExp(
+            `^${PRODUCT_WHO} changes its pricing on a production stack: priceInCents 4900 cents \\(49\\.00\\) → 5900 cents \\(59\\.00\\), ` +
+              "currencyPrices EUR baseline EUR 44\\.00 → baseline EUR 54\\.00\\. The service applies it as a new default price point of the product",
+          ),
+        ],
+        PROD,
+      ],
+      [
         "acknowledged false: set it to true",
         product(...RAISE, { pricingChangeAcknowledged: false }),
         [/set pricingChangeAcknowledged: true \(it is false\)/],

@@ -124,3 +124,19 @@ export async function editingProxy(simulatorUrl: string, edit: Edit = () => {}, 
   await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
+
+/**
+ * A product price point's baseline price in the first currency it has changed outside the stack, as the web UI
+ * would: its record's id read (`?currency_prices=true`), then a PUT of the new price.
+ */
+export async function changeBaselineOutside(sim: Simulator, productId: number | string, pricePointId: number | string, price: number) {
+  const headers = { authorization: `Basic ${Buffer.from(`${KEY}:x`).toString("base64")}` };
+  const answer = await fetch(`${sim.url}/products/${productId}/price_points/${pricePointId}.json?currency_prices=true`, { headers });
+  const { price_point } = (await answer.json()) as { price_point: { currency_prices: { id: number; role: string }[] } };
+  const baseline = price_point.currency_prices.find((p) => p.role === "baseline");
+  await fetch(`${sim.url}/product_price_points/${pricePointId}/currency_prices.json`, {
+    method: "PUT",
+    headers: { ...headers, "content-type": "application/json" },
+    body: JSON.stringify({ currency_prices: [{ id: baseline?.id, price }] }),
+  });
+}

@@ -57,7 +57,54 @@ interface Case {
 const OWN = { ...ANNUAL, default: undefined, useSiteExchangeRate: false };
 const TENOFF = { productFamily: "handle:saas", code: "TENOFF", name: "Ten off", amountInCents: 1000 };
 
+const OWN_PRO = { ...PRO, useSiteExchangeRate: false };
+/** What Product's check() says a change of currency amounts alone does. */
+const PRODUCT_IN_PLACE =
+  "in place: its default price point's prices in those currencies change in place (the product and its default stay); a currency left out keeps its prices: the service has no delete of a currency price";
+
 const CASES: readonly Case[] = [
+  {
+    name: "a product's currency amounts alone: a line per currency in its money, applied in place on its default price point as check() said",
+    input: preview([
+      step(
+        "update",
+        "Product",
+        "pro",
+        {
+          ...OWN_PRO,
+          currencyPrices: { EUR: { baseline: 45 }, GBP: { baseline: 39 } },
+          preview: {
+            pricingChange: {
+              fields: ["currencyPrices"],
+              from: { currencyPrices: { EUR: { baseline: 44 }, GBP: { baseline: 39 } } },
+              to: { currencyPrices: { EUR: { baseline: 45 }, GBP: { baseline: 39 } } },
+              effect: PRODUCT_IN_PLACE,
+            },
+          },
+        },
+        { ...OWN_PRO, currencyPrices: { EUR: { baseline: 44 }, GBP: { baseline: 39 } } },
+      ),
+    ]),
+    has: [
+      "- Product `pro`: **update** in place",
+      "  - currencyPrices.EUR: baseline EUR 44.00 → baseline EUR 45.00",
+      "  - In place: its default price point's prices in those currencies change in place (the product and its default stay); a currency left out keeps its prices: the service has no delete of a currency price.",
+    ],
+    hasNot: ["currencyPrices.GBP", "a new default price point"],
+  },
+  {
+    name: "a product's price with its currency amounts: both, as the service applies a price change (a new default price point)",
+    input: preview([
+      step(
+        "update",
+        "Product",
+        "pro",
+        { ...OWN_PRO, priceInCents: 5900, currencyPrices: { EUR: { baseline: 54 } } },
+        { ...OWN_PRO, currencyPrices: { EUR: { baseline: 44 } } },
+      ),
+    ]),
+    has: ["  - priceInCents: \\$49.00 → \\$59.00", "  - currencyPrices.EUR: baseline EUR 44.00 → baseline EUR 54.00", PRICE_EFFECT],
+  },
   {
     name: "a price point's currency amounts: a line per currency in its money, a currency left out kept, applied in place",
     input: preview([

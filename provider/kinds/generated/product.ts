@@ -151,6 +151,18 @@ export interface ProductArgs {
    */
   readonly expirationIntervalUnit?: ArgTypes["expirationIntervalUnit"];
   /**
+   * Its default price point's: false, its prices in the site's other currencies are its own (`currencyPrices`); true, the service's default: they follow the site's exchange rate, and `currencyPrices` must be left out. The service's product create and update take no such flag, and the default price point they make follows the exchange rate: so when the default holds otherwise, the provider gives the product a new default price point with the same pricing and this flag (handle `<handle>-default-<id of the one it replaces>`), promotes it and archives the one it replaces (subscriptions on it keep it). The product stays: a change is in place. A pricing change, whose new default the service makes following the exchange rate, is followed the same way.
+   *
+   * A change updates the resource in place.
+   */
+  readonly useSiteExchangeRate?: ArgTypes["useSiteExchangeRate"];
+  /**
+   * Its default price point's prices in the site's other currencies (with `useSiteExchangeRate: false`), by ISO code, in the currency's own units (9.5 is 9.50, not cents): `{ EUR: { baseline: 9, trial: 1, initial: 20 } }`. They mirror the pricing: `baseline` always, `trial` exactly when it has a trial, `initial` exactly when it has an initial charge. Each currency must be one of the site's (checked at preview). Set after the product, changed in place; a pricing change's new default price point gets them too; a currency left out is kept (the service has no delete of a currency price).
+   *
+   * A change updates the resource in place.
+   */
+  readonly currencyPrices?: ArgTypes["currencyPrices"];
+  /**
    * Default true: a create first looks for an existing object with this handle and adopts it (then converges it to the declaration). false: an existing handle is a preview error.
    *
    * A change updates the resource in place.
@@ -250,6 +262,14 @@ export interface ProductOutputs {
    * The expiration's unit.
    */
   readonly expirationIntervalUnit: Outputs["expirationIntervalUnit"];
+  /**
+   * Whether its default price point's prices in other currencies follow the site's exchange rate, as the service holds it (null: not said).
+   */
+  readonly useSiteExchangeRate: Outputs["useSiteExchangeRate"];
+  /**
+   * Its default price point's own prices in other currencies as the service holds them, by currency and role (baseline, trial, initial); null while it follows the site's exchange rate.
+   */
+  readonly currencyPrices: Outputs["currencyPrices"];
   /**
    * The site, when one was named.
    */

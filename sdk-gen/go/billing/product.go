@@ -20,6 +20,8 @@ type Product struct {
 
 	// When it was archived (ISO-8601); null while it is live.
 	ArchivedAt pulumi.StringPtrOutput `pulumi:"archivedAt"`
+	// Its default price point's own prices in other currencies as the service holds them, by currency and role (baseline, trial, initial); null while it follows the site's exchange rate.
+	CurrencyPrices pulumi.MapOutput `pulumi:"currencyPrices"`
 	// The handle of its default price point.
 	DefaultPricePointHandle pulumi.StringPtrOutput `pulumi:"defaultPricePointHandle"`
 	// The id of its default price point (a pricing change makes a new one).
@@ -58,6 +60,8 @@ type Product struct {
 	TrialPriceInCents pulumi.IntPtrOutput `pulumi:"trialPriceInCents"`
 	// The trial's type.
 	TrialType pulumi.StringPtrOutput `pulumi:"trialType"`
+	// Whether its default price point's prices in other currencies follow the site's exchange rate, as the service holds it (null: not said).
+	UseSiteExchangeRate pulumi.BoolPtrOutput `pulumi:"useSiteExchangeRate"`
 }
 
 // NewProduct registers a new resource with the given unique name, arguments, and options.
@@ -122,6 +126,8 @@ type productArgs struct {
 	AccountingCode *string `pulumi:"accountingCode"`
 	// Default true: a create first looks for an existing object with this handle and adopts it (then converges it to the declaration). false: an existing handle is a preview error.
 	Adopt *bool `pulumi:"adopt"`
+	// Its default price point's prices in the site's other currencies (with `useSiteExchangeRate: false`), by ISO code, in the currency's own units (9.5 is 9.50, not cents): `{ EUR: { baseline: 9, trial: 1, initial: 20 } }`. They mirror the pricing: `baseline` always, `trial` exactly when it has a trial, `initial` exactly when it has an initial charge. Each currency must be one of the site's (checked at preview). Set after the product, changed in place; a pricing change's new default price point gets them too; a currency left out is kept (the service has no delete of a currency price).
+	CurrencyPrices map[string]interface{} `pulumi:"currencyPrices"`
 	// The product's description.
 	Description *string `pulumi:"description"`
 	// Subscriptions expire after this many `expirationIntervalUnit`s; omit for never.
@@ -168,6 +174,8 @@ type productArgs struct {
 	TrialPriceInCents *int `pulumi:"trialPriceInCents"`
 	// "no_obligation" or "payment_expected".
 	TrialType *string `pulumi:"trialType"`
+	// Its default price point's: false, its prices in the site's other currencies are its own (`currencyPrices`); true, the service's default: they follow the site's exchange rate, and `currencyPrices` must be left out. The service's product create and update take no such flag, and the default price point they make follows the exchange rate: so when the default holds otherwise, the provider gives the product a new default price point with the same pricing and this flag (handle `<handle>-default-<id of the one it replaces>`), promotes it and archives the one it replaces (subscriptions on it keep it). The product stays: a change is in place. A pricing change, whose new default the service makes following the exchange rate, is followed the same way.
+	UseSiteExchangeRate *bool `pulumi:"useSiteExchangeRate"`
 }
 
 // The set of arguments for constructing a Product resource.
@@ -176,6 +184,8 @@ type ProductArgs struct {
 	AccountingCode pulumi.StringPtrInput
 	// Default true: a create first looks for an existing object with this handle and adopts it (then converges it to the declaration). false: an existing handle is a preview error.
 	Adopt pulumi.BoolPtrInput
+	// Its default price point's prices in the site's other currencies (with `useSiteExchangeRate: false`), by ISO code, in the currency's own units (9.5 is 9.50, not cents): `{ EUR: { baseline: 9, trial: 1, initial: 20 } }`. They mirror the pricing: `baseline` always, `trial` exactly when it has a trial, `initial` exactly when it has an initial charge. Each currency must be one of the site's (checked at preview). Set after the product, changed in place; a pricing change's new default price point gets them too; a currency left out is kept (the service has no delete of a currency price).
+	CurrencyPrices pulumi.MapInput
 	// The product's description.
 	Description pulumi.StringPtrInput
 	// Subscriptions expire after this many `expirationIntervalUnit`s; omit for never.
@@ -222,6 +232,8 @@ type ProductArgs struct {
 	TrialPriceInCents pulumi.IntPtrInput
 	// "no_obligation" or "payment_expected".
 	TrialType pulumi.StringPtrInput
+	// Its default price point's: false, its prices in the site's other currencies are its own (`currencyPrices`); true, the service's default: they follow the site's exchange rate, and `currencyPrices` must be left out. The service's product create and update take no such flag, and the default price point they make follows the exchange rate: so when the default holds otherwise, the provider gives the product a new default price point with the same pricing and this flag (handle `<handle>-default-<id of the one it replaces>`), promotes it and archives the one it replaces (subscriptions on it keep it). The product stays: a change is in place. A pricing change, whose new default the service makes following the exchange rate, is followed the same way.
+	UseSiteExchangeRate pulumi.BoolPtrInput
 }
 
 func (ProductArgs) ElementType() reflect.Type {
@@ -264,6 +276,11 @@ func (o ProductOutput) ToProductOutputWithContext(ctx context.Context) ProductOu
 // When it was archived (ISO-8601); null while it is live.
 func (o ProductOutput) ArchivedAt() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Product) pulumi.StringPtrOutput { return v.ArchivedAt }).(pulumi.StringPtrOutput)
+}
+
+// Its default price point's own prices in other currencies as the service holds them, by currency and role (baseline, trial, initial); null while it follows the site's exchange rate.
+func (o ProductOutput) CurrencyPrices() pulumi.MapOutput {
+	return o.ApplyT(func(v *Product) pulumi.MapOutput { return v.CurrencyPrices }).(pulumi.MapOutput)
 }
 
 // The handle of its default price point.
@@ -359,6 +376,11 @@ func (o ProductOutput) TrialPriceInCents() pulumi.IntPtrOutput {
 // The trial's type.
 func (o ProductOutput) TrialType() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Product) pulumi.StringPtrOutput { return v.TrialType }).(pulumi.StringPtrOutput)
+}
+
+// Whether its default price point's prices in other currencies follow the site's exchange rate, as the service holds it (null: not said).
+func (o ProductOutput) UseSiteExchangeRate() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Product) pulumi.BoolPtrOutput { return v.UseSiteExchangeRate }).(pulumi.BoolPtrOutput)
 }
 
 func init() {

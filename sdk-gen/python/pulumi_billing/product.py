@@ -27,6 +27,7 @@ class ProductArgs:
                  product_family: pulumi.Input[Union[_builtins.int, _builtins.str]],
                  accounting_code: pulumi.Input[Optional[_builtins.str]] = None,
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
+                 currency_prices: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  expiration_interval: pulumi.Input[Optional[_builtins.int]] = None,
                  expiration_interval_unit: pulumi.Input[Optional[_builtins.str]] = None,
@@ -43,7 +44,8 @@ class ProductArgs:
                  trial_interval: pulumi.Input[Optional[_builtins.int]] = None,
                  trial_interval_unit: pulumi.Input[Optional[_builtins.str]] = None,
                  trial_price_in_cents: pulumi.Input[Optional[_builtins.int]] = None,
-                 trial_type: pulumi.Input[Optional[_builtins.str]] = None):
+                 trial_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 use_site_exchange_rate: pulumi.Input[Optional[_builtins.bool]] = None):
         """
         The set of arguments for constructing a Product resource.
 
@@ -55,6 +57,7 @@ class ProductArgs:
         :param pulumi.Input[Union[_builtins.int, _builtins.str]] product_family: The family: a ProductFamily's `familyId`, an id, or "handle:<handle>". A product cannot move to another family.
         :param pulumi.Input[_builtins.str] accounting_code: The product's accounting code.
         :param pulumi.Input[_builtins.bool] adopt: Default true: a create first looks for an existing object with this handle and adopts it (then converges it to the declaration). false: an existing handle is a preview error.
+        :param pulumi.Input[Mapping[str, Any]] currency_prices: Its default price point's prices in the site's other currencies (with `useSiteExchangeRate: false`), by ISO code, in the currency's own units (9.5 is 9.50, not cents): `{ EUR: { baseline: 9, trial: 1, initial: 20 } }`. They mirror the pricing: `baseline` always, `trial` exactly when it has a trial, `initial` exactly when it has an initial charge. Each currency must be one of the site's (checked at preview). Set after the product, changed in place; a pricing change's new default price point gets them too; a currency left out is kept (the service has no delete of a currency price).
         :param pulumi.Input[_builtins.str] description: The product's description.
         :param pulumi.Input[_builtins.int] expiration_interval: Subscriptions expire after this many `expirationIntervalUnit`s; omit for never.
         :param pulumi.Input[_builtins.str] expiration_interval_unit: "month", "day" or "never"; required with `expirationInterval`.
@@ -72,6 +75,7 @@ class ProductArgs:
         :param pulumi.Input[_builtins.str] trial_interval_unit: "month" or "day"; required with `trialInterval`.
         :param pulumi.Input[_builtins.int] trial_price_in_cents: The trial's price in cents; required with a trial (`trialInterval`).
         :param pulumi.Input[_builtins.str] trial_type: "no_obligation" or "payment_expected".
+        :param pulumi.Input[_builtins.bool] use_site_exchange_rate: Its default price point's: false, its prices in the site's other currencies are its own (`currencyPrices`); true, the service's default: they follow the site's exchange rate, and `currencyPrices` must be left out. The service's product create and update take no such flag, and the default price point they make follows the exchange rate: so when the default holds otherwise, the provider gives the product a new default price point with the same pricing and this flag (handle `<handle>-default-<id of the one it replaces>`), promotes it and archives the one it replaces (subscriptions on it keep it). The product stays: a change is in place. A pricing change, whose new default the service makes following the exchange rate, is followed the same way.
         """
         pulumi.set(__self__, "handle", handle)
         pulumi.set(__self__, "interval", interval)
@@ -83,6 +87,8 @@ class ProductArgs:
             pulumi.set(__self__, "accounting_code", accounting_code)
         if adopt is not None:
             pulumi.set(__self__, "adopt", adopt)
+        if currency_prices is not None:
+            pulumi.set(__self__, "currency_prices", currency_prices)
         if description is not None:
             pulumi.set(__self__, "description", description)
         if expiration_interval is not None:
@@ -117,6 +123,8 @@ class ProductArgs:
             pulumi.set(__self__, "trial_price_in_cents", trial_price_in_cents)
         if trial_type is not None:
             pulumi.set(__self__, "trial_type", trial_type)
+        if use_site_exchange_rate is not None:
+            pulumi.set(__self__, "use_site_exchange_rate", use_site_exchange_rate)
 
     @_builtins.property
     @pulumi.getter
@@ -213,6 +221,18 @@ class ProductArgs:
     @adopt.setter
     def adopt(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "adopt", value)
+
+    @_builtins.property
+    @pulumi.getter(name="currencyPrices")
+    def currency_prices(self) -> pulumi.Input[Optional[Mapping[str, Any]]]:
+        """
+        Its default price point's prices in the site's other currencies (with `useSiteExchangeRate: false`), by ISO code, in the currency's own units (9.5 is 9.50, not cents): `{ EUR: { baseline: 9, trial: 1, initial: 20 } }`. They mirror the pricing: `baseline` always, `trial` exactly when it has a trial, `initial` exactly when it has an initial charge. Each currency must be one of the site's (checked at preview). Set after the product, changed in place; a pricing change's new default price point gets them too; a currency left out is kept (the service has no delete of a currency price).
+        """
+        return pulumi.get(self, "currency_prices")
+
+    @currency_prices.setter
+    def currency_prices(self, value: pulumi.Input[Optional[Mapping[str, Any]]]):
+        pulumi.set(self, "currency_prices", value)
 
     @_builtins.property
     @pulumi.getter
@@ -418,6 +438,18 @@ class ProductArgs:
     def trial_type(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "trial_type", value)
 
+    @_builtins.property
+    @pulumi.getter(name="useSiteExchangeRate")
+    def use_site_exchange_rate(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Its default price point's: false, its prices in the site's other currencies are its own (`currencyPrices`); true, the service's default: they follow the site's exchange rate, and `currencyPrices` must be left out. The service's product create and update take no such flag, and the default price point they make follows the exchange rate: so when the default holds otherwise, the provider gives the product a new default price point with the same pricing and this flag (handle `<handle>-default-<id of the one it replaces>`), promotes it and archives the one it replaces (subscriptions on it keep it). The product stays: a change is in place. A pricing change, whose new default the service makes following the exchange rate, is followed the same way.
+        """
+        return pulumi.get(self, "use_site_exchange_rate")
+
+    @use_site_exchange_rate.setter
+    def use_site_exchange_rate(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "use_site_exchange_rate", value)
+
 
 @pulumi.type_token("billing:index:Product")
 class Product(pulumi.CustomResource):
@@ -427,6 +459,7 @@ class Product(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  accounting_code: pulumi.Input[Optional[_builtins.str]] = None,
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
+                 currency_prices: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  expiration_interval: pulumi.Input[Optional[_builtins.int]] = None,
                  expiration_interval_unit: pulumi.Input[Optional[_builtins.str]] = None,
@@ -450,6 +483,7 @@ class Product(pulumi.CustomResource):
                  trial_interval_unit: pulumi.Input[Optional[_builtins.str]] = None,
                  trial_price_in_cents: pulumi.Input[Optional[_builtins.int]] = None,
                  trial_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 use_site_exchange_rate: pulumi.Input[Optional[_builtins.bool]] = None,
                  __props__=None):
         """
         A product and the pricing of its default price point. Descriptive fields change in place; a pricing change makes the service create a new default price point (existing subscriptions keep theirs). Delete archives it.
@@ -460,6 +494,7 @@ class Product(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] accounting_code: The product's accounting code.
         :param pulumi.Input[_builtins.bool] adopt: Default true: a create first looks for an existing object with this handle and adopts it (then converges it to the declaration). false: an existing handle is a preview error.
+        :param pulumi.Input[Mapping[str, Any]] currency_prices: Its default price point's prices in the site's other currencies (with `useSiteExchangeRate: false`), by ISO code, in the currency's own units (9.5 is 9.50, not cents): `{ EUR: { baseline: 9, trial: 1, initial: 20 } }`. They mirror the pricing: `baseline` always, `trial` exactly when it has a trial, `initial` exactly when it has an initial charge. Each currency must be one of the site's (checked at preview). Set after the product, changed in place; a pricing change's new default price point gets them too; a currency left out is kept (the service has no delete of a currency price).
         :param pulumi.Input[_builtins.str] description: The product's description.
         :param pulumi.Input[_builtins.int] expiration_interval: Subscriptions expire after this many `expirationIntervalUnit`s; omit for never.
         :param pulumi.Input[_builtins.str] expiration_interval_unit: "month", "day" or "never"; required with `expirationInterval`.
@@ -483,6 +518,7 @@ class Product(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] trial_interval_unit: "month" or "day"; required with `trialInterval`.
         :param pulumi.Input[_builtins.int] trial_price_in_cents: The trial's price in cents; required with a trial (`trialInterval`).
         :param pulumi.Input[_builtins.str] trial_type: "no_obligation" or "payment_expected".
+        :param pulumi.Input[_builtins.bool] use_site_exchange_rate: Its default price point's: false, its prices in the site's other currencies are its own (`currencyPrices`); true, the service's default: they follow the site's exchange rate, and `currencyPrices` must be left out. The service's product create and update take no such flag, and the default price point they make follows the exchange rate: so when the default holds otherwise, the provider gives the product a new default price point with the same pricing and this flag (handle `<handle>-default-<id of the one it replaces>`), promotes it and archives the one it replaces (subscriptions on it keep it). The product stays: a change is in place. A pricing change, whose new default the service makes following the exchange rate, is followed the same way.
         """
         ...
     @overload
@@ -512,6 +548,7 @@ class Product(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  accounting_code: pulumi.Input[Optional[_builtins.str]] = None,
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
+                 currency_prices: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  expiration_interval: pulumi.Input[Optional[_builtins.int]] = None,
                  expiration_interval_unit: pulumi.Input[Optional[_builtins.str]] = None,
@@ -535,6 +572,7 @@ class Product(pulumi.CustomResource):
                  trial_interval_unit: pulumi.Input[Optional[_builtins.str]] = None,
                  trial_price_in_cents: pulumi.Input[Optional[_builtins.int]] = None,
                  trial_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 use_site_exchange_rate: pulumi.Input[Optional[_builtins.bool]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -546,6 +584,7 @@ class Product(pulumi.CustomResource):
 
             __props__.__dict__["accounting_code"] = accounting_code
             __props__.__dict__["adopt"] = adopt
+            __props__.__dict__["currency_prices"] = currency_prices
             __props__.__dict__["description"] = description
             __props__.__dict__["expiration_interval"] = expiration_interval
             __props__.__dict__["expiration_interval_unit"] = expiration_interval_unit
@@ -581,6 +620,7 @@ class Product(pulumi.CustomResource):
             __props__.__dict__["trial_interval_unit"] = trial_interval_unit
             __props__.__dict__["trial_price_in_cents"] = trial_price_in_cents
             __props__.__dict__["trial_type"] = trial_type
+            __props__.__dict__["use_site_exchange_rate"] = use_site_exchange_rate
             __props__.__dict__["archived_at"] = None
             __props__.__dict__["default_price_point_handle"] = None
             __props__.__dict__["default_price_point_id"] = None
@@ -609,6 +649,7 @@ class Product(pulumi.CustomResource):
         __props__ = ProductArgs.__new__(ProductArgs)
 
         __props__.__dict__["archived_at"] = None
+        __props__.__dict__["currency_prices"] = None
         __props__.__dict__["default_price_point_handle"] = None
         __props__.__dict__["default_price_point_id"] = None
         __props__.__dict__["description"] = None
@@ -628,6 +669,7 @@ class Product(pulumi.CustomResource):
         __props__.__dict__["trial_interval_unit"] = None
         __props__.__dict__["trial_price_in_cents"] = None
         __props__.__dict__["trial_type"] = None
+        __props__.__dict__["use_site_exchange_rate"] = None
         return Product(resource_name, opts=opts, __props__=__props__)
 
     @_builtins.property
@@ -637,6 +679,14 @@ class Product(pulumi.CustomResource):
         When it was archived (ISO-8601); null while it is live.
         """
         return pulumi.get(self, "archived_at")
+
+    @_builtins.property
+    @pulumi.getter(name="currencyPrices")
+    def currency_prices(self) -> pulumi.Output[Optional[Mapping[str, Any]]]:
+        """
+        Its default price point's own prices in other currencies as the service holds them, by currency and role (baseline, trial, initial); null while it follows the site's exchange rate.
+        """
+        return pulumi.get(self, "currency_prices")
 
     @_builtins.property
     @pulumi.getter(name="defaultPricePointHandle")
@@ -789,4 +839,12 @@ class Product(pulumi.CustomResource):
         The trial's type.
         """
         return pulumi.get(self, "trial_type")
+
+    @_builtins.property
+    @pulumi.getter(name="useSiteExchangeRate")
+    def use_site_exchange_rate(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Whether its default price point's prices in other currencies follow the site's exchange rate, as the service holds it (null: not said).
+        """
+        return pulumi.get(self, "use_site_exchange_rate")
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Simulator } from "../../../simulator";
-import { captureOutput, mutations } from "../support";
+import { captureOutput, changeBaselineOutside, mutations } from "../support";
 import { annual, auth, type Failed, type Json, LAUNCH, label, pricePointSite } from "./site";
 
 /**
@@ -116,15 +116,7 @@ describe("ProductPricePoint currency prices", () => {
     const { points } = await setup();
     const inputs = { ...own, currencyPrices: { EUR: { baseline: 441, trial: 0 } } };
     const { id, outs } = await points.create(inputs);
-    const records = (await (
-      await fetch(`${sim.url}/products/${LAUNCH}/price_points/${id}.json?currency_prices=true`, { headers: auth })
-    ).json()) as { price_point: { currency_prices: { id: number; role: string }[] } };
-    const baseline = records.price_point.currency_prices.find((p) => p.role === "baseline")!;
-    await fetch(`${sim.url}${currencyPath(id)}`, {
-      method: "PUT",
-      headers: { ...auth, "content-type": "application/json" },
-      body: JSON.stringify({ currency_prices: [{ id: baseline.id, price: 400 }] }),
-    });
+    await changeBaselineOutside(sim, LAUNCH, id, 400);
     const { props } = await points.read!(id, outs);
     expect(props.currencyPrices).toEqual({ EUR: { baseline: 400, trial: 0 } });
     expect(await points.diff!(id, props, inputs)).toMatchObject({ changes: true, replaces: [] });
