@@ -1,0 +1,209 @@
+import { z } from "zod";
+import { couponCode } from "../../sdk/catalog/coupon-inputs";
+import type { BillingClient } from "../../sdk/client";
+import { integer, valueText } from "../../sdk/input-values";
+import type { OfferInput } from "../../sdk/site-config/input-types";
+import type { Offer as ServiceOffer } from "../../sdk/site-config/results";
+import { isUnknown } from "../engine";
+import { findByHandle, referencedHandle, referenceField } from "./catalog";
+import { referenceSet } from "./coupon-fields";
+import { accepting } from "./inputs";
+import type { Context } from "./kind";
+import { productWithHandle } from "./product";
+
+/**
+ * An offer's references as declared (a product, its price point, components with their price points and
+ * quantities, coupons), resolved to what the service's create takes (ids, coupon codes), and compared with an
+ * offer the service holds: the service has no update, so "differs" decides between adopting an offer and
+ * refusing to touch it.
+ */
+
+/** One component of an offer, as declared. */
+export const offerComponent = z
+  .object(
+    {
+      component: referenceField("component").describe(
+        'The component: a Component\'s `componentId`, an id, or "handle:<handle>" (resolved at apply time).',
+      ),
+      pricePoint: referenceField("component price point")
+        .optional()
+        .describe(
+          "One of the component's price points: a ComponentPricePoint's `pricePointId`, an id, or \"handle:<handle>\" of a price point of this component. Left out: the component's default at the create.",
+        ),
+      startingQuantity: integer(0, "a whole number of units, 0 or more (an on/off component: 0 or 1)").describe(
+        "The quantity a subscription to the offer starts with.",
+      ),
+    },
+    { error: "must be an object { component, pricePoint?, startingQuantity }" },
+  )
+  .strict();
+
+type Ref = number | string;
+/** Ids ascending, then handles ascending: the order {@link referenceSet} gives a list of references. */
+export const byReference = (a: Ref, b: Ref) => (typeof a === typeof b ? (a < b ? -1 : a > b ? 1 : 0) : typeof a === "number" ? -1 : 1);
+
+/** The components, each once, ordered by their reference (ids, then handles), so that order makes no diff. */
+export const offerComponents = z
+  .array(offerComponent, { error: (i) => `must be a list of { component, pricePoint?, startingQuantity }, got ${valueText(i.input)}` })
+  .refine((a) => new Set(a.map((c) => JSON.stringify(c.component))).size === a.length, { error: "must not name a component twice" })
+  .transform((a) => [...a].sort((x, y) => byReference(x.component, y.component)));
+
+/**
+ * A coupon by its id (a Coupon's `couponId`) or its code, written `"handle:<code>"` once checked (the catalog's
+ * form of a reference: a coupon's key is its code), so that a program's and a site's export read alike.
+ */
+const couponReference = z.unknown().transform((v, ctx): Ref => {
+  if (typeof v === "number" && Number.isSafeInteger(v) && v > 0) return v;
+  const code = typeof v === "string" ? v.replace(/^handle:/, "") : undefined;
+  if (code !== undefined && couponCode.safeParse(code).success) return `handle:${code}`;
+  ctx.addIssue({
+    code: "custom",
+    message: `must be a coupon's code (e.g. a Coupon's \`code\`: uppercase letters, digits and "%", "@", "+", "-", "_", "."), its id (a Coupon's \`couponId\`), or "handle:<code>", got ${valueText(v)}`,
+  });
+  return z.NEVER;
+});
+
+export const offerCoupons = accepting<readonly Ref[]>({
+  type: "array",
+  items: { anyOf: [{ type: "integer", minimum: 1 }, { type: "string" }] },
+})(
+  z
+    .array(couponReference, { error: (i) => `must be a list of coupon codes or ids, got ${valueText(i.input)}` })
+    .refine((a) => new Set(a).size === a.length, { error: "must not name a coupon twice" })
+    .transform(referenceSet),
+);
+
+/** The declared references, as the engine may still hold some unknown. */
+export interface Declared {
+  readonly site?: string;
+  readonly handle: string;
+  readonly name: string;
+  readonly description?: string;
+  readonly product: Ref;
+  readonly productPricePoint?: Ref;
+  readonly components?: readonly { readonly component: Ref; readonly pricePoint?: Ref; readonly startingQuantity: number }[];
+  readonly coupons?: readonly Ref[];
+}
+
+/** A declaration as the service's create takes it: every reference an id, coupons by code. */
+export type Resolved = OfferInput;
+
+/** A reference that names nothing at the site: a failure naming its input. */
+export class Unresolved extends Error {
+  constructor(
+    readonly property: string,
+    readonly reason: string,
+  ) {
+    super(`${property}: ${reason}`);
+  }
+}
+
+const noHandle = (ctx: Context, site: string | undefined, what: string, handle: string, resource: string, output: string) =>
+  `no ${what} has the handle \`${handle}\` at site ${ctx.siteLabel(site)}: pass its id (for a ${resource} declared in the same program, its \`${output}\`, so that it is created first) or the handle of an existing one`;
+
+async function productPricePointId(ctx: Context, site: string | undefined, productId: number, ref: Ref): Promise<number> {
+  const handle = referencedHandle(ref);
+  if (handle === undefined) return ref as number;
+  const pp = (await ctx.client(site).listPricePoints(productId)).find((p) => p.handle === handle);
+  if (!pp)
+    throw new Unresolved(
+      "productPricePoint",
+      `${noHandle(ctx, site, `price point of product ${productId}`, handle, "ProductPricePoint", "pricePointId")}`,
+    );
+  return pp.id;
+}
+
+async function componentIds(ctx: Context, site: string | undefined, item: NonNullable<Declared["components"]>[number]) {
+  const client = ctx.client(site);
+  const handle = referencedHandle(item.component);
+  const component =
+    handle === undefined ? (item.component as number) : (await findByHandle(() => client.findComponentByHandle(handle)))?.id;
+  if (component === undefined)
+    throw new Unresolved("components", noHandle(ctx, site, "component", handle as string, "Component", "componentId"));
+  if (item.pricePoint === undefined) return { componentId: component, startingQuantity: item.startingQuantity };
+  const ppHandle = referencedHandle(item.pricePoint);
+  const pricePointId =
+    ppHandle === undefined
+      ? (item.pricePoint as number)
+      : (await client.listComponentPricePoints(component)).find((p) => p.handle === ppHandle)?.id;
+  if (pricePointId === undefined)
+    throw new Unresolved(
+      "components",
+      noHandle(ctx, site, `price point of component ${component}`, ppHandle as string, "ComponentPricePoint", "pricePointId"),
+    );
+  return { componentId: component, pricePointId, startingQuantity: item.startingQuantity };
+}
+
+/** Coupon codes: an id is read as the code the site holds for it. */
+async function couponCodes(client: BillingClient, refs: readonly Ref[], siteLabel: string): Promise<string[]> {
+  const ids = refs.filter((r): r is number => typeof r === "number");
+  const held = ids.length > 0 ? await client.listCoupons({ includeArchived: true }) : [];
+  return refs.map((r) => {
+    if (typeof r === "string") return r.slice("handle:".length);
+    const code = held.find((c) => c.id === r)?.code;
+    if (code === undefined) throw new Unresolved("coupons", `no coupon has the id ${r} at site ${siteLabel}`);
+    return code;
+  });
+}
+
+/** The declaration as the service's create takes it; a reference that names nothing throws {@link Unresolved}, before anything is sent. */
+export async function resolveOffer(ctx: Context, d: Declared): Promise<Resolved> {
+  const client = ctx.client(d.site);
+  const handle = referencedHandle(d.product);
+  const productId = handle === undefined ? (d.product as number) : (await productWithHandle(client, handle))?.id;
+  if (productId === undefined) throw new Unresolved("product", noHandle(ctx, d.site, "product", handle as string, "Product", "productId"));
+  const components = d.components && (await Promise.all(d.components.map((c) => componentIds(ctx, d.site, c))));
+  if (components && new Set(components.map((c) => c.componentId)).size !== components.length)
+    throw new Unresolved("components", "names one component twice (by its id and its handle)");
+  return {
+    handle: d.handle,
+    name: d.name,
+    ...(d.description !== undefined ? { description: d.description } : {}),
+    productId,
+    ...(d.productPricePoint !== undefined
+      ? { productPricePointId: await productPricePointId(ctx, d.site, productId, d.productPricePoint) }
+      : {}),
+    ...(components !== undefined ? { components } : {}),
+    ...(d.coupons !== undefined ? { coupons: await couponCodes(client, d.coupons, ctx.siteLabel(d.site)) } : {}),
+  };
+}
+
+/** Whether any of the declaration's references is still unknown (at preview): then nothing can be resolved yet. */
+export function holdsUnknown(d: Readonly<Record<string, unknown>>): boolean {
+  const deep = (v: unknown): boolean =>
+    isUnknown(v) || (Array.isArray(v) ? v.some(deep) : v !== null && typeof v === "object" ? Object.values(v).some(deep) : false);
+  return ["site", "handle", "name", "description", "product", "productPricePoint", "components", "coupons"].some((k) => deep(d[k]));
+}
+
+const sameList = <T>(a: readonly T[], b: readonly T[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/**
+ * The declared fields the offer holds differently (what the declaration leaves out is not compared: a price point
+ * left out is the default the service chose). Components and coupons compare as sets.
+ */
+export function offerDifferences(o: ServiceOffer, r: Resolved): string[] {
+  const out: string[] = [];
+  if (o.name !== r.name) out.push("name");
+  if (r.description !== undefined && (o.description ?? "") !== r.description) out.push("description");
+  if (o.productId !== r.productId) out.push("product");
+  if (r.productPricePointId !== undefined && o.productPricePointId !== r.productPricePointId) out.push("productPricePoint");
+  if (r.components !== undefined) {
+    const held = new Map(o.components.map((c) => [c.componentId, c]));
+    const same =
+      held.size === r.components.length &&
+      r.components.every((c) => {
+        const h = held.get(c.componentId);
+        return (
+          h !== undefined &&
+          h.startingQuantity === c.startingQuantity &&
+          (c.pricePointId === undefined || h.pricePointId === c.pricePointId)
+        );
+      });
+    if (!same) out.push("components");
+  }
+  if (r.coupons !== undefined) {
+    const held = o.coupons.map((c) => c.code ?? "").sort();
+    if (!sameList(held, [...r.coupons].sort())) out.push("coupons");
+  }
+  return out;
+}
