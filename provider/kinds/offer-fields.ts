@@ -5,7 +5,7 @@ import { integer, valueText } from "../../sdk/input-values";
 import type { OfferInput } from "../../sdk/site-config/input-types";
 import type { Offer as ServiceOffer } from "../../sdk/site-config/results";
 import { isUnknown } from "../engine";
-import { findByHandle, referencedHandle, referenceField } from "./catalog";
+import { findByHandle, referencedHandle, referenceField, referenceOrder } from "./catalog";
 import { referenceSet } from "./coupon-fields";
 import { accepting } from "./inputs";
 import type { Context } from "./kind";
@@ -39,14 +39,12 @@ export const offerComponent = z
   .strict();
 
 type Ref = number | string;
-/** Ids ascending, then handles ascending: the order {@link referenceSet} gives a list of references. */
-export const byReference = (a: Ref, b: Ref) => (typeof a === typeof b ? (a < b ? -1 : a > b ? 1 : 0) : typeof a === "number" ? -1 : 1);
 
 /** The components, each once, ordered by their reference (ids, then handles), so that order makes no diff. */
 export const offerComponents = z
   .array(offerComponent, { error: (i) => `must be a list of { component, pricePoint?, startingQuantity }, got ${valueText(i.input)}` })
   .refine((a) => new Set(a.map((c) => JSON.stringify(c.component))).size === a.length, { error: "must not name a component twice" })
-  .transform((a) => [...a].sort((x, y) => byReference(x.component, y.component)));
+  .transform((a) => [...a].sort((x, y) => referenceOrder(x.component, y.component)));
 
 /**
  * A coupon by its id (a Coupon's `couponId`) or its code, written `"handle:<code>"` once checked (the catalog's

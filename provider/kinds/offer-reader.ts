@@ -1,8 +1,8 @@
 import type { BillingClient } from "../../sdk/client";
 import type { Offer as ServiceOffer } from "../../sdk/site-config/results";
+import { referenceOrder } from "./catalog";
 import { referenceSet } from "./coupon-fields";
 import type { CatalogReader, SiteView } from "./kind";
-import { byReference } from "./offer-fields";
 
 /**
  * How the catalog reads offers (`billing-catalog` export and diff, the import file, the plugin's `pulumi import`):
@@ -60,12 +60,15 @@ const asReference = async (site: SiteView, kind: string, id: number) => {
   return key !== undefined ? `handle:${key}` : id;
 };
 
-/** A price point as a reference: `handle:<h>`; left out when it has none and is the default (what a create without one takes); else its id. */
+/**
+ * A price point as a reference: left out when it is its owner's default, which a create without one takes (a
+ * component's default has a handle the service makes up, `uuid:…`, which no other site holds); else `handle:<h>`,
+ * or its id when it has no handle.
+ */
 const pricePointReference = (o: HeldOffer, owner: "product" | "component", id: number | undefined) => {
-  if (id === undefined) return undefined;
-  const pp = o.pricePoints[`${owner}:${id}`];
-  if (pp?.handle !== undefined) return `handle:${pp.handle}`;
-  return pp?.isDefault ? undefined : id;
+  const pp = id === undefined ? undefined : o.pricePoints[`${owner}:${id}`];
+  if (id === undefined || pp?.isDefault) return undefined;
+  return pp?.handle !== undefined ? `handle:${pp.handle}` : id;
 };
 
 /** The inputs that declare what the service holds (the name: the handle when it holds none, as a declaration needs one). */
@@ -86,7 +89,7 @@ async function inputsOf(o: HeldOffer, site: SiteView): Promise<Record<string, un
     description: o.description || undefined,
     product: o.productId === undefined ? undefined : await asReference(site, "product", o.productId),
     productPricePoint: pricePointReference(o, "product", o.productPricePointId),
-    components: components.length > 0 ? components.sort((x, y) => byReference(x.component, y.component)) : undefined,
+    components: components.length > 0 ? components.sort((x, y) => referenceOrder(x.component, y.component)) : undefined,
     coupons: coupons.length > 0 ? referenceSet(coupons) : undefined,
   };
 }

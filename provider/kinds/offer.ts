@@ -303,6 +303,13 @@ export const offer: KindModule<typeof kind, State> = {
 export type ArgTypes = ArgsOf<typeof kind>;
 export type { HeldOffer, OfferArgs, OfferOutputs };
 
+/**
+ * A coupon code written in the program as the catalog writes a reference (`handle:<code>`), as check would: then a
+ * preview's inputs name each coupon the way a site's export does (`billing-catalog diff` reads them so).
+ */
+const asCouponReferences = (coupons: unknown) =>
+  Array.isArray(coupons) ? coupons.map((c) => (typeof c === "string" && !c.startsWith("handle:") ? `handle:${c}` : c)) : coupons;
+
 /** The provider of every Offer: one instance per type (each instance costs a serialization). */
 export const offerProvider = shellProvider(kind);
 
@@ -324,4 +331,7 @@ export const offerProvider = shellProvider(kind);
  * });
  * ```
  */
-export class Offer extends resourceClass<typeof kind, OfferArgs, OfferOutputs>(kind, offerProvider) {}
+export class Offer extends resourceClass<typeof kind, OfferArgs, OfferOutputs>(kind, offerProvider, (_, args) => ({
+  ...args,
+  coupons: asCouponReferences(args.coupons) as OfferArgs["coupons"],
+})) {}
