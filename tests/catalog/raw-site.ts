@@ -113,7 +113,7 @@ export async function rawCatalog(url: string, key: string): Promise<RawCatalog> 
     for (const f of ((await get(`/${rt}/metafields.json?per_page=200`)) as { metafields: Json[] }).metafields)
       out.CustomField[`${rt}:${f.name}`] = normalized(f);
   // An item's price point name is its price point's, compared there (a default's is the one the service gave it).
-  for (const o of ((await get("/offers.json?per_page=20&include_archived=true")) as { offers: Json[] }).offers) {
+  for (const o of ((await get("/offers.json?per_page=200&include_archived=true")) as { offers: Json[] }).offers) {
     const items = ((o.offer_items as Json[] | undefined) ?? []).map(({ price_point_name: _, ...i }) => i);
     out.Offer[String(o.handle)] = normalized({ ...o, offer_items: items });
   }
