@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { providerConfig } from "../../plugin/config";
-import { BillingProvider } from "../../plugin/provider";
 import { type Simulator, startSimulator } from "../../simulator";
 import { seedCatalog } from "../provider/offer/site";
+import { configuredPlugin } from "./configured-plugin";
 
 // `pulumi import` of an Offer through the plugin's provider, against the simulator over a real socket: by handle,
 // by id and by <site>/<handle>; its references are written as a program declares them (handle:, a default price
@@ -11,7 +10,6 @@ import { seedCatalog } from "../provider/offer/site";
 
 const KEY = "sk_live_PLUGIN_OFFER_SECRET_7171";
 const EU_KEY = "sk_live_PLUGIN_OFFER_EU_SECRET_7272";
-const SECRET = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
 const URN = "urn:pulumi:dev::billing-app::billing:index:Offer::bundle";
 
 describe("pulumi import of an Offer", () => {
@@ -41,17 +39,7 @@ describe("pulumi import of an Offer", () => {
     return { sim, catalog, offer };
   }
 
-  async function provider(sim: Simulator, sites?: string) {
-    const p = new BillingProvider("0.1.0");
-    p.configure(
-      providerConfig([["billing:config:baseUrl", sim.url]], {
-        baseUrl: sim.url,
-        apiKey: { ...SECRET, value: KEY },
-        ...(sites ? { sites: { ...SECRET, value: sites } } : {}),
-      }),
-    );
-    return p;
-  }
+  const provider = async (sim: Simulator, sites?: string) => configuredPlugin(sim.url, KEY, sites);
 
   const declared = {
     handle: "launch-bundle",
