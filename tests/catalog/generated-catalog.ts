@@ -724,7 +724,8 @@ const CYCLES: Readonly<Record<string, readonly string[]>> = {
   "Physical Goods": ["Other"],
   Other: ["Physical Goods"],
 };
-const moreMoney = (v: unknown) => String(Number(v) + 1);
+// One more, without a binary fraction's tail ("63.99" + 1 is "64.99000000000001", which no site takes as a price).
+const moreMoney = (v: unknown) => String(Number((Number(v) + 1).toFixed(8)));
 const lastTierDearer = (tiers: readonly Inputs[]) =>
   tiers.map((t, i) => (i === tiers.length - 1 ? { ...t, unitPrice: moreMoney(t.unitPrice) } : t));
 
