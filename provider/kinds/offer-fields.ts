@@ -99,70 +99,118 @@ export class Unresolved extends Error {
 const noHandle = (ctx: Context, site: string | undefined, what: string, handle: string, resource: string, output: string) =>
   `no ${what} has the handle \`${handle}\` at site ${ctx.siteLabel(site)}: pass its id (for a ${resource} declared in the same program, its \`${output}\`, so that it is created first) or the handle of an existing one`;
 
-async function productPricePointId(ctx: Context, site: string | undefined, productId: number, ref: Ref): Promise<number> {
+/**
+ * What the service refuses to make an offer of (the simulator's reading: an archived product, price point, component or
+ * coupon takes no new subscribers, and an offer is a way to subscribe). Said only of a new offer: one the site holds
+ * already may name what was archived since.
+ */
+const archivedRefusal = (what: string, archivedAt: string) =>
+  `${what} is archived (since ${archivedAt}): the service makes no new offer of it; unarchive it, or name a live one`;
+
+/** An object with an id, a handle and, once archived, when. */
+interface Named {
+  readonly id: number;
+  readonly handle?: string | undefined;
+  readonly archivedAt?: string | undefined;
+}
+
+/** The price point a reference names among its owner's (archived ones listed too); a failure naming `property` otherwise. */
+function pricePointOf(
+  ctx: Context,
+  site: string | undefined,
+  points: readonly Named[],
+  ref: Ref,
+  where: { property: string; owner: string; resource: string; strict: boolean },
+): number {
   const handle = referencedHandle(ref);
-  if (handle === undefined) return ref as number;
-  const pp = (await ctx.client(site).listPricePoints(productId)).find((p) => p.handle === handle);
-  if (!pp)
-    throw new Unresolved(
-      "productPricePoint",
-      `${noHandle(ctx, site, `price point of product ${productId}`, handle, "ProductPricePoint", "pricePointId")}`,
-    );
+  const pp = points.find((p) => (handle === undefined ? p.id === ref : p.handle === handle));
+  if (!pp && handle !== undefined)
+    throw new Unresolved(where.property, noHandle(ctx, site, `price point of ${where.owner}`, handle, where.resource, "pricePointId"));
+  if (!pp) throw new Unresolved(where.property, `price point ${ref} is not one of ${where.owner}'s`);
+  if (where.strict && pp.archivedAt !== undefined)
+    throw new Unresolved(where.property, archivedRefusal(`price point \`${pp.handle ?? pp.id}\` of ${where.owner}`, pp.archivedAt));
   return pp.id;
 }
 
-async function componentIds(ctx: Context, site: string | undefined, item: NonNullable<Declared["components"]>[number]) {
+async function componentIds(
+  ctx: Context,
+  site: string | undefined,
+  item: NonNullable<Declared["components"]>[number],
+  strict: boolean,
+): Promise<{ componentId: number; pricePointId?: number; startingQuantity: number }> {
   const client = ctx.client(site);
   const handle = referencedHandle(item.component);
-  const component =
-    handle === undefined ? (item.component as number) : (await findByHandle(() => client.findComponentByHandle(handle)))?.id;
-  if (component === undefined)
-    throw new Unresolved("components", noHandle(ctx, site, "component", handle as string, "Component", "componentId"));
+  const found = handle === undefined ? undefined : await findByHandle(() => client.findComponentByHandle(handle));
+  if (handle !== undefined && !found)
+    throw new Unresolved("components", noHandle(ctx, site, "component", handle, "Component", "componentId"));
+  if (strict && found?.archivedAt !== undefined)
+    throw new Unresolved("components", archivedRefusal(`component \`${handle}\` (id ${found?.id})`, found?.archivedAt as string));
+  const component = found?.id ?? (item.component as number);
   if (item.pricePoint === undefined) return { componentId: component, startingQuantity: item.startingQuantity };
-  const ppHandle = referencedHandle(item.pricePoint);
-  const pricePointId =
-    ppHandle === undefined
-      ? (item.pricePoint as number)
-      : (await client.listComponentPricePoints(component)).find((p) => p.handle === ppHandle)?.id;
-  if (pricePointId === undefined)
-    throw new Unresolved(
-      "components",
-      noHandle(ctx, site, `price point of component ${component}`, ppHandle as string, "ComponentPricePoint", "pricePointId"),
-    );
+  const points = await client.listComponentPricePoints(component, { includeArchived: true });
+  const owner = `component ${handle !== undefined ? `\`${handle}\`` : component}`;
+  const pricePointId = pricePointOf(ctx, site, points, item.pricePoint, {
+    property: "components",
+    owner,
+    resource: "ComponentPricePoint",
+    strict,
+  });
   return { componentId: component, pricePointId, startingQuantity: item.startingQuantity };
 }
 
-/** Coupon codes: an id is read as the code the site holds for it. */
-async function couponCodes(client: BillingClient, refs: readonly Ref[], siteLabel: string): Promise<string[]> {
-  const ids = refs.filter((r): r is number => typeof r === "number");
-  const held = ids.length > 0 ? await client.listCoupons({ includeArchived: true }) : [];
+/** Coupon codes: an id is read as the code the site holds for it; a code no coupon has is refused. */
+async function couponCodes(client: BillingClient, refs: readonly Ref[], siteLabel: string, strict: boolean): Promise<string[]> {
+  const held = await client.listCoupons({ includeArchived: true });
   return refs.map((r) => {
-    if (typeof r === "string") return r.slice("handle:".length);
-    const code = held.find((c) => c.id === r)?.code;
-    if (code === undefined) throw new Unresolved("coupons", `no coupon has the id ${r} at site ${siteLabel}`);
-    return code;
+    const c = held.find((x) => (typeof r === "number" ? x.id === r : x.code === r.slice("handle:".length)));
+    if (!c?.code)
+      throw new Unresolved("coupons", `no coupon has the ${typeof r === "number" ? `id ${r}` : `code ${r.slice(7)}`} at site ${siteLabel}`);
+    if (strict && c.archivedAt !== undefined) throw new Unresolved("coupons", archivedRefusal(`coupon \`${c.code}\``, c.archivedAt));
+    return c.code;
   });
 }
 
-/** The declaration as the service's create takes it; a reference that names nothing throws {@link Unresolved}, before anything is sent. */
-export async function resolveOffer(ctx: Context, d: Declared): Promise<Resolved> {
+/** The product a reference names (archived ones too); a failure naming `product` when none. */
+async function productOf(ctx: Context, d: Declared) {
   const client = ctx.client(d.site);
   const handle = referencedHandle(d.product);
-  const productId = handle === undefined ? (d.product as number) : (await productWithHandle(client, handle))?.id;
-  if (productId === undefined) throw new Unresolved("product", noHandle(ctx, d.site, "product", handle as string, "Product", "productId"));
-  const components = d.components && (await Promise.all(d.components.map((c) => componentIds(ctx, d.site, c))));
+  const p =
+    handle === undefined ? await findByHandle(() => client.readProduct(d.product as number)) : await productWithHandle(client, handle);
+  if (p) return p;
+  if (handle !== undefined) throw new Unresolved("product", noHandle(ctx, d.site, "product", handle, "Product", "productId"));
+  throw new Unresolved("product", `no product has the id ${d.product} at site ${ctx.siteLabel(d.site)}`);
+}
+
+/**
+ * The declaration as the service's create takes it; a reference that names nothing throws {@link Unresolved}, before
+ * anything is sent. `strict`, for an offer about to be created: what the service would refuse to offer (archived) too.
+ */
+export async function resolveOffer(ctx: Context, d: Declared, strict = false): Promise<Resolved> {
+  const client = ctx.client(d.site);
+  const product = await productOf(ctx, d);
+  const label = product.handle !== undefined ? `product \`${product.handle}\`` : `product ${product.id}`;
+  if (strict && product.archivedAt !== undefined)
+    throw new Unresolved("product", archivedRefusal(`${label} (id ${product.id})`, product.archivedAt));
+  const productPricePointId =
+    d.productPricePoint === undefined
+      ? undefined
+      : pricePointOf(ctx, d.site, await client.listPricePoints(product.id, { includeArchived: true }), d.productPricePoint, {
+          property: "productPricePoint",
+          owner: label,
+          resource: "ProductPricePoint",
+          strict,
+        });
+  const components = d.components && (await Promise.all(d.components.map((c) => componentIds(ctx, d.site, c, strict))));
   if (components && new Set(components.map((c) => c.componentId)).size !== components.length)
     throw new Unresolved("components", "names one component twice (by its id and its handle)");
   return {
     handle: d.handle,
     name: d.name,
     ...(d.description !== undefined ? { description: d.description } : {}),
-    productId,
-    ...(d.productPricePoint !== undefined
-      ? { productPricePointId: await productPricePointId(ctx, d.site, productId, d.productPricePoint) }
-      : {}),
+    productId: product.id,
+    ...(productPricePointId !== undefined ? { productPricePointId } : {}),
     ...(components !== undefined ? { components } : {}),
-    ...(d.coupons !== undefined ? { coupons: await couponCodes(client, d.coupons, ctx.siteLabel(d.site)) } : {}),
+    ...(d.coupons !== undefined ? { coupons: await couponCodes(client, d.coupons, ctx.siteLabel(d.site), strict) } : {}),
   };
 }
 

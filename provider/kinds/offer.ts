@@ -262,18 +262,21 @@ export const offer: KindModule<typeof kind, State> = {
      */
     async preflight(ctx, inputs, olds) {
       if (isUnknown(inputs.site) || isUnknown(inputs.handle)) return { failures: [] };
+      const client = ctx.client(inputs.site as string | undefined);
+      const newHandle = olds === undefined || olds.handle !== inputs.handle || olds.site !== inputs.site;
+      const held = await offerWithHandle(client, inputs.handle as string);
       let resolved: Resolved | undefined;
       if (!holdsUnknown(inputs)) {
         try {
-          resolved = await resolveOffer(ctx, inputs as Declared);
+          // Only a create is refused what the service makes no new offer of: an offer held already may name it.
+          resolved = await resolveOffer(ctx, inputs as Declared, newHandle && held === undefined);
         } catch (err) {
           if (err instanceof Unresolved) return { failures: [{ property: err.property, reason: err.reason }] };
           throw err;
         }
       }
-      if (olds === undefined || olds.handle !== inputs.handle || olds.site !== inputs.site) return adoptionFailures(ctx, inputs, resolved);
+      if (newHandle) return adoptionFailures(ctx, inputs, resolved);
       if (resolved === undefined) return { failures: [] };
-      const held = await offerWithHandle(ctx.client(inputs.site as string | undefined), inputs.handle as string);
       const fields = held ? offerDifferences(held, resolved) : [];
       return {
         failures: fields.map((property) => ({

@@ -48,7 +48,7 @@ describe("Offer check", () => {
 
   it.each([
     ["product", { product: "handle:nope" }, /no product has the handle `nope`/],
-    ["productPricePoint", { productPricePoint: "handle:nope" }, /no price point of product \d+ has the handle `nope`/],
+    ["productPricePoint", { productPricePoint: "handle:nope" }, /no price point of product `launch-pro` has the handle `nope`/],
     ["components", { components: [{ component: "handle:nope", startingQuantity: 1 }] }, /no component has the handle `nope`/],
     [
       "components",
