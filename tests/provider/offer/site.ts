@@ -1,7 +1,6 @@
-import { afterEach } from "vitest";
 import { offerProvider } from "../../../provider";
-import { type Simulator, startSimulator } from "../../../simulator";
-import { configureRequest, KEY, mutations } from "../support";
+import type { Simulator } from "../../../simulator";
+import { mutations, sitePerTest } from "../support";
 
 /**
  * What the Offer kind's tests share: a site whose catalog an offer can name (a product with a second price point, a
@@ -45,30 +44,20 @@ export function seedCatalog(sim: Simulator) {
 
 /** A site per test, closed after it (call at a test file's top level; `started` is given each test's simulator). */
 export function offerSite(started: (sim: Simulator) => void) {
-  let current: Simulator | undefined;
-  afterEach(async () => {
-    await current?.close();
-    current = undefined;
-  });
+  const site = sitePerTest(offerProvider, started);
 
+  /** A site with the catalog an offer names, and the provider configured for it. */
   async function setup() {
-    const sim = await startSimulator({ apiKey: KEY });
-    current = sim;
-    started(sim);
-    const catalog = seedCatalog(sim);
-    const offers = { ...offerProvider };
-    await offers.configure!(
-      configureRequest({
-        "billing:baseUrl": sim.url,
-        "billing:apiKey": KEY,
-        "billing:sites": JSON.stringify({ eu: { baseUrl: sim.url, apiKey: KEY } }),
-      }),
-    );
-    return { offers, catalog };
+    const offers = await site.setup();
+    return { offers, catalog: seedCatalog(site.current() as Simulator) };
   }
 
   /** The offer with this handle, as the site holds it; undefined when none has it. */
-  const held = (handle: string) => current?.offers().find((o) => o.handle === handle);
+  const held = (handle: string) =>
+    site
+      .current()
+      ?.offers()
+      .find((o) => o.handle === handle);
 
   return { setup, held };
 }
