@@ -145,6 +145,12 @@ async function componentIds(
     throw new Unresolved("components", noHandle(ctx, site, "component", handle, "Component", "componentId"));
   if (strict && found?.archivedAt !== undefined)
     throw new Unresolved("components", archivedRefusal(`component \`${handle}\` (id ${found?.id})`, found?.archivedAt as string));
+  // The contract's own refusal, said at preview where the component is read (by handle).
+  if (found?.kind === "on_off" && item.startingQuantity > 1)
+    throw new Unresolved(
+      "components",
+      `component \`${handle}\` is on/off: it starts at 0 or 1 (the service refuses "starting_quantity for an On/Off component can only be '1' or '0'"), got ${item.startingQuantity}`,
+    );
   const component = found?.id ?? (item.component as number);
   if (item.pricePoint === undefined) return { componentId: component, startingQuantity: item.startingQuantity };
   const points = await client.listComponentPricePoints(component, { includeArchived: true });

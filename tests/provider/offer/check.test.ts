@@ -56,6 +56,12 @@ describe("Offer check", () => {
       /price point of component/,
     ],
     ["coupons", { coupons: [987654] }, /no coupon has the id 987654/],
+    ["coupons", { coupons: ["NOPE"] }, /no coupon has the code NOPE/],
+    [
+      "components",
+      { components: [{ component: "handle:support", startingQuantity: 2 }] },
+      /component `support` is on\/off: it starts at 0 or 1/,
+    ],
   ])("a %s that names nothing at the site: %j", async (property, bad, reason) => {
     const { offers } = await setup();
     const { failures } = await offers.check!({}, { ...declared, ...bad });

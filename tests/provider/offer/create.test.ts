@@ -54,9 +54,9 @@ describe("Offer create", () => {
     expect(outs.productPricePointId).not.toBe(catalog.annual);
   });
 
-  it("the service's refusal (an on/off component starting at 2) says what it refused; nothing is recorded", async () => {
-    const { offers } = await setup();
-    await expect(offers.create({ ...declared, components: [{ component: "handle:support", startingQuantity: 2 }] })).rejects.toThrow(
+  it("the service's refusal (an on/off component by id, starting at 2) says what it refused; nothing is recorded", async () => {
+    const { offers, catalog } = await setup();
+    await expect(offers.create({ ...declared, components: [{ component: catalog.support.id, startingQuantity: 2 }] })).rejects.toThrow(
       /On\/Off component can only be '1' or '0'/,
     );
     expect(held("launch-bundle")).toBeUndefined();
