@@ -1,4 +1,5 @@
 import { catalogKind } from "../provider/kinds/catalog-kinds";
+import { referencePath } from "../provider/kinds/kind";
 import { type CatalogResource, catalogResources } from "./names";
 import type { CatalogSnapshot } from "./snapshot";
 
@@ -42,17 +43,44 @@ export function catalogDeclarations(snapshot: CatalogSnapshot, options: Declarat
   return resources.map((r) => {
     const kind = catalogKind(r.type);
     const entry = snapshot.objects[r.type]?.[r.key] ?? {};
+    const refs = Object.entries(kind?.facet.references ?? {}).map(([path, ref]) => ({ path: referencePath(path), ref }));
+    /** A `handle:x` in `container` as the output of the resource the program declares for it; else as it is. */
+    const resolve = (
+      ref: { kind: string; output: string },
+      x: unknown,
+      container: Readonly<Record<string, unknown>>,
+      list?: string,
+    ): unknown => {
+      const referenced = catalogKind(ref.kind);
+      if (!referenced || typeof x !== "string" || !x.startsWith("handle:")) return x;
+      let key = x.slice("handle:".length);
+      // An owned object (a price point) is keyed under its owner, which a reference beside it names.
+      const owner = referenced.facet.owner?.kind;
+      if (owner !== undefined) {
+        const beside = refs.find(
+          ({ path: [input, field], ref: o }) => o.kind === owner && (list === undefined ? field === undefined : input === list),
+        );
+        const ownerRef = beside && container[beside.path[1] ?? beside.path[0]];
+        if (typeof ownerRef !== "string" || !ownerRef.startsWith("handle:")) return x;
+        key = `${ownerRef.slice("handle:".length)}/${key}`;
+      }
+      const target = byKey.get(`${referenced.type} ${key}`);
+      return target ? new Reference(target.type, target.key, target.name, ref.output) : x;
+    };
     const inputs: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(entry)) {
       if (!kind?.inputs.includes(k)) continue;
-      const ref = kind?.facet.references[k];
-      const referenced = ref && catalogKind(ref.kind);
-      const resolve = (x: unknown): unknown => {
-        if (!referenced || typeof x !== "string" || !x.startsWith("handle:")) return x;
-        const target = byKey.get(`${referenced.type} ${x.slice("handle:".length)}`);
-        return target ? new Reference(target.type, target.key, target.name, ref.output) : x;
-      };
-      inputs[k] = Array.isArray(v) ? v.map(resolve) : resolve(v);
+      const top = refs.find(({ path: [input, field] }) => input === k && field === undefined)?.ref;
+      const nested = refs.filter(({ path: [input, field] }) => input === k && field !== undefined);
+      if (top) inputs[k] = Array.isArray(v) ? v.map((x) => resolve(top, x, entry)) : resolve(top, v, entry);
+      else if (nested.length > 0 && Array.isArray(v))
+        inputs[k] = v.map((item: Record<string, unknown>) => {
+          const out = { ...item };
+          for (const { path, ref } of nested)
+            if (path[1] !== undefined && path[1] in item) out[path[1]] = resolve(ref, item[path[1]], item, k);
+          return out;
+        });
+      else inputs[k] = v;
     }
     if (options.site !== undefined) inputs.site = options.site;
     return { type: r.type, name: r.name, key: r.key, inputs };

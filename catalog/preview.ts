@@ -1,4 +1,6 @@
+import { referenceOrder } from "../provider/kinds/catalog";
 import { catalogKind, catalogKinds, declaredEntry } from "../provider/kinds/catalog-kinds";
+import { referencePath } from "../provider/kinds/kind";
 import { type CatalogEntry, type CatalogSnapshot, SNAPSHOT_FORMAT, sortedDeep, sortedRecord } from "./snapshot";
 
 /**
@@ -80,6 +82,25 @@ export function snapshotFromPreview(preview: unknown, options: PreviewSnapshotOp
     if (handles.length > 0) return handles.map((h) => `handle:${h}`);
     return values.filter((v): v is number => typeof v === "number");
   };
+  const typeOfUrn = new Map(declared.map((d) => [d.urn, d.type]));
+  /**
+   * A reference in each object of a list input (an offer's components): `handle:x` and ids as written; one unknown at
+   * preview is the next of the input's dependencies of the referenced type, in the order the program names them.
+   */
+  const nested = (d: Declared, field: string, within: string, value: unknown, type: string | undefined): unknown => {
+    if (!Array.isArray(value)) return value;
+    const keys = (d.deps[field] ?? []).filter((u) => typeOfUrn.get(u) === type).map((u) => ownKey.get(u));
+    let next = 0;
+    return value.map((item: unknown) => {
+      if (item === null || typeof item !== "object" || !(within in item)) return item;
+      const v = (item as Record<string, unknown>)[within];
+      if (v !== UNKNOWN) return item;
+      const key = keys[next++];
+      if (key === undefined)
+        throw new Error(`${where}: ${d.urn}'s ${field}[].${within} is unknown at preview and names no resource of the program`);
+      return { ...item, [within]: `handle:${key}` };
+    });
+  };
   const entries = new Map<string, Map<string, Record<string, unknown>>>();
   const file = (type: string, key: string, e: Record<string, unknown>) => {
     const of = entries.get(type) ?? new Map();
@@ -92,8 +113,17 @@ export function snapshotFromPreview(preview: unknown, options: PreviewSnapshotOp
   for (const d of ordered) {
     const kind = kindOf(d);
     const inputs: Record<string, unknown> = { ...d.inputs };
-    for (const field of Object.keys(kind.facet.references)) {
+    for (const [path, ref] of Object.entries(kind.facet.references)) {
+      const [field, within] = referencePath(path);
       if (inputs[field] === undefined) continue;
+      if (within !== undefined) {
+        const resolved = nested(d, field, within, inputs[field], catalogKind(ref.kind)?.type);
+        // The list is a set ordered by its objects' first reference, as check orders it and a site's export writes it.
+        const first = Object.keys(kind.facet.references).find((k) => referencePath(k)[0] === field) === path;
+        inputs[field] =
+          first && Array.isArray(resolved) ? [...resolved].sort((x, y) => referenceOrder(x?.[within], y?.[within])) : resolved;
+        continue;
+      }
       const refs = references(d, field);
       inputs[field] = Array.isArray(d.inputs[field]) ? refs : refs[0];
     }

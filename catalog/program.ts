@@ -80,6 +80,8 @@ export function catalogProgram(snapshot: CatalogSnapshot, options: ProgramOption
   const note = (v: unknown): void => {
     if (v instanceof Reference) used.add(v.name);
     else if (Array.isArray(v)) v.forEach(note);
+    // A reference inside a list's objects (an offer's components).
+    else if (v !== null && typeof v === "object") Object.values(v).forEach(note);
   };
   for (const d of declared) Object.values(d.inputs).forEach(note);
   const resources = declared;

@@ -131,11 +131,24 @@ function expiration(n: unknown, unit: unknown): string {
 }
 
 /** One input's value as a review shows it: amounts as money, absent as "not set", unknowns named. */
+/** Inputs that name another object: `handle:<h>` reads as its handle. */
+const REFERENCES = new Set(["productFamily", "product", "component", "productPricePoint"]);
+const referenceText = (v: unknown) => (typeof v === "string" && v.startsWith("handle:") ? v.slice("handle:".length) : valueText(v));
+
+/** An offer's component as a reviewer reads it: "seats × 5 at seats-bulk" (no price point: the component's default). */
+function offerItemText(item: unknown): string {
+  const o = record(item);
+  if (!o) return valueText(item);
+  const at = o.pricePoint === undefined || o.pricePoint === null ? "" : ` at ${referenceText(o.pricePoint)}`;
+  return `${referenceText(o.component)} × ${valueText(o.startingQuantity)}${at}`;
+}
+
 function fieldText(key: string, v: unknown): string {
   if (MONEY.has(key) && typeof v === "number") return dollars(v);
   if (v === null) return "not set";
-  if ((key === "productFamily" || key === "product" || key === "component") && typeof v === "string" && v.startsWith("handle:"))
-    return v.slice("handle:".length);
+  if (REFERENCES.has(key) && typeof v === "string" && v.startsWith("handle:")) return v.slice("handle:".length);
+  if (key === "coupons" && Array.isArray(v)) return v.length === 0 ? "none" : v.map(referenceText).join(", ");
+  if (key === "components" && Array.isArray(v)) return v.length === 0 ? "none" : v.map(offerItemText).join("; ");
   if (key === "prices" && Array.isArray(v)) return tiersText(v);
   if (key === "overagePricing" && record(v)) {
     const o = record(v) as Record<string, unknown>;

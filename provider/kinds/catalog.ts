@@ -96,6 +96,13 @@ export function freedHandle(handle: string, id: number, taken: ReadonlySet<strin
   }
 }
 
+/** The order of references in a set: ids ascending, then handles ascending (what is not one sorts last). */
+export const referenceOrder = (a: unknown, b: unknown): number => {
+  const rank = (v: unknown) => (typeof v === "number" ? 0 : typeof v === "string" ? 1 : 2);
+  if (rank(a) !== rank(b)) return rank(a) - rank(b);
+  return (a as number | string) < (b as number | string) ? -1 : (a as number | string) > (b as number | string) ? 1 : 0;
+};
+
 /** The handle a `handle:x` reference names, or undefined for an id. */
 export const referencedHandle = (ref: number | string): string | undefined =>
   typeof ref === "string" ? ref.slice("handle:".length) : undefined;

@@ -4,7 +4,7 @@ import type { BillingClient } from "../../sdk/client";
 import { valueText } from "../../sdk/inputs";
 import type { Coupon as ServiceCoupon } from "../../sdk/results";
 import { isUnknown } from "../engine";
-import { findByHandle, referencedHandle, referenceField } from "./catalog";
+import { findByHandle, referencedHandle, referenceField, referenceOrder } from "./catalog";
 import { heldAsDeclared } from "./currency-fields";
 import { accepting } from "./inputs";
 import type { Context } from "./kind";
@@ -49,8 +49,7 @@ export const SERVICE_DEFAULTS = {
 export type Restriction = "restrictedProducts" | "restrictedComponents";
 
 /** A list of references as a set: each once, ids ascending, then handles ascending, so that order makes no diff. */
-export const referenceSet = <T extends number | string>(refs: readonly T[]): T[] =>
-  [...new Set(refs)].sort((a, b) => (typeof a === typeof b ? (a < b ? -1 : a > b ? 1 : 0) : typeof a === "number" ? -1 : 1));
+export const referenceSet = <T extends number | string>(refs: readonly T[]): T[] => [...new Set(refs)].sort(referenceOrder);
 
 /** A list of references: each an id or `handle:<handle>`, as a set (sorted, each once), so that order makes no diff. */
 export const referenceList = (what: string, example: string) =>

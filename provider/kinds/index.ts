@@ -8,6 +8,7 @@ import { componentPricePoint } from "./component-price-point";
 import { coupon } from "./coupon";
 import { customField } from "./custom-field";
 import { registry } from "./kind";
+import { offer } from "./offer";
 import { product } from "./product";
 import { productFamily } from "./product-family";
 import { productPricePoint } from "./product-price-point";
@@ -31,6 +32,7 @@ export const KINDS = registry({
   coupon,
   reasonCode,
   customField,
+  offer,
 });
 
 /** A kind's key, as the serialized provider stores it. */
@@ -45,6 +47,7 @@ export {
 } from "./component-price-point";
 export { Coupon, type CouponArgs, type CouponOutputs, couponProvider } from "./coupon";
 export { CustomField, type CustomFieldArgs, type CustomFieldOutputs, customFieldProvider } from "./custom-field";
+export { Offer, type OfferArgs, type OfferOutputs, offerProvider } from "./offer";
 export { Product, type ProductArgs, type ProductOutputs, productProvider } from "./product";
 export { ProductFamily, type ProductFamilyArgs, type ProductFamilyOutputs, productFamilyProvider } from "./product-family";
 export {

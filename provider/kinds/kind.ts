@@ -52,7 +52,9 @@ export interface CatalogFacet {
   readonly owner?: { readonly input: string; readonly kind: string };
   /**
    * Inputs that reference other kinds' objects, each `"handle:<h>"` (or a list of them) in a snapshot: the
-   * referenced kind's key and the output a program passes for it.
+   * referenced kind's key and the output a program passes for it. `<input>.<field>` names the `field` of each
+   * object of a list input (an offer's `components.component`). A reference to an owned kind (a price point) is
+   * looked up in the owner that a reference beside it names.
    */
   readonly references: Readonly<Record<string, { readonly kind: string; readonly output: string }>>;
   /** Inputs that say how the kind runs rather than what the service holds: never exported, imported or compared. */
@@ -104,6 +106,12 @@ export interface CatalogFacet {
     readonly held: (get: (...path: string[]) => unknown) => string;
   };
 }
+
+/** A reference's input, and for a reference in each object of a list input, the field of each ("components.component"). */
+export const referencePath = (reference: string): readonly [string, string | undefined] => {
+  const dot = reference.indexOf(".");
+  return dot < 0 ? [reference, undefined] : [reference.slice(0, dot), reference.slice(dot + 1)];
+};
 
 /** A kind's checked inputs. */
 export type InputsOf<D extends Kind> = z.output<D["inputs"]>;

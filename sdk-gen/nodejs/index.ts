@@ -25,6 +25,11 @@ export type CustomField = import("./customField").CustomField;
 export const CustomField: typeof import("./customField").CustomField = null as any;
 utilities.lazyLoad(exports, ["CustomField"], () => require("./customField"));
 
+export { OfferArgs } from "./offer";
+export type Offer = import("./offer").Offer;
+export const Offer: typeof import("./offer").Offer = null as any;
+utilities.lazyLoad(exports, ["Offer"], () => require("./offer"));
+
 export { ProductArgs } from "./product";
 export type Product = import("./product").Product;
 export const Product: typeof import("./product").Product = null as any;
@@ -92,6 +97,8 @@ const _module = {
                 return new Coupon(name, <any>undefined, { urn })
             case "billing:index:CustomField":
                 return new CustomField(name, <any>undefined, { urn })
+            case "billing:index:Offer":
+                return new Offer(name, <any>undefined, { urn })
             case "billing:index:Product":
                 return new Product(name, <any>undefined, { urn })
             case "billing:index:ProductFamily":

@@ -51,7 +51,7 @@ describe("billing-catalog export", () => {
     expect(r).toMatchObject({ code: 0, stderr: "" });
     // Deliberate change: the summary counts each catalog kind the registry declares, by its noun.
     expect(r.stdout).toMatch(
-      /^Read 2 product families, 2 products, 3 price points, 5 components, 1 component price point, 2 coupons, 0 reason codes, 0 custom fields; wrote /,
+      /^Read 2 product families, 2 products, 3 price points, 5 components, 1 component price point, 2 coupons, 0 reason codes, 0 custom fields, 0 offers; wrote /,
     );
     expect(readdirSync(out).sort()).toEqual(["import.json", "index.ts", "snapshot.json"]);
     const { snapshot } = await readCatalog({ baseUrl: sim.url, apiKey: SECRET_KEY });

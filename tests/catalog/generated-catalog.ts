@@ -18,6 +18,8 @@ export interface GeneratedObject {
   readonly archived: boolean;
   /** For a custom field: how many subscriptions or customers the site says hold data in it (never part of a declaration). */
   readonly dataCount?: number;
+  /** For an offer: how many signup pages the web UI made for it (no request makes one, so none travels). */
+  readonly signupPages?: number;
 }
 
 /** A generated catalog, objects in seeding order (an owner before what it holds or what refers to it). */
@@ -351,6 +353,24 @@ export const catalogArbitrary: fc.Arbitrary<GeneratedCatalog> = fc
       (f) => `${f.resourceType}:${f.name}`,
       3,
     ),
+    // What each offer names is picked among the live objects once they are known; signup pages only the web UI makes.
+    offers: uniqueBy(
+      fc.record({
+        handle: handle("o-"),
+        name,
+        description: optional(text),
+        product: fc.nat(),
+        pricePoint: optional(fc.nat()),
+        components: fc.array(fc.record({ pick: fc.nat(), pricePoint: optional(fc.nat()), quantity: fc.nat({ max: 20 }) }), {
+          maxLength: 2,
+        }),
+        coupons: fc.array(fc.nat(), { maxLength: 2 }),
+        signupPages: fc.nat({ max: 2 }),
+        archived: rarely(6),
+      }),
+      (o) => o.handle,
+      2,
+    ),
   })
   .chain((g) =>
     // A component price point's terms depend on its component's kind: drawn once the kinds are known.
@@ -480,8 +500,71 @@ export const catalogArbitrary: fc.Arbitrary<GeneratedCatalog> = fc
         dataCount: f.dataCount,
       });
     }
+    objects.push(...offersOf(g.offers, objects));
     return { objects };
   });
+
+type DrawnOffer = {
+  handle: string;
+  name: string;
+  description?: string;
+  product: number;
+  pricePoint?: number;
+  components: { pick: number; pricePoint?: number; quantity: number }[];
+  coupons: number[];
+  signupPages: number;
+  archived: boolean;
+};
+
+/**
+ * Offers over the live catalog drawn before them: a live product at one of its live price points other than its
+ * default (or the default, left out), live components (each once, sorted by handle, as the service keeps them in
+ * the order sent) at a live price point or their default, an on/off one starting at 0 or 1, live coupons. Signup
+ * pages only the web UI makes: seeded to show they never travel.
+ */
+function offersOf(drawn: readonly DrawnOffer[], objects: readonly GeneratedObject[]): GeneratedObject[] {
+  const live = (type: string) => objects.filter((o) => o.type === type && !o.archived);
+  const products = live("Product");
+  const components = live("Component");
+  const coupons = live("Coupon").map((c) => String(c.inputs.code));
+  if (products.length === 0) return [];
+  const at = <T>(from: readonly T[], n: number | undefined) => (n === undefined || from.length === 0 ? undefined : from[n % from.length]);
+  const pointsOf = (type: string, owner: string, input: string) =>
+    live(type).filter((pp) => pp.inputs[input] === `handle:${owner}` && pp.inputs.default !== true);
+  return drawn.map((d) => {
+    const product = at(products, d.product) as GeneratedObject;
+    const pricePoint = at(pointsOf("ProductPricePoint", String(product.inputs.handle), "product"), d.pricePoint);
+    const items = new Map<string, Inputs>();
+    for (const c of d.components) {
+      const component = at(components, c.pick) as GeneratedObject | undefined;
+      if (!component || items.has(String(component.inputs.handle))) continue;
+      const pp = at(pointsOf("ComponentPricePoint", String(component.inputs.handle), "component"), c.pricePoint);
+      items.set(
+        String(component.inputs.handle),
+        defined({
+          component: `handle:${component.inputs.handle}`,
+          pricePoint: pp && `handle:${pp.inputs.handle}`,
+          startingQuantity: component.inputs.kind === "on_off" ? c.quantity % 2 : c.quantity,
+        }),
+      );
+    }
+    const codes = [...new Set(d.coupons.map((n) => at(coupons, n)).filter((c): c is string => c !== undefined))].sort();
+    return {
+      type: "Offer",
+      inputs: defined({
+        handle: d.handle,
+        name: d.name,
+        description: d.description,
+        product: `handle:${product.inputs.handle}`,
+        productPricePoint: pricePoint && `handle:${pricePoint.inputs.handle}`,
+        components: items.size > 0 ? [...items.keys()].sort().map((h) => items.get(h) as Inputs) : undefined,
+        coupons: codes.length > 0 ? codes.map((c) => `handle:${c}`) : undefined,
+      }),
+      archived: d.archived,
+      signupPages: d.signupPages,
+    };
+  });
+}
 
 const ref = (v: unknown) => String(v).replace(/^handle:/, "");
 
@@ -585,6 +668,22 @@ export function seedCatalog(sim: Simulator, c: GeneratedCatalog): void {
   }
   for (const { inputs } of of("ReasonCode"))
     sim.addReasonCode({ code: String(inputs.code), description: String(inputs.description), position: inputs.position as number });
+  for (const { inputs, archived, signupPages } of of("Offer"))
+    sim.addOffer({
+      handle: String(inputs.handle),
+      name: String(inputs.name),
+      description: inputs.description as string | undefined,
+      productHandle: ref(inputs.product),
+      pricePointHandle: inputs.productPricePoint === undefined ? undefined : ref(inputs.productPricePoint),
+      components: ((inputs.components ?? []) as Inputs[]).map((c) => ({
+        componentHandle: ref(c.component),
+        pricePointHandle: c.pricePoint === undefined ? undefined : ref(c.pricePoint),
+        startingQuantity: c.startingQuantity as number,
+      })),
+      couponCodes: ((inputs.coupons ?? []) as string[]).map(ref),
+      signupPages: Array.from({ length: signupPages ?? 0 }, (_, i) => ({ nickname: `page ${i + 1}` })),
+      archived,
+    });
 }
 
 /** What an owner's default price point holds for it: its pricing and tiers, and the terms that go with them. */
@@ -610,6 +709,9 @@ const IDENTITY = new Set([
   "component",
   "restrictedProducts",
   "restrictedComponents",
+  "productPricePoint",
+  "components",
+  "coupons",
   "kind",
   "pricingScheme",
 ]);
@@ -633,7 +735,8 @@ const CYCLES: Readonly<Record<string, readonly string[]>> = {
   "Physical Goods": ["Other"],
   Other: ["Physical Goods"],
 };
-const moreMoney = (v: unknown) => String(Number(v) + 1);
+// One more, without a binary fraction's tail ("63.99" + 1 is "64.99000000000001", which no site takes as a price).
+const moreMoney = (v: unknown) => String(Number((Number(v) + 1).toFixed(8)));
 const lastTierDearer = (tiers: readonly Inputs[]) =>
   tiers.map((t, i) => (i === tiers.length - 1 ? { ...t, unitPrice: moreMoney(t.unitPrice) } : t));
 
@@ -666,6 +769,8 @@ function changedValue(field: string, v: unknown): unknown {
 /** The key a snapshot and a diff name an object by: its handle or code, a price point's after its owner's. */
 export function keyOf(o: GeneratedObject): string {
   if (o.type === "CustomField") return `${o.inputs.resourceType}:${o.inputs.name}`;
+  // An offer names a product, but is no price point of it.
+  if (o.type === "Offer") return String(o.inputs.handle);
   const owner = o.inputs.product ?? o.inputs.component;
   const own = String(o.inputs.handle ?? o.inputs.code);
   return owner === undefined ? own : `${ref(owner)}/${own}`;

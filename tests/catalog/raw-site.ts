@@ -1,7 +1,7 @@
 /**
  * A site's catalog as its raw answers say it, read with plain HTTP (not the SDK, whose reading is
  * what the round trip tests): every family, product, price point, component, component price point
- * coupon, reason code and custom field, keyed across sites by handle or code, with what only this site says left out (ids,
+ * coupon, reason code, custom field and offer, keyed across sites by handle or code, with what only this site says left out (ids,
  * timestamps, links, and the names the service gives a default price point itself).
  */
 
@@ -35,6 +35,9 @@ const SITE_OWN = new Set([
   "coupon_restrictions",
   // How many subscriptions or customers hold data in a custom field: the site's data, not its configuration.
   "data_count",
+  "coupon_id",
+  // An offer's signup pages: the web UI makes them (no request does), each at its own address.
+  "offer_signup_pages",
 ]);
 
 const decimal = /^-?\d+(\.\d+)?$/;
@@ -73,6 +76,7 @@ export async function rawCatalog(url: string, key: string): Promise<RawCatalog> 
     Coupon: {},
     ReasonCode: {},
     CustomField: {},
+    Offer: {},
   };
   const families = rows(await get("/product_families.json?per_page=200"), "product_family");
   for (const f of families) out.ProductFamily[String(f.handle)] = normalized(f);
@@ -108,6 +112,11 @@ export async function rawCatalog(url: string, key: string): Promise<RawCatalog> 
   for (const rt of ["subscriptions", "customers"])
     for (const f of ((await get(`/${rt}/metafields.json?per_page=200`)) as { metafields: Json[] }).metafields)
       out.CustomField[`${rt}:${f.name}`] = normalized(f);
+  // An item's price point name is its price point's, compared there (a default's is the one the service gave it).
+  for (const o of ((await get("/offers.json?per_page=200&include_archived=true")) as { offers: Json[] }).offers) {
+    const items = ((o.offer_items as Json[] | undefined) ?? []).map(({ price_point_name: _, ...i }) => i);
+    out.Offer[String(o.handle)] = normalized({ ...o, offer_items: items });
+  }
   return out;
 }
 

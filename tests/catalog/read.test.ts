@@ -27,6 +27,7 @@ describe("readCatalog", () => {
       "Coupon",
       "ReasonCode",
       "CustomField",
+      "Offer",
     ]);
     expect(Object.keys(o.ProductFamily!)).toEqual(["addons", "plans"]);
     // Format 2: each entry is the inputs a program declares, so the handle is in it too.

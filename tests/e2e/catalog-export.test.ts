@@ -167,7 +167,7 @@ describe("billing-catalog export, import and diff with the real CLI (README's co
     // The summary counts each catalog kind the registry declares, by its noun.
     assert.match(
       res.stdout,
-      /^Read 2 product families, 2 products, 3 price points, 5 components, 1 component price point, 2 coupons, 0 reason codes, 0 custom fields; wrote /,
+      /^Read 2 product families, 2 products, 3 price points, 5 components, 1 component price point, 2 coupons, 0 reason codes, 0 custom fields, 0 offers; wrote /,
     );
   });
 

@@ -23,8 +23,11 @@ import { type Consumer, type ExampleStack, installedConsumer, mutations } from "
 const SEEDS = [2406, 11] as const;
 /** A drawn catalog's most objects (archived ones included), so a seed's CLI runs stay short. */
 const MAX_OBJECTS = 15;
-/** Every catalog kind: the catalog taken has a live object of each that the import file holds as its own. */
-const KINDS = ["ProductFamily", "Product", "ProductPricePoint", "Component", "ComponentPricePoint", "Coupon"] as const;
+/**
+ * Every catalog kind: the catalog taken has a live object of each that the import file holds as its own (an offer too:
+ * its nested references through `pulumi import --file`, the printed code and the program).
+ */
+const KINDS = ["ProductFamily", "Product", "ProductPricePoint", "Component", "ComponentPricePoint", "Coupon", "Offer"] as const;
 
 /** What the import file holds of a generated catalog: its live objects but the default price points (their owner's part), as `Type key`. */
 const exported = (c: GeneratedCatalog): string[] =>

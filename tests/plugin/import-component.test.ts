@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { providerConfig } from "../../plugin/config";
-import { BillingProvider } from "../../plugin/provider";
 import { type Simulator, startSimulator } from "../../simulator";
+import { configuredPlugin } from "./configured-plugin";
 
 // `pulumi import` of a Component through the plugin's provider, against the simulator over a real socket:
 // by handle, by id and by <site>/<handle>; the inputs are written as a program declares them (the family as
@@ -10,7 +9,6 @@ import { type Simulator, startSimulator } from "../../simulator";
 
 const KEY = "sk_live_PLUGIN_COMPONENT_SECRET_7171";
 const EU_KEY = "sk_live_PLUGIN_COMPONENT_EU_SECRET_8181";
-const SECRET = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
 const COMPONENT = "urn:pulumi:dev::billing-app::billing:index:Component::sms";
 
 describe("pulumi import of a Component", () => {
@@ -41,17 +39,7 @@ describe("pulumi import of a Component", () => {
     return { sim, sms };
   }
 
-  async function provider(sim: Simulator, sites?: string) {
-    const p = new BillingProvider("0.1.0");
-    p.configure(
-      providerConfig([["billing:config:baseUrl", sim.url]], {
-        baseUrl: sim.url,
-        apiKey: { ...SECRET, value: KEY },
-        ...(sites ? { sites: { ...SECRET, value: sites } } : {}),
-      }),
-    );
-    return p;
-  }
+  const provider = async (sim: Simulator, sites?: string) => configuredPlugin(sim.url, KEY, sites);
 
   const declared = {
     productFamily: "handle:plans",

@@ -2,9 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { providerConfig } from "../../plugin/config";
-import { BillingProvider } from "../../plugin/provider";
 import { type Simulator, startSimulator } from "../../simulator";
+import { configuredPlugin } from "./configured-plugin";
 
 // `pulumi import` of a Coupon through the plugin's provider, against the simulator over a real socket:
 // by code, by id and by <site>/<code>; the inputs are written as a program declares them (the family and
@@ -12,7 +11,6 @@ import { type Simulator, startSimulator } from "../../simulator";
 
 const KEY = "sk_live_PLUGIN_COUPON_SECRET_7272";
 const EU_KEY = "sk_live_PLUGIN_COUPON_EU_SECRET_8383";
-const SECRET = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
 const COUPON = "urn:pulumi:dev::billing-app::billing:index:Coupon::spring";
 
 describe("pulumi import of a Coupon", () => {
@@ -45,17 +43,7 @@ describe("pulumi import of a Coupon", () => {
     return { sim, coupon };
   }
 
-  async function provider(sim: Simulator, sites?: string) {
-    const p = new BillingProvider("0.1.0");
-    p.configure(
-      providerConfig([["billing:config:baseUrl", sim.url]], {
-        baseUrl: sim.url,
-        apiKey: { ...SECRET, value: KEY },
-        ...(sites ? { sites: { ...SECRET, value: sites } } : {}),
-      }),
-    );
-    return p;
-  }
+  const provider = async (sim: Simulator, sites?: string) => configuredPlugin(sim.url, KEY, sites);
 
   const declared = {
     productFamily: "handle:plans",

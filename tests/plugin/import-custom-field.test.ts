@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { providerConfig } from "../../plugin/config";
-import { BillingProvider } from "../../plugin/provider";
 import { type Simulator, startSimulator } from "../../simulator";
+import { configuredPlugin } from "./configured-plugin";
 
 // `pulumi import` of a CustomField through the plugin's provider, against the simulator over a real socket: by
 // <resourceType>:<name> (a name is unique within its resource type only), by id and by <site>/<resourceType>:<name>;
@@ -10,7 +9,6 @@ import { type Simulator, startSimulator } from "../../simulator";
 
 const KEY = "sk_live_PLUGIN_FIELD_SECRET_5151";
 const EU_KEY = "sk_live_PLUGIN_FIELD_EU_SECRET_5252";
-const SECRET = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
 const URN = "urn:pulumi:dev::billing-app::billing:index:CustomField::region";
 
 describe("pulumi import of a CustomField", () => {
@@ -34,17 +32,7 @@ describe("pulumi import of a CustomField", () => {
     return { sim, customers, subscriptions };
   }
 
-  async function provider(sim: Simulator, sites?: string) {
-    const p = new BillingProvider("0.1.0");
-    p.configure(
-      providerConfig([["billing:config:baseUrl", sim.url]], {
-        baseUrl: sim.url,
-        apiKey: { ...SECRET, value: KEY },
-        ...(sites ? { sites: { ...SECRET, value: sites } } : {}),
-      }),
-    );
-    return p;
-  }
+  const provider = async (sim: Simulator, sites?: string) => configuredPlugin(sim.url, KEY, sites);
 
   const declared = {
     resourceType: "subscriptions",

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { providerConfig } from "../../plugin/config";
-import { BillingProvider } from "../../plugin/provider";
 import { type Simulator, startSimulator } from "../../simulator";
+import { configuredPlugin } from "./configured-plugin";
 
 // `pulumi import` of a ReasonCode through the plugin's provider, against the simulator over a real socket: by
 // code (a code of digits is a code), by id and by <site>/<code>; the inputs are written as a program declares
@@ -9,7 +8,6 @@ import { type Simulator, startSimulator } from "../../simulator";
 
 const KEY = "sk_live_PLUGIN_REASON_SECRET_6161";
 const EU_KEY = "sk_live_PLUGIN_REASON_EU_SECRET_6262";
-const SECRET = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
 const URN = "urn:pulumi:dev::billing-app::billing:index:ReasonCode::pricey";
 
 describe("pulumi import of a ReasonCode", () => {
@@ -26,17 +24,7 @@ describe("pulumi import of a ReasonCode", () => {
     return { sim, code };
   }
 
-  async function provider(sim: Simulator, sites?: string) {
-    const p = new BillingProvider("0.1.0");
-    p.configure(
-      providerConfig([["billing:config:baseUrl", sim.url]], {
-        baseUrl: sim.url,
-        apiKey: { ...SECRET, value: KEY },
-        ...(sites ? { sites: { ...SECRET, value: sites } } : {}),
-      }),
-    );
-    return p;
-  }
+  const provider = async (sim: Simulator, sites?: string) => configuredPlugin(sim.url, KEY, sites);
 
   const declared = { code: "too expensive", description: "Costs too much", position: 2 };
 

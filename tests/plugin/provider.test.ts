@@ -47,7 +47,7 @@ describe("the plugin's provider", () => {
     const SERVED =
       "billing:index:WebhookSettings, billing:index:WebhookEndpoint, billing:index:SubscriptionMigration, billing:index:WebhookReplay, " +
       "billing:index:ProductFamily, billing:index:Product, billing:index:ProductPricePoint, billing:index:Component, " +
-      "billing:index:ComponentPricePoint, billing:index:Coupon, billing:index:ReasonCode, billing:index:CustomField";
+      "billing:index:ComponentPricePoint, billing:index:Coupon, billing:index:ReasonCode, billing:index:CustomField, billing:index:Offer";
     expect(() => kindKeyOf(urn("Invoice"))).toThrow(`unknown resource type billing:index:Invoice (this plugin serves ${SERVED})`);
     // Not a URN: no type at all, said as such.
     expect(typeOfUrn("billing:index:WebhookEndpoint")).toBe("");

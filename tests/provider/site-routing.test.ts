@@ -38,6 +38,11 @@ const PREREQUISITES: Partial<Record<string, (sim: Simulator) => void>> = {
     sim.addProduct({ handle: "launch-pro", name: "Launch Pro", familyHandle: "plans", priceInCents: 4900 });
     sim.addProductFamily({ handle: "seasonal", name: "Seasonal" });
   },
+  offer: (sim) => {
+    sim.addProduct({ handle: "launch-pro", name: "Launch Pro", familyHandle: "plans", priceInCents: 4900 });
+    sim.addComponent({ familyHandle: "plans", kind: "quantity_based", handle: "seats", unitPrice: "10" });
+    sim.addCoupon({ familyHandle: "plans", code: "SPRING25", percentage: 25 });
+  },
 };
 
 /** Inputs beside the example, so that a later call has something to send: WebhookSettings' delete disables delivery. */
@@ -73,6 +78,8 @@ const REPLACING: Partial<Record<string, Record<string, unknown>>> = {
   component: { unitName: "text" },
   componentPricePoint: { component: "handle:voice-minutes" },
   coupon: { productFamily: "handle:seasonal" },
+  // An offer has no update: a change takes a new handle, and replaces it.
+  offer: { handle: "launch-bundle-eu", components: [{ component: "handle:seats", startingQuantity: 6 }] },
 };
 
 /** The kinds whose delete asks the service something (an archive, an endpoint emptied); the others only leave state. */

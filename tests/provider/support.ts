@@ -1,7 +1,7 @@
 import { createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import type * as pulumi from "@pulumi/pulumi";
-import { onTestFinished, vi } from "vitest";
+import { afterEach, onTestFinished, vi } from "vitest";
 import { type Simulator, startSimulator } from "../../simulator";
 import { configureRequest } from "../engine/support";
 
@@ -30,6 +30,36 @@ export async function configured<P extends pulumi.dynamic.ResourceProvider>(expo
   const provider = { ...exported } as P;
   await provider.configure!(configureRequest({ "billing:baseUrl": sim.url, "billing:apiKey": KEY, ...extra }));
   return { sim, provider };
+}
+
+/**
+ * A fresh simulator per test, closed after it, and a copy of `exported` configured for it at the top level and as the
+ * billing:sites entry `eu` (call at a test file's top level). `setup` starts one, gives it to `started` (and to
+ * `prepare`, which seeds it), and returns the provider; `current` is the running test's simulator.
+ */
+export function sitePerTest<P extends pulumi.dynamic.ResourceProvider>(exported: P, started: (sim: Simulator) => void) {
+  let current: Simulator | undefined;
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+
+  async function setup(): Promise<P> {
+    const sim = await startSimulator({ apiKey: KEY });
+    current = sim;
+    started(sim);
+    const provider = { ...exported } as P;
+    await provider.configure!(
+      configureRequest({
+        "billing:baseUrl": sim.url,
+        "billing:apiKey": KEY,
+        "billing:sites": JSON.stringify({ eu: { baseUrl: sim.url, apiKey: KEY } }),
+      }),
+    );
+    return provider;
+  }
+
+  return { setup, current: () => current };
 }
 
 /** Everything written to stderr/stdout/console while `fn` runs. */

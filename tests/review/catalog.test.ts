@@ -30,6 +30,16 @@ const ANNUAL = {
   intervalUnit: "month",
   default: true,
 };
+const BUNDLE = {
+  handle: "bundle",
+  name: "Bundle",
+  product: "handle:pro",
+  productPricePoint: "handle:pro-annual",
+  components: [
+    { component: "handle:seats", pricePoint: "handle:seats-bulk", startingQuantity: 5 },
+    { component: "handle:sso", startingQuantity: 1 },
+  ],
+};
 const SMS = {
   productFamily: "handle:saas",
   kind: "metered",
@@ -510,6 +520,34 @@ const CASES: readonly Case[] = [
       "- Custom field `Region` (resource `region`): **delete**",
       "  - Deleted at the service with its data on every customer (it cannot be undone); refused while it holds data unless deleteData: true was applied.",
     ],
+  },
+  {
+    name: "an offer: created, replaced under a new handle (the new one first, then the old one archived), archived, in the facet's words",
+    input: preview([
+      step("create", "Offer", "bundle", BUNDLE),
+      step(
+        "replace",
+        "Offer",
+        "spring",
+        { ...BUNDLE, handle: "spring-2", coupons: ["handle:SPRING25"] },
+        { ...BUNDLE, handle: "spring" },
+        {
+          replaceReasons: ["handle"],
+        },
+      ),
+      step("delete", "Offer", "old", undefined, { ...BUNDLE, handle: "old" }),
+    ]),
+    has: [
+      "- Offer `bundle`: **create**: name: Bundle, product: pro, components: seats × 5 at seats-bulk; sso × 1, productPricePoint: pro-annual",
+      "- Offer `old`: **archive**",
+      "  - Archived: it can no longer be signed up to; subscriptions made from it keep what they have, and its handle stays taken.",
+      "- Offer `spring-2` (resource `spring`): **replace**, in this order:",
+      "  1. create the new offer (or adopt, or unarchive, the one holding its handle)",
+      "  2. archive the old one",
+      "  - handle: spring → spring-2",
+      "  - coupons: not set → SPRING25",
+    ],
+    ordered: true,
   },
 ];
 

@@ -29,6 +29,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &Coupon{}
 	case "billing:index:CustomField":
 		r = &CustomField{}
+	case "billing:index:Offer":
+		r = &Offer{}
 	case "billing:index:Product":
 		r = &Product{}
 	case "billing:index:ProductFamily":

@@ -1246,6 +1246,244 @@ func (o CustomFieldScopeOutputTypeOutput) Statements() pulumi.BoolOutput {
 	return o.ApplyT(func(v CustomFieldScopeOutputType) bool { return v.Statements }).(pulumi.BoolOutput)
 }
 
+type OfferComponentsItem struct {
+	// The component: a Component's `componentId`, an id, or "handle:<handle>" (resolved at apply time).
+	Component interface{} `pulumi:"component"`
+	// One of the component's price points: a ComponentPricePoint's `pricePointId`, an id, or "handle:<handle>" of a price point of this component. Left out: the component's default at the create.
+	PricePoint interface{} `pulumi:"pricePoint"`
+	// The quantity a subscription to the offer starts with.
+	StartingQuantity int `pulumi:"startingQuantity"`
+}
+
+// OfferComponentsItemInput is an input type that accepts OfferComponentsItemArgs and OfferComponentsItemOutput values.
+// You can construct a concrete instance of `OfferComponentsItemInput` via:
+//
+//	OfferComponentsItemArgs{...}
+type OfferComponentsItemInput interface {
+	pulumi.Input
+
+	ToOfferComponentsItemOutput() OfferComponentsItemOutput
+	ToOfferComponentsItemOutputWithContext(context.Context) OfferComponentsItemOutput
+}
+
+type OfferComponentsItemArgs struct {
+	// The component: a Component's `componentId`, an id, or "handle:<handle>" (resolved at apply time).
+	Component pulumi.Input `pulumi:"component"`
+	// One of the component's price points: a ComponentPricePoint's `pricePointId`, an id, or "handle:<handle>" of a price point of this component. Left out: the component's default at the create.
+	PricePoint pulumi.Input `pulumi:"pricePoint"`
+	// The quantity a subscription to the offer starts with.
+	StartingQuantity pulumi.IntInput `pulumi:"startingQuantity"`
+}
+
+func (OfferComponentsItemArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*OfferComponentsItem)(nil)).Elem()
+}
+
+func (i OfferComponentsItemArgs) ToOfferComponentsItemOutput() OfferComponentsItemOutput {
+	return i.ToOfferComponentsItemOutputWithContext(context.Background())
+}
+
+func (i OfferComponentsItemArgs) ToOfferComponentsItemOutputWithContext(ctx context.Context) OfferComponentsItemOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(OfferComponentsItemOutput)
+}
+
+// OfferComponentsItemArrayInput is an input type that accepts OfferComponentsItemArray and OfferComponentsItemArrayOutput values.
+// You can construct a concrete instance of `OfferComponentsItemArrayInput` via:
+//
+//	OfferComponentsItemArray{ OfferComponentsItemArgs{...} }
+type OfferComponentsItemArrayInput interface {
+	pulumi.Input
+
+	ToOfferComponentsItemArrayOutput() OfferComponentsItemArrayOutput
+	ToOfferComponentsItemArrayOutputWithContext(context.Context) OfferComponentsItemArrayOutput
+}
+
+type OfferComponentsItemArray []OfferComponentsItemInput
+
+func (OfferComponentsItemArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]OfferComponentsItem)(nil)).Elem()
+}
+
+func (i OfferComponentsItemArray) ToOfferComponentsItemArrayOutput() OfferComponentsItemArrayOutput {
+	return i.ToOfferComponentsItemArrayOutputWithContext(context.Background())
+}
+
+func (i OfferComponentsItemArray) ToOfferComponentsItemArrayOutputWithContext(ctx context.Context) OfferComponentsItemArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(OfferComponentsItemArrayOutput)
+}
+
+type OfferComponentsItemOutput struct{ *pulumi.OutputState }
+
+func (OfferComponentsItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*OfferComponentsItem)(nil)).Elem()
+}
+
+func (o OfferComponentsItemOutput) ToOfferComponentsItemOutput() OfferComponentsItemOutput {
+	return o
+}
+
+func (o OfferComponentsItemOutput) ToOfferComponentsItemOutputWithContext(ctx context.Context) OfferComponentsItemOutput {
+	return o
+}
+
+// The component: a Component's `componentId`, an id, or "handle:<handle>" (resolved at apply time).
+func (o OfferComponentsItemOutput) Component() pulumi.AnyOutput {
+	return o.ApplyT(func(v OfferComponentsItem) interface{} { return v.Component }).(pulumi.AnyOutput)
+}
+
+// One of the component's price points: a ComponentPricePoint's `pricePointId`, an id, or "handle:<handle>" of a price point of this component. Left out: the component's default at the create.
+func (o OfferComponentsItemOutput) PricePoint() pulumi.AnyOutput {
+	return o.ApplyT(func(v OfferComponentsItem) interface{} { return v.PricePoint }).(pulumi.AnyOutput)
+}
+
+// The quantity a subscription to the offer starts with.
+func (o OfferComponentsItemOutput) StartingQuantity() pulumi.IntOutput {
+	return o.ApplyT(func(v OfferComponentsItem) int { return v.StartingQuantity }).(pulumi.IntOutput)
+}
+
+type OfferComponentsItemArrayOutput struct{ *pulumi.OutputState }
+
+func (OfferComponentsItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]OfferComponentsItem)(nil)).Elem()
+}
+
+func (o OfferComponentsItemArrayOutput) ToOfferComponentsItemArrayOutput() OfferComponentsItemArrayOutput {
+	return o
+}
+
+func (o OfferComponentsItemArrayOutput) ToOfferComponentsItemArrayOutputWithContext(ctx context.Context) OfferComponentsItemArrayOutput {
+	return o
+}
+
+func (o OfferComponentsItemArrayOutput) Index(i pulumi.IntInput) OfferComponentsItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) OfferComponentsItem {
+		return vs[0].([]OfferComponentsItem)[vs[1].(int)]
+	}).(OfferComponentsItemOutput)
+}
+
+type OfferComponentsOutputItem struct {
+	// The component's id.
+	ComponentId int `pulumi:"componentId"`
+	// Its price point's id.
+	PricePointId int `pulumi:"pricePointId"`
+	// The quantity a subscription starts with.
+	StartingQuantity float64 `pulumi:"startingQuantity"`
+}
+
+type OfferComponentsOutputItemOutput struct{ *pulumi.OutputState }
+
+func (OfferComponentsOutputItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*OfferComponentsOutputItem)(nil)).Elem()
+}
+
+func (o OfferComponentsOutputItemOutput) ToOfferComponentsOutputItemOutput() OfferComponentsOutputItemOutput {
+	return o
+}
+
+func (o OfferComponentsOutputItemOutput) ToOfferComponentsOutputItemOutputWithContext(ctx context.Context) OfferComponentsOutputItemOutput {
+	return o
+}
+
+// The component's id.
+func (o OfferComponentsOutputItemOutput) ComponentId() pulumi.IntOutput {
+	return o.ApplyT(func(v OfferComponentsOutputItem) int { return v.ComponentId }).(pulumi.IntOutput)
+}
+
+// Its price point's id.
+func (o OfferComponentsOutputItemOutput) PricePointId() pulumi.IntOutput {
+	return o.ApplyT(func(v OfferComponentsOutputItem) int { return v.PricePointId }).(pulumi.IntOutput)
+}
+
+// The quantity a subscription starts with.
+func (o OfferComponentsOutputItemOutput) StartingQuantity() pulumi.Float64Output {
+	return o.ApplyT(func(v OfferComponentsOutputItem) float64 { return v.StartingQuantity }).(pulumi.Float64Output)
+}
+
+type OfferComponentsOutputItemArrayOutput struct{ *pulumi.OutputState }
+
+func (OfferComponentsOutputItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]OfferComponentsOutputItem)(nil)).Elem()
+}
+
+func (o OfferComponentsOutputItemArrayOutput) ToOfferComponentsOutputItemArrayOutput() OfferComponentsOutputItemArrayOutput {
+	return o
+}
+
+func (o OfferComponentsOutputItemArrayOutput) ToOfferComponentsOutputItemArrayOutputWithContext(ctx context.Context) OfferComponentsOutputItemArrayOutput {
+	return o
+}
+
+func (o OfferComponentsOutputItemArrayOutput) Index(i pulumi.IntInput) OfferComponentsOutputItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) OfferComponentsOutputItem {
+		return vs[0].([]OfferComponentsOutputItem)[vs[1].(int)]
+	}).(OfferComponentsOutputItemOutput)
+}
+
+type OfferSignupPagesOutputItem struct {
+	// Whether it takes signups.
+	Enabled bool `pulumi:"enabled"`
+	// The page's id.
+	Id int `pulumi:"id"`
+	// Its nickname.
+	Nickname string `pulumi:"nickname"`
+	// Its public address.
+	Url string `pulumi:"url"`
+}
+
+type OfferSignupPagesOutputItemOutput struct{ *pulumi.OutputState }
+
+func (OfferSignupPagesOutputItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*OfferSignupPagesOutputItem)(nil)).Elem()
+}
+
+func (o OfferSignupPagesOutputItemOutput) ToOfferSignupPagesOutputItemOutput() OfferSignupPagesOutputItemOutput {
+	return o
+}
+
+func (o OfferSignupPagesOutputItemOutput) ToOfferSignupPagesOutputItemOutputWithContext(ctx context.Context) OfferSignupPagesOutputItemOutput {
+	return o
+}
+
+// Whether it takes signups.
+func (o OfferSignupPagesOutputItemOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v OfferSignupPagesOutputItem) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// The page's id.
+func (o OfferSignupPagesOutputItemOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v OfferSignupPagesOutputItem) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// Its nickname.
+func (o OfferSignupPagesOutputItemOutput) Nickname() pulumi.StringOutput {
+	return o.ApplyT(func(v OfferSignupPagesOutputItem) string { return v.Nickname }).(pulumi.StringOutput)
+}
+
+// Its public address.
+func (o OfferSignupPagesOutputItemOutput) Url() pulumi.StringOutput {
+	return o.ApplyT(func(v OfferSignupPagesOutputItem) string { return v.Url }).(pulumi.StringOutput)
+}
+
+type OfferSignupPagesOutputItemArrayOutput struct{ *pulumi.OutputState }
+
+func (OfferSignupPagesOutputItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]OfferSignupPagesOutputItem)(nil)).Elem()
+}
+
+func (o OfferSignupPagesOutputItemArrayOutput) ToOfferSignupPagesOutputItemArrayOutput() OfferSignupPagesOutputItemArrayOutput {
+	return o
+}
+
+func (o OfferSignupPagesOutputItemArrayOutput) ToOfferSignupPagesOutputItemArrayOutputWithContext(ctx context.Context) OfferSignupPagesOutputItemArrayOutput {
+	return o
+}
+
+func (o OfferSignupPagesOutputItemArrayOutput) Index(i pulumi.IntInput) OfferSignupPagesOutputItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) OfferSignupPagesOutputItem {
+		return vs[0].([]OfferSignupPagesOutputItem)[vs[1].(int)]
+	}).(OfferSignupPagesOutputItemOutput)
+}
+
 type WebhookReplaySelector struct {
 	// Webhooks created on or after this date (YYYY-MM-DD).
 	SinceDate *string `pulumi:"sinceDate"`
@@ -1455,6 +1693,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ComponentPricesItemArrayInput)(nil)).Elem(), ComponentPricesItemArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*CustomFieldScopeInput)(nil)).Elem(), CustomFieldScopeArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*CustomFieldScopePtrInput)(nil)).Elem(), CustomFieldScopeArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*OfferComponentsItemInput)(nil)).Elem(), OfferComponentsItemArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*OfferComponentsItemArrayInput)(nil)).Elem(), OfferComponentsItemArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*WebhookReplaySelectorInput)(nil)).Elem(), WebhookReplaySelectorArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*WebhookReplaySelectorPtrInput)(nil)).Elem(), WebhookReplaySelectorArgs{})
 	pulumi.RegisterOutputType(ComponentOveragePricingOutput{})
@@ -1478,6 +1718,12 @@ func init() {
 	pulumi.RegisterOutputType(CustomFieldScopeOutput{})
 	pulumi.RegisterOutputType(CustomFieldScopePtrOutput{})
 	pulumi.RegisterOutputType(CustomFieldScopeOutputTypeOutput{})
+	pulumi.RegisterOutputType(OfferComponentsItemOutput{})
+	pulumi.RegisterOutputType(OfferComponentsItemArrayOutput{})
+	pulumi.RegisterOutputType(OfferComponentsOutputItemOutput{})
+	pulumi.RegisterOutputType(OfferComponentsOutputItemArrayOutput{})
+	pulumi.RegisterOutputType(OfferSignupPagesOutputItemOutput{})
+	pulumi.RegisterOutputType(OfferSignupPagesOutputItemArrayOutput{})
 	pulumi.RegisterOutputType(WebhookReplaySelectorOutput{})
 	pulumi.RegisterOutputType(WebhookReplaySelectorPtrOutput{})
 }

@@ -118,6 +118,21 @@ export interface CustomFieldScopeArgs {
     statements?: pulumi.Input<boolean | undefined>;
 }
 
+export interface OfferComponentsItemArgs {
+    /**
+     * The component: a Component's `componentId`, an id, or "handle:<handle>" (resolved at apply time).
+     */
+    component: pulumi.Input<number | string>;
+    /**
+     * One of the component's price points: a ComponentPricePoint's `pricePointId`, an id, or "handle:<handle>" of a price point of this component. Left out: the component's default at the create.
+     */
+    pricePoint?: pulumi.Input<number | string | undefined>;
+    /**
+     * The quantity a subscription to the offer starts with.
+     */
+    startingQuantity: pulumi.Input<number>;
+}
+
 export interface WebhookReplaySelectorArgs {
     /**
      * Webhooks created on or after this date (YYYY-MM-DD).

@@ -33,3 +33,37 @@ export interface CustomFieldScopeOutput {
     statements: boolean;
 }
 
+export interface OfferComponentsOutputItem {
+    /**
+     * The component's id.
+     */
+    componentId: number;
+    /**
+     * Its price point's id.
+     */
+    pricePointId: number;
+    /**
+     * The quantity a subscription starts with.
+     */
+    startingQuantity: number;
+}
+
+export interface OfferSignupPagesOutputItem {
+    /**
+     * Whether it takes signups.
+     */
+    enabled: boolean;
+    /**
+     * The page's id.
+     */
+    id: number;
+    /**
+     * Its nickname.
+     */
+    nickname: string;
+    /**
+     * Its public address.
+     */
+    url: string;
+}
+

@@ -10,6 +10,7 @@ from .component import *
 from .component_price_point import *
 from .coupon import *
 from .custom_field import *
+from .offer import *
 from .product import *
 from .product_family import *
 from .product_price_point import *
@@ -41,6 +42,7 @@ _utilities.register(
    "billing:index:ComponentPricePoint": "ComponentPricePoint",
    "billing:index:Coupon": "Coupon",
    "billing:index:CustomField": "CustomField",
+   "billing:index:Offer": "Offer",
    "billing:index:Product": "Product",
    "billing:index:ProductFamily": "ProductFamily",
    "billing:index:ProductPricePoint": "ProductPricePoint",

@@ -29,6 +29,8 @@ __all__ = [
     'ComponentPricesItemArgsDict',
     'CustomFieldScopeArgs',
     'CustomFieldScopeArgsDict',
+    'OfferComponentsItemArgs',
+    'OfferComponentsItemArgsDict',
     'WebhookReplaySelectorArgs',
     'WebhookReplaySelectorArgsDict',
 ]
@@ -542,6 +544,73 @@ class CustomFieldScopeArgs:
     @statements.setter
     def statements(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "statements", value)
+
+
+class OfferComponentsItemArgsDict(TypedDict):
+    component: pulumi.Input[Union[_builtins.int, _builtins.str]]
+    """
+    The component: a Component's `componentId`, an id, or "handle:<handle>" (resolved at apply time).
+    """
+    starting_quantity: pulumi.Input[_builtins.int]
+    """
+    The quantity a subscription to the offer starts with.
+    """
+    price_point: NotRequired[pulumi.Input[Optional[Union[_builtins.int, _builtins.str]]]]
+    """
+    One of the component's price points: a ComponentPricePoint's `pricePointId`, an id, or "handle:<handle>" of a price point of this component. Left out: the component's default at the create.
+    """
+
+@pulumi.input_type
+class OfferComponentsItemArgs:
+    def __init__(__self__, *,
+                 component: pulumi.Input[Union[_builtins.int, _builtins.str]],
+                 starting_quantity: pulumi.Input[_builtins.int],
+                 price_point: pulumi.Input[Optional[Union[_builtins.int, _builtins.str]]] = None):
+        """
+        :param pulumi.Input[Union[_builtins.int, _builtins.str]] component: The component: a Component's `componentId`, an id, or "handle:<handle>" (resolved at apply time).
+        :param pulumi.Input[_builtins.int] starting_quantity: The quantity a subscription to the offer starts with.
+        :param pulumi.Input[Union[_builtins.int, _builtins.str]] price_point: One of the component's price points: a ComponentPricePoint's `pricePointId`, an id, or "handle:<handle>" of a price point of this component. Left out: the component's default at the create.
+        """
+        pulumi.set(__self__, "component", component)
+        pulumi.set(__self__, "starting_quantity", starting_quantity)
+        if price_point is not None:
+            pulumi.set(__self__, "price_point", price_point)
+
+    @_builtins.property
+    @pulumi.getter
+    def component(self) -> pulumi.Input[Union[_builtins.int, _builtins.str]]:
+        """
+        The component: a Component's `componentId`, an id, or "handle:<handle>" (resolved at apply time).
+        """
+        return pulumi.get(self, "component")
+
+    @component.setter
+    def component(self, value: pulumi.Input[Union[_builtins.int, _builtins.str]]):
+        pulumi.set(self, "component", value)
+
+    @_builtins.property
+    @pulumi.getter(name="startingQuantity")
+    def starting_quantity(self) -> pulumi.Input[_builtins.int]:
+        """
+        The quantity a subscription to the offer starts with.
+        """
+        return pulumi.get(self, "starting_quantity")
+
+    @starting_quantity.setter
+    def starting_quantity(self, value: pulumi.Input[_builtins.int]):
+        pulumi.set(self, "starting_quantity", value)
+
+    @_builtins.property
+    @pulumi.getter(name="pricePoint")
+    def price_point(self) -> pulumi.Input[Optional[Union[_builtins.int, _builtins.str]]]:
+        """
+        One of the component's price points: a ComponentPricePoint's `pricePointId`, an id, or "handle:<handle>" of a price point of this component. Left out: the component's default at the create.
+        """
+        return pulumi.get(self, "price_point")
+
+    @price_point.setter
+    def price_point(self, value: pulumi.Input[Optional[Union[_builtins.int, _builtins.str]]]):
+        pulumi.set(self, "price_point", value)
 
 
 class WebhookReplaySelectorArgsDict(TypedDict):

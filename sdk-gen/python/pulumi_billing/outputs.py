@@ -19,6 +19,8 @@ __all__ = [
     'ComponentPricePointPricesOutputItem',
     'ComponentPricesOutputItem',
     'CustomFieldScopeOutput',
+    'OfferComponentsOutputItem',
+    'OfferSignupPagesOutputItem',
 ]
 
 @pulumi.output_type
@@ -233,5 +235,117 @@ class CustomFieldScopeOutput(dict):
     @pulumi.getter
     def statements(self) -> _builtins.bool:
         return pulumi.get(self, "statements")
+
+
+@pulumi.output_type
+class OfferComponentsOutputItem(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "componentId":
+            suggest = "component_id"
+        elif key == "pricePointId":
+            suggest = "price_point_id"
+        elif key == "startingQuantity":
+            suggest = "starting_quantity"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in OfferComponentsOutputItem. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        OfferComponentsOutputItem.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        OfferComponentsOutputItem.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 component_id: _builtins.int,
+                 price_point_id: _builtins.int,
+                 starting_quantity: _builtins.float):
+        """
+        :param _builtins.int component_id: The component's id.
+        :param _builtins.int price_point_id: Its price point's id.
+        :param _builtins.float starting_quantity: The quantity a subscription starts with.
+        """
+        pulumi.set(__self__, "component_id", component_id)
+        pulumi.set(__self__, "price_point_id", price_point_id)
+        pulumi.set(__self__, "starting_quantity", starting_quantity)
+
+    @_builtins.property
+    @pulumi.getter(name="componentId")
+    def component_id(self) -> _builtins.int:
+        """
+        The component's id.
+        """
+        return pulumi.get(self, "component_id")
+
+    @_builtins.property
+    @pulumi.getter(name="pricePointId")
+    def price_point_id(self) -> _builtins.int:
+        """
+        Its price point's id.
+        """
+        return pulumi.get(self, "price_point_id")
+
+    @_builtins.property
+    @pulumi.getter(name="startingQuantity")
+    def starting_quantity(self) -> _builtins.float:
+        """
+        The quantity a subscription starts with.
+        """
+        return pulumi.get(self, "starting_quantity")
+
+
+@pulumi.output_type
+class OfferSignupPagesOutputItem(dict):
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 id: _builtins.int,
+                 nickname: _builtins.str,
+                 url: _builtins.str):
+        """
+        :param _builtins.bool enabled: Whether it takes signups.
+        :param _builtins.int id: The page's id.
+        :param _builtins.str nickname: Its nickname.
+        :param _builtins.str url: Its public address.
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "nickname", nickname)
+        pulumi.set(__self__, "url", url)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether it takes signups.
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.int:
+        """
+        The page's id.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def nickname(self) -> _builtins.str:
+        """
+        Its nickname.
+        """
+        return pulumi.get(self, "nickname")
+
+    @_builtins.property
+    @pulumi.getter
+    def url(self) -> _builtins.str:
+        """
+        Its public address.
+        """
+        return pulumi.get(self, "url")
 
 

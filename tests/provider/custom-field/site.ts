@@ -1,7 +1,6 @@
-import { afterEach } from "vitest";
 import { customFieldProvider } from "../../../provider";
-import { type Simulator, startSimulator } from "../../../simulator";
-import { configureRequest, KEY, mutations } from "../support";
+import type { Simulator } from "../../../simulator";
+import { KEY, mutations, sitePerTest } from "../support";
 
 /**
  * What the CustomField kind's tests share: the field they declare, how they read the requests a step sent, and a
@@ -20,30 +19,11 @@ export const steps = (sim: Simulator) => mutations(sim).map((r) => `${r.method} 
 
 /** A site per test, closed after it (call at a test file's top level; `started` is given each test's simulator). */
 export function customFieldSite(started: (sim: Simulator) => void) {
-  let current: Simulator | undefined;
-  afterEach(async () => {
-    await current?.close();
-    current = undefined;
-  });
-
-  async function setup() {
-    const sim = await startSimulator({ apiKey: KEY });
-    current = sim;
-    started(sim);
-    const fields = { ...customFieldProvider };
-    await fields.configure!(
-      configureRequest({
-        "billing:baseUrl": sim.url,
-        "billing:apiKey": KEY,
-        "billing:sites": JSON.stringify({ eu: { baseUrl: sim.url, apiKey: KEY } }),
-      }),
-    );
-    return fields;
-  }
+  const { setup, current } = sitePerTest(customFieldProvider, started);
 
   /** The field of a resource type with this name, as the service answers it; undefined when there is none. */
   async function held(name: string, resourceType = "subscriptions"): Promise<Json | undefined> {
-    const res = await fetch(`${current?.url}/${resourceType}/metafields.json?name=${encodeURIComponent(name)}`, {
+    const res = await fetch(`${current()?.url}/${resourceType}/metafields.json?name=${encodeURIComponent(name)}`, {
       headers: { authorization: `Basic ${Buffer.from(`${KEY}:x`).toString("base64")}` },
     });
     return ((await res.json()) as { metafields: Json[] }).metafields.find((m) => m.name === name);

@@ -1,7 +1,6 @@
-import { afterEach } from "vitest";
 import { reasonCodeProvider } from "../../../provider";
-import { type Simulator, startSimulator } from "../../../simulator";
-import { configureRequest, KEY, mutations } from "../support";
+import type { Simulator } from "../../../simulator";
+import { mutations, sitePerTest } from "../support";
 
 /**
  * What the ReasonCode kind's tests share: the code they declare, how they read the requests a step sent, and a
@@ -17,29 +16,13 @@ export const steps = (sim: Simulator) => mutations(sim).map((r) => `${r.method} 
 
 /** A site per test, closed after it (call at a test file's top level; `started` is given each test's simulator). */
 export function reasonCodeSite(started: (sim: Simulator) => void) {
-  let current: Simulator | undefined;
-  afterEach(async () => {
-    await current?.close();
-    current = undefined;
-  });
-
-  async function setup() {
-    const sim = await startSimulator({ apiKey: KEY });
-    current = sim;
-    started(sim);
-    const codes = { ...reasonCodeProvider };
-    await codes.configure!(
-      configureRequest({
-        "billing:baseUrl": sim.url,
-        "billing:apiKey": KEY,
-        "billing:sites": JSON.stringify({ eu: { baseUrl: sim.url, apiKey: KEY } }),
-      }),
-    );
-    return codes;
-  }
+  const { setup, current } = sitePerTest(reasonCodeProvider, started);
 
   /** The reason code with this code, as the site holds it; undefined when none has it. */
-  const held = (code: string) => current?.reasonCodes().find((r) => r.code === code);
+  const held = (code: string) =>
+    current()
+      ?.reasonCodes()
+      .find((r) => r.code === code);
 
   return { setup, held };
 }
