@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import {
   CustomField,
+  Offer,
   Product,
   ProductFamily,
   ProductPricePoint,
@@ -13,8 +14,8 @@ import {
 
 // A new environment: declare its catalog (a family, the launch product and its
 // annual price point, in every currency the site sells in), the site
-// configuration the team's code depends on (the cancel page's reason codes, the
-// custom field the signup flow writes), turn webhooks on and point them at this
+// configuration the team's code depends on (the pricing page's offer, the
+// cancel page's reason codes, the custom field the signup flow writes), turn webhooks on and point them at this
 // environment's receiver, move the seeded subscriptions onto the launch
 // product, then replay the webhooks that failed while the receiver was down.
 // Handles, codes and names carry all of it across sites; each site gives its
@@ -64,6 +65,15 @@ const annual = new ProductPricePoint("launch-annual", {
     : {}),
 });
 
+// The pricing page's link: the annual plan as one signup. The service has no update of an offer, so its handle
+// names its price: a new price is a new offer (created first, then the old one archived).
+const annualOffer = new Offer("launch-annual-offer", {
+  handle: `${launchProduct}-annual-${launchPrice * 10}`,
+  name: "Launch, annual",
+  product: launch.productId,
+  productPricePoint: annual.pricePointId,
+});
+
 // What the cancel page offers, in this order; the churn reports count by code.
 const reasonCodes = [
   new ReasonCode("too-expensive", { code: "too_expensive", description: "It costs too much", position: 1 }),
@@ -99,6 +109,8 @@ export const launchProductId = launch.productId;
 export const launchDefaultPricePointId = launch.defaultPricePointId;
 export const annualPricePointId = annual.pricePointId;
 export const annualCurrencyPrices = annual.currencyPrices;
+export const annualOfferId = annualOffer.offerId;
+export const annualOfferHandle = annualOffer.handle;
 export const reasonCodeIds = pulumi
   .all(reasonCodes.map((r) => pulumi.all([r.code, r.reasonCodeId])))
   .apply((rows) => Object.fromEntries(rows));

@@ -69,6 +69,13 @@ describe("examples/environment-bootstrap with the real CLI", () => {
         sent.indexOf(`POST /products/${launch}/price_points.json`),
     );
     assert.deepEqual(out.annualCurrencyPrices, { EUR: { baseline: 450 } });
+    // The offer after the price point it signs up to.
+    assert.ok(sent.indexOf("POST /offers.json") > sent.indexOf(`POST /products/${launch}/price_points.json`));
+    assert.equal(out.annualOfferHandle, "launch-annual-49000");
+    assert.deepEqual(
+      sim.offers().map((o) => [o.id, o.handle, o.pricePointId, o.archivedAt]),
+      [[out.annualOfferId, "launch-annual-49000", annual, null]],
+    );
     const codes = sim.reasonCodes();
     assert.deepEqual(codes.map((r) => [r.code, r.position]).sort(), [
       ["missing_feature", 2],
@@ -117,6 +124,7 @@ describe("examples/environment-bootstrap with the real CLI", () => {
       familyHandle: "legacy",
       pricePoints: [{ handle: "legacy-annual" }, { handle: "legacy-biennial" }, { handle: "legacy-triennial" }],
     });
+    for (const handle of ["legacy-monthly", "legacy-annual"]) other.addOffer({ handle, productHandle: "legacy-basic" });
     for (const [i, code] of ["moved_away", "closed_business", "switched_provider"].entries())
       other.addReasonCode({ code, description: code.replace("_", " "), position: 9 + i });
     other.addMetafield({ resourceType: "subscriptions", name: "Account manager" });
@@ -131,6 +139,7 @@ describe("examples/environment-bootstrap with the real CLI", () => {
       const [a, b] = [await s.stackOutputs(), await second.stackOutputs()];
       const keys = (o: Record<string, unknown>) => ({
         codes: Object.keys(o.reasonCodeIds as object).sort(),
+        offer: o.annualOfferHandle,
         currencyPrices: o.annualCurrencyPrices,
         events: o.receiverEvents,
       });
@@ -143,7 +152,7 @@ describe("examples/environment-bootstrap with the real CLI", () => {
         ["closed_business", "missing_feature", "moved_away", "switched_provider", "too_expensive"],
       );
       assert.ok(other.metafields().some((m) => m.name === "Signup channel"));
-      for (const id of ["familyId", "launchProductId", "annualPricePointId", "signupChannelFieldId"])
+      for (const id of ["familyId", "launchProductId", "annualPricePointId", "annualOfferId", "signupChannelFieldId"])
         assert.notEqual(b[id], a[id], `${id} is the second site's own`);
       for (const code of Object.keys(a.reasonCodeIds as object))
         assert.notEqual((b.reasonCodeIds as Record<string, number>)[code], (a.reasonCodeIds as Record<string, number>)[code], code);
@@ -185,6 +194,8 @@ describe("examples/environment-bootstrap with the real CLI", () => {
         `POST /products/${launch}/price_points.json`, // its replacement
         `POST /product_price_points/${newAnnual}/currency_prices.json`, // with its euro price
         `DELETE /products/${launch}/price_points/${oldAnnual}.json`, // the old one archived
+        "POST /offers.json", // the offer of the new price (its handle names it), created first
+        `PUT /offers/${out.annualOfferId}/archive.json`, // then the old one archived: the service cannot change an offer
       ],
     );
     assert.deepEqual(
@@ -213,6 +224,7 @@ describe("examples/environment-bootstrap with the real CLI", () => {
       // The annual price point goes with its product (deletedWith): archiving the product archives both.
       [
         `DELETE /products/${launch}.json`,
+        `PUT /offers/${outputs.annualOfferId}/archive.json`,
         ...Object.values(outputs.reasonCodeIds as Record<string, number>).map((id) => `DELETE /reason_codes/${id}.json`),
         "DELETE /subscriptions/metafields.json", // the field held no data, so no deleteData was needed
         `PUT /endpoints/${receiver.id}.json`,
@@ -240,6 +252,7 @@ describe("examples/environment-bootstrap with the real CLI", () => {
         [...new Set(billing.map((r) => r.type.split(":").pop()))].sort(),
         [
           "CustomField",
+          "Offer",
           "Product",
           "ProductFamily",
           "ProductPricePoint",
