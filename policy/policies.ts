@@ -133,6 +133,17 @@ export const migrationChargeAcknowledged: ResourceValidationPolicy = {
   ),
 };
 
+/** The config of the policies that judge production stacks only: `{ "production": true }` turns them on. */
+const PRODUCTION_CONFIG: NonNullable<ResourceValidationPolicy["configSchema"]> = {
+  properties: {
+    production: {
+      type: "boolean",
+      default: false,
+      description: "Whether this stack is production; the policy checks nothing otherwise.",
+    },
+  },
+};
+
 /**
  * On a production stack webhook delivery stays on: no WebhookSettings turns
  * it off, and none turns it off when deleted (a destroy, or a rename without
@@ -142,15 +153,7 @@ export const webhooksStayEnabledInProduction: ResourceValidationPolicy = {
   name: "webhooks-stay-enabled-in-production",
   description: "On a production stack, a WebhookSettings keeps webhooksEnabled true and disableOnDelete false.",
   enforcementLevel: "mandatory",
-  configSchema: {
-    properties: {
-      production: {
-        type: "boolean",
-        default: false,
-        description: "Whether this stack is production; the policy checks nothing otherwise.",
-      },
-    },
-  },
+  configSchema: PRODUCTION_CONFIG,
   validateResource: forType(
     TYPES.webhookSettings,
     (raw): ProductionSettings => ({ production: raw.production === true }),
@@ -280,15 +283,7 @@ export const pricingChangeAcknowledgedInProduction: ResourceValidationPolicy = {
   name: "pricing-change-acknowledged-in-production",
   description: `On a production stack, a ${PRICED.map((k) => k.type).join(" or ")} whose pricing changes sets pricingChangeAcknowledged: true.`,
   enforcementLevel: "mandatory",
-  configSchema: {
-    properties: {
-      production: {
-        type: "boolean",
-        default: false,
-        description: "Whether this stack is production; the policy checks nothing otherwise.",
-      },
-    },
-  },
+  configSchema: PRODUCTION_CONFIG,
   validateResource: PRICED.map((k) => pricingCheck(billingType(k.type), k.facet.pricing?.fields ?? [], k.facet.pricing?.policy ?? "")),
 };
 
@@ -305,15 +300,7 @@ export const dataKeptInProduction: ResourceValidationPolicy = {
   name: "data-kept-in-production",
   description: `On a production stack, no ${DATA_DELETING.map((k) => `${k.type} declares ${k.facet.deletesData?.input}: true`).join(", no ")}.`,
   enforcementLevel: "mandatory",
-  configSchema: {
-    properties: {
-      production: {
-        type: "boolean",
-        default: false,
-        description: "Whether this stack is production; the policy checks nothing otherwise.",
-      },
-    },
-  },
+  configSchema: PRODUCTION_CONFIG,
   validateResource: DATA_DELETING.map((k) => {
     const guard = k.facet.deletesData as NonNullable<typeof k.facet.deletesData>;
     return forType(
