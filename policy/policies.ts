@@ -287,11 +287,11 @@ export const pricingChangeAcknowledgedInProduction: ResourceValidationPolicy = {
   validateResource: PRICED.map((k) => pricingCheck(billingType(k.type), k.facet.pricing?.fields ?? [], k.facet.pricing?.policy ?? "")),
 };
 
-/** The kinds whose declaration names an input that lets a delete take data with it (CustomField's deleteData). */
+/** The kinds whose declaration names an input that lets a delete take data with it (a custom field's deleteData). */
 const DATA_DELETING = catalogKinds().filter((k) => k.facet.deletesData !== undefined);
 
 /**
- * On a production stack nothing is declared ready to be deleted with its data: a CustomField with
+ * On a production stack nothing is declared ready to be deleted with its data: a custom field with
  * `deleteData: true` would, on a destroy or a replacement, delete its values on every subscription or customer,
  * which cannot be undone. The provider already refuses such a delete until the flag was applied; this keeps the
  * flag itself out of production unless the stack's policy config makes the exception.
