@@ -110,7 +110,7 @@ const kind = declareKind({
     handle: "launch-bundle",
     name: "Launch bundle",
     product: "handle:launch-pro",
-    components: [{ component: "handle:seats", startingQuantity: 5 }],
+    components: [{ component: "handle:text-messages", startingQuantity: 5 }],
     coupons: ["SPRING25"],
   },
   catalog: {
@@ -329,7 +329,7 @@ export const offerProvider = shellProvider(kind);
  *   handle: "launch-bundle",
  *   name: "Launch bundle",
  *   product: "handle:launch-pro",
- *   components: [{ component: "handle:seats", startingQuantity: 5 }],
+ *   components: [{ component: "handle:text-messages", startingQuantity: 5 }],
  *   coupons: ["SPRING25"],
  * });
  * ```

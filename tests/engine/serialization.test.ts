@@ -12,20 +12,29 @@ type Constructor = new (name: string, args: unknown) => unknown;
 /**
  * What a kind's example refers to, made at the site first: each kind runs on a fresh demo site, and the examples
  * name the objects the other kinds' examples make (a price point of the `text-messages` component, a coupon for
- * the `launch-pro` product).
+ * the `launch-pro` product, an offer of both and the SPRING25 coupon).
  */
+const textMessages = (sim: Simulator) =>
+  sim.addComponent({
+    familyHandle: "plans",
+    kind: "metered",
+    handle: "text-messages",
+    name: "Text messages",
+    unitName: "message",
+    pricingScheme: "per_unit",
+    unitPrice: "0.02",
+  });
+const launchPro = (sim: Simulator) =>
+  sim.addProduct({ handle: "launch-pro", name: "Launch Pro", familyHandle: "plans", priceInCents: 4900 });
 const PREREQUISITES: Partial<Record<string, (sim: Simulator) => void>> = {
-  componentPricePoint: (sim) =>
-    sim.addComponent({
-      familyHandle: "plans",
-      kind: "metered",
-      handle: "text-messages",
-      name: "Text messages",
-      unitName: "message",
-      pricingScheme: "per_unit",
-      unitPrice: "0.02",
-    }),
-  coupon: (sim) => sim.addProduct({ handle: "launch-pro", name: "Launch Pro", familyHandle: "plans", priceInCents: 4900 }),
+  componentPricePoint: textMessages,
+  coupon: launchPro,
+  // The launch-pro product with the text-messages component and the SPRING25 coupon.
+  offer: (sim) => {
+    launchPro(sim);
+    textMessages(sim);
+    sim.addCoupon({ familyHandle: "plans", code: "SPRING25", name: "Spring", percentage: 25 });
+  },
 };
 
 describe("closure serialization of every resource kind (setMocks, ts-node CommonJS)", () => {
