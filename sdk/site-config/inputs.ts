@@ -120,6 +120,8 @@ const reasonCodeShape = {
   code: reasonCodeCode.describe("The code's unique identifier among the site's reason codes."),
   description: text("a description", 255)
     .min(1, "must not be empty (the service refuses a blank description)")
+    // Only spaces is blank to the service too ("Description: cannot be blank."); an empty one has its own message above.
+    .regex(/^$|\S/, "must not be only spaces (the service refuses a blank description): a description of 1 to 255 characters")
     .describe("The friendly summary of what the code signifies, shown to customers who cancel."),
   position: integer(1, "a whole number, 1 or more").optional().describe("The code's place in lists (1 first)."),
 };
