@@ -8,6 +8,10 @@
  * would be accepted; an input an independent oracle knows to be valid gets no failure, and a field
  * it knows to be invalid gets one on that field. Nothing is ever sent but reads.
  *
+ * A product's and a price point's `currencyPrices` (issue 41) are judged by the shared currency oracle
+ * (check-fuzz-kit.ts) against a site with EUR and GBP besides USD: the roles mirror the pricing (baseline, trial
+ * with a trial, initial with an initial charge), amounts in the currency's units, `useSiteExchangeRate` false.
+ *
  * Reproducing: `CATALOG_FUZZ_SEED=<n> npx vitest run tests/provider/catalog-check-fuzz.test.ts`
  * (fast-check's error carries the seed and shrink path too).
  */
@@ -18,6 +22,7 @@ import { kinds } from "../../provider/runtime";
 import { configure } from "../../provider/runtime/config";
 import { type Simulator, startSimulator } from "../../simulator";
 import { seedOf } from "../seeds";
+import { breakCurrencies, Judge, judgeCurrencies, pricePointCurrencies, rolesOf, SITE_CURRENCIES } from "./check-fuzz-kit";
 
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 const SEED = seedOf("CATALOG_FUZZ_SEED");
@@ -57,11 +62,24 @@ const PRODUCT_INPUTS = [
   "requireBillingAddress",
   "requireShippingAddress",
   ...PRICING,
+  "useSiteExchangeRate",
+  "currencyPrices",
   "adopt",
   "pricingChangeAcknowledged",
   "site",
 ];
-const PRICE_POINT_INPUTS = ["product", "handle", "name", ...PRICING, "default", "adopt", "pricingChangeAcknowledged", "site"];
+const PRICE_POINT_INPUTS = [
+  "product",
+  "handle",
+  "name",
+  ...PRICING,
+  "useSiteExchangeRate",
+  "currencyPrices",
+  "default",
+  "adopt",
+  "pricingChangeAcknowledged",
+  "site",
+];
 
 // ---------------------------------------------------------------------------
 // Generators
@@ -146,7 +164,24 @@ const validPricing: fc.Arbitrary<Props> = fc
       { nil: undefined },
     ),
   })
-  .map(({ trial, expiration, ...rest }) => compact({ ...rest, ...trial, ...expiration }));
+  .map(({ trial, expiration, ...rest }) => compact({ ...rest, ...trial, ...expiration }))
+  .chain(withCurrencies);
+
+/**
+ * The pricing with prices in some of the site's other currencies mirroring its roles, and `useSiteExchangeRate`
+ * false (or unknown) with them; without them, any choice of it. While a role's field is unknown, any roles.
+ */
+function withCurrencies(pricing: Props): fc.Arbitrary<Props> {
+  const roles = rolesOf(pricing);
+  const currencies = roles ? pricePointCurrencies(roles) : fc.boolean().chain((trial) => pricePointCurrencies({ trial, initial: trial }));
+  return fc
+    .option(currencies, { nil: undefined, freq: 2 })
+    .chain((cp) =>
+      cp !== undefined && Object.keys(cp).length > 0
+        ? orUnknown(fc.constant(false)).map((useSiteExchangeRate) => ({ ...pricing, currencyPrices: cp, useSiteExchangeRate }))
+        : opt(fc.boolean()).map((useSiteExchangeRate) => compact({ ...pricing, currencyPrices: cp, useSiteExchangeRate })),
+    );
+}
 
 const validSite = fc.option(fc.constantFrom("eu-shop", UNKNOWN), { nil: undefined, freq: 3 });
 const reference = fc.oneof(
@@ -217,6 +252,7 @@ function inputs(valid: fc.Arbitrary<Props>, names: readonly string[]): fc.Arbitr
   );
   return fc.oneof(
     { weight: 2, arbitrary: valid },
+    { weight: 1, arbitrary: valid.chain((v) => breakCurrencies("product price point", v)) },
     {
       weight: 3,
       arbitrary: fc.tuple(valid, fc.array(mutation, { minLength: 1, maxLength: 3 })).map(([base, ms]) => {
@@ -238,15 +274,6 @@ function inputs(valid: fc.Arbitrary<Props>, names: readonly string[]): fc.Arbitr
 const own = (o: Props, k: string) => (Object.hasOwn(o, k) ? o[k] : undefined);
 
 type Verdict = "ok" | "bad" | "either";
-
-class Judge {
-  readonly mustFail = new Set<string>();
-  unsure = false;
-  field(name: string, v: Verdict) {
-    if (v === "bad") this.mustFail.add(name);
-    if (v === "either") this.unsure = true;
-  }
-}
 
 /** A scalar input: UNKNOWN passes; absent passes when optional. */
 function scalar(v: unknown, optional: boolean, accept: (v: unknown) => boolean): Verdict {
@@ -322,6 +349,13 @@ function expectFamily(news: Props): Judge {
   j.field("description", scalar(own(news, "description"), true, isText(4096)));
   return j;
 }
+/** The currency prices last: their rules read at preview wait for every other field to pass. */
+function judgeCurrencyPrices(j: Judge, news: Props) {
+  j.field("useSiteExchangeRate", scalar(own(news, "useSiteExchangeRate"), true, isBool));
+  const owner = { kind: "product price point" as const, roles: rolesOf(news), useSiteExchangeRate: own(news, "useSiteExchangeRate") };
+  judgeCurrencies(j, owner, own(news, "currencyPrices"), own(news, "site"));
+}
+
 function expectProduct(news: Props): Judge {
   const j = new Judge();
   judgeCommon(j, news, PRODUCT_INPUTS);
@@ -339,6 +373,7 @@ function expectProduct(news: Props): Judge {
     "pricingChangeAcknowledged",
   ])
     j.field(k, scalar(own(news, k), true, isBool));
+  judgeCurrencyPrices(j, news);
   return j;
 }
 function expectPricePoint(news: Props): Judge {
@@ -348,11 +383,13 @@ function expectPricePoint(news: Props): Judge {
   j.field("product", scalar(own(news, "product"), false, isReference));
   j.field("default", scalar(own(news, "default"), true, isBool));
   j.field("pricingChangeAcknowledged", scalar(own(news, "pricingChangeAcknowledged"), true, isBool));
+  judgeCurrencyPrices(j, news);
   return j;
 }
 
 /** A reason that says what would be accepted, not only that something is wrong. */
-const SAYS_WHAT_IS_ACCEPTED = /entries|must|expected|one of|accepted|is required|required with|needs?|choose|declare|set adopt/i;
+const SAYS_WHAT_IS_ACCEPTED =
+  /entries|must|expected|one of|accepted|is required|required with|needs?|choose|declare|set adopt|are for its other currencies/i;
 
 const text = (v: unknown) =>
   JSON.stringify(v, (_k, x) => (typeof x === "number" && (!Number.isFinite(x) || Object.is(x, -0)) ? String(x) : x));
@@ -385,6 +422,7 @@ describe(`catalog kinds' check() under fuzz (CATALOG_FUZZ_SEED=${SEED})`, () => 
   const provider = {};
   beforeAll(async () => {
     sim = await startSimulator({ apiKey: KEY });
+    sim.configureSite({ nonPrimaryCurrencies: [...SITE_CURRENCIES] });
     // Objects a first deploy may meet: adopted at preview (no failure), or refused with adopt: false.
     sim.addProductFamily({ handle: "launch", name: "Launch" });
     sim.addProduct({ id: 1, handle: "basic", familyHandle: "launch", pricePoints: [{ handle: "basic-monthly", default: true }] });
@@ -444,6 +482,7 @@ describe(`catalog kinds' check() under fuzz (CATALOG_FUZZ_SEED=${SEED})`, () => 
   for (const [kind, arb, names, oracle, examples] of cases) {
     it(`${kind}: ${RUNS} inputs, first deploys and updates; reads only`, async () => {
       const before = sim.requests.length;
+      const currencies = { valid: 0, bad: 0 };
       try {
         await fc.assert(
           fc.asyncProperty(arb, fc.boolean(), async (news, update) => {
@@ -451,12 +490,17 @@ describe(`catalog kinds' check() under fuzz (CATALOG_FUZZ_SEED=${SEED})`, () => 
             // Recorded inputs are always known: the UNKNOWN ones left out.
             const olds = update ? { ...Object.fromEntries(Object.entries(news).filter(([, v]) => v !== UNKNOWN)), name: "earlier" } : {};
             const j = oracle(news);
+            // Neither side of the currency prices vacuous: some declared and valid, some known bad.
+            if (j.mustFail.size === 0 && !j.unsure && Object.keys((own(news, "currencyPrices") as object | undefined) ?? {}).length > 0)
+              currencies.valid++;
+            if ([...j.mustFail].some((f) => f.startsWith("currencyPrices") || f === "useSiteExchangeRate")) currencies.bad++;
             // A first deploy's price point reads its product (ids 1 exists, others do not): a known id of no product fails on product.
             const product = own(news, "product");
             if (
               kind === "productPricePoint" &&
               !update &&
               j.mustFail.size === 0 &&
+              !j.unsure &&
               ![own(news, "handle"), own(news, "site")].includes(UNKNOWN) &&
               (typeof product === "number" || (typeof product === "string" && /^[0-9]+$/.test(product))) &&
               Number(product) !== 1
@@ -469,6 +513,10 @@ describe(`catalog kinds' check() under fuzz (CATALOG_FUZZ_SEED=${SEED})`, () => 
       } catch (err) {
         console.error(`catalog check fuzz ${kind}: failed with CATALOG_FUZZ_SEED=${SEED}`);
         throw err;
+      }
+      if (kind !== "productFamily") {
+        expect(currencies.valid).toBeGreaterThan(RUNS / 20);
+        expect(currencies.bad).toBeGreaterThan(RUNS / 20);
       }
       const sent = sim.requests.slice(before).filter((r) => r.method !== "GET");
       expect(sent, "check sent something other than reads").toEqual([]);

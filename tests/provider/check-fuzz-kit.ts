@@ -94,7 +94,7 @@ export function judgeKeys(j: Judge, news: Props, names: readonly string[]) {
 
 /** A reason that says what would be accepted, not only that something is wrong. */
 const SAYS_WHAT_IS_ACCEPTED =
-  /entries|entry|must|expected|one of|accepted|is required|required with|needs?|choose|declare|set adopt|at least|pass its id|unarchive|name a live/i;
+  /entries|entry|must|expected|one of|accepted|is required|required with|needs?|choose|declare|set adopt|at least|pass its id|unarchive|name a live|are for its other currencies/i;
 
 export const text = (v: unknown) =>
   JSON.stringify(v, (_k, x) => (typeof x === "number" && (!Number.isFinite(x) || Object.is(x, -0)) ? String(x) : x));
@@ -292,7 +292,11 @@ export type CurrencyOwner =
 export function judgeCurrencies(j: Judge, owner: CurrencyOwner, declared: unknown, site: unknown) {
   const P = "currencyPrices";
   // The owner's rules wait while its exchange-rate choice is unknown; the site's currencies while the site is.
-  const ownerKnown = owner.kind === "coupon" ? owner.percentage !== UNKNOWN : owner.useSiteExchangeRate !== UNKNOWN;
+  // (A product price point's whole owner waits for its roles too: useSiteExchangeRate is then judged at up's check.)
+  const ownerKnown =
+    owner.kind === "coupon"
+      ? owner.percentage !== UNKNOWN
+      : owner.useSiteExchangeRate !== UNKNOWN && (owner.kind !== "product price point" || owner.roles !== undefined);
   if (declared === undefined || declared === UNKNOWN) return;
   if (declared === null) return j.field(P, "either");
   if (typeof declared !== "object" || Array.isArray(declared)) return j.mustFail.add(P);
