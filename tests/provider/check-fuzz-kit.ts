@@ -292,11 +292,11 @@ export type CurrencyOwner =
 export function judgeCurrencies(j: Judge, owner: CurrencyOwner, declared: unknown, site: unknown) {
   const P = "currencyPrices";
   // The owner's rules wait while its exchange-rate choice is unknown; the site's currencies while the site is.
-  // (A product price point's whole owner waits for its roles too: useSiteExchangeRate is then judged at up's check.)
+  // A price point's whole owner waits for its levels too (roles, tiers): useSiteExchangeRate is then judged by up's check.
   const ownerKnown =
     owner.kind === "coupon"
       ? owner.percentage !== UNKNOWN
-      : owner.useSiteExchangeRate !== UNKNOWN && (owner.kind !== "product price point" || owner.roles !== undefined);
+      : owner.useSiteExchangeRate !== UNKNOWN && (owner.kind === "product price point" ? owner.roles : owner.tiers) !== undefined;
   if (declared === undefined || declared === UNKNOWN) return;
   if (declared === null) return j.field(P, "either");
   if (typeof declared !== "object" || Array.isArray(declared)) return j.mustFail.add(P);

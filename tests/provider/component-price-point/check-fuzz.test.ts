@@ -10,6 +10,9 @@
  * failure, and a field it knows to be invalid one on that field (`prices`, `overagePricing.prices`).
  * Nothing is ever sent but reads.
  *
+ * Its `currencyPrices` (issue 41) are judged by the shared currency oracle (check-fuzz-kit.ts) against a site with
+ * EUR and GBP besides USD: one unit price per tier, then per overage tier, `useSiteExchangeRate` false with them.
+ *
  * It shares the catalog kinds' seed. Reproducing:
  * `CATALOG_FUZZ_SEED=<n> npx vitest run tests/provider/component-price-point/check-fuzz.test.ts`.
  */
@@ -20,6 +23,7 @@ import { kinds } from "../../../provider/runtime";
 import { configure } from "../../../provider/runtime/config";
 import { type Simulator, startSimulator } from "../../../simulator";
 import { seedOf } from "../../seeds";
+import { breakCurrencies, componentCurrencies, Judge, judgeCurrencies, SITE_CURRENCIES } from "../check-fuzz-kit";
 
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 const SEED = seedOf("CATALOG_FUZZ_SEED");
@@ -40,6 +44,7 @@ const INPUTS = [
   "interval",
   "intervalUnit",
   "useSiteExchangeRate",
+  "currencyPrices",
   "taxIncluded",
   "overagePricing",
   "rolloverPrepaidRemainder",
@@ -151,7 +156,32 @@ const validPricePoint: fc.Arbitrary<Props> = fc
   })
   .map(({ pricing: p, frequency, expiration, ...rest }) =>
     compact({ ...rest, ...(p === UNKNOWN ? { pricingScheme: UNKNOWN, prices: UNKNOWN } : (p as Props)), ...frequency, ...expiration }),
-  );
+  )
+  .chain(withCurrencies);
+
+/** How many price levels currency prices mirror: the tiers, then the overage tiers; undefined while unknown. */
+function levels(v: Props): number | undefined {
+  const prices = own(v, "prices");
+  const overage = own(v, "overagePricing");
+  if (!Array.isArray(prices) || prices.some((t) => t === UNKNOWN || Object.values(t ?? {}).includes(UNKNOWN))) return undefined;
+  if (overage === UNKNOWN) return undefined;
+  const extra = (overage as Props | undefined)?.prices;
+  if (extra === UNKNOWN || (Array.isArray(extra) && extra.some((t) => t === UNKNOWN || Object.values(t ?? {}).includes(UNKNOWN))))
+    return undefined;
+  return prices.length + (Array.isArray(extra) ? extra.length : 0);
+}
+
+/** Prices in some of the site's other currencies, one per level, with useSiteExchangeRate false (or unknown). */
+function withCurrencies(v: Props): fc.Arbitrary<Props> {
+  const n = levels(v) ?? 1;
+  return fc
+    .option(componentCurrencies(n), { nil: undefined, freq: 2 })
+    .chain((cp) =>
+      cp !== undefined && Object.keys(cp).length > 0
+        ? orUnknown(fc.constant(false)).map((useSiteExchangeRate) => ({ ...v, currencyPrices: cp, useSiteExchangeRate }))
+        : fc.constant(compact({ ...v, currencyPrices: cp })),
+    );
+}
 
 const junk: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom<unknown>(
@@ -182,6 +212,7 @@ const junk: fc.Arbitrary<unknown> = fc.oneof(
 /** A valid input; one with its tiers (or overage tiers) broken; or one with one to three keys set to junk, removed, or added. */
 const inputs: fc.Arbitrary<Props> = fc.oneof(
   { weight: 2, arbitrary: validPricePoint },
+  { weight: 1, arbitrary: validPricePoint.chain((v) => breakCurrencies("component price point", v)) },
   {
     weight: 2,
     arbitrary: validPricePoint
@@ -230,15 +261,6 @@ const inputs: fc.Arbitrary<Props> = fc.oneof(
 // ---------------------------------------------------------------------------
 
 type Verdict = "ok" | "bad" | "either";
-
-class Judge {
-  readonly mustFail = new Set<string>();
-  unsure = false;
-  field(name: string, v: Verdict) {
-    if (v === "bad") this.mustFail.add(name);
-    if (v === "either") this.unsure = true;
-  }
-}
 
 function scalar(v: unknown, optional: boolean, accept: (v: unknown) => boolean): Verdict {
   if (v === undefined) return optional ? "ok" : "bad";
@@ -333,11 +355,13 @@ function expectPricePoint(news: Props): Judge {
     if (has(n) && !has(u)) j.mustFail.add(u as string);
     if (has(u) && !has(n)) j.mustFail.add(n as string);
   }
+  const owner = { kind: "component price point" as const, tiers: levels(news), useSiteExchangeRate: v("useSiteExchangeRate") };
+  judgeCurrencies(j, owner, v("currencyPrices"), site);
   return j;
 }
 
 const SAYS_WHAT_IS_ACCEPTED =
-  /entries|must|expected|one of|accepted|is required|required with|needs?|choose|declare|set adopt|at least|only the last/i;
+  /entries|must|expected|one of|accepted|is required|required with|needs?|choose|declare|set adopt|at least|only the last|are for its other currencies/i;
 const text = (v: unknown) =>
   JSON.stringify(v, (_k, x) => (typeof x === "number" && (!Number.isFinite(x) || Object.is(x, -0)) ? String(x) : x));
 
@@ -369,6 +393,7 @@ describe(`ComponentPricePoint check() under fuzz (CATALOG_FUZZ_SEED=${SEED})`, (
   const provider = {};
   beforeAll(async () => {
     sim = await startSimulator({ apiKey: KEY });
+    sim.configureSite({ nonPrimaryCurrencies: [...SITE_CURRENCIES] });
     sim.addProductFamily({ handle: "launch", name: "Launch" });
     sim.addComponent({ id: COMPONENT_ID, familyHandle: "launch", kind: "metered", handle: "texts", unitPrice: 1 });
     const config: Record<string, string> = {
@@ -413,7 +438,7 @@ describe(`ComponentPricePoint check() under fuzz (CATALOG_FUZZ_SEED=${SEED})`, (
 
   it(`${RUNS} inputs, first deploys and updates; reads only`, async () => {
     const before = sim.requests.length;
-    const seen = { valid: 0, brokenTiers: 0 };
+    const seen = { valid: 0, brokenTiers: 0, validCurrencies: 0, badCurrencies: 0 };
     try {
       await fc.assert(
         fc.asyncProperty(inputs, fc.boolean(), async (news, update) => {
@@ -422,6 +447,9 @@ describe(`ComponentPricePoint check() under fuzz (CATALOG_FUZZ_SEED=${SEED})`, (
           const j = expectPricePoint(news);
           if (j.mustFail.size === 0 && !j.unsure) seen.valid++;
           if (j.mustFail.has("prices") || j.mustFail.has("overagePricing.prices")) seen.brokenTiers++;
+          if (j.mustFail.size === 0 && !j.unsure && Object.keys((own(news, "currencyPrices") as object | undefined) ?? {}).length > 0)
+            seen.validCurrencies++;
+          if ([...j.mustFail].some((f) => f.startsWith("currencyPrices") || f === "useSiteExchangeRate")) seen.badCurrencies++;
           // A first deploy reads its component: a known id of no component fails on `component`.
           const component = own(news, "component");
           if (
@@ -444,6 +472,8 @@ describe(`ComponentPricePoint check() under fuzz (CATALOG_FUZZ_SEED=${SEED})`, (
     // Neither side vacuous: inputs known valid (no failure allowed) and tiers known broken (a failure on them required).
     expect(seen.valid).toBeGreaterThan(RUNS / 10);
     expect(seen.brokenTiers).toBeGreaterThan(RUNS / 10);
+    expect(seen.validCurrencies).toBeGreaterThan(RUNS / 20);
+    expect(seen.badCurrencies).toBeGreaterThan(RUNS / 20);
     const sent = sim.requests.slice(before).filter((r) => r.method !== "GET");
     expect(sent, "check sent something other than reads").toEqual([]);
   }, 60_000);

@@ -261,7 +261,7 @@ function expectCoupon(news: Props): Judge {
   return j;
 }
 
-const SAYS_WHAT_IS_ACCEPTED = /entries|entry|must|expected|one of|accepted|is required|required with|needs?|choose|declare|set adopt/i;
+const SAYS_WHAT_IS_ACCEPTED = /entries|entry|must|expected|one of|accepted|is required|required with|needs?|choose|declare|set adopt|are for its other currencies/i;
 
 const text = (v: unknown) =>
   JSON.stringify(v, (_k, x) => (typeof x === "number" && (!Number.isFinite(x) || Object.is(x, -0)) ? String(x) : x));
