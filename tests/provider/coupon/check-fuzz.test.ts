@@ -9,6 +9,9 @@
  * to be valid gets no failure, and a field it knows to be invalid gets one on that field. Nothing is ever
  * sent but reads.
  *
+ * Its `currencyPrices` (issue 41) are judged by the shared currency oracle (check-fuzz-kit.ts) against a site with
+ * EUR and GBP besides USD: a flat-amount coupon's, in whole units of the currency; a percentage coupon takes none.
+ *
  * Reproducing: `CATALOG_FUZZ_SEED=<n> npx vitest run tests/provider/coupon/check-fuzz.test.ts`
  * (fast-check's error carries the seed and shrink path too).
  */
@@ -19,6 +22,7 @@ import { kinds } from "../../../provider/runtime";
 import { configure } from "../../../provider/runtime/config";
 import { type Simulator, startSimulator } from "../../../simulator";
 import { seedOf } from "../../seeds";
+import { breakCurrencies, couponCurrencies, Judge, judgeCurrencies, SITE_CURRENCIES } from "../check-fuzz-kit";
 
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 const SEED = seedOf("CATALOG_FUZZ_SEED");
@@ -51,6 +55,7 @@ const INPUTS = [
   "compoundingStrategy",
   "restrictedProducts",
   "restrictedComponents",
+  "currencyPrices",
   "site",
   ...FLAGS,
 ];
@@ -123,7 +128,13 @@ const validCoupon: fc.Arbitrary<Props> = fc
     adopt: opt(fc.boolean()),
     site: fc.option(fc.constantFrom("eu-shop", UNKNOWN), { nil: undefined, freq: 3 }),
   })
-  .map(({ discount, duration, ...rest }) => compact({ ...rest, ...discount, ...duration }));
+  .map(({ discount, duration, ...rest }) => compact({ ...rest, ...discount, ...duration }))
+  // A flat amount's prices in some of the site's other currencies, whole units.
+  .chain((c) =>
+    c.amountInCents === undefined
+      ? fc.constant(c)
+      : fc.option(couponCurrencies, { nil: undefined, freq: 2 }).map((currencyPrices) => compact({ ...c, currencyPrices })),
+  );
 
 /** A valid input, or one with one to three keys set to a bad or arbitrary value, removed, or added. */
 const inputs: fc.Arbitrary<Props> = (() => {
@@ -160,6 +171,7 @@ const inputs: fc.Arbitrary<Props> = (() => {
   );
   return fc.oneof(
     { weight: 2, arbitrary: validCoupon },
+    { weight: 1, arbitrary: validCoupon.chain((v) => breakCurrencies("coupon", v)) },
     {
       weight: 3,
       arbitrary: fc.tuple(validCoupon, fc.array(mutation, { minLength: 1, maxLength: 3 })).map(([base, ms]) => {
@@ -179,15 +191,6 @@ const inputs: fc.Arbitrary<Props> = (() => {
 // ---------------------------------------------------------------------------
 
 const own = (o: Props, k: string) => (Object.hasOwn(o, k) ? o[k] : undefined);
-
-class Judge {
-  readonly mustFail = new Set<string>();
-  unsure = false;
-  field(name: string, v: "ok" | "bad" | "either") {
-    if (v === "bad") this.mustFail.add(name);
-    if (v === "either") this.unsure = true;
-  }
-}
 
 function scalar(v: unknown, optional: boolean, accept: (v: unknown) => boolean): "ok" | "bad" | "either" {
   if (v === undefined) return optional ? "ok" : "bad";
@@ -258,10 +261,12 @@ function expectCoupon(news: Props): Judge {
   if (has("percentage") && has("amountInCents") && v("amountInCents") !== UNKNOWN) j.mustFail.add("amountInCents");
   if (!has("percentage") && !has("amountInCents")) j.mustFail.add("percentage");
   if (has("durationPeriodCount") && v("recurring") !== true && v("recurring") !== UNKNOWN) j.mustFail.add("recurring");
+  judgeCurrencies(j, { kind: "coupon", percentage: v("percentage") }, v("currencyPrices"), site);
   return j;
 }
 
-const SAYS_WHAT_IS_ACCEPTED = /entries|entry|must|expected|one of|accepted|is required|required with|needs?|choose|declare|set adopt|are for its other currencies/i;
+const SAYS_WHAT_IS_ACCEPTED =
+  /entries|entry|must|expected|one of|accepted|is required|required with|needs?|choose|declare|set adopt|are for its other currencies/i;
 
 const text = (v: unknown) =>
   JSON.stringify(v, (_k, x) => (typeof x === "number" && (!Number.isFinite(x) || Object.is(x, -0)) ? String(x) : x));
@@ -294,6 +299,7 @@ describe(`Coupon check() under fuzz (CATALOG_FUZZ_SEED=${SEED})`, () => {
   const provider = {};
   beforeAll(async () => {
     sim = await startSimulator({ apiKey: KEY });
+    sim.configureSite({ nonPrimaryCurrencies: [...SITE_CURRENCIES] });
     // What a first deploy may meet: restricted handles that resolve, a code to adopt (or refuse with adopt: false), an archived one.
     sim.addProductFamily({ handle: "launch", name: "Launch" });
     sim.addProduct({ id: 1, handle: "basic", familyHandle: "launch" });
@@ -320,12 +326,15 @@ describe(`Coupon check() under fuzz (CATALOG_FUZZ_SEED=${SEED})`, () => {
 
   it(`${RUNS} inputs, first deploys and updates; reads only`, async () => {
     const before = sim.requests.length;
+    const currencies = { valid: 0, bad: 0 };
     try {
       await fc.assert(
         fc.asyncProperty(inputs, fc.boolean(), async (news, update) => {
           // An update: the earlier inputs were the same but for the name (in place). Recorded inputs are always known.
           const olds = update ? { ...Object.fromEntries(Object.entries(news).filter(([, v]) => v !== UNKNOWN)), name: "earlier" } : {};
           const j = expectCoupon(news);
+          if (j.valid && Object.keys((own(news, "currencyPrices") as object | undefined) ?? {}).length > 0) currencies.valid++;
+          if ([...j.mustFail].some((f) => f.startsWith("currencyPrices"))) currencies.bad++;
           // A first deploy reads the service: an existing code is adopted, unless it is archived or adopt is false.
           const code = own(news, "code");
           if (!update && j.mustFail.size === 0 && !j.unsure && own(news, "site") !== UNKNOWN) {
@@ -339,6 +348,9 @@ describe(`Coupon check() under fuzz (CATALOG_FUZZ_SEED=${SEED})`, () => {
       console.error(`coupon check fuzz: failed with CATALOG_FUZZ_SEED=${SEED}`);
       throw err;
     }
+    // Neither side of the currency prices vacuous.
+    expect(currencies.valid).toBeGreaterThan(RUNS / 20);
+    expect(currencies.bad).toBeGreaterThan(RUNS / 20);
     const sent = sim.requests.slice(before).filter((r) => r.method !== "GET");
     expect(sent, "check sent something other than reads").toEqual([]);
   }, 60_000);
