@@ -94,7 +94,7 @@ export function judgeKeys(j: Judge, news: Props, names: readonly string[]) {
 
 /** A reason that says what would be accepted, not only that something is wrong. */
 const SAYS_WHAT_IS_ACCEPTED =
-  /entries|entry|must|expected|one of|accepted|is required|required with|needs?|choose|declare|set adopt|at least|pass its id|unarchive|name a live|are for its other currencies/i;
+  /entries|entry|must|expected|one of|accepted|is required|required with|needs?|choose|declare|set adopt|at least|pass its id|unarchive|name a live|are for its other currencies|starts at/i;
 
 export const text = (v: unknown) =>
   JSON.stringify(v, (_k, x) => (typeof x === "number" && (!Number.isFinite(x) || Object.is(x, -0)) ? String(x) : x));
