@@ -6,9 +6,10 @@
  */
 
 import fc from "fast-check";
-import { expect } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { kinds } from "../../provider/runtime";
-import type { Simulator } from "../../simulator";
+import { configure } from "../../provider/runtime/config";
+import { type Simulator, startSimulator } from "../../simulator";
 
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
@@ -172,6 +173,42 @@ export async function fuzzCheck(sim: Simulator, provider: object, run: FuzzRun) 
   expect(seen.invalid).toBeGreaterThan(run.runs / 10);
   const sent = sim.requests.slice(before).filter((r) => r.method !== "GET");
   expect(sent, "check sent something other than reads").toEqual([]);
+}
+
+/**
+ * A simulator for the file's tests, seeded by `seed`, and a provider configured for it, as the default site and as
+ * "eu-shop" (the one named site the oracles accept): started before the tests, closed after them.
+ */
+export function fuzzSite(key: string, seed: (sim: Simulator) => void): { readonly sim: Simulator; readonly provider: object } {
+  let sim: Simulator | undefined;
+  const provider = {};
+  beforeAll(async () => {
+    sim = await startSimulator({ apiKey: key });
+    seed(sim);
+    const config: Record<string, string> = {
+      "billing:baseUrl": sim.url,
+      "billing:apiKey": key,
+      "billing:sites": JSON.stringify({ "eu-shop": { baseUrl: sim.url, apiKey: key } }),
+    };
+    configure(provider, { config: { get: (k: string) => config[k] } });
+  });
+  afterAll(async () => sim?.close());
+  return {
+    get sim() {
+      if (!sim) throw new Error("the fuzz site is started in beforeAll");
+      return sim;
+    },
+    provider,
+  };
+}
+
+/** One kind's fuzz: its site, and the property run over it. */
+export function describeFuzz(type: string, key: string, seed: (sim: Simulator) => void, run: FuzzRun) {
+  describe(`${type} check() under fuzz (${run.seedName}=${run.seed})`, () => {
+    const site = fuzzSite(key, seed);
+    // A hang guard, not a speed claim.
+    it(`${run.runs} inputs, first deploys and updates; reads only`, () => fuzzCheck(site.sim, site.provider, run), 60_000);
+  });
 }
 
 // ---------------------------------------------------------------------------

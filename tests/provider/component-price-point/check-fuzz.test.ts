@@ -18,12 +18,9 @@
  */
 
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { kinds } from "../../../provider/runtime";
-import { configure } from "../../../provider/runtime/config";
-import { type Simulator, startSimulator } from "../../../simulator";
+import { describe, expect, it } from "vitest";
 import { seedOf } from "../../seeds";
-import { breakCurrencies, componentCurrencies, Judge, judgeCurrencies, SITE_CURRENCIES } from "../check-fuzz-kit";
+import { breakCurrencies, componentCurrencies, fuzzSite, Judge, judgeCurrencies, SITE_CURRENCIES, violations } from "../check-fuzz-kit";
 
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 const SEED = seedOf("CATALOG_FUZZ_SEED");
@@ -33,7 +30,6 @@ const KEY = "sk_component_price_point_fuzz";
 const COMPONENT_ID = 1;
 
 type Props = Record<string, unknown>;
-type Failure = { property: string; reason: string };
 
 const INPUTS = [
   "component",
@@ -360,50 +356,12 @@ function expectPricePoint(news: Props): Judge {
   return j;
 }
 
-const SAYS_WHAT_IS_ACCEPTED =
-  /entries|must|expected|one of|accepted|is required|required with|needs?|choose|declare|set adopt|at least|only the last|are for its other currencies/i;
-const text = (v: unknown) =>
-  JSON.stringify(v, (_k, x) => (typeof x === "number" && (!Number.isFinite(x) || Object.is(x, -0)) ? String(x) : x));
-
-async function violations(provider: object, olds: Props, news: Props, j: Judge) {
-  const found: string[] = [];
-  let answer: { inputs?: unknown; failures?: Failure[] };
-  try {
-    answer = await kinds.componentPricePoint.check(provider, olds, news);
-  } catch (err) {
-    return [`check threw: ${err instanceof Error ? err.message : String(err)}`];
-  }
-  if (!answer || typeof answer.inputs !== "object" || !Array.isArray(answer.failures))
-    return [`check did not answer { inputs, failures }: ${text(answer)}`];
-  const says = (f: Failure) => typeof f.reason === "string" && SAYS_WHAT_IS_ACCEPTED.test(f.reason);
-  for (const f of answer.failures) {
-    const top = f.property.split(/[.[]/)[0] ?? "";
-    if (!INPUTS.includes(top) && !Object.hasOwn(news, f.property)) found.push(`failure names no input: ${text(f)}`);
-    if (!says(f)) found.push(`reason does not say what is accepted: ${text(f)}`);
-  }
-  if (j.mustFail.size === 0 && !j.unsure && answer.failures.length > 0) found.push(`a valid input got failures: ${text(answer.failures)}`);
-  for (const name of j.mustFail)
-    if (!answer.failures.some((f) => f.property === name || f.property.startsWith(`${name}.`)))
-      found.push(`no failure on ${name}; got ${text(answer.failures)}`);
-  return found;
-}
-
 describe(`ComponentPricePoint check() under fuzz (CATALOG_FUZZ_SEED=${SEED})`, () => {
-  let sim: Simulator;
-  const provider = {};
-  beforeAll(async () => {
-    sim = await startSimulator({ apiKey: KEY });
+  const fuzz = fuzzSite(KEY, (sim) => {
     sim.configureSite({ nonPrimaryCurrencies: [...SITE_CURRENCIES] });
     sim.addProductFamily({ handle: "launch", name: "Launch" });
     sim.addComponent({ id: COMPONENT_ID, familyHandle: "launch", kind: "metered", handle: "texts", unitPrice: 1 });
-    const config: Record<string, string> = {
-      "billing:baseUrl": sim.url,
-      "billing:apiKey": KEY,
-      "billing:sites": JSON.stringify({ "eu-shop": { baseUrl: sim.url, apiKey: KEY } }),
-    };
-    configure(provider, { config: { get: (k: string) => config[k] } });
   });
-  afterAll(async () => sim?.close());
 
   const examples: Props[] = [
     {
@@ -437,7 +395,7 @@ describe(`ComponentPricePoint check() under fuzz (CATALOG_FUZZ_SEED=${SEED})`, (
   ];
 
   it(`${RUNS} inputs, first deploys and updates; reads only`, async () => {
-    const before = sim.requests.length;
+    const before = fuzz.sim.requests.length;
     const seen = { valid: 0, brokenTiers: 0, validCurrencies: 0, badCurrencies: 0 };
     try {
       await fc.assert(
@@ -461,7 +419,7 @@ describe(`ComponentPricePoint check() under fuzz (CATALOG_FUZZ_SEED=${SEED})`, (
             Number(component) !== COMPONENT_ID
           )
             j.mustFail.add("component");
-          expect(await violations(provider, olds, news, j)).toEqual([]);
+          expect(await violations("componentPricePoint", fuzz.provider, INPUTS, olds, news, j)).toEqual([]);
         }),
         { numRuns: RUNS, seed: SEED, examples: examples.flatMap((e) => [[e, false] as [Props, boolean], [e, true] as [Props, boolean]]) },
       );
@@ -474,7 +432,7 @@ describe(`ComponentPricePoint check() under fuzz (CATALOG_FUZZ_SEED=${SEED})`, (
     expect(seen.brokenTiers).toBeGreaterThan(RUNS / 10);
     expect(seen.validCurrencies).toBeGreaterThan(RUNS / 20);
     expect(seen.badCurrencies).toBeGreaterThan(RUNS / 20);
-    const sent = sim.requests.slice(before).filter((r) => r.method !== "GET");
+    const sent = fuzz.sim.requests.slice(before).filter((r) => r.method !== "GET");
     expect(sent, "check sent something other than reads").toEqual([]);
   }, 60_000);
 });

@@ -12,14 +12,11 @@
  */
 
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, it } from "vitest";
-import { configure } from "../../../provider/runtime/config";
-import { type Simulator, startSimulator } from "../../../simulator";
 import { seedOf } from "../../seeds";
 import {
   compact,
+  describeFuzz,
   earlier,
-  fuzzCheck,
   isBool,
   isName,
   isSite,
@@ -141,38 +138,27 @@ function judge(news: Props, update: boolean): Judge {
   return j;
 }
 
-describe(`CustomField check() under fuzz (CATALOG_FUZZ_SEED=${SEED})`, () => {
-  let sim: Simulator;
-  const provider = {};
-  beforeAll(async () => {
-    sim = await startSimulator({ apiKey: KEY });
+describeFuzz(
+  "CustomField",
+  KEY,
+  (sim) => {
     sim.addMetafield({ resourceType: "subscriptions", name: "Region", inputType: "dropdown", enum: ["EU", "US"], dataCount: 3 });
     sim.addMetafield({ resourceType: "customers", name: "Segment" });
-    const config: Record<string, string> = {
-      "billing:baseUrl": sim.url,
-      "billing:apiKey": KEY,
-      "billing:sites": JSON.stringify({ "eu-shop": { baseUrl: sim.url, apiKey: KEY } }),
-    };
-    configure(provider, { config: { get: (k: string) => config[k] } });
-  });
-  afterAll(async () => sim?.close());
-
-  it(`${RUNS} inputs, first deploys and updates; reads only`, async () => {
-    await fuzzCheck(sim, provider, {
-      kind: "customField",
-      names: INPUTS,
-      inputs,
-      judge,
-      olds: (news) => earlier(news, { name: "fz-earlier" }),
-      examples: [
-        { resourceType: "subscriptions", name: "Region", inputType: "dropdown", enum: ["EU", "US"], adopt: false },
-        { resourceType: "customers", name: "Plan", inputType: "radio" },
-        { resourceType: "customers", name: "Plan", enum: ["a", "a"], scope: { csv: "yes", colour: true } },
-        { resourceType: UNKNOWN, name: UNKNOWN, inputType: UNKNOWN, enum: [UNKNOWN, ""], deleteData: 1 },
-      ],
-      runs: RUNS,
-      seed: SEED,
-      seedName: "CATALOG_FUZZ_SEED",
-    });
-  }, 60_000);
-});
+  },
+  {
+    kind: "customField",
+    names: INPUTS,
+    inputs,
+    judge,
+    olds: (news) => earlier(news, { name: "fz-earlier" }),
+    examples: [
+      { resourceType: "subscriptions", name: "Region", inputType: "dropdown", enum: ["EU", "US"], adopt: false },
+      { resourceType: "customers", name: "Plan", inputType: "radio" },
+      { resourceType: "customers", name: "Plan", enum: ["a", "a"], scope: { csv: "yes", colour: true } },
+      { resourceType: UNKNOWN, name: UNKNOWN, inputType: UNKNOWN, enum: [UNKNOWN, ""], deleteData: 1 },
+    ],
+    runs: RUNS,
+    seed: SEED,
+    seedName: "CATALOG_FUZZ_SEED",
+  },
+);

@@ -14,14 +14,11 @@
  */
 
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, it } from "vitest";
-import { configure } from "../../../provider/runtime/config";
-import { type Simulator, startSimulator } from "../../../simulator";
 import { seedOf } from "../../seeds";
 import {
   compact,
+  describeFuzz,
   earlier,
-  fuzzCheck,
   isBool,
   isInt,
   isName,
@@ -203,11 +200,10 @@ function judge(news: Props, update: boolean): Judge {
   return j;
 }
 
-describe(`Offer check() under fuzz (CATALOG_FUZZ_SEED=${SEED})`, () => {
-  let sim: Simulator;
-  const provider = {};
-  beforeAll(async () => {
-    sim = await startSimulator({ apiKey: KEY });
+describeFuzz(
+  "Offer",
+  KEY,
+  (sim) => {
     sim.addProductFamily({ handle: "launch", name: "Launch" });
     for (const p of PRODUCTS)
       sim.addProduct({
@@ -222,48 +218,38 @@ describe(`Offer check() under fuzz (CATALOG_FUZZ_SEED=${SEED})`, () => {
       for (const handle of c.points) sim.addComponentPricePoint({ componentId: c.id }, { handle, unitPrice: 2 });
     }
     for (const c of COUPONS) sim.addCoupon({ id: c.id, familyHandle: "launch", code: c.code, percentage: 10, archived: c.archived });
-    const config: Record<string, string> = {
-      "billing:baseUrl": sim.url,
-      "billing:apiKey": KEY,
-      "billing:sites": JSON.stringify({ "eu-shop": { baseUrl: sim.url, apiKey: KEY } }),
-    };
-    configure(provider, { config: { get: (k: string) => config[k] } });
-  });
-  afterAll(async () => sim?.close());
-
-  it(`${RUNS} inputs, first deploys and updates; reads only`, async () => {
-    await fuzzCheck(sim, provider, {
-      kind: "offer",
-      names: INPUTS,
-      inputs,
-      judge,
-      olds: (news) => earlier(news, { name: "earlier" }),
-      examples: [
-        { handle: "fz-a", name: "A", product: "handle:basic", productPricePoint: "handle:basic-annual", coupons: ["WEB10", 20] },
-        { handle: "fz.a", name: "A", product: 1 },
-        { handle: "fz-b", name: "B", product: "handle:legacy", coupons: ["OLD5"] },
-        { handle: "fz-c", name: "C", product: 1, components: [{ component: "handle:support", startingQuantity: 2 }] },
-        { handle: "fz-d", name: "D", product: 1, components: [{ component: 10, startingQuantity: 2 }] },
-        {
-          handle: "fz-e",
-          name: "E",
-          product: 1,
-          components: [
-            { component: 11, startingQuantity: 1 },
-            { component: "handle:texts", startingQuantity: 3 },
-          ],
-        },
-        {
-          handle: "fz-f",
-          name: "F",
-          product: 1,
-          components: [{ component: 424_242, pricePoint: "handle:texts-bulk", startingQuantity: 1 }],
-        },
-        { handle: UNKNOWN, name: "U", product: UNKNOWN, components: [UNKNOWN], coupons: ["web10"] },
-      ],
-      runs: RUNS,
-      seed: SEED,
-      seedName: "CATALOG_FUZZ_SEED",
-    });
-  }, 60_000);
-});
+  },
+  {
+    kind: "offer",
+    names: INPUTS,
+    inputs,
+    judge,
+    olds: (news) => earlier(news, { name: "earlier" }),
+    examples: [
+      { handle: "fz-a", name: "A", product: "handle:basic", productPricePoint: "handle:basic-annual", coupons: ["WEB10", 20] },
+      { handle: "fz.a", name: "A", product: 1 },
+      { handle: "fz-b", name: "B", product: "handle:legacy", coupons: ["OLD5"] },
+      { handle: "fz-c", name: "C", product: 1, components: [{ component: "handle:support", startingQuantity: 2 }] },
+      { handle: "fz-d", name: "D", product: 1, components: [{ component: 10, startingQuantity: 2 }] },
+      {
+        handle: "fz-e",
+        name: "E",
+        product: 1,
+        components: [
+          { component: 11, startingQuantity: 1 },
+          { component: "handle:texts", startingQuantity: 3 },
+        ],
+      },
+      {
+        handle: "fz-f",
+        name: "F",
+        product: 1,
+        components: [{ component: 424_242, pricePoint: "handle:texts-bulk", startingQuantity: 1 }],
+      },
+      { handle: UNKNOWN, name: "U", product: UNKNOWN, components: [UNKNOWN], coupons: ["web10"] },
+    ],
+    runs: RUNS,
+    seed: SEED,
+    seedName: "CATALOG_FUZZ_SEED",
+  },
+);

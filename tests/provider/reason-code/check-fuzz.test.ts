@@ -11,13 +11,10 @@
  */
 
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, it } from "vitest";
-import { configure } from "../../../provider/runtime/config";
-import { type Simulator, startSimulator } from "../../../simulator";
 import { seedOf } from "../../seeds";
 import {
+  describeFuzz,
   earlier,
-  fuzzCheck,
   isBool,
   isInt,
   isName,
@@ -75,37 +72,26 @@ function judge(news: Props, update: boolean): Judge {
   return j;
 }
 
-describe(`ReasonCode check() under fuzz (CATALOG_FUZZ_SEED=${SEED})`, () => {
-  let sim: Simulator;
-  const provider = {};
-  beforeAll(async () => {
-    sim = await startSimulator({ apiKey: KEY });
+describeFuzz(
+  "ReasonCode",
+  KEY,
+  (sim) => {
     for (const [i, code] of HELD.entries()) sim.addReasonCode({ code, description: `Held ${i}` });
-    const config: Record<string, string> = {
-      "billing:baseUrl": sim.url,
-      "billing:apiKey": KEY,
-      "billing:sites": JSON.stringify({ "eu-shop": { baseUrl: sim.url, apiKey: KEY } }),
-    };
-    configure(provider, { config: { get: (k: string) => config[k] } });
-  });
-  afterAll(async () => sim?.close());
-
-  it(`${RUNS} inputs, first deploys and updates; reads only`, async () => {
-    await fuzzCheck(sim, provider, {
-      kind: "reasonCode",
-      names: INPUTS,
-      inputs,
-      judge,
-      olds: (news) => earlier(news, { code: EARLIER_CODE }),
-      examples: [
-        { code: "TOO_EXPENSIVE", description: "Too expensive", adopt: false },
-        { code: "fz-new", description: " ", position: 0 },
-        { code: UNKNOWN, description: UNKNOWN, position: 1.5, site: UNKNOWN },
-        { code: "   ", description: "x".repeat(256), colour: "red" },
-      ],
-      runs: RUNS,
-      seed: SEED,
-      seedName: "CATALOG_FUZZ_SEED",
-    });
-  }, 60_000);
-});
+  },
+  {
+    kind: "reasonCode",
+    names: INPUTS,
+    inputs,
+    judge,
+    olds: (news) => earlier(news, { code: EARLIER_CODE }),
+    examples: [
+      { code: "TOO_EXPENSIVE", description: "Too expensive", adopt: false },
+      { code: "fz-new", description: " ", position: 0 },
+      { code: UNKNOWN, description: UNKNOWN, position: 1.5, site: UNKNOWN },
+      { code: "   ", description: "x".repeat(256), colour: "red" },
+    ],
+    runs: RUNS,
+    seed: SEED,
+    seedName: "CATALOG_FUZZ_SEED",
+  },
+);
