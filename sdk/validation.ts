@@ -3,8 +3,9 @@ import type { z } from "zod";
 /**
  * Turns zod issues into `{ property, message }` pairs with dotted property
  * paths, the form every error and every Pulumi CheckFailure of this package
- * uses. `accepted` lists, per object path ("" for the top), the keys that
- * object takes, so an unknown key's message says what would be accepted.
+ * uses. `accepted` lists, per object path ("" for the top; "*" for any list
+ * index or record key), the keys that object takes, so an unknown key's
+ * message says what would be accepted.
  */
 export function problemsOf(
   error: z.ZodError,
@@ -20,7 +21,7 @@ export function problemsOf(
     const path = issue.path.map(String);
     if (issue.code === "unrecognized_keys") {
       // One problem per key, each named by its own path.
-      const keys = accepted[path.join(".")];
+      const keys = keysAt(accepted, path);
       return issue.keys.map((key) => ({
         property: [prefix, ...path, key === "" ? "(empty key)" : key].filter(Boolean).join("."),
         message: `is not a known property${keys ? ` (accepted: ${keys.join(", ")})` : ""}`,
@@ -31,6 +32,17 @@ export function problemsOf(
     if (issue.code === "invalid_type" && /received undefined/.test(message)) message = "is required";
     return [{ property, message }];
   });
+}
+
+/** The keys accepted at `path`: its own entry, else one whose "*" segments stand for any list index or record key. */
+function keysAt(accepted: Readonly<Record<string, readonly string[]>>, path: readonly string[]): readonly string[] | undefined {
+  const exact = accepted[path.join(".")];
+  if (exact) return exact;
+  for (const [pattern, keys] of Object.entries(accepted)) {
+    const segments = pattern === "" ? [] : pattern.split(".");
+    if (segments.length === path.length && segments.every((s, i) => s === "*" || s === path[i])) return keys;
+  }
+  return undefined;
 }
 
 /** The keys an object schema accepts, for {@link problemsOf}'s `accepted`. */

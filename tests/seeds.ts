@@ -7,7 +7,10 @@
 export const FIXED_SEEDS = {
   /** tests/provider/check-fuzz.test.ts, tests/provider/subscription-migration/preview-fuzz.test.ts */
   FUZZ_SEED: 24_01,
-  /** tests/provider/catalog-check-fuzz.test.ts, and component-, component-price-point- and coupon-check-fuzz */
+  /**
+   * tests/provider/catalog-check-fuzz.test.ts, and the check-fuzz of component, component-price-point and coupon, and of the
+   * site configuration's reason-code, custom-field and offer (tests/provider/<kind>/check-fuzz.test.ts)
+   */
   CATALOG_FUZZ_SEED: 24_02,
   /** tests/reliability/fault-matrix.test.ts (its simulators' fault draws included) */
   FAULT_MATRIX_SEED: 24_03,

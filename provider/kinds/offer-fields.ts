@@ -5,7 +5,7 @@ import { integer, valueText } from "../../sdk/input-values";
 import type { OfferInput } from "../../sdk/site-config/input-types";
 import type { Offer as ServiceOffer } from "../../sdk/site-config/results";
 import { isUnknown } from "../engine";
-import { findByHandle, referencedHandle, referenceField, referenceOrder } from "./catalog";
+import { findByHandle, isNotFound, referencedHandle, referenceField, referenceOrder } from "./catalog";
 import { referenceSet } from "./coupon-fields";
 import { accepting } from "./inputs";
 import type { Context } from "./kind";
@@ -126,7 +126,11 @@ function pricePointOf(
   const pp = points.find((p) => (handle === undefined ? p.id === ref : p.handle === handle));
   if (!pp && handle !== undefined)
     throw new Unresolved(where.property, noHandle(ctx, site, `price point of ${where.owner}`, handle, where.resource, "pricePointId"));
-  if (!pp) throw new Unresolved(where.property, `price point ${ref} is not one of ${where.owner}'s`);
+  if (!pp)
+    throw new Unresolved(
+      where.property,
+      `price point ${ref} is not one of ${where.owner}'s: name one of its price points (its id, or "handle:<handle>")`,
+    );
   if (where.strict && pp.archivedAt !== undefined)
     throw new Unresolved(where.property, archivedRefusal(`price point \`${pp.handle ?? pp.id}\` of ${where.owner}`, pp.archivedAt));
   return pp.id;
@@ -153,7 +157,14 @@ async function componentIds(
     );
   const component = found?.id ?? (item.component as number);
   if (item.pricePoint === undefined) return { componentId: component, startingQuantity: item.startingQuantity };
-  const points = await client.listComponentPricePoints(component, { includeArchived: true });
+  // An id is not read otherwise: one that names no component is the list's 404, a failure naming the input (not a throw).
+  const points = await client.listComponentPricePoints(component, { includeArchived: true }).catch((err: unknown) => {
+    if (!isNotFound(err)) throw err;
+    throw new Unresolved(
+      "components",
+      `no component has the id ${component} at site ${ctx.siteLabel(site)}: name a component the site holds (its id, or "handle:<handle>"; for a Component declared in the same program, its \`componentId\`)`,
+    );
+  });
   const owner = `component ${handle !== undefined ? `\`${handle}\`` : component}`;
   const pricePointId = pricePointOf(ctx, site, points, item.pricePoint, {
     property: "components",
@@ -170,7 +181,10 @@ async function couponCodes(client: BillingClient, refs: readonly Ref[], siteLabe
   return refs.map((r) => {
     const c = held.find((x) => (typeof r === "number" ? x.id === r : x.code === r.slice("handle:".length)));
     if (!c?.code)
-      throw new Unresolved("coupons", `no coupon has the ${typeof r === "number" ? `id ${r}` : `code ${r.slice(7)}`} at site ${siteLabel}`);
+      throw new Unresolved(
+        "coupons",
+        `no coupon has the ${typeof r === "number" ? `id ${r}` : `code ${r.slice(7)}`} at site ${siteLabel}: name a coupon the site holds (its code or its id; for a Coupon declared in the same program, its \`code\`)`,
+      );
     if (strict && c.archivedAt !== undefined) throw new Unresolved("coupons", archivedRefusal(`coupon \`${c.code}\``, c.archivedAt));
     return c.code;
   });
@@ -184,7 +198,10 @@ async function productOf(ctx: Context, d: Declared) {
     handle === undefined ? await findByHandle(() => client.readProduct(d.product as number)) : await productWithHandle(client, handle);
   if (p) return p;
   if (handle !== undefined) throw new Unresolved("product", noHandle(ctx, d.site, "product", handle, "Product", "productId"));
-  throw new Unresolved("product", `no product has the id ${d.product} at site ${ctx.siteLabel(d.site)}`);
+  throw new Unresolved(
+    "product",
+    `no product has the id ${d.product} at site ${ctx.siteLabel(d.site)}: name a product the site holds (its id, or "handle:<handle>"; for a Product declared in the same program, its \`productId\`)`,
+  );
 }
 
 /**
@@ -208,7 +225,7 @@ export async function resolveOffer(ctx: Context, d: Declared, strict = false): P
         });
   const components = d.components && (await Promise.all(d.components.map((c) => componentIds(ctx, d.site, c, strict))));
   if (components && new Set(components.map((c) => c.componentId)).size !== components.length)
-    throw new Unresolved("components", "names one component twice (by its id and its handle)");
+    throw new Unresolved("components", "must name each component once: it names one twice (by its id and its handle)");
   return {
     handle: d.handle,
     name: d.name,

@@ -4,9 +4,9 @@ import { offerInput } from "../../sdk/site-config/inputs";
 import type { Offer as ServiceOffer } from "../../sdk/site-config/results";
 import { isUnknown } from "../engine";
 import { shellProvider } from "../shell";
-import { adoptField, handleField, nameField, referenceField } from "./catalog";
+import { adoptField, nameField, referenceField } from "./catalog";
 import type { OfferArgs, OfferOutputs } from "./generated/offer";
-import { siteInput } from "./inputs";
+import { accepting, siteInput } from "./inputs";
 import { type ArgsOf, type CatalogReader, type Context, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
 import { type LifecycleState, labelOf, lifecycle, Refusal, type Steps } from "./lifecycle";
 import {
@@ -43,7 +43,9 @@ const kind = declareKind({
   summary:
     "An offer: a product at a price point, components with starting quantities and coupons, signed up to as one. The service has no update: a change needs a new handle, and replaces the offer (the new one created, then the old one archived). Delete archives it.",
   inputs: z.object({
-    handle: handleField("offer"),
+    handle: accepting<string>({ type: "string", pattern: "^[a-z0-9][a-z0-9_-]*$", maxLength: 255 })(sdk.handle).describe(
+      "The offer's handle: its identity across sites (ids differ per site). Lowercase letters, numbers, '-' and '_', starting with a letter or number (the service takes no '.' or ':' in an offer's handle). Handles are unique within a site.",
+    ),
     name: nameField("The offer's name (1 to 255 characters)."),
     description: sdk.description,
     product: referenceField("product").describe(

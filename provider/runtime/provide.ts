@@ -34,13 +34,25 @@ export interface ProvidedKind {
 
 /** The keys each object input accepts ("" for the inputs themselves, "selector" for a nested one), for messages. */
 function acceptedKeys(inputs: z.ZodObject): { [path: string]: readonly string[] } {
-  const out: { [path: string]: readonly string[] } = { "": Object.keys(inputs.shape) };
-  for (const [key, field] of Object.entries(inputs.shape)) {
-    let inner: z.core.$ZodType | undefined = field;
-    // Through .optional(), .default(), .nullable(): each keeps the field's schema as its innerType.
-    while (inner && !(inner instanceof z.ZodObject) && "innerType" in inner._zod.def) inner = inner._zod.def.innerType as z.core.$ZodType;
-    if (inner instanceof z.ZodObject) out[key] = Object.keys(inner.shape);
-  }
+  const out: { [path: string]: readonly string[] } = {};
+  // Every object the inputs hold, at any depth: in a list ("prices.*") or as a record's values ("currencyPrices.*") too,
+  // so that an unknown key in a tier or in a currency's amounts says what would be accepted there.
+  const walk = (schema: z.core.$ZodType, path: readonly string[]): void => {
+    let inner: z.core.$ZodType = schema;
+    // Through .optional(), .default(), .nullable() (their innerType) and .transform() (the pipe's input).
+    for (;;) {
+      const def = inner._zod.def as { innerType?: z.core.$ZodType; type: string; in?: z.core.$ZodType };
+      if (def.innerType) inner = def.innerType;
+      else if (def.type === "pipe" && def.in) inner = def.in;
+      else break;
+    }
+    if (inner instanceof z.ZodObject) {
+      out[path.join(".")] = Object.keys(inner.shape);
+      for (const [key, field] of Object.entries(inner.shape)) walk(field as z.core.$ZodType, [...path, key]);
+    } else if (inner instanceof z.ZodArray) walk(inner.element as z.core.$ZodType, [...path, "*"]);
+    else if (inner instanceof z.ZodRecord) walk(inner._zod.def.valueType as z.core.$ZodType, [...path, "*"]);
+  };
+  walk(inputs, []);
   return out;
 }
 

@@ -163,7 +163,7 @@ export interface OfferArgs {
      */
     description?: pulumi.Input<string | undefined>;
     /**
-     * The offer's handle: its identity across sites (ids differ per site). Lowercase letters, numbers, '.', ':', '-', '_', starting with a letter or number. Handles are unique within a site and stay taken after an archive.
+     * The offer's handle: its identity across sites (ids differ per site). Lowercase letters, numbers, '-' and '_', starting with a letter or number (the service takes no '.' or ':' in an offer's handle). Handles are unique within a site.
      */
     handle: pulumi.Input<string>;
     /**

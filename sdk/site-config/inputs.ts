@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { catalogHandle } from "../catalog/inputs";
 import { name as catalogName, text } from "../catalog/text";
 import { flag, integer, valueText } from "../input-values";
 
@@ -120,6 +119,8 @@ const reasonCodeShape = {
   code: reasonCodeCode.describe("The code's unique identifier among the site's reason codes."),
   description: text("a description", 255)
     .min(1, "must not be empty (the service refuses a blank description)")
+    // Only spaces is blank to the service too ("Description: cannot be blank."); an empty one has its own message above.
+    .regex(/^$|\S/, "must not be only spaces (the service refuses a blank description): a description of 1 to 255 characters")
     .describe("The friendly summary of what the code signifies, shown to customers who cancel."),
   position: integer(1, "a whole number, 1 or more").optional().describe("The code's place in lists (1 first)."),
 };
@@ -136,6 +137,20 @@ export const reasonCodeUpdateInput = z
   .strict();
 
 const id = (what: string) => integer(1, `a ${what} id, a whole number, 1 or more`);
+
+const OFFER_HANDLE_RULE = "a lowercase letter or number first, then only lowercase letters, numbers, '-' and '_'";
+
+/**
+ * An offer's handle: narrower than a catalog object's, as the service's offer create says ("Handles can only contain
+ * lowercase letters, numbers, dashes and underscores": no '.' or ':'), so that such a handle fails before it is sent.
+ */
+const offerHandle = z
+  .string({ error: (i) => `must be an offer's handle (a string: ${OFFER_HANDLE_RULE}), got ${valueText(i.input)}` })
+  .min(1, `must not be empty: an offer's handle is ${OFFER_HANDLE_RULE}`)
+  .max(255, "must be at most 255 characters")
+  .regex(/^[a-z0-9][a-z0-9_-]*$/, {
+    error: (i) => `must be ${OFFER_HANDLE_RULE} (the service refuses '.' and ':' in an offer's handle), got ${valueText(i.input)}`,
+  });
 
 const offerComponent = z
   .object(
@@ -158,7 +173,7 @@ const offerComponent = z
 export const offerInput = z
   .object(
     {
-      handle: catalogHandle.describe("The offer's API handle, unique among the site's offers."),
+      handle: offerHandle.describe("The offer's API handle, unique among the site's offers."),
       name: catalogName().describe("The offer's name."),
       description: text("a description").optional().describe("The offer's description."),
       productId: id("product").describe("The product's id on this site."),

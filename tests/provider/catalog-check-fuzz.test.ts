@@ -8,16 +8,29 @@
  * would be accepted; an input an independent oracle knows to be valid gets no failure, and a field
  * it knows to be invalid gets one on that field. Nothing is ever sent but reads.
  *
+ * A product's and a price point's `currencyPrices` (issue 41) are judged by the shared currency oracle
+ * (check-fuzz-kit.ts) against a site with EUR and GBP besides USD: the roles mirror the pricing (baseline, trial
+ * with a trial, initial with an initial charge), amounts in the currency's units, `useSiteExchangeRate` false.
+ *
  * Reproducing: `CATALOG_FUZZ_SEED=<n> npx vitest run tests/provider/catalog-check-fuzz.test.ts`
  * (fast-check's error carries the seed and shrink path too).
  */
 
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { kinds } from "../../provider/runtime";
-import { configure } from "../../provider/runtime/config";
-import { type Simulator, startSimulator } from "../../simulator";
+import { describe, expect, it } from "vitest";
+import type { kinds } from "../../provider/runtime";
 import { seedOf } from "../seeds";
+import {
+  breakCurrencies,
+  fuzzSite,
+  Judge,
+  judgeCurrencies,
+  mutated,
+  pricePointCurrencies,
+  rolesOf,
+  SITE_CURRENCIES,
+  violations,
+} from "./check-fuzz-kit";
 
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 const SEED = seedOf("CATALOG_FUZZ_SEED");
@@ -25,7 +38,6 @@ const RUNS = 1500;
 const KEY = "sk_catalog_fuzz";
 
 type Props = Record<string, unknown>;
-type Failure = { property: string; reason: string };
 
 /** A record without its `undefined` values (an absent optional input). */
 const compact = (o: Props): Props => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
@@ -57,11 +69,24 @@ const PRODUCT_INPUTS = [
   "requireBillingAddress",
   "requireShippingAddress",
   ...PRICING,
+  "useSiteExchangeRate",
+  "currencyPrices",
   "adopt",
   "pricingChangeAcknowledged",
   "site",
 ];
-const PRICE_POINT_INPUTS = ["product", "handle", "name", ...PRICING, "default", "adopt", "pricingChangeAcknowledged", "site"];
+const PRICE_POINT_INPUTS = [
+  "product",
+  "handle",
+  "name",
+  ...PRICING,
+  "useSiteExchangeRate",
+  "currencyPrices",
+  "default",
+  "adopt",
+  "pricingChangeAcknowledged",
+  "site",
+];
 
 // ---------------------------------------------------------------------------
 // Generators
@@ -146,7 +171,24 @@ const validPricing: fc.Arbitrary<Props> = fc
       { nil: undefined },
     ),
   })
-  .map(({ trial, expiration, ...rest }) => compact({ ...rest, ...trial, ...expiration }));
+  .map(({ trial, expiration, ...rest }) => compact({ ...rest, ...trial, ...expiration }))
+  .chain(withCurrencies);
+
+/**
+ * The pricing with prices in some of the site's other currencies mirroring its roles, and `useSiteExchangeRate`
+ * false (or unknown) with them; without them, any choice of it. While a role's field is unknown, any roles.
+ */
+function withCurrencies(pricing: Props): fc.Arbitrary<Props> {
+  const roles = rolesOf(pricing);
+  const currencies = roles ? pricePointCurrencies(roles) : fc.boolean().chain((trial) => pricePointCurrencies({ trial, initial: trial }));
+  return fc
+    .option(currencies, { nil: undefined, freq: 2 })
+    .chain((cp) =>
+      cp !== undefined && Object.keys(cp).length > 0
+        ? orUnknown(fc.constant(false)).map((useSiteExchangeRate) => ({ ...pricing, currencyPrices: cp, useSiteExchangeRate }))
+        : opt(fc.boolean()).map((useSiteExchangeRate) => compact({ ...pricing, currencyPrices: cp, useSiteExchangeRate })),
+    );
+}
 
 const validSite = fc.option(fc.constantFrom("eu-shop", UNKNOWN), { nil: undefined, freq: 3 });
 const reference = fc.oneof(
@@ -197,37 +239,16 @@ const validPricePoint = fc
   )
   .map(([p, pricing]) => compact({ ...p, ...pricing }));
 
-/** A valid input, or one with one to three keys set to a bad or arbitrary value, removed, or added. */
+/** A valid input; one with its currency prices broken; or one with one to three keys set to a bad or arbitrary value, removed, or added. */
 function inputs(valid: fc.Arbitrary<Props>, names: readonly string[]): fc.Arbitrary<Props> {
   const bad = fc.oneof(
     junk,
     badHandle,
     fc.constantFrom<unknown>(-1, -4900, 0.5, 49.99, 1e21, -0.0001, "4900", "handle:", "handle: fz", "nowhere", "wrongkey"),
   );
-  const mutation = fc.oneof(
-    { weight: 4, arbitrary: fc.record({ key: fc.constantFrom(...names), value: bad as fc.Arbitrary<unknown> }) },
-    { weight: 1, arbitrary: fc.record({ key: fc.constantFrom(...names), value: fc.constant<unknown>(undefined) }) },
-    {
-      weight: 1,
-      arbitrary: fc.record({
-        key: fc.constantFrom("colour", "price", "price_in_cents", "interval_unit", "Handle", "__proto__", "constructor"),
-        value: junk,
-      }),
-    },
-  );
   return fc.oneof(
-    { weight: 2, arbitrary: valid },
-    {
-      weight: 3,
-      arbitrary: fc.tuple(valid, fc.array(mutation, { minLength: 1, maxLength: 3 })).map(([base, ms]) => {
-        const entries = new Map(Object.entries(base));
-        for (const m of ms) {
-          if (m.value === undefined) entries.delete(m.key);
-          else entries.set(m.key, m.value);
-        }
-        return Object.fromEntries(entries);
-      }),
-    },
+    { weight: 5, arbitrary: mutated(valid, names, bad, ["colour", "price", "price_in_cents", "interval_unit", "Handle"]) },
+    { weight: 1, arbitrary: valid.chain((v) => breakCurrencies("product price point", v)) },
   );
 }
 
@@ -238,15 +259,6 @@ function inputs(valid: fc.Arbitrary<Props>, names: readonly string[]): fc.Arbitr
 const own = (o: Props, k: string) => (Object.hasOwn(o, k) ? o[k] : undefined);
 
 type Verdict = "ok" | "bad" | "either";
-
-class Judge {
-  readonly mustFail = new Set<string>();
-  unsure = false;
-  field(name: string, v: Verdict) {
-    if (v === "bad") this.mustFail.add(name);
-    if (v === "either") this.unsure = true;
-  }
-}
 
 /** A scalar input: UNKNOWN passes; absent passes when optional. */
 function scalar(v: unknown, optional: boolean, accept: (v: unknown) => boolean): Verdict {
@@ -322,6 +334,13 @@ function expectFamily(news: Props): Judge {
   j.field("description", scalar(own(news, "description"), true, isText(4096)));
   return j;
 }
+/** The currency prices last: their rules read at preview wait for every other field to pass. */
+function judgeCurrencyPrices(j: Judge, news: Props) {
+  j.field("useSiteExchangeRate", scalar(own(news, "useSiteExchangeRate"), true, isBool));
+  const owner = { kind: "product price point" as const, roles: rolesOf(news), useSiteExchangeRate: own(news, "useSiteExchangeRate") };
+  judgeCurrencies(j, owner, own(news, "currencyPrices"), own(news, "site"));
+}
+
 function expectProduct(news: Props): Judge {
   const j = new Judge();
   judgeCommon(j, news, PRODUCT_INPUTS);
@@ -339,6 +358,7 @@ function expectProduct(news: Props): Judge {
     "pricingChangeAcknowledged",
   ])
     j.field(k, scalar(own(news, k), true, isBool));
+  judgeCurrencyPrices(j, news);
   return j;
 }
 function expectPricePoint(news: Props): Judge {
@@ -348,54 +368,17 @@ function expectPricePoint(news: Props): Judge {
   j.field("product", scalar(own(news, "product"), false, isReference));
   j.field("default", scalar(own(news, "default"), true, isBool));
   j.field("pricingChangeAcknowledged", scalar(own(news, "pricingChangeAcknowledged"), true, isBool));
+  judgeCurrencyPrices(j, news);
   return j;
 }
 
-/** A reason that says what would be accepted, not only that something is wrong. */
-const SAYS_WHAT_IS_ACCEPTED = /entries|must|expected|one of|accepted|is required|required with|needs?|choose|declare|set adopt/i;
-
-const text = (v: unknown) =>
-  JSON.stringify(v, (_k, x) => (typeof x === "number" && (!Number.isFinite(x) || Object.is(x, -0)) ? String(x) : x));
-
-async function violations(kind: keyof typeof kinds, provider: object, names: readonly string[], olds: Props, news: Props, j: Judge) {
-  const found: string[] = [];
-  let answer: { inputs?: unknown; failures?: Failure[] };
-  try {
-    answer = await kinds[kind].check(provider, olds, news);
-  } catch (err) {
-    return [`check threw: ${err instanceof Error ? err.message : String(err)}`];
-  }
-  if (!answer || typeof answer.inputs !== "object" || !Array.isArray(answer.failures))
-    return [`check did not answer { inputs, failures }: ${text(answer)}`];
-  for (const f of answer.failures) {
-    const top = f.property.split(/[.[]/)[0];
-    if (!names.includes(top) && !Object.hasOwn(news, f.property) && f.property !== "") found.push(`failure names no input: ${text(f)}`);
-    if (typeof f.reason !== "string" || !SAYS_WHAT_IS_ACCEPTED.test(f.reason))
-      found.push(`reason does not say what is accepted: ${text(f)}`);
-  }
-  if (j.mustFail.size === 0 && !j.unsure && answer.failures.length > 0) found.push(`a valid input got failures: ${text(answer.failures)}`);
-  for (const name of j.mustFail)
-    if (!answer.failures.some((f) => f.property === name || f.property.startsWith(`${name}.`)))
-      found.push(`no failure on ${name}; got ${text(answer.failures)}`);
-  return found;
-}
-
 describe(`catalog kinds' check() under fuzz (CATALOG_FUZZ_SEED=${SEED})`, () => {
-  let sim: Simulator;
-  const provider = {};
-  beforeAll(async () => {
-    sim = await startSimulator({ apiKey: KEY });
+  const fuzz = fuzzSite(KEY, (sim) => {
+    sim.configureSite({ nonPrimaryCurrencies: [...SITE_CURRENCIES] });
     // Objects a first deploy may meet: adopted at preview (no failure), or refused with adopt: false.
     sim.addProductFamily({ handle: "launch", name: "Launch" });
     sim.addProduct({ id: 1, handle: "basic", familyHandle: "launch", pricePoints: [{ handle: "basic-monthly", default: true }] });
-    const config: Record<string, string> = {
-      "billing:baseUrl": sim.url,
-      "billing:apiKey": KEY,
-      "billing:sites": JSON.stringify({ "eu-shop": { baseUrl: sim.url, apiKey: KEY } }),
-    };
-    configure(provider, { config: { get: (k: string) => config[k] } });
   });
-  afterAll(async () => sim?.close());
 
   const cases: [keyof typeof kinds, fc.Arbitrary<Props>, readonly string[], (n: Props) => Judge, Props[]][] = [
     [
@@ -443,7 +426,8 @@ describe(`catalog kinds' check() under fuzz (CATALOG_FUZZ_SEED=${SEED})`, () => 
 
   for (const [kind, arb, names, oracle, examples] of cases) {
     it(`${kind}: ${RUNS} inputs, first deploys and updates; reads only`, async () => {
-      const before = sim.requests.length;
+      const before = fuzz.sim.requests.length;
+      const currencies = { valid: 0, bad: 0 };
       try {
         await fc.assert(
           fc.asyncProperty(arb, fc.boolean(), async (news, update) => {
@@ -451,18 +435,23 @@ describe(`catalog kinds' check() under fuzz (CATALOG_FUZZ_SEED=${SEED})`, () => 
             // Recorded inputs are always known: the UNKNOWN ones left out.
             const olds = update ? { ...Object.fromEntries(Object.entries(news).filter(([, v]) => v !== UNKNOWN)), name: "earlier" } : {};
             const j = oracle(news);
+            // Neither side of the currency prices vacuous: some declared and valid, some known bad.
+            if (j.mustFail.size === 0 && !j.unsure && Object.keys((own(news, "currencyPrices") as object | undefined) ?? {}).length > 0)
+              currencies.valid++;
+            if ([...j.mustFail].some((f) => f.startsWith("currencyPrices") || f === "useSiteExchangeRate")) currencies.bad++;
             // A first deploy's price point reads its product (ids 1 exists, others do not): a known id of no product fails on product.
             const product = own(news, "product");
             if (
               kind === "productPricePoint" &&
               !update &&
               j.mustFail.size === 0 &&
+              !j.unsure &&
               ![own(news, "handle"), own(news, "site")].includes(UNKNOWN) &&
               (typeof product === "number" || (typeof product === "string" && /^[0-9]+$/.test(product))) &&
               Number(product) !== 1
             )
               j.mustFail.add("product");
-            expect(await violations(kind, provider, names, olds, news, j)).toEqual([]);
+            expect(await violations(kind, fuzz.provider, names, olds, news, j)).toEqual([]);
           }),
           { numRuns: RUNS, seed: SEED, examples: examples.flatMap((e) => [[e, false] as [Props, boolean], [e, true] as [Props, boolean]]) },
         );
@@ -470,7 +459,11 @@ describe(`catalog kinds' check() under fuzz (CATALOG_FUZZ_SEED=${SEED})`, () => 
         console.error(`catalog check fuzz ${kind}: failed with CATALOG_FUZZ_SEED=${SEED}`);
         throw err;
       }
-      const sent = sim.requests.slice(before).filter((r) => r.method !== "GET");
+      if (kind !== "productFamily") {
+        expect(currencies.valid).toBeGreaterThan(RUNS / 20);
+        expect(currencies.bad).toBeGreaterThan(RUNS / 20);
+      }
+      const sent = fuzz.sim.requests.slice(before).filter((r) => r.method !== "GET");
       expect(sent, "check sent something other than reads").toEqual([]);
     }, 120_000); // a hang guard, not a speed claim (5.8 s on a loaded 2-core machine)
   }

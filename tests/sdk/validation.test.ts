@@ -38,6 +38,19 @@ describe("problemsOf", () => {
     ]);
   });
 
+  it('reads "*" in an accepted path as any list index or record key, an exact path first', () => {
+    const schema = z.object({
+      prices: z.record(z.string(), z.strictObject({ baseline: z.number() })),
+      tiers: z.array(z.strictObject({ s: z.number() })),
+    });
+    const r = schema.safeParse({ prices: { EUR: { baseline: 9, setup: 1 } }, tiers: [{ s: 1 }, { s: 2, e: 3 }] });
+    const accepted = { "": ["prices", "tiers"], "prices.*": ["baseline"], "tiers.*": ["s"], "tiers.1": ["s", "e?"] };
+    expect(problemsOf(r.error as z.ZodError, undefined, accepted)).toStrictEqual([
+      { property: "prices.EUR.setup", message: "is not a known property (accepted: baseline)" },
+      { property: "tiers.1.e", message: "is not a known property (accepted: s, e?)" },
+    ]);
+  });
+
   it("names the value as a whole (input) when there is no prefix, and the prefix alone when there is one", () => {
     const r = z.number({ error: "must be a number" }).safeParse("7");
     expect(problemsOf(r.error as z.ZodError)).toStrictEqual([{ property: "(input)", message: "must be a number" }]);

@@ -11,7 +11,7 @@ type Outputs = OutputPropsOf<(typeof offer)["kind"]>;
  */
 export interface OfferArgs {
   /**
-   * The offer's handle: its identity across sites (ids differ per site). Lowercase letters, numbers, '.', ':', '-', '_', starting with a letter or number. Handles are unique within a site and stay taken after an archive.
+   * The offer's handle: its identity across sites (ids differ per site). Lowercase letters, numbers, '-' and '_', starting with a letter or number (the service takes no '.' or ':' in an offer's handle). Handles are unique within a site.
    *
    * A change replaces the resource.
    */

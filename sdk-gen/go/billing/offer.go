@@ -101,7 +101,7 @@ type offerArgs struct {
 	Coupons []interface{} `pulumi:"coupons"`
 	// The offer's description.
 	Description *string `pulumi:"description"`
-	// The offer's handle: its identity across sites (ids differ per site). Lowercase letters, numbers, '.', ':', '-', '_', starting with a letter or number. Handles are unique within a site and stay taken after an archive.
+	// The offer's handle: its identity across sites (ids differ per site). Lowercase letters, numbers, '-' and '_', starting with a letter or number (the service takes no '.' or ':' in an offer's handle). Handles are unique within a site.
 	Handle string `pulumi:"handle"`
 	// The offer's name (1 to 255 characters).
 	Name string `pulumi:"name"`
@@ -123,7 +123,7 @@ type OfferArgs struct {
 	Coupons pulumi.ArrayInput
 	// The offer's description.
 	Description pulumi.StringPtrInput
-	// The offer's handle: its identity across sites (ids differ per site). Lowercase letters, numbers, '.', ':', '-', '_', starting with a letter or number. Handles are unique within a site and stay taken after an archive.
+	// The offer's handle: its identity across sites (ids differ per site). Lowercase letters, numbers, '-' and '_', starting with a letter or number (the service takes no '.' or ':' in an offer's handle). Handles are unique within a site.
 	Handle pulumi.StringInput
 	// The offer's name (1 to 255 characters).
 	Name pulumi.StringInput

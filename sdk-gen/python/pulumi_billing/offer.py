@@ -33,7 +33,7 @@ class OfferArgs:
         """
         The set of arguments for constructing a Offer resource.
 
-        :param pulumi.Input[_builtins.str] handle: The offer's handle: its identity across sites (ids differ per site). Lowercase letters, numbers, '.', ':', '-', '_', starting with a letter or number. Handles are unique within a site and stay taken after an archive.
+        :param pulumi.Input[_builtins.str] handle: The offer's handle: its identity across sites (ids differ per site). Lowercase letters, numbers, '-' and '_', starting with a letter or number (the service takes no '.' or ':' in an offer's handle). Handles are unique within a site.
         :param pulumi.Input[_builtins.str] name: The offer's name (1 to 255 characters).
         :param pulumi.Input[Union[_builtins.int, _builtins.str]] product: The product: a Product's `productId`, an id, or "handle:<handle>" (resolved at apply time).
         :param pulumi.Input[_builtins.bool] adopt: Default true: a create first looks for an offer with this handle and adopts it when it holds what is declared (unarchiving it if archived). false: an existing handle is a preview error.
@@ -63,7 +63,7 @@ class OfferArgs:
     @pulumi.getter
     def handle(self) -> pulumi.Input[_builtins.str]:
         """
-        The offer's handle: its identity across sites (ids differ per site). Lowercase letters, numbers, '.', ':', '-', '_', starting with a letter or number. Handles are unique within a site and stay taken after an archive.
+        The offer's handle: its identity across sites (ids differ per site). Lowercase letters, numbers, '-' and '_', starting with a letter or number (the service takes no '.' or ':' in an offer's handle). Handles are unique within a site.
         """
         return pulumi.get(self, "handle")
 
@@ -195,7 +195,7 @@ class Offer(pulumi.CustomResource):
         :param pulumi.Input[Sequence[pulumi.Input[Union['OfferComponentsItemArgs', 'OfferComponentsItemArgsDict']]]] components: The components the offer includes, each with its price point and starting quantity. Order does not matter.
         :param pulumi.Input[Sequence[pulumi.Input[Union[_builtins.int, _builtins.str]]]] coupons: The coupons the offer applies: each a coupon's code (a Coupon's `code`), its id (a Coupon's `couponId`), or "handle:<code>". Order does not matter.
         :param pulumi.Input[_builtins.str] description: The offer's description.
-        :param pulumi.Input[_builtins.str] handle: The offer's handle: its identity across sites (ids differ per site). Lowercase letters, numbers, '.', ':', '-', '_', starting with a letter or number. Handles are unique within a site and stay taken after an archive.
+        :param pulumi.Input[_builtins.str] handle: The offer's handle: its identity across sites (ids differ per site). Lowercase letters, numbers, '-' and '_', starting with a letter or number (the service takes no '.' or ':' in an offer's handle). Handles are unique within a site.
         :param pulumi.Input[_builtins.str] name: The offer's name (1 to 255 characters).
         :param pulumi.Input[Union[_builtins.int, _builtins.str]] product: The product: a Product's `productId`, an id, or "handle:<handle>" (resolved at apply time).
         :param pulumi.Input[Union[_builtins.int, _builtins.str]] product_price_point: One of the product's price points: a ProductPricePoint's `pricePointId`, an id, or "handle:<handle>" of a price point of the product. Left out: the product's default at the create (the service's rule), not compared afterwards.

@@ -12,11 +12,10 @@
  */
 
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { kinds } from "../../../provider/runtime";
-import { configure } from "../../../provider/runtime/config";
-import { type Simulator, startSimulator } from "../../../simulator";
 import { seedOf } from "../../seeds";
+import { fuzzSite } from "../check-fuzz-kit";
 
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 const SEED = seedOf("CATALOG_FUZZ_SEED");
@@ -180,22 +179,12 @@ const SAYS_WHAT_IS_ACCEPTED = /entries|must|expected|one of|accepted|is required
 const text = (v: unknown) => JSON.stringify(v, (_k, x) => (typeof x === "number" && !Number.isFinite(x) ? String(x) : x));
 
 describe(`Component check() under fuzz (CATALOG_FUZZ_SEED=${SEED})`, () => {
-  let sim: Simulator;
-  const provider = {};
-  beforeAll(async () => {
-    sim = await startSimulator({ apiKey: KEY });
+  const fuzz = fuzzSite(KEY, (sim) => {
     // Objects a first deploy may meet: adopted at preview (no failure), or refused with adopt: false or archived.
     sim.addProductFamily({ handle: "launch", name: "Launch" });
     sim.addComponent({ familyHandle: "launch", kind: "metered", handle: "fz-sms", unitName: "message" });
     sim.addComponent({ familyHandle: "launch", kind: "on_off", handle: "fz-old", archived: true });
-    const config: Record<string, string> = {
-      "billing:baseUrl": sim.url,
-      "billing:apiKey": KEY,
-      "billing:sites": JSON.stringify({ "eu-shop": { baseUrl: sim.url, apiKey: KEY } }),
-    };
-    configure(provider, { config: { get: (k: string) => config[k] } });
   });
-  afterAll(async () => sim?.close());
 
   const examples: Props[] = [
     {
@@ -212,14 +201,14 @@ describe(`Component check() under fuzz (CATALOG_FUZZ_SEED=${SEED})`, () => {
   ];
 
   it(`${RUNS} inputs of every kind, first deploys and updates; reads only`, async () => {
-    const before = sim.requests.length;
+    const before = fuzz.sim.requests.length;
     try {
       await fc.assert(
         fc.asyncProperty(mutated(), fc.boolean(), async ({ news, brokePrices }, update) => {
           const olds = update ? { ...Object.fromEntries(Object.entries(news).filter(([, v]) => v !== UNKNOWN)), name: "earlier" } : {};
           let answer: { inputs?: unknown; failures?: Failure[] };
           try {
-            answer = await kinds.component.check(provider, olds, news);
+            answer = await kinds.component.check(fuzz.provider, olds, news);
           } catch (err) {
             throw new Error(`check threw on ${text(news)}: ${err instanceof Error ? err.message : String(err)}`);
           }
@@ -249,7 +238,7 @@ describe(`Component check() under fuzz (CATALOG_FUZZ_SEED=${SEED})`, () => {
       console.error(`component check fuzz: failed with CATALOG_FUZZ_SEED=${SEED}`);
       throw err;
     }
-    const sent = sim.requests.slice(before).filter((r) => r.method !== "GET");
+    const sent = fuzz.sim.requests.slice(before).filter((r) => r.method !== "GET");
     expect(sent, "check sent something other than reads").toEqual([]);
   }, 60_000);
 
@@ -257,7 +246,7 @@ describe(`Component check() under fuzz (CATALOG_FUZZ_SEED=${SEED})`, () => {
     await fc.assert(
       fc.asyncProperty(validComponent, fc.boolean(), async (news, update) => {
         const olds = update ? { ...Object.fromEntries(Object.entries(news).filter(([, v]) => v !== UNKNOWN)), name: "earlier" } : {};
-        const { failures } = await kinds.component.check(provider, olds, news);
+        const { failures } = await kinds.component.check(fuzz.provider, olds, news);
         expect(failures, text(news)).toEqual([]);
       }),
       { numRuns: 300, seed: SEED },

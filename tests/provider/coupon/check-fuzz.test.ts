@@ -9,16 +9,26 @@
  * to be valid gets no failure, and a field it knows to be invalid gets one on that field. Nothing is ever
  * sent but reads.
  *
+ * Its `currencyPrices` (issue 41) are judged by the shared currency oracle (check-fuzz-kit.ts) against a site with
+ * EUR and GBP besides USD: a flat-amount coupon's, in whole units of the currency; a percentage coupon takes none.
+ *
  * Reproducing: `CATALOG_FUZZ_SEED=<n> npx vitest run tests/provider/coupon/check-fuzz.test.ts`
  * (fast-check's error carries the seed and shrink path too).
  */
 
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { kinds } from "../../../provider/runtime";
-import { configure } from "../../../provider/runtime/config";
-import { type Simulator, startSimulator } from "../../../simulator";
+import { describe, expect, it } from "vitest";
 import { seedOf } from "../../seeds";
+import {
+  breakCurrencies,
+  couponCurrencies,
+  fuzzSite,
+  Judge,
+  judgeCurrencies,
+  mutated,
+  SITE_CURRENCIES,
+  violations,
+} from "../check-fuzz-kit";
 
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 const SEED = seedOf("CATALOG_FUZZ_SEED");
@@ -26,7 +36,6 @@ const RUNS = 1000;
 const KEY = "sk_coupon_fuzz";
 
 type Props = Record<string, unknown>;
-type Failure = { property: string; reason: string };
 
 const compact = (o: Props): Props => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 
@@ -51,6 +60,7 @@ const INPUTS = [
   "compoundingStrategy",
   "restrictedProducts",
   "restrictedComponents",
+  "currencyPrices",
   "site",
   ...FLAGS,
 ];
@@ -123,71 +133,45 @@ const validCoupon: fc.Arbitrary<Props> = fc
     adopt: opt(fc.boolean()),
     site: fc.option(fc.constantFrom("eu-shop", UNKNOWN), { nil: undefined, freq: 3 }),
   })
-  .map(({ discount, duration, ...rest }) => compact({ ...rest, ...discount, ...duration }));
+  .map(({ discount, duration, ...rest }) => compact({ ...rest, ...discount, ...duration }))
+  // A flat amount's prices in some of the site's other currencies, whole units.
+  .chain((c) =>
+    c.amountInCents === undefined
+      ? fc.constant(c)
+      : fc.option(couponCurrencies, { nil: undefined, freq: 2 }).map((currencyPrices) => compact({ ...c, currencyPrices })),
+  );
 
-/** A valid input, or one with one to three keys set to a bad or arbitrary value, removed, or added. */
-const inputs: fc.Arbitrary<Props> = (() => {
-  const bad = fc.oneof(
-    junk,
-    badCode,
-    fc.constantFrom<unknown>(
-      -1,
-      -15,
-      0.5,
-      1e21,
-      150,
-      "25",
-      "2099-13",
-      "31/12/2099",
-      "handle:",
-      "handle: fz",
-      ["handle:"],
-      [0],
-      [-1],
-      "nowhere",
-    ),
-  );
-  const mutation = fc.oneof(
-    { weight: 4, arbitrary: fc.record({ key: fc.constantFrom(...INPUTS), value: bad as fc.Arbitrary<unknown> }) },
-    { weight: 1, arbitrary: fc.record({ key: fc.constantFrom(...INPUTS), value: fc.constant<unknown>(undefined) }) },
-    {
-      weight: 1,
-      arbitrary: fc.record({
-        key: fc.constantFrom("percent", "amount", "amount_in_cents", "restricted_products", "Code", "__proto__", "constructor"),
-        value: junk,
-      }),
-    },
-  );
-  return fc.oneof(
-    { weight: 2, arbitrary: validCoupon },
-    {
-      weight: 3,
-      arbitrary: fc.tuple(validCoupon, fc.array(mutation, { minLength: 1, maxLength: 3 })).map(([base, ms]) => {
-        const entries = new Map(Object.entries(base));
-        for (const m of ms) {
-          if (m.value === undefined) entries.delete(m.key);
-          else entries.set(m.key, m.value);
-        }
-        return Object.fromEntries(entries);
-      }),
-    },
-  );
-})();
+const bad = fc.oneof(
+  junk,
+  badCode,
+  fc.constantFrom<unknown>(
+    -1,
+    -15,
+    0.5,
+    1e21,
+    150,
+    "25",
+    "2099-13",
+    "31/12/2099",
+    "handle:",
+    "handle: fz",
+    ["handle:"],
+    [0],
+    [-1],
+    "nowhere",
+  ),
+);
+/** A valid input; one with its currency prices broken; or one with one to three keys set to a bad or arbitrary value, removed, or added. */
+const inputs: fc.Arbitrary<Props> = fc.oneof(
+  { weight: 5, arbitrary: mutated(validCoupon, INPUTS, bad, ["percent", "amount", "amount_in_cents", "restricted_products", "Code"]) },
+  { weight: 1, arbitrary: validCoupon.chain((v) => breakCurrencies("coupon", v)) },
+);
 
 // ---------------------------------------------------------------------------
 // Oracle: what the kind accepts, stated independently of the schemas
 // ---------------------------------------------------------------------------
 
 const own = (o: Props, k: string) => (Object.hasOwn(o, k) ? o[k] : undefined);
-
-class Judge {
-  readonly mustFail = new Set<string>();
-  unsure = false;
-  field(name: string, v: "ok" | "bad" | "either") {
-    if (v === "bad") this.mustFail.add(name);
-    if (v === "either") this.unsure = true;
-  }
-}
 
 function scalar(v: unknown, optional: boolean, accept: (v: unknown) => boolean): "ok" | "bad" | "either" {
   if (v === undefined) return optional ? "ok" : "bad";
@@ -258,42 +242,13 @@ function expectCoupon(news: Props): Judge {
   if (has("percentage") && has("amountInCents") && v("amountInCents") !== UNKNOWN) j.mustFail.add("amountInCents");
   if (!has("percentage") && !has("amountInCents")) j.mustFail.add("percentage");
   if (has("durationPeriodCount") && v("recurring") !== true && v("recurring") !== UNKNOWN) j.mustFail.add("recurring");
+  judgeCurrencies(j, { kind: "coupon", percentage: v("percentage") }, v("currencyPrices"), site);
   return j;
 }
 
-const SAYS_WHAT_IS_ACCEPTED = /entries|entry|must|expected|one of|accepted|is required|required with|needs?|choose|declare|set adopt/i;
-
-const text = (v: unknown) =>
-  JSON.stringify(v, (_k, x) => (typeof x === "number" && (!Number.isFinite(x) || Object.is(x, -0)) ? String(x) : x));
-
-async function violations(provider: object, olds: Props, news: Props, j: Judge) {
-  const found: string[] = [];
-  let answer: { inputs?: unknown; failures?: Failure[] };
-  try {
-    answer = await kinds.coupon.check(provider, olds, news);
-  } catch (err) {
-    return [`check threw: ${err instanceof Error ? err.message : String(err)}`];
-  }
-  if (!answer || typeof answer.inputs !== "object" || !Array.isArray(answer.failures))
-    return [`check did not answer { inputs, failures }: ${text(answer)}`];
-  for (const f of answer.failures) {
-    const top = f.property.split(/[.[]/)[0] ?? "";
-    if (!INPUTS.includes(top) && !Object.hasOwn(news, f.property) && f.property !== "") found.push(`failure names no input: ${text(f)}`);
-    if (typeof f.reason !== "string" || !SAYS_WHAT_IS_ACCEPTED.test(f.reason))
-      found.push(`reason does not say what is accepted: ${text(f)}`);
-  }
-  if (j.mustFail.size === 0 && !j.unsure && answer.failures.length > 0) found.push(`a valid input got failures: ${text(answer.failures)}`);
-  for (const name of j.mustFail)
-    if (!answer.failures.some((f) => f.property === name || f.property.startsWith(`${name}.`)))
-      found.push(`no failure on ${name}; got ${text(answer.failures)}`);
-  return found;
-}
-
 describe(`Coupon check() under fuzz (CATALOG_FUZZ_SEED=${SEED})`, () => {
-  let sim: Simulator;
-  const provider = {};
-  beforeAll(async () => {
-    sim = await startSimulator({ apiKey: KEY });
+  const fuzz = fuzzSite(KEY, (sim) => {
+    sim.configureSite({ nonPrimaryCurrencies: [...SITE_CURRENCIES] });
     // What a first deploy may meet: restricted handles that resolve, a code to adopt (or refuse with adopt: false), an archived one.
     sim.addProductFamily({ handle: "launch", name: "Launch" });
     sim.addProduct({ id: 1, handle: "basic", familyHandle: "launch" });
@@ -301,14 +256,7 @@ describe(`Coupon check() under fuzz (CATALOG_FUZZ_SEED=${SEED})`, () => {
     sim.addComponent({ familyHandle: "launch", kind: "on_off", handle: "support" });
     sim.addCoupon({ familyHandle: "launch", code: "WEB10", percentage: 10 });
     sim.addCoupon({ familyHandle: "launch", code: "OLD5", amountInCents: 500, archived: true });
-    const config: Record<string, string> = {
-      "billing:baseUrl": sim.url,
-      "billing:apiKey": KEY,
-      "billing:sites": JSON.stringify({ "eu-shop": { baseUrl: sim.url, apiKey: KEY } }),
-    };
-    configure(provider, { config: { get: (k: string) => config[k] } });
   });
-  afterAll(async () => sim?.close());
 
   const examples: Props[] = [
     { productFamily: "handle:launch", code: "FZ25", name: "A", percentage: 25, restrictedProducts: ["handle:pro", 1, UNKNOWN] },
@@ -319,19 +267,22 @@ describe(`Coupon check() under fuzz (CATALOG_FUZZ_SEED=${SEED})`, () => {
   ];
 
   it(`${RUNS} inputs, first deploys and updates; reads only`, async () => {
-    const before = sim.requests.length;
+    const before = fuzz.sim.requests.length;
+    const currencies = { valid: 0, bad: 0 };
     try {
       await fc.assert(
         fc.asyncProperty(inputs, fc.boolean(), async (news, update) => {
           // An update: the earlier inputs were the same but for the name (in place). Recorded inputs are always known.
           const olds = update ? { ...Object.fromEntries(Object.entries(news).filter(([, v]) => v !== UNKNOWN)), name: "earlier" } : {};
           const j = expectCoupon(news);
+          if (j.valid && Object.keys((own(news, "currencyPrices") as object | undefined) ?? {}).length > 0) currencies.valid++;
+          if ([...j.mustFail].some((f) => f.startsWith("currencyPrices"))) currencies.bad++;
           // A first deploy reads the service: an existing code is adopted, unless it is archived or adopt is false.
           const code = own(news, "code");
           if (!update && j.mustFail.size === 0 && !j.unsure && own(news, "site") !== UNKNOWN) {
             if (code === "OLD5" || (code === "WEB10" && own(news, "adopt") === false)) j.mustFail.add("code");
           }
-          expect(await violations(provider, olds, news, j)).toEqual([]);
+          expect(await violations("coupon", fuzz.provider, INPUTS, olds, news, j)).toEqual([]);
         }),
         { numRuns: RUNS, seed: SEED, examples: examples.flatMap((e) => [[e, false] as [Props, boolean], [e, true] as [Props, boolean]]) },
       );
@@ -339,7 +290,10 @@ describe(`Coupon check() under fuzz (CATALOG_FUZZ_SEED=${SEED})`, () => {
       console.error(`coupon check fuzz: failed with CATALOG_FUZZ_SEED=${SEED}`);
       throw err;
     }
-    const sent = sim.requests.slice(before).filter((r) => r.method !== "GET");
+    // Neither side of the currency prices vacuous.
+    expect(currencies.valid).toBeGreaterThan(RUNS / 20);
+    expect(currencies.bad).toBeGreaterThan(RUNS / 20);
+    const sent = fuzz.sim.requests.slice(before).filter((r) => r.method !== "GET");
     expect(sent, "check sent something other than reads").toEqual([]);
   }, 60_000);
 });

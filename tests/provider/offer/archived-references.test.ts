@@ -78,7 +78,10 @@ describe("Offer references to archived objects", () => {
     const other = sim.addProduct({ handle: "other", familyHandle: "plans", priceInCents: 100 });
     const { failures } = await offers.check!({}, { ...declared, productPricePoint: other.pricePoints[0]?.id });
     expect(failures).toEqual([
-      { property: "productPricePoint", reason: `price point ${other.pricePoints[0]?.id} is not one of product \`launch-pro\`'s` },
+      {
+        property: "productPricePoint",
+        reason: `price point ${other.pricePoints[0]?.id} is not one of product \`launch-pro\`'s: name one of its price points (its id, or "handle:<handle>")`,
+      },
     ]);
   });
 });

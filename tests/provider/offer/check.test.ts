@@ -15,6 +15,10 @@ describe("Offer check", () => {
 
   it.each([
     ["handle", { handle: "Launch Bundle" }, /handle|lowercase/i],
+    // Found by the check fuzz: a catalog handle's '.' and ':' passed check, and the service refused the create
+    // ("Handles can only contain lowercase letters, numbers, dashes and underscores.").
+    ["handle", { handle: "launch.bundle" }, /only lowercase letters, numbers, '-' and '_'/],
+    ["handle", { handle: "launch:bundle" }, /refuses '\.' and ':' in an offer's handle/],
     ["name", { name: "   " }, /only spaces/],
     ["description", { description: 7 }, /string|text|description/i],
     ["product", { product: "launch-pro" }, /handle:<handle>/],
@@ -55,8 +59,15 @@ describe("Offer check", () => {
       { components: [{ component: "handle:seats", pricePoint: "handle:nope", startingQuantity: 1 }] },
       /price point of component/,
     ],
-    ["coupons", { coupons: [987654] }, /no coupon has the id 987654/],
+    ["coupons", { coupons: [987654] }, /no coupon has the id 987654 .*: name a coupon the site holds/],
     ["coupons", { coupons: ["NOPE"] }, /no coupon has the code NOPE/],
+    ["product", { product: 987654 }, /no product has the id 987654 .*: name a product the site holds/],
+    // Found by the check fuzz: an id of no component, with a price point, made check throw the price point list's 404.
+    [
+      "components",
+      { components: [{ component: 987654, pricePoint: "handle:nope", startingQuantity: 1 }] },
+      /no component has the id 987654 .*: name a component the site holds/,
+    ],
     [
       "components",
       { components: [{ component: "handle:support", startingQuantity: 2 }] },

@@ -71,6 +71,17 @@ describe("ProductPricePoint check of currency prices", () => {
     expect(siteReads(sim)).toBe(0);
   });
 
+  // Found by the catalog check fuzz: a key no currency's amounts take was only "is not a known property", saying
+  // nothing of what is (the runtime listed the accepted keys of the inputs' own objects, not of a record's values).
+  it("an unknown role in a currency's amounts: the failure names the roles accepted", async () => {
+    const { points } = await setup();
+    const { failures } = await points.check!({}, { ...own, currencyPrices: { EUR: { baseline: 9, setup: 1 } } });
+    expect(failures).toEqual([
+      { property: "currencyPrices.EUR.setup", reason: "is not a known property (accepted: baseline, trial, initial)" },
+    ]);
+    expect(mutations(sim)).toEqual([]);
+  });
+
   it("the site's currencies are read once per site, and not while the site is unknown", async () => {
     const { points } = await setup();
     const declared = { ...own, currencyPrices: { EUR: { baseline: 9 } } };

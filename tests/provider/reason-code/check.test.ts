@@ -20,6 +20,8 @@ describe("ReasonCode check", () => {
     ["code", { code: "x".repeat(256) }, /at most 255/],
     ["code", { code: 7 }, /must be a reason code/],
     ["description", { description: "" }, /must not be empty/],
+    // Found by the check fuzz: only spaces passed check, and the service refused the create ("Description: cannot be blank.").
+    ["description", { description: "  " }, /must not be only spaces/],
     ["description", { description: "x".repeat(256) }, /255/],
     ["position", { position: 0 }, /1 or more/],
     ["position", { position: 1.5 }, /whole number/],

@@ -82,7 +82,8 @@ describe("offers", () => {
     expect((err as BillingValidationError).problems).toStrictEqual([
       {
         property: "handle",
-        message: "must be a lowercase letter or number first, then only lowercase letters, numbers, '.', ':', '-' and '_', got \"Starter\"",
+        message:
+          "must be a lowercase letter or number first, then only lowercase letters, numbers, '-' and '_' (the service refuses '.' and ':' in an offer's handle), got \"Starter\"",
       },
       {
         property: "components.0.startingQuantity",
@@ -90,6 +91,17 @@ describe("offers", () => {
       },
       { property: "coupons", message: "must not name a coupon twice" },
     ]);
+    expect(svc.sent).toStrictEqual([]);
+  });
+
+  // The service's offer handles take no '.' or ':' (a catalog handle's do): refused before the create is sent.
+  it("a handle with '.' or ':' is refused before any request", async () => {
+    const svc = await configService();
+    const billing = clientOf(svc.url);
+    for (const handle of ["starter.annual", "starter:annual"]) {
+      const err = await rejection(billing.createOffer({ ...OFFER, handle }));
+      expect((err as BillingValidationError).problems.map((p) => p.property)).toEqual(["handle"]);
+    }
     expect(svc.sent).toStrictEqual([]);
   });
 });
