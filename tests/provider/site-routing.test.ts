@@ -40,6 +40,15 @@ const PREREQUISITES: Partial<Record<string, (sim: Simulator) => void>> = {
   },
   offer: (sim) => {
     sim.addProduct({ handle: "launch-pro", name: "Launch Pro", familyHandle: "plans", priceInCents: 4900 });
+    sim.addComponent({
+      familyHandle: "plans",
+      kind: "metered",
+      handle: "text-messages",
+      name: "Text messages",
+      unitName: "message",
+      pricingScheme: "per_unit",
+      unitPrice: "0.02",
+    });
     sim.addComponent({ familyHandle: "plans", kind: "quantity_based", handle: "seats", unitPrice: "10" });
     sim.addCoupon({ familyHandle: "plans", code: "SPRING25", percentage: 25 });
   },
