@@ -374,6 +374,22 @@ async function convergeDefault(ctx: Context, h: Held, inputs: Inputs, recorded: 
   return { ...own, pp };
 }
 
+/**
+ * At preview, the pricing the product's default holds at the service (what up compares a declaration with); undefined
+ * when it cannot be read (the site not known yet, no such product, the service not answering: the declaration before
+ * is compared instead).
+ */
+async function heldPricing(ctx: Context, handle: unknown, site: unknown): Promise<Partial<Record<PricingField, unknown>> | undefined> {
+  if (typeof handle !== "string" || isUnknown(site)) return undefined;
+  try {
+    const client = ctx.client(site as string | undefined);
+    const p = await productWithHandle(client, handle);
+    return p && pricingOutputs(pricingOfHeld(await held(client, p)));
+  } catch {
+    return undefined;
+  }
+}
+
 /** At preview: the default price point is replaced when its `useSiteExchangeRate` is to change (the service cannot change it). */
 function defaultReplacedNotice(ctx: Context, handle: string, held: unknown, declared: unknown): void {
   if (typeof declared !== "boolean" || typeof held !== "boolean" || declared === held) return;
@@ -537,7 +553,12 @@ export const product: KindModule<typeof kind, State> = {
       const currencies = await currencyFailures(ctx, pricePointOwner(inputs), inputs.currencyPrices, inputs.site);
       if (currencies.length > 0) return { failures: currencies };
       if (olds !== undefined) {
-        const pricing = pricingChangeOf(inputs as Partial<Inputs>, olds as Partial<Inputs>, NEW_DEFAULT);
+        // A declared change is announced against what the service holds, which is what up compares and sends: after a
+        // refresh it may hold the new pricing already (another price point promoted to the default), and up sends nothing.
+        const declared = pricingChangeOf(inputs as Partial<Inputs>, olds as Partial<Inputs>, NEW_DEFAULT);
+        const service = declared && (await heldPricing(ctx, olds.handle, inputs.site));
+        const from: Partial<Record<PricingField, unknown>> = service ?? (olds as Partial<Inputs>);
+        const pricing = service ? pricingChangeOf(inputs as Partial<Inputs>, service, NEW_DEFAULT) : declared;
         const pricingChange = withCurrencyChange(pricing, olds.currencyPrices, inputs.currencyPrices, `in place: ${CURRENCY_IN_PLACE}`);
         const handle = String(inputs.handle);
         const own = inputs.useSiteExchangeRate;
@@ -545,7 +566,7 @@ export const product: KindModule<typeof kind, State> = {
         if (!pricingChange) return { failures: [] };
         if (pricing)
           ctx.notice(
-            `Product \`${handle}\`: pricing change (${describeChanges(pricing.fields, olds, inputs as Partial<Inputs>)}): ` +
+            `Product \`${handle}\`: pricing change (${describeChanges(pricing.fields, from, inputs as Partial<Inputs>)}): ` +
               "the service will create a new default price point and make it the default" +
               `${own === false ? " (following the exchange rate: then replaced by one of the same pricing with prices of its own)" : ""}` +
               `${inputs.currencyPrices !== undefined ? ", and its currency prices are set on it" : ""}; existing subscriptions keep theirs.`,

@@ -90,6 +90,23 @@ describe("Product and a ProductPricePoint declared default: true", () => {
     expect(rocket.outs).toMatchObject({ defaultPricePointHandle: "rocket-2026", priceInCents: 5900 });
   });
 
+  it("the product's pricing declared as the promoted price point's: preview announces no pricing change, and up sends none", async () => {
+    const p = await providers();
+    await p.families.create(family);
+    const rocket = await applied(p.products, launch);
+    const rocket2026 = await applied(p.pricePoints, point);
+    rocket.outs = (await p.products.read!(rocket.id, rocket.outs)).props as Json;
+    sim.reset();
+    // Before, check compared with the declaration before (4900) and said the service would make a new default price point.
+    const { result: checked, text } = await captureOutput(() => p.products.check!(rocket.inputs, { ...launch, priceInCents: 5900 }));
+    expect(text).toBe("");
+    expect(checked?.inputs.preview).toBeUndefined();
+    const changed = { ...rocket, inputs: checked?.inputs as Json };
+    expect(await upRefresh([changed, rocket2026])).toEqual(["rocket"]);
+    expect(await upRefresh([changed, rocket2026])).toEqual([]);
+    expect(steps(sim)).toEqual([]);
+  });
+
   it("a new pricing declared on the product is sent once (a new default); the price point, promoted again, then stays", async () => {
     const p = await providers();
     await p.families.create(family);
@@ -100,7 +117,9 @@ describe("Product and a ProductPricePoint declared default: true", () => {
     sim.reset();
     const first = await captureOutput(() => upRefresh([changed, rocket2026]));
     expect(first.result).toEqual(["rocket"]);
-    expect(first.text).toMatch(/^Product `rocket`: pricing changed \(priceInCents \$59\.00 → \$45\.00\): the service made a new default price point/);
+    expect(first.text).toMatch(
+      /^Product `rocket`: pricing changed \(priceInCents \$59\.00 → \$45\.00\): the service made a new default price point/,
+    );
     // The next round promotes the declared default again; then nothing changes.
     expect(await upRefresh([changed, rocket2026])).toEqual(["rocket-2026"]);
     sim.reset();
