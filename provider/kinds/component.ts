@@ -220,7 +220,9 @@ const steps: Steps<Inputs, State & LifecycleState, Held, Where> = {
     // Sending the component's there would change them in place, the price point would put its own back, and so on
     // every round; the component's pricing is its own price point's.
     const client = ctx.client(where.site);
-    const pp = (await findByHandle(() => client.readComponentPricePoint(h.c.id, own))) ?? null;
+    const held = await findByHandle(() => client.readComponentPricePoint(h.c.id, own));
+    // Archived (outside the stack), it takes no prices: nothing of the component's pricing is sent.
+    const pp = held && held.archivedAt === undefined ? held : null;
     const done = await convergeComponent(ctx, { c: h.c, pp }, inputs, where);
     return { c: done.c, own };
   },

@@ -469,8 +469,18 @@ const steps: Steps<Inputs, State, Held, number | undefined> = {
       before !== undefined &&
       otherDefault(before, h.p.defaultPricePointId, h.p.defaultPricePointHandle) &&
       !pricingDeclaredAnew(inputs, before)
-    )
+    ) {
+      const unsent = (["useSiteExchangeRate", "currencyPrices"] as const).filter(
+        (k) => JSON.stringify(inputs[k] ?? null) !== JSON.stringify(before.args[k] ?? null),
+      );
+      if (unsent.length > 0)
+        ctx.notice(
+          `Product \`${inputs.handle}\`: ${unsent.join(" and ")} changed, but its default is ${defaultLabel(inputs.handle, h.p.defaultPricePointId as number)}` +
+            `${h.p.defaultPricePointHandle ? ` (\`${h.p.defaultPricePointHandle}\`)` : ""}, another price point than its own: nothing was sent. ` +
+            "Declare them on the ProductPricePoint declared default: true.",
+        );
       return { ...(await converge(ctx, h, inputs, false)), own: ownDefaultOf(before) ?? null };
+    }
     const done = await convergeDefault(ctx, created ? h : await converge(ctx, h, inputs), inputs, before);
     return { ...done, own: done.p.defaultPricePointId ?? null };
   },

@@ -107,6 +107,22 @@ describe("Product and a ProductPricePoint declared default: true", () => {
     expect(steps(sim)).toEqual([]);
   });
 
+  it("the product's currency prices changed while the price point is the default: said, and nothing sent", async () => {
+    const p = await providers();
+    await p.families.create(family);
+    const mine = { ...launch, useSiteExchangeRate: false, currencyPrices: { EUR: { baseline: 44 } } };
+    const rocket = await applied(p.products, mine);
+    const rocket2026 = await applied(p.pricePoints, point);
+    const checked = await p.products.check!(rocket.inputs, { ...mine, currencyPrices: { EUR: { baseline: 46 } } });
+    sim.reset();
+    const { result, text } = await captureOutput(() => upRefresh([{ ...rocket, inputs: checked.inputs }, rocket2026]));
+    expect(result).toEqual(["rocket"]);
+    expect(text).toMatch(
+      /^Product `rocket`: currencyPrices changed, but its default is product `rocket`'s default price point \(id \d+\) \(`rocket-2026`\), another price point than its own: nothing was sent\. Declare them on the ProductPricePoint declared default: true\.\n$/,
+    );
+    expect(steps(sim)).toEqual([]);
+  });
+
   it("a new pricing declared on the product is sent once (a new default); the price point, promoted again, then stays", async () => {
     const p = await providers();
     await p.families.create(family);
