@@ -2,11 +2,9 @@ import type * as pulumi from "@pulumi/pulumi";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { type CatalogDeclaration, catalogDeclarations, readCatalog } from "../../catalog";
-import * as providers from "../../provider";
-import { KINDS } from "../../provider/kinds";
 import { type Simulator, startSimulator } from "../../simulator";
 import { catalogArbitrary, SITE_CURRENCIES, seedCatalog } from "../catalog/generated-catalog";
-import { configureRequest } from "../engine/support";
+import { dynamicProviders } from "../catalog/providers";
 import { seedOf } from "../seeds";
 import { mutations } from "./support";
 
@@ -35,18 +33,6 @@ async function site(): Promise<Simulator> {
   return sim;
 }
 
-async function dynamicProviders(sim: Simulator): Promise<Map<string, pulumi.dynamic.ResourceProvider>> {
-  const out = new Map<string, pulumi.dynamic.ResourceProvider>();
-  for (const m of Object.values(KINDS)) {
-    const exported = (providers as unknown as Record<string, pulumi.dynamic.ResourceProvider>)[`${m.kind.key}Provider`];
-    if (!exported) continue;
-    const p = { ...exported };
-    await p.configure?.(configureRequest({ "billing:baseUrl": sim.url, "billing:apiKey": KEY }));
-    out.set(m.kind.type, p);
-  }
-  return out;
-}
-
 /** One declared price point per owner (`marks` picks which, or none) becomes `default: true`, its pricing as drawn. */
 function withDeclaredDefaults(decls: readonly CatalogDeclaration[], marks: readonly number[]): CatalogDeclaration[] {
   const owners = new Map<string, number[]>();
@@ -73,7 +59,7 @@ interface Applied {
 
 /** The engine's part: the declarations applied in order (references as the outputs they name), then `up --refresh` rounds. */
 async function engine(decls: readonly CatalogDeclaration[], sim: Simulator) {
-  const byType = await dynamicProviders(sim);
+  const byType = await dynamicProviders(sim.url, KEY);
   const applied = new Map<string, Applied>();
   const resolve = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(resolve);

@@ -6,19 +6,20 @@ import { annual } from "./site";
 // A program's ProductPricePoint given its Product resource goes with it (deletedWith), the options given kept.
 // (A file of its own: the mutation run leaves it out, see mutation/vitest.config.mts.)
 
-describe("a program's ProductPricePoint given its Product resource", () => {
-  beforeAll(async () => {
-    await pulumi.runtime.setMocks(
-      {
-        newResource: (a) => ({ id: `${a.name}-id`, state: a.type.endsWith("Product") ? { ...a.inputs, productId: 42 } : a.inputs }),
-        call: (a) => a.inputs,
-      },
-      "billing-app",
-      "dev",
-      true,
-    );
-  });
+// The engine mocked: a Product's productId is 42, every other output its input.
+beforeAll(async () => {
+  await pulumi.runtime.setMocks(
+    {
+      newResource: (a) => ({ id: `${a.name}-id`, state: a.type.endsWith("Product") ? { ...a.inputs, productId: 42 } : a.inputs }),
+      call: (a) => a.inputs,
+    },
+    "billing-app",
+    "dev",
+    true,
+  );
+});
 
+describe("a program's ProductPricePoint given its Product resource", () => {
   it("goes with it (deletedWith), the options given kept", () => {
     const product = new Product("pro", {
       productFamily: "handle:plans",
@@ -48,18 +49,6 @@ describe("a program's ProductPricePoint given its Product resource", () => {
 // Issue 42: two declarations of one product's default flipped it on every `up --refresh`. Refused in the price
 // point's constructor (so at preview), naming both resources and what to keep; only values known then are compared.
 describe("a program's ProductPricePoint declared default: true for its Product resource", () => {
-  beforeAll(async () => {
-    await pulumi.runtime.setMocks(
-      {
-        newResource: (a) => ({ id: `${a.name}-id`, state: a.type.endsWith("Product") ? { ...a.inputs, productId: 42 } : a.inputs }),
-        call: (a) => a.inputs,
-      },
-      "billing-app",
-      "dev",
-      true,
-    );
-  });
-
   const growth = {
     productFamily: "handle:plans",
     handle: "growth",
