@@ -27,6 +27,7 @@ import {
   referenceField,
 } from "./catalog";
 import { CURRENCY_PRICES, currencyFailures, heldAsDeclared, withCurrencyChange } from "./currency-fields";
+import { known, oneDefaultPerOwner } from "./declared-defaults";
 import type { ProductArgs } from "./generated/product";
 import type { ProductPricePointArgs, ProductPricePointOutputs } from "./generated/product-price-point";
 import { siteInput } from "./inputs";
@@ -444,11 +445,8 @@ export const productPricePointProvider = shellProvider(kind);
 
 const Base = resourceClass<typeof kind, ArgsOf<typeof kind>, ProductPricePointOutputs>(kind, productPricePointProvider);
 
-/** The price point of each Product of this program declared `default: true`, by its name. */
-const defaultOf = new WeakMap<Product, string>();
-
-/** A value the program knows now (not an Output or a promise, whose value comes later). */
-const known = (v: unknown) => !pulumi.Output.isInstance(v) && !(v instanceof Promise);
+/** A second price point declared `default: true` for one product: refused. */
+const oneDefaultPerProduct = oneDefaultPerOwner("ProductPricePoint", "product");
 
 /** Keys sorted at every level: two currency declarations compared whatever the order they were written in. */
 const sortedJson = (v: unknown): string =>
@@ -489,17 +487,11 @@ function defaultConflicts(product: ProductArgs, pp: ProductPricePointArgs): stri
  * Product whose pricing differs from its `default: true` price point's, is refused in the constructor (at preview),
  * naming both resources and which declaration to keep.
  */
-function oneDefault(name: string, args: ProductPricePointArgs, owner: Product): void {
+function oneDefault(name: string, args: ProductPricePointArgs, owner: Product | undefined): void {
   if (args.default !== true) return;
-  const product = declaredProduct(owner);
+  const product = owner && declaredProduct(owner);
   const productName = product?.name ?? "?";
-  const other = defaultOf.get(owner);
-  if (other !== undefined && other !== name)
-    throw new pulumi.RunError(
-      `ProductPricePoint "${name}" and ProductPricePoint "${other}" both declare default: true for Product "${productName}": a product has one default price point, ` +
-        `and each would promote itself again on every \`pulumi up --refresh\`. Keep default: true on one of them.`,
-    );
-  defaultOf.set(owner, name);
+  oneDefaultPerProduct(name, { owned: owner, ownerLabel: `Product "${productName}"`, ref: args.product, site: args.site });
   const conflicts = product ? defaultConflicts(product.args, args) : [];
   if (conflicts.length > 0)
     throw new pulumi.RunError(
@@ -533,7 +525,7 @@ function oneDefault(name: string, args: ProductPricePointArgs, owner: Product): 
 export class ProductPricePoint extends Base {
   constructor(name: string, args: ProductPricePointArgs, opts?: pulumi.CustomResourceOptions) {
     const owner = args.product instanceof Product ? args.product : undefined;
-    if (owner) oneDefault(name, args, owner);
+    oneDefault(name, args, owner);
     super(
       name,
       { ...args, product: owner ? owner.productId : (args.product as ArgsOf<typeof kind>["product"]) },

@@ -116,6 +116,18 @@ describe("a program's ProductPricePoint declared default: true for its Product r
     );
   });
 
+  it("two price points declared default: true for one product written as a literal: refused; on two sites: accepted", () => {
+    new ProductPricePoint("launch-2026", { ...growth2026, handle: "launch-2026", product: "handle:launch", default: true });
+    new ProductPricePoint("launch-eu", { ...growth2026, handle: "launch-2026", product: "handle:launch", default: true, site: "eu" });
+    const err = thrown(
+      () => new ProductPricePoint("launch-2027", { ...growth2026, handle: "launch-2027", product: "handle:launch", default: true }),
+    );
+    expect(err).toBeInstanceOf(pulumi.RunError);
+    expect((err as Error).message).toMatch(
+      /^ProductPricePoint "launch-2027" and ProductPricePoint "launch-2026" both declare default: true for product "handle:launch": a product has one default price point/,
+    );
+  });
+
   it.each([
     [
       "the same pricing, the service's defaults left out on one side",
