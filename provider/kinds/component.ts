@@ -342,7 +342,9 @@ export const component: KindModule<typeof kind, State> = {
       const client = ctx.client(s.site);
       const c = await findByHandle(() => client.readComponent(s.productFamilyId as number, componentId));
       if (!c) return undefined;
-      return { ...s, ...componentOutputs(await withDefaultPricePoint(client, { c }), s.site), handle: c.handle ?? s.handle };
+      // A state from before ownDefaultId: the default its last apply recorded is its own (not the one promoted since).
+      const own = s.ownDefaultId === undefined && s.defaultPricePointId != null ? { ownDefaultId: s.defaultPricePointId } : {};
+      return { ...s, ...own, ...componentOutputs(await withDefaultPricePoint(client, { c }), s.site), handle: c.handle ?? s.handle };
     },
 
     del: (ctx, id, s) => life.del(ctx, id, s),

@@ -622,7 +622,12 @@ export const product: KindModule<typeof kind, State> = {
 
     create: (ctx, inputs) => life.create(ctx, inputs as Inputs & Record<string, unknown>),
     update: (ctx, id, s, inputs) => life.update(ctx, id, s, inputs as Inputs & Record<string, unknown>),
-    read: (ctx, id, s) => life.read(ctx, id, s),
+    async read(ctx, id, s) {
+      const read = await life.read(ctx, id, s);
+      // A state from before ownDefaultId: the default its last apply recorded is its own (not the one promoted since).
+      if (read && s.ownDefaultId === undefined && s.defaultPricePointId != null) return { ...read, ownDefaultId: s.defaultPricePointId };
+      return read;
+    },
     del: (ctx, id, s) => life.del(ctx, id, s),
   },
 };

@@ -90,6 +90,20 @@ describe("Product and a ProductPricePoint declared default: true", () => {
     expect(rocket.outs).toMatchObject({ defaultPricePointHandle: "rocket-2026", priceInCents: 5900 });
   });
 
+  it("a state recorded before ownDefaultId: its recorded default is taken for its own, and nothing is sent", async () => {
+    const p = await providers();
+    await p.families.create(family);
+    const rocket = await applied(p.products, launch);
+    const { ownDefaultId, ...before } = rocket.outs;
+    expect(ownDefaultId).toBe(rocket.outs.defaultPricePointId);
+    rocket.outs = before;
+    const rocket2026 = await applied(p.pricePoints, point);
+    sim.reset();
+    expect(await upRefresh([rocket, rocket2026])).toEqual([]);
+    expect(rocket.outs.ownDefaultId).toBe(ownDefaultId);
+    expect(steps(sim)).toEqual([]);
+  });
+
   it("the product's pricing declared as the promoted price point's: preview announces no pricing change, and up sends none", async () => {
     const p = await providers();
     await p.families.create(family);
