@@ -19,7 +19,7 @@ import { mutations } from "./support";
  */
 
 const KEY = "sk_convergence_42_b7e1";
-const RUNS = Number(process.env.CONVERGENCE_RUNS ?? 25);
+const RUNS = Number(process.env.CONVERGENCE_RUNS ?? 40);
 const ROUNDS = 3;
 
 const sims: Simulator[] = [];
