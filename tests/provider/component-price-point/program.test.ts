@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
 import { Component, ComponentPricePoint } from "../../../provider";
+import { thrown } from "../support";
 
 // A program's ComponentPricePoint given its Component resource goes with it (deletedWith); given a handle, it does not.
 // (Moved out of component-price-point.survivors.mutation.test.ts: the mutation run leaves this file out, see
@@ -55,15 +56,6 @@ describe("the resource class: given the Component resource, it goes with it (del
 
 // Issue 42: two price points declared default: true for one component promoted each other on every up --refresh.
 describe("the resource class: one price point declared default: true per component", () => {
-  const thrown = (f: () => unknown) => {
-    try {
-      f();
-    } catch (err) {
-      return err;
-    }
-    return undefined;
-  };
-
   it("a second for the Component resource, or for one handle on one site: refused, naming both; on another site: accepted", async () => {
     await pulumi.runtime.setMocks(
       { newResource: (a) => ({ id: `${a.name}-id`, state: a.inputs }), call: (a) => a.inputs },

@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
 import { Product, ProductPricePoint } from "../../../provider";
+import { thrown } from "../support";
 import { annual } from "./site";
 
 // A program's ProductPricePoint given its Product resource goes with it (deletedWith), the options given kept.
@@ -58,14 +59,6 @@ describe("a program's ProductPricePoint declared default: true for its Product r
     intervalUnit: "month" as const,
   };
   const growth2026 = { handle: "growth-2026", name: "Growth 2026", priceInCents: 10900, interval: 1, intervalUnit: "month" as const };
-  const thrown = (f: () => unknown) => {
-    try {
-      f();
-    } catch (err) {
-      return err;
-    }
-    return undefined;
-  };
 
   it("other pricing than the Product's: refused, naming both, the difference and what to keep", () => {
     const product = new Product("growth", growth);
