@@ -16,7 +16,7 @@ export const FIXED_SEEDS = {
   FAULT_MATRIX_SEED: 24_03,
   /** tests/reliability/catalog-faults.test.ts, and component-, component-price-point- and coupon-faults */
   CATALOG_FAULTS_SEED: 24_04,
-  /** tests/catalog/round-trip.test.ts: the random catalogs carried from site to site */
+  /** tests/catalog/round-trip.test.ts: the random catalogs carried from site to site; tests/provider/catalog-convergence.test.ts: those applied and refreshed */
   ROUND_TRIP_SEED: 24_06,
   /** Every other fast-check property: fast-check's global seed, set by tests/setup-source.ts */
   FC_SEED: 24_05,

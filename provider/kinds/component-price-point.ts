@@ -1,4 +1,4 @@
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ComponentPricePoint as HeldPricePoint } from "../../sdk/results";
 import { isUnknown } from "../engine";
@@ -12,6 +12,7 @@ import { AFFECTS, CREATE_ONLY, componentPricePointInputs } from "./component-pri
 import { componentPricePointReader } from "./component-reader";
 import { componentIdOf, missingComponent, pricePointOutputs, pricePointWithHandle } from "./component-service";
 import { CURRENCY_PRICES, currencyFailures, holdsUnknown, withCurrencyChange } from "./currency-fields";
+import { oneDefaultPerOwner } from "./declared-defaults";
 import type { ComponentPricePointArgs, ComponentPricePointOutputs } from "./generated/component-price-point";
 import {
   type ArgsOf,
@@ -429,6 +430,9 @@ export const componentPricePointProvider = shellProvider(kind);
 
 const Base = resourceClass<typeof kind, ArgsOf<typeof kind>, ComponentPricePointOutputs>(kind, componentPricePointProvider);
 
+/** A second price point declared `default: true` for one component: refused (issue 42). */
+const oneDefaultPerComponent = oneDefaultPerOwner("ComponentPricePoint", "component");
+
 /**
  * A price point of a component. Given the Component resource itself, it goes with the component
  * (`deletedWith`): destroying both archives the component, which the service allows even while this
@@ -450,6 +454,13 @@ const Base = resourceClass<typeof kind, ArgsOf<typeof kind>, ComponentPricePoint
 export class ComponentPricePoint extends Base {
   constructor(name: string, args: ComponentPricePointArgs, opts?: pulumi.CustomResourceOptions) {
     const owner = args.component instanceof Component ? args.component : undefined;
+    if (args.default === true)
+      oneDefaultPerComponent(name, {
+        owned: owner,
+        ownerLabel: owner && `Component "${pulumi.resourceName(owner)}"`,
+        ref: args.component,
+        site: args.site,
+      });
     super(
       name,
       { ...args, component: owner ? owner.componentId : (args.component as ArgsOf<typeof kind>["component"]) },

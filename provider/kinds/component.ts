@@ -115,8 +115,22 @@ const state = kind.outputs.partial().extend({
   args: z.record(z.string(), z.unknown()),
   pendingToken: z.string().optional(),
   todo: z.object({ promote: z.boolean().optional(), archive: z.array(replaced).optional() }).optional(),
+  /**
+   * The price point the component's own pricing is on: the default its create made (or the one it adopted). While
+   * another is the default (a ComponentPricePoint with `default: true`), that one's prices are its own declaration's:
+   * the component's pricing is compared with and sent to this one, never to the other. Kept by a refresh; absent from
+   * a state written before it was recorded: then the recorded default is taken for it.
+   */
+  ownDefaultId: z.number().int().nullable().optional(),
 });
 type State = z.output<typeof state>;
+
+/** The component and its price points as the service holds them; after a create or an update, its own price point's id. */
+type Held = HeldComponent & { readonly own?: number | null };
+
+/** The price point the recorded component's own pricing is on (a state from before it was recorded: its recorded default). */
+const ownDefaultOf = (s: Partial<State>): number | undefined =>
+  s.ownDefaultId !== undefined ? (s.ownDefaultId ?? undefined) : (s.defaultPricePointId ?? undefined);
 
 /** Where a component lives: its family, at a site. */
 interface Where {
@@ -155,7 +169,7 @@ const resumed = new WeakSet<object>();
  * unit, prepaid terms…) replaces it, its handle freed first; the update-only fields (accountingCode,
  * itemCategory) are sent right after a create; the service has no unarchive of components.
  */
-const steps: Steps<Inputs, State & LifecycleState, HeldComponent, Where> = {
+const steps: Steps<Inputs, State & LifecycleState, Held, Where> = {
   type: "Component",
   noun: "component",
   key: "handle",
@@ -196,9 +210,24 @@ const steps: Steps<Inputs, State & LifecycleState, HeldComponent, Where> = {
     return withDefaultPricePoint(client, { c }).catch(() => ({ c, pp: null }));
   },
   // Also right after a create: accountingCode and itemCategory are the update's fields only (the contract's create schemas leave them out).
-  converge: (ctx, h, inputs, where) => convergeComponent(ctx, h, inputs, where),
+  async converge(ctx, h, inputs, where, created, recorded) {
+    const own = created || recorded === undefined ? undefined : ownDefaultOf(recorded);
+    if (own === undefined || h.c.defaultPricePointId === undefined || h.c.defaultPricePointId === own) {
+      const done = await convergeComponent(ctx, h, inputs, where);
+      return { ...done, own: done.c.defaultPricePointId ?? null };
+    }
+    // Another price point is the default (a ComponentPricePoint's default: true): its prices are that declaration's.
+    // Sending the component's there would change them in place, the price point would put its own back, and so on
+    // every round; the component's pricing is its own price point's.
+    const client = ctx.client(where.site);
+    const held = await findByHandle(() => client.readComponentPricePoint(h.c.id, own));
+    // Archived (outside the stack), it takes no prices: nothing of the component's pricing is sent.
+    const pp = held && held.archivedAt === undefined ? held : null;
+    const done = await convergeComponent(ctx, { c: h.c, pp }, inputs, where);
+    return { c: done.c, own };
+  },
   current: async (ctx, _s, id, where) => ({ c: await ctx.client(where.site).readComponent(where.familyId, id) }),
-  record: (h, inputs) => componentOutputs(h, inputs.site),
+  record: (h, inputs) => ({ ...componentOutputs(h, inputs.site), ...(h.own !== undefined ? { ownDefaultId: h.own } : {}) }),
   pending: (where) => ({ productFamilyId: where.familyId }),
   async archiveReplaced(ctx, old, where) {
     const { componentId, productFamilyId } = old as Replaced;
@@ -269,7 +298,10 @@ export const component: KindModule<typeof kind, State> = {
     // The service's values for the declared handle, name, scheme and tiers: a change made outside shows as a diff, and up restores it.
     recordedInputs(s) {
       const out: Record<string, unknown> = { ...s.args };
-      for (const k of ["handle", "name", "pricingScheme"] as const) if (out[k] !== undefined && s[k] != null) out[k] = s[k];
+      for (const k of ["handle", "name"] as const) if (out[k] !== undefined && s[k] != null) out[k] = s[k];
+      // While another price point is the default, the pricing the component shows is that one's declaration's, not drift.
+      if (s.defaultPricePointId != null && s.defaultPricePointId !== ownDefaultOf(s)) return out;
+      if (out.pricingScheme !== undefined && s.pricingScheme != null) out.pricingScheme = s.pricingScheme;
       if (Array.isArray(out.prices) && s.prices && !sameTiers(asTiers(s.prices), out.prices as Parameters<typeof sameTiers>[1]))
         out.prices = declaredTiers(s.prices);
       return out;
@@ -310,7 +342,9 @@ export const component: KindModule<typeof kind, State> = {
       const client = ctx.client(s.site);
       const c = await findByHandle(() => client.readComponent(s.productFamilyId as number, componentId));
       if (!c) return undefined;
-      return { ...s, ...componentOutputs(await withDefaultPricePoint(client, { c }), s.site), handle: c.handle ?? s.handle };
+      // A state from before ownDefaultId: the default its last apply recorded is its own (not the one promoted since).
+      const own = s.ownDefaultId === undefined && s.defaultPricePointId != null ? { ownDefaultId: s.defaultPricePointId } : {};
+      return { ...s, ...own, ...componentOutputs(await withDefaultPricePoint(client, { c }), s.site), handle: c.handle ?? s.handle };
     },
 
     del: (ctx, id, s) => life.del(ctx, id, s),

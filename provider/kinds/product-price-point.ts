@@ -1,4 +1,4 @@
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { pricePointCurrencyPricesInput } from "../../sdk/catalog/currency-inputs";
 import { flag } from "../../sdk/inputs";
@@ -23,9 +23,12 @@ import {
   pricingOutputShape,
   pricingOutputs,
   pricingRule,
+  pricingText,
   referenceField,
 } from "./catalog";
 import { CURRENCY_PRICES, currencyFailures, heldAsDeclared, withCurrencyChange } from "./currency-fields";
+import { known, oneDefaultPerOwner } from "./declared-defaults";
+import type { ProductArgs } from "./generated/product";
 import type { ProductPricePointArgs, ProductPricePointOutputs } from "./generated/product-price-point";
 import { siteInput } from "./inputs";
 import { type ArgsOf, type CatalogReader, type Context, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
@@ -36,7 +39,7 @@ import {
   type WithCurrencies,
   withCurrencies,
 } from "./price-point-currencies";
-import { Product, productIdOf } from "./product";
+import { declaredProduct, Product, productIdOf } from "./product";
 
 /** What a change of currency prices alone does: the amounts change in place. */
 const CURRENCY_IN_PLACE =
@@ -442,6 +445,64 @@ export const productPricePointProvider = shellProvider(kind);
 
 const Base = resourceClass<typeof kind, ArgsOf<typeof kind>, ProductPricePointOutputs>(kind, productPricePointProvider);
 
+/** A second price point declared `default: true` for one product: refused. */
+const oneDefaultPerProduct = oneDefaultPerOwner("ProductPricePoint", "product");
+
+/** Keys sorted at every level: two currency declarations compared whatever the order they were written in. */
+const sortedJson = (v: unknown): string =>
+  JSON.stringify(v, (_, x) =>
+    x !== null && typeof x === "object" && !Array.isArray(x)
+      ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : x,
+  );
+
+/**
+ * What a Product declares of its default price point that a price point declared `default: true` for it holds
+ * otherwise: each would make its own the default (the product's pricing by a new default price point, the price point
+ * by a promotion), one more price point on every `up --refresh`. Only values the program knows now are compared.
+ */
+function defaultConflicts(product: ProductArgs, pp: ProductPricePointArgs): string[] {
+  const p = product as unknown as Record<string, unknown>;
+  const q = pp as unknown as Record<string, unknown>;
+  const serviceDefault = kind.catalog?.defaults as Record<string, unknown>;
+  const out: string[] = [];
+  for (const k of PRICING_FIELDS) {
+    if (p[k] === undefined || !known(p[k]) || !known(q[k])) continue;
+    if (p[k] !== (q[k] ?? serviceDefault[k]))
+      out.push(`${k} ${pricingText(k, p[k])} on the Product, ${pricingText(k, q[k])} on the price point`);
+  }
+  if (p.useSiteExchangeRate !== undefined && known(p.useSiteExchangeRate) && known(q.useSiteExchangeRate))
+    if (p.useSiteExchangeRate !== (q.useSiteExchangeRate ?? true))
+      out.push(`useSiteExchangeRate ${p.useSiteExchangeRate} on the Product, ${q.useSiteExchangeRate ?? true} on the price point`);
+  if (p.currencyPrices !== undefined && known(p.currencyPrices) && known(q.currencyPrices))
+    if (sortedJson(p.currencyPrices) !== sortedJson(q.currencyPrices ?? null))
+      out.push(
+        `currencyPrices ${sortedJson(p.currencyPrices)} on the Product, ${q.currencyPrices === undefined ? "none" : sortedJson(q.currencyPrices)} on the price point`,
+      );
+  return out;
+}
+
+/**
+ * One declaration of a product's default: a second price point declared `default: true` for the same Product, or a
+ * Product whose pricing differs from its `default: true` price point's, is refused in the constructor (at preview),
+ * naming both resources and which declaration to keep.
+ */
+function oneDefault(name: string, args: ProductPricePointArgs, owner: Product | undefined): void {
+  if (args.default !== true) return;
+  const product = owner && declaredProduct(owner);
+  const productName = product?.name ?? "?";
+  oneDefaultPerProduct(name, { owned: owner, ownerLabel: `Product "${productName}"`, ref: args.product, site: args.site });
+  const conflicts = product ? defaultConflicts(product.args, args) : [];
+  if (conflicts.length > 0)
+    throw new pulumi.RunError(
+      `Product "${productName}" and ProductPricePoint "${name}" (default: true) both declare the product's default price point, differently: ${conflicts.join("; ")}. ` +
+        "The price point declared default: true is the default (new signups get it); the Product's pricing, sent on every `pulumi up --refresh`, " +
+        "would make the service a new default price point each time, and the price point would be promoted again. " +
+        `Keep one: give Product "${productName}" the price point's pricing (or leave its useSiteExchangeRate and currencyPrices out), ` +
+        `or remove default: true from ProductPricePoint "${name}".`,
+    );
+}
+
 /**
  * A price point of a product. Given the Product resource itself, it is archived with the product
  * (`deletedWith`): destroying both archives the product, which the service allows even while this
@@ -464,6 +525,7 @@ const Base = resourceClass<typeof kind, ArgsOf<typeof kind>, ProductPricePointOu
 export class ProductPricePoint extends Base {
   constructor(name: string, args: ProductPricePointArgs, opts?: pulumi.CustomResourceOptions) {
     const owner = args.product instanceof Product ? args.product : undefined;
+    oneDefault(name, args, owner);
     super(
       name,
       { ...args, product: owner ? owner.productId : (args.product as ArgsOf<typeof kind>["product"]) },

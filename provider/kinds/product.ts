@@ -1,3 +1,4 @@
+import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { pricePointCurrencyPricesInput } from "../../sdk/catalog/currency-inputs";
 import type { BillingClient } from "../../sdk/client";
@@ -197,6 +198,14 @@ const state = kind.outputs.partial().extend({
   args: z.record(z.string(), z.unknown()),
   productFamilyHandle: z.string().nullable().optional(),
   pendingToken: z.string().optional(),
+  /**
+   * The default price point the product's own pricing is on: the one its create, its last pricing change or the
+   * provider's replacement of it (`useSiteExchangeRate`) made. While another price point is the default (a
+   * ProductPricePoint with `default: true`, or one promoted outside), that one says what new signups pay, and the
+   * product's pricing is neither drift nor sent again until its declaration changes. Left out by a refresh, which
+   * keeps it; absent from a state written before it was recorded: then the recorded default is taken for it.
+   */
+  ownDefaultId: z.number().int().nullable().optional(),
 });
 type State = z.output<typeof state> & LifecycleState;
 
@@ -207,6 +216,8 @@ type State = z.output<typeof state> & LifecycleState;
 interface Held {
   readonly p: ServiceProduct;
   readonly pp: WithCurrencies | undefined;
+  /** After a create or an update: the default price point its own pricing is on (recorded as `ownDefaultId`). */
+  readonly own?: number | null;
 }
 
 /** The product and its default price point, read (with its own currency prices, when it has them). */
@@ -276,10 +287,10 @@ const otherFamily = (handle: string, p: ServiceProduct) =>
   "the service cannot move a product between families; declare that family, or another handle";
 
 /** Sends the declared fields the service holds differently (pricing as a whole, so that the new default price point is complete). */
-async function converge(ctx: Context, h: Held, inputs: Inputs): Promise<Held> {
+async function converge(ctx: Context, h: Held, inputs: Inputs, withPricing = true): Promise<Held> {
   const v = view(h);
   const descriptive = descriptiveChanges(inputs, v);
-  const pricing = pricingChanges(inputs, v);
+  const pricing = withPricing ? pricingChanges(inputs, v) : [];
   if (descriptive.length === 0 && pricing.length === 0) return h;
   const body: Record<string, unknown> = Object.fromEntries(descriptive.map((k) => [k, inputs[k]]));
   if (pricing.length > 0) Object.assign(body, pricingOf(inputs));
@@ -363,6 +374,22 @@ async function convergeDefault(ctx: Context, h: Held, inputs: Inputs, recorded: 
   return { ...own, pp };
 }
 
+/**
+ * At preview, the pricing the product's default holds at the service (what up compares a declaration with); undefined
+ * when it cannot be read (the site not known yet, no such product, the service not answering: the declaration before
+ * is compared instead).
+ */
+async function heldPricing(ctx: Context, handle: unknown, site: unknown): Promise<Partial<Record<PricingField, unknown>> | undefined> {
+  if (typeof handle !== "string" || isUnknown(site)) return undefined;
+  try {
+    const client = ctx.client(site as string | undefined);
+    const p = await productWithHandle(client, handle);
+    return p && pricingOutputs(pricingOfHeld(await held(client, p)));
+  } catch {
+    return undefined;
+  }
+}
+
 /** At preview: the default price point is replaced when its `useSiteExchangeRate` is to change (the service cannot change it). */
 function defaultReplacedNotice(ctx: Context, handle: string, held: unknown, declared: unknown): void {
   if (typeof declared !== "boolean" || typeof held !== "boolean" || declared === held) return;
@@ -371,6 +398,25 @@ function defaultReplacedNotice(ctx: Context, handle: string, held: unknown, decl
       "so a new default price point with the same pricing and this setting replaces it (promoted; the replaced one archived, subscriptions on it keep it); the product stays.",
   );
 }
+
+/** The default price point the recorded product's own pricing is on (a state from before it was recorded: its recorded default). */
+const ownDefaultOf = (s: Partial<State>): number | undefined =>
+  s.ownDefaultId !== undefined ? (s.ownDefaultId ?? undefined) : (s.defaultPricePointId ?? undefined);
+
+/**
+ * Whether the product's default is another price point than the one its own pricing is on. The one the provider made
+ * in place of its own (`useSiteExchangeRate`, its handle naming the one it replaced) is its own too: a failure after
+ * it was made records the product before its own default is known.
+ */
+function otherDefault(s: Partial<State>, id: number | null | undefined, handle: string | null | undefined): boolean {
+  const own = ownDefaultOf(s);
+  if (own === undefined || id === undefined || id === null || id === own) return false;
+  return handle !== replacingHandle(s.handle ?? "", own);
+}
+
+/** Whether the declared pricing differs from the recorded declaration's (a change the user made, to be sent). */
+const pricingDeclaredAnew = (inputs: Inputs, s: Partial<State>) =>
+  PRICING_FIELDS.some((k) => JSON.stringify(inputs[k] ?? null) !== JSON.stringify(s.args?.[k] ?? null));
 
 /** A product lives in its family: found by handle, created there, never moved. */
 const steps: Steps<Inputs, State, Held, number | undefined> = {
@@ -414,13 +460,39 @@ const steps: Steps<Inputs, State, Held, number | undefined> = {
     const client = ctx.client(inputs.site);
     return held(client, await client.createProduct(familyId as number, body, token ? { uniquenessToken: token } : {}));
   },
-  converge: async (ctx, h, inputs, _, created, recorded) =>
-    convergeDefault(ctx, created ? h : await converge(ctx, h, inputs), inputs, created ? undefined : (recorded ?? ({ args: {} } as State))),
+  async converge(ctx, h, inputs, _, created, recorded) {
+    const before = created ? undefined : (recorded ?? ({ args: {} } as State));
+    // Another price point is the default (a ProductPricePoint's default: true): sending the product's pricing again would
+    // make the service a new default that takes it back, and the price point would be promoted again by the next
+    // `up --refresh`, one more live price point each round. Only a new declaration of the pricing is sent.
+    if (
+      before !== undefined &&
+      otherDefault(before, h.p.defaultPricePointId, h.p.defaultPricePointHandle) &&
+      !pricingDeclaredAnew(inputs, before)
+    ) {
+      const unsent = (["useSiteExchangeRate", "currencyPrices"] as const).filter(
+        (k) => JSON.stringify(inputs[k] ?? null) !== JSON.stringify(before.args[k] ?? null),
+      );
+      if (unsent.length > 0)
+        ctx.notice(
+          `Product \`${inputs.handle}\`: ${unsent.join(" and ")} changed, but its default is ${defaultLabel(inputs.handle, h.p.defaultPricePointId as number)}` +
+            `${h.p.defaultPricePointHandle ? ` (\`${h.p.defaultPricePointHandle}\`)` : ""}, another price point than its own: nothing was sent. ` +
+            "Declare them on the ProductPricePoint declared default: true.",
+        );
+      return { ...(await converge(ctx, h, inputs, false)), own: ownDefaultOf(before) ?? null };
+    }
+    const done = await convergeDefault(ctx, created ? h : await converge(ctx, h, inputs), inputs, before);
+    return { ...done, own: done.p.defaultPricePointId ?? null };
+  },
   current: async (ctx, s, id) => {
     const client = ctx.client(s.site);
     return held(client, await client.readProduct(id));
   },
-  record: (h, inputs) => ({ ...outputsOf(h, inputs.site), productFamilyHandle: h.p.productFamilyHandle ?? null }),
+  record: (h, inputs) => ({
+    ...outputsOf(h, inputs.site),
+    productFamilyHandle: h.p.productFamilyHandle ?? null,
+    ...(h.own !== undefined ? { ownDefaultId: h.own } : {}),
+  }),
   async archive(ctx, { p }, s) {
     await ctx.client(s.site).archiveProduct(p.id);
     return `archived product \`${s.handle}\` (id ${p.id}); the service keeps it (and its price points) archived, its handle stays taken, and subscriptions on it keep it.`;
@@ -475,7 +547,10 @@ export const product: KindModule<typeof kind, State> = {
     recordedInputs(s) {
       const out: Record<string, unknown> = { ...s.args };
       const service: Record<string, unknown> = { ...s, description: s.description ?? "" };
-      for (const k of [...DESCRIPTIVE, ...PRICING_FIELDS, "useSiteExchangeRate"] as const)
+      for (const k of DESCRIPTIVE) if (out[k] !== undefined && service[k] !== undefined && service[k] !== null) out[k] = service[k];
+      // While another price point is the default, what it holds is its own declaration's, not the product's drift.
+      if (otherDefault(s, s.defaultPricePointId, s.defaultPricePointHandle)) return out;
+      for (const k of [...PRICING_FIELDS, "useSiteExchangeRate"] as const)
         if (out[k] !== undefined && service[k] !== undefined && service[k] !== null) out[k] = service[k];
       // Only the declared currencies: those it keeps that the declaration leaves out, no declaration can remove.
       if (out.currencyPrices !== undefined) out.currencyPrices = heldAsDeclared(s.args.currencyPrices, s.currencyPrices);
@@ -488,7 +563,12 @@ export const product: KindModule<typeof kind, State> = {
       const currencies = await currencyFailures(ctx, pricePointOwner(inputs), inputs.currencyPrices, inputs.site);
       if (currencies.length > 0) return { failures: currencies };
       if (olds !== undefined) {
-        const pricing = pricingChangeOf(inputs as Partial<Inputs>, olds as Partial<Inputs>, NEW_DEFAULT);
+        // A declared change is announced against what the service holds, which is what up compares and sends: after a
+        // refresh it may hold the new pricing already (another price point promoted to the default), and up sends nothing.
+        const declared = pricingChangeOf(inputs as Partial<Inputs>, olds as Partial<Inputs>, NEW_DEFAULT);
+        const service = declared && (await heldPricing(ctx, olds.handle, inputs.site));
+        const from: Partial<Record<PricingField, unknown>> = service ?? (olds as Partial<Inputs>);
+        const pricing = service ? pricingChangeOf(inputs as Partial<Inputs>, service, NEW_DEFAULT) : declared;
         const pricingChange = withCurrencyChange(pricing, olds.currencyPrices, inputs.currencyPrices, `in place: ${CURRENCY_IN_PLACE}`);
         const handle = String(inputs.handle);
         const own = inputs.useSiteExchangeRate;
@@ -496,7 +576,7 @@ export const product: KindModule<typeof kind, State> = {
         if (!pricingChange) return { failures: [] };
         if (pricing)
           ctx.notice(
-            `Product \`${handle}\`: pricing change (${describeChanges(pricing.fields, olds, inputs as Partial<Inputs>)}): ` +
+            `Product \`${handle}\`: pricing change (${describeChanges(pricing.fields, from, inputs as Partial<Inputs>)}): ` +
               "the service will create a new default price point and make it the default" +
               `${own === false ? " (following the exchange rate: then replaced by one of the same pricing with prices of its own)" : ""}` +
               `${inputs.currencyPrices !== undefined ? ", and its currency prices are set on it" : ""}; existing subscriptions keep theirs.`,
@@ -542,7 +622,12 @@ export const product: KindModule<typeof kind, State> = {
 
     create: (ctx, inputs) => life.create(ctx, inputs as Inputs & Record<string, unknown>),
     update: (ctx, id, s, inputs) => life.update(ctx, id, s, inputs as Inputs & Record<string, unknown>),
-    read: (ctx, id, s) => life.read(ctx, id, s),
+    async read(ctx, id, s) {
+      const read = await life.read(ctx, id, s);
+      // A state from before ownDefaultId: the default its last apply recorded is its own (not the one promoted since).
+      if (read && s.ownDefaultId === undefined && s.defaultPricePointId != null) return { ...read, ownDefaultId: s.defaultPricePointId };
+      return read;
+    },
     del: (ctx, id, s) => life.del(ctx, id, s),
   },
 };
@@ -573,4 +658,15 @@ export const productProvider = shellProvider(kind);
  * });
  * ```
  */
-export class Product extends resourceClass<typeof kind, ProductArgs, ProductOutputs>(kind, productProvider) {}
+export class Product extends resourceClass<typeof kind, ProductArgs, ProductOutputs>(kind, productProvider) {
+  constructor(name: string, args: ProductArgs, opts?: pulumi.CustomResourceOptions) {
+    super(name, args, opts);
+    declared.set(this, { name, args });
+  }
+}
+
+/** What each Product of this program declares, for the price points given it (a default: true one must agree with it). */
+const declared = new WeakMap<Product, { readonly name: string; readonly args: ProductArgs }>();
+
+/** The name and args a Product of this program was declared with. */
+export const declaredProduct = (p: Product) => declared.get(p);

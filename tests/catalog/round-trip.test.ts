@@ -1,15 +1,13 @@
-import type * as pulumi from "@pulumi/pulumi";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { type CatalogSnapshot, catalogDeclarations, catalogImportFile, diffCatalogs, readCatalog } from "../../catalog";
 import { providerConfig } from "../../plugin/config";
 import { BillingProvider } from "../../plugin/provider";
-import * as providers from "../../provider";
 import { KINDS } from "../../provider/kinds";
 import { type Simulator, startSimulator } from "../../simulator";
-import { configureRequest } from "../engine/support";
 import { seedOf } from "../seeds";
 import { catalogArbitrary, type GeneratedCatalog, mutatedArbitrary, SITE_CURRENCIES, seedCatalog } from "./generated-catalog";
+import { dynamicProviders } from "./providers";
 import { liveOnly, rawCatalog, rawDifferences } from "./raw-site";
 
 /**
@@ -42,22 +40,9 @@ async function site(c?: GeneratedCatalog): Promise<Simulator> {
 const read = async (sim: Simulator, includeArchived = false): Promise<CatalogSnapshot> =>
   (await readCatalog({ baseUrl: sim.url, apiKey: KEY }, { includeArchived })).snapshot;
 
-/** Each kind's dynamic provider, by its type, configured for a site. */
-async function dynamicProviders(sim: Simulator): Promise<Map<string, pulumi.dynamic.ResourceProvider>> {
-  const out = new Map<string, pulumi.dynamic.ResourceProvider>();
-  for (const m of Object.values(KINDS)) {
-    const exported = (providers as unknown as Record<string, pulumi.dynamic.ResourceProvider>)[`${m.kind.key}Provider`];
-    if (!exported) continue;
-    const p = { ...exported };
-    await p.configure?.(configureRequest({ "billing:baseUrl": sim.url, "billing:apiKey": KEY }));
-    out.set(m.kind.type, p);
-  }
-  return out;
-}
-
 /** The program's declarations applied in order through the providers (check, create, refresh), references as the outputs they name. */
 async function applyProgram(snapshot: CatalogSnapshot, to: Simulator): Promise<void> {
-  const byType = await dynamicProviders(to);
+  const byType = await dynamicProviders(to.url, KEY);
   const outputs = new Map<string, Record<string, unknown>>();
   const resolve = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(resolve);

@@ -170,3 +170,13 @@ export async function changeBaselineOutside(sim: Simulator, productId: number | 
     body: JSON.stringify({ currency_prices: [{ id: baseline?.id, price }] }),
   });
 }
+
+/** The error `f` throws, or undefined when it returns (a constructor's refusal, read as a value). */
+export function thrown(f: () => unknown): unknown {
+  try {
+    f();
+  } catch (err) {
+    return err;
+  }
+  return undefined;
+}

@@ -59,6 +59,8 @@ describe("Component: create", () => {
       handle: "sms",
       name: "Text messages",
       defaultPricePointId: c?.pricePoints[0]?.id,
+      // The price point its own pricing is on: another promoted later holds its own declaration's prices.
+      ownDefaultId: c?.pricePoints[0]?.id,
       archivedAt: null,
       pricingScheme: "tiered",
       prices: [

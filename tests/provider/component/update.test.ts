@@ -115,6 +115,8 @@ describe("Component: update in place", () => {
       handle: "sms",
       name: "SMS",
       defaultPricePointId: c?.pricePoints[0]?.id,
+      // The price point its own pricing is on: another promoted later holds its own declaration's prices.
+      ownDefaultId: c?.pricePoints[0]?.id,
       archivedAt: null,
       pricingScheme: "tiered",
       prices: [
