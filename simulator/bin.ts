@@ -1,19 +1,26 @@
 #!/usr/bin/env node
 /**
- * billing-simulator --port N [--host H] [--seed demo] [--data FILE] [--api-key K] [--access-token T] [--latency MS|MEDIAN:P99]
+ * billing-simulator --port N [--host H] [--seed demo] [--data FILE] [--api-key K | --api-key-file F]
+ *                   [--access-token T | --access-token-file F] [--latency MS|MEDIAN:P99]
  *                   [--max-concurrent N] [--over-capacity queue|429] [--report-price-point]
  *                   [--currency C] [--non-primary-currencies C[:RATE],…] [--live] [--clear-data-delay MS]
  * Runs until SIGINT/SIGTERM.
+ *
+ * A key on the command line is seen by `ps` and kept in npm's debug logs (`npx` records its arguments): a file
+ * (`--api-key-file`, `--access-token-file`) or the environment (BILLING_SIMULATOR_API_KEY,
+ * BILLING_SIMULATOR_ACCESS_TOKEN, used when no option gives one) keeps it out of both.
  *
  * With --data the site lives in FILE across restarts. An existing FILE wins
  * over --seed: the seed is what a first start holds, the file what the site
  * has become since, and a restart must not undo that.
  */
+import { readFileSync } from "node:fs";
 import { DEMO_SITE, type SimulatorOptions, startSimulator } from "./index";
 import { parseLatency } from "./latency";
 
 const USAGE =
-  "usage: billing-simulator [--port N] [--host H] [--seed demo] [--data FILE] [--api-key K] [--access-token T] [--latency MS|MEDIAN:P99]" +
+  "usage: billing-simulator [--port N] [--host H] [--seed demo] [--data FILE] [--api-key K | --api-key-file F]" +
+  " [--access-token T | --access-token-file F] [--latency MS|MEDIAN:P99]" +
   " [--max-concurrent N] [--over-capacity queue|429] [--report-price-point]" +
   " [--currency C] [--non-primary-currencies C[:RATE],…] [--live] [--clear-data-delay MS]";
 
@@ -48,10 +55,16 @@ function parseArgs(argv: string[]): SimulatorOptions {
         o.dataFile = value();
         break;
       case "--api-key":
-        o.apiKey = value();
+        o.apiKey = once(flag, o.apiKey, value);
+        break;
+      case "--api-key-file":
+        o.apiKey = once(flag, o.apiKey, () => secretFile(flag, value()));
         break;
       case "--access-token":
-        o.accessToken = value();
+        o.accessToken = once(flag, o.accessToken, value);
+        break;
+      case "--access-token-file":
+        o.accessToken = once(flag, o.accessToken, () => secretFile(flag, value()));
         break;
       case "--latency": {
         let l: ReturnType<typeof parseLatency>;
@@ -117,7 +130,36 @@ function parseArgs(argv: string[]): SimulatorOptions {
         fail(`unknown argument ${argv[i]}`);
     }
   }
+  // The environment's, when no option gave one: out of `ps` and of npm's logs.
+  o.apiKey ??= fromEnv("BILLING_SIMULATOR_API_KEY");
+  o.accessToken ??= fromEnv("BILLING_SIMULATOR_ACCESS_TOKEN");
   return o;
+}
+
+/** A credential given twice (the option and its file, or either repeated) is refused: which one wins would be a guess. */
+function once(flag: string, given: string | undefined, read: () => string): string {
+  const base = flag.replace(/-file$/, "");
+  if (given !== undefined) fail(`${flag}: the credential is already given: use one of ${base} and ${base}-file, once`);
+  return read();
+}
+
+/** A credential's file: its text without the line end an editor or `echo` adds; never printed. */
+function secretFile(flag: string, file: string): string {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    fail(`${flag}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  const v = text.replace(/\r?\n$/, "");
+  if (v.trim() === "") fail(`${flag}: ${file} is empty: it must hold the credential on its first line`);
+  if (/[\r\n]/.test(v)) fail(`${flag}: ${file} holds more than one line: it must hold only the credential`);
+  return v;
+}
+
+function fromEnv(name: string): string | undefined {
+  const v = process.env[name];
+  return v === undefined || v === "" ? undefined : v;
 }
 
 function fail(message: string): never {

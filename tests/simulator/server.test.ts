@@ -1,4 +1,6 @@
 import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { Agent, request } from "undici";
 import { describe, expect, it } from "vitest";
@@ -211,7 +213,69 @@ describe("billing-simulator CLI", () => {
     expect(await stop(child)).toBe(0);
   }, 20_000);
 
+  // Issue 42: a key given as `--api-key K` lands in `ps` and in npm's debug logs; a file or the environment keeps it out.
+  describe("the key from a file or the environment, never on the command line", () => {
+    const serving = async (args: string[], env: Record<string, string> = {}) => {
+      const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "simulator/bin.ts", "--seed", "demo", ...args], {
+        cwd: root,
+        env: { ...process.env, ...env },
+      });
+      let out = "";
+      const base = await new Promise<string>((resolve, reject) => {
+        child.stdout.on("data", (d) => {
+          out += d;
+          const m = /listening on (\S+)/.exec(out);
+          if (m) resolve(m[1]);
+        });
+        child.on("exit", (code) => reject(new Error(`exited ${code}: ${out}`)));
+      });
+      const status = async (key: string) =>
+        (await fetch(`${base}/subscriptions/1001.json`, { headers: { authorization: basic(key) } })).status;
+      return { child, status, out: () => out };
+    };
+
+    it("--api-key-file: the file's key (its line end dropped) is the site's, the demo key is not, and neither is printed", async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), "sim-key-"));
+      const file = path.join(dir, "key");
+      writeFileSync(file, "sk_from_file_8181\n");
+      const { child, status, out } = await serving(["--api-key-file", file]);
+      expect(await status("sk_from_file_8181")).toBe(200);
+      expect(await status(DEMO_SITE.apiKey)).toBe(401);
+      expect(out()).not.toContain("sk_from_file_8181");
+      expect(child.spawnargs.join(" ")).not.toContain("sk_from_file_8181");
+      expect(await stop(child)).toBe(0);
+      rmSync(dir, { recursive: true, force: true });
+    }, 20_000);
+
+    it("BILLING_SIMULATOR_API_KEY and BILLING_SIMULATOR_ACCESS_TOKEN, when no option gives one", async () => {
+      const { child, status } = await serving([], {
+        BILLING_SIMULATOR_API_KEY: "sk_from_env_8282",
+        BILLING_SIMULATOR_ACCESS_TOKEN: "tok_env_8383",
+      });
+      expect(await status("sk_from_env_8282")).toBe(200);
+      expect(await status(DEMO_SITE.apiKey)).toBe(401);
+      expect(child.spawnargs.join(" ")).not.toContain("sk_from_env_8282");
+      expect(await stop(child)).toBe(0);
+    }, 20_000);
+
+    it("an option wins over the environment", async () => {
+      const { child, status } = await serving(["--api-key", "sk_option_8484"], { BILLING_SIMULATOR_API_KEY: "sk_from_env_8282" });
+      expect(await status("sk_option_8484")).toBe(200);
+      expect(await status("sk_from_env_8282")).toBe(401);
+      expect(await stop(child)).toBe(0);
+    }, 20_000);
+  });
+
   it.each([
+    {
+      args: ["--api-key", "a", "--api-key-file", "/dev/null"],
+      message: /--api-key-file: the credential is already given: use one of --api-key and --api-key-file, once/,
+    },
+    { args: ["--api-key-file", "/nonexistent/key"], message: /--api-key-file: cannot read \/nonexistent\/key \(ENOENT\)/ },
+    {
+      args: ["--access-token-file", "/dev/null"],
+      message: /--access-token-file: \/dev\/null is empty: it must hold the credential on its first line/,
+    },
     { args: ["--non-primary-currencies", "EUR:x"], message: /the rate of EUR must be a positive number, got x/ },
     { args: ["--live=yes"], message: /--live takes no value/ },
     { args: ["--clear-data-delay", "soon"], message: /--clear-data-delay needs a non-negative integer/ },
