@@ -195,10 +195,11 @@ export type DiffFormat = "markdown" | "json";
  * string, in both formats, so that "no output" means "no difference".
  */
 export function renderDiff(d: CatalogDiff, format: DiffFormat = "markdown", labels: { a?: string; b?: string } = {}): string {
-  if (isEmptyDiff(d)) return "";
+  // Equal sides say so: an empty output reads as a failure that printed nothing, and `--format json` stays JSON.
   if (format === "json") return `${JSON.stringify(d, null, 2)}\n`;
   const a = labels.a ?? "A";
   const b = labels.b ?? "B";
+  if (isEmptyDiff(d)) return `# Catalog diff: ${a} → ${b}\n\nThe catalogs are equal: nothing added, removed or changed.\n`;
   const fields = d.changed.reduce((n, c) => n + c.fields.length, 0);
   const lines = [
     `# Catalog diff: ${a} → ${b}`,

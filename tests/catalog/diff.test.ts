@@ -24,8 +24,11 @@ describe("diffCatalogs", () => {
     const d = diffCatalogs(a, bSame);
     expect(d).toEqual({ added: [], removed: [], changed: [] });
     expect(isEmptyDiff(d)).toBe(true);
-    expect(renderDiff(d, "markdown")).toBe("");
-    expect(renderDiff(d, "json")).toBe("");
+    // Equal sides say so (issue 42 item 7): in words, and as JSON with empty lists.
+    expect(renderDiff(d, "markdown", { a: "staging", b: "production" })).toBe(
+      "# Catalog diff: staging → production\n\nThe catalogs are equal: nothing added, removed or changed.\n",
+    );
+    expect(JSON.parse(renderDiff(d, "json"))).toEqual({ added: [], removed: [], changed: [] });
     // The family only B has is an addition.
     expect(diffCatalogs(a, b)).toEqual({ added: [{ kind: "ProductFamily", key: "zz-unrelated" }], removed: [], changed: [] });
   });

@@ -16,7 +16,7 @@ import { type Consumer, type ExampleStack, installedConsumer, mutations } from "
  * `billing-catalog export`; its import file (live objects only) goes through `pulumi import --file`
  * with the plugin, and the printed code previews with no changes; the exported
  * program (dynamic providers) `up` on an empty site B succeeds; `billing-catalog diff A B` finds the
- * two equal (exit 0, nothing printed), and B's raw answers equal A's live ones, field by field.
+ * two equal (exit 0, and it says so), and B's raw answers equal A's live ones, field by field.
  */
 
 /** The fixed seeds: each gives one catalog (see catalogOf), printed with its draw. */
@@ -143,9 +143,12 @@ for (const seed of SEEDS) {
       assert.deepEqual(mutations(a.requests), []);
     });
 
-    it("billing-catalog diff A B finds the two sites equal: exit 0, nothing printed", async () => {
+    it("billing-catalog diff A B finds the two sites equal: exit 0, and says so", async () => {
       const res = await billingCatalog(["diff", a.url, b.url, "--b-key-env", "SITE_B_API_KEY"]);
-      assert.deepEqual(res, { code: 0, stdout: "", stderr: "" });
+      assert.deepEqual(
+        { ...res, stdout: res.stdout.split("\n").slice(-2) },
+        { code: 0, stdout: ["The catalogs are equal: nothing added, removed or changed.", ""], stderr: "" },
+      );
     });
 
     it("site B's live raw answers equal site A's live ones, field by field", async () => {
