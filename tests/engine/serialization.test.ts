@@ -2,40 +2,13 @@ import assert from "node:assert/strict";
 import { inspect } from "node:util";
 import { KINDS } from "../../provider";
 import { DEMO_SITE, type Simulator, startSimulator } from "../../simulator";
+import { EXAMPLE_PREREQUISITES as PREREQUISITES } from "../example-prerequisites";
 import { API_KEY, configureRequest, deserialize, ENV_KEY, type Registered, registerUnderMocks } from "./support";
 
 /** Every kind of the registry, each constructed with its declared example. */
 const MODULES = Object.values(KINDS);
 const token = (t: string) => `pulumi-nodejs:dynamic/billing:${t}`;
 type Constructor = new (name: string, args: unknown) => unknown;
-
-/**
- * What a kind's example refers to, made at the site first: each kind runs on a fresh demo site, and the examples
- * name the objects the other kinds' examples make (a price point of the `text-messages` component, a coupon for
- * the `launch-pro` product, an offer of both and the SPRING25 coupon).
- */
-const textMessages = (sim: Simulator) =>
-  sim.addComponent({
-    familyHandle: "plans",
-    kind: "metered",
-    handle: "text-messages",
-    name: "Text messages",
-    unitName: "message",
-    pricingScheme: "per_unit",
-    unitPrice: "0.02",
-  });
-const launchPro = (sim: Simulator) =>
-  sim.addProduct({ handle: "launch-pro", name: "Launch Pro", familyHandle: "plans", priceInCents: 4900 });
-const PREREQUISITES: Partial<Record<string, (sim: Simulator) => void>> = {
-  componentPricePoint: textMessages,
-  coupon: launchPro,
-  // The launch-pro product with the text-messages component and the SPRING25 coupon.
-  offer: (sim) => {
-    launchPro(sim);
-    textMessages(sim);
-    sim.addCoupon({ familyHandle: "plans", code: "SPRING25", name: "Spring", percentage: 25 });
-  },
-};
 
 describe("closure serialization of every resource kind (setMocks, ts-node CommonJS)", () => {
   let registered: Registered[];

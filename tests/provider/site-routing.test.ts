@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import * as billing from "../../provider";
 import { KINDS } from "../../provider";
 import { type Simulator, startSimulator } from "../../simulator";
+import { EXAMPLE_PREREQUISITES, launchPro, textMessages } from "../example-prerequisites";
 import { configureRequest } from "./support";
 
 /**
@@ -17,40 +18,32 @@ const TOP_KEY = "sk_live_TOP_SITE_3131";
 const EU_KEY = "sk_live_EU_SITE_7373";
 const MODULES = Object.values(KINDS);
 
-/** What an example refers to beyond the demo seed (as tests/engine/serialization.test.ts gives it), made on both sites. */
+/**
+ * What an example refers to beyond the demo seed (tests/example-prerequisites.ts), made on both sites, and what the
+ * in-place changes below refer to besides: another component for a price point, another family for a coupon, seats
+ * for an offer's new handle.
+ */
 const PREREQUISITES: Partial<Record<string, (sim: Simulator) => void>> = {
+  ...EXAMPLE_PREREQUISITES,
   componentPricePoint: (sim) => {
-    for (const [handle, name] of [
-      ["text-messages", "Text messages"],
-      ["voice-minutes", "Voice minutes"],
-    ])
-      sim.addComponent({
-        familyHandle: "plans",
-        kind: "metered",
-        handle,
-        name,
-        unitName: "unit",
-        pricingScheme: "per_unit",
-        unitPrice: "0.02",
-      });
-  },
-  coupon: (sim) => {
-    sim.addProduct({ handle: "launch-pro", name: "Launch Pro", familyHandle: "plans", priceInCents: 4900 });
-    sim.addProductFamily({ handle: "seasonal", name: "Seasonal" });
-  },
-  offer: (sim) => {
-    sim.addProduct({ handle: "launch-pro", name: "Launch Pro", familyHandle: "plans", priceInCents: 4900 });
+    textMessages(sim);
     sim.addComponent({
       familyHandle: "plans",
       kind: "metered",
-      handle: "text-messages",
-      name: "Text messages",
-      unitName: "message",
+      handle: "voice-minutes",
+      name: "Voice minutes",
+      unitName: "unit",
       pricingScheme: "per_unit",
       unitPrice: "0.02",
     });
+  },
+  coupon: (sim) => {
+    launchPro(sim);
+    sim.addProductFamily({ handle: "seasonal", name: "Seasonal" });
+  },
+  offer: (sim) => {
+    EXAMPLE_PREREQUISITES.offer?.(sim);
     sim.addComponent({ familyHandle: "plans", kind: "quantity_based", handle: "seats", unitPrice: "10" });
-    sim.addCoupon({ familyHandle: "plans", code: "SPRING25", percentage: 25 });
   },
 };
 
