@@ -228,6 +228,22 @@ async function held(client: BillingClient, p: ServiceProduct): Promise<Held> {
 }
 
 /**
+ * A read that follows a change the service applied: its failure says what was applied, so that nobody repeats it by
+ * hand; the next `pulumi up` reads the product again and finds nothing left to do.
+ */
+async function readAfterApplied<T>(applied: string, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new Error(
+      `${applied}; reading the result back failed: ${reason}. Nothing else was sent; the next \`pulumi up\` reads it again and does not repeat the change.`,
+      { cause: err },
+    );
+  }
+}
+
+/**
  * The pricing new signups get: the default price point's, over the product's own answer (which lacks the trial
  * type, and where the price point's answer leaves a value out, says what it holds, e.g. an expiration "never").
  */
@@ -296,7 +312,13 @@ async function converge(ctx: Context, h: Held, inputs: Inputs, withPricing = tru
   if (pricing.length > 0) Object.assign(body, pricingOf(inputs));
   const client = ctx.client(inputs.site);
   // The SDK reads back after a failure that may have applied (with pricing: a new default price point), and says so.
-  const updated = await held(client, await client.updateProduct(h.p.id, body));
+  const answer = await client.updateProduct(h.p.id, body);
+  const changed =
+    pricing.length > 0 ? `its pricing (${describeChanges(pricing, v, inputs)}), so the service made a new default price point` : "";
+  const updated = await readAfterApplied(
+    `Product \`${inputs.handle}\`: the update was applied at the service (${[descriptive.length > 0 ? `${descriptive.join(", ")} changed` : "", changed].filter(Boolean).join("; ")})`,
+    () => held(client, answer),
+  );
   if (pricing.length > 0) {
     ctx.notice(
       `Product \`${inputs.handle}\`: pricing changed (${describeChanges(pricing, v, inputs)}): the service made a new default price point` +
@@ -351,7 +373,10 @@ async function defaultAsDeclared(ctx: Context, h: Held, inputs: Inputs): Promise
       `as declared (useSiteExchangeRate: ${want}), which the service's product create and update cannot set: ${defaultLabel(handle, made.id)} ` +
       `replaced ${defaultLabel(handle, pp.id)}, with the same pricing; the replaced one is archived, and subscriptions on it keep it.`,
   );
-  return held(client, await client.readProduct(p.id));
+  return readAfterApplied(
+    `Product \`${handle}\`: the replacement of its default price point was applied at the service (${defaultLabel(handle, made.id)} is the default, id ${pp.id} is archived)`,
+    async () => held(client, await client.readProduct(p.id)),
+  );
 }
 
 /**

@@ -367,7 +367,7 @@ function fingerprint(lc: Lifecycle, slot: Slot, kind: "family" | "product" | "pp
 }
 
 /** Says that what it did may have been applied (or what was), rather than only that it failed. */
-const SAYS_APPLIED = /may (or may not )?have been applied|may have applied|was created and recorded|recorded/i;
+const SAYS_APPLIED = /may (or may not )?have been applied|may have applied|was applied at the service|was created and recorded|recorded/i;
 
 /** A plain failure that changed what the stack recorded must say so. */
 function checkPlainFailure(lc: Lifecycle, kind: string, err: unknown, before: string, after: string) {

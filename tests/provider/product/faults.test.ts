@@ -1,13 +1,16 @@
 import { describe, expect, it } from "vitest";
 import type { Simulator } from "../../../simulator";
-import { captureOutput } from "../support";
-import { type Json, launch, productSite } from "./site";
+import { captureOutput, mutations } from "../support";
+import { auth, type Json, launch, productSite } from "./site";
 
-/** Product under the service's failures: a create whose outcome is unknown is recorded pending, with its site. */
+/**
+ * Product under the service's failures: a create whose outcome is unknown is recorded pending, with its site; a read
+ * that fails after an update was applied says what was applied, and the next update sends nothing again.
+ */
 
 describe("Product under the service's failures", () => {
   let sim: Simulator;
-  const { setup } = productSite((started) => {
+  const { setup, made } = productSite((started) => {
     sim = started.sim;
   });
 
@@ -23,5 +26,30 @@ describe("Product under the service's failures", () => {
     );
     const { __provider: _, ...recorded } = partial.properties;
     expect(recorded).toEqual({ handle: "rocket", args: inputs, site: "eu", pendingToken: partial.id.slice("pending-".length) });
+  });
+
+  it("a pricing change applied, then its read-back refused: the error says what was applied, and the next up sends nothing", async () => {
+    const products = await setup();
+    const p = made();
+    const old = { productId: p.id, handle: "rocket", args: launch };
+    const news = { ...launch, priceInCents: 5900 };
+    const before = (await (await fetch(`${sim.url}/products/${p.id}.json`, { headers: auth })).json()) as { product: Json };
+    const held = before.product.default_product_price_point_id as number;
+    // Every read of a price point other than the one held fails: the new default's read-back, after the PUT made it.
+    sim.injectFault({
+      kind: "status",
+      status: 500,
+      match: { method: "GET", path: new RegExp(`/price_points/(?!${held}\\.json)[0-9]+\\.json$`) },
+    });
+    const { error } = await captureOutput(() => products.update!(String(p.id), old, news));
+    expect(String((error as Error).message)).toMatch(
+      /^Product `rocket`: the update was applied at the service \(its pricing \(priceInCents \$49\.00 → \$59\.00\), so the service made a new default price point\); reading the result back failed: .*500.*\. Nothing else was sent; the next `pulumi up` reads it again and does not repeat the change\.$/,
+    );
+    sim.clearFaults();
+    sim.reset();
+    const again = await captureOutput(() => products.update!(String(p.id), old, news));
+    expect(again.error).toBeUndefined();
+    expect(mutations(sim)).toEqual([]);
+    expect(again.result?.outs).toMatchObject({ priceInCents: 5900 });
   });
 });
