@@ -139,6 +139,27 @@ export function provide<K extends string, In extends z.ZodObject, Out extends z.
   const replacingChange = (olds: { [key: string]: unknown }, news: { [key: string]: unknown }) =>
     replacingKeys.some((k) => normal(k, olds[k]) !== normal(k, news[k]));
 
+  /** The preview key that announces what an update will do, rather than what was found. */
+  const ANNOUNCED = "pricingChange";
+  const declaredChange = (olds: { [key: string]: unknown }, news: { [key: string]: unknown }) =>
+    accepted.some((k) => isUnknown(news[k]) || normal(k, olds[k]) !== normal(k, news[k]));
+  /**
+   * The preview a check without a declared change stores: what was found before (an adoption, a data count, a
+   * migration's charge) as recorded, but a pricing change as found now. That one announces what the next update does
+   * (the policy pack and the review read it): an update that reverts drift at the service makes one with the same
+   * declaration, and once applied it is gone.
+   */
+  const recordedPreview = (recorded: unknown, fresh: Record<string, unknown> | undefined) => {
+    const { [ANNOUNCED]: _, ...kept } = (recorded ?? {}) as Record<string, unknown>;
+    const merged = fresh?.[ANNOUNCED] !== undefined ? { ...kept, [ANNOUNCED]: fresh[ANNOUNCED] } : kept;
+    return Object.keys(merged).length > 0 ? merged : undefined;
+  };
+  /** What an earlier update's check added to the inputs (the stable outputs), as recorded. */
+  const carried = (olds: { [key: string]: unknown }) => {
+    const kept = Object.entries(userInputs(olds)).filter(([k]) => !accepted.includes(k) && k !== PREVIEW_KEY);
+    return kept.length > 0 ? Object.fromEntries(kept) : undefined;
+  };
+
   return {
     async check(provider, olds, news) {
       const raw = declared(news);
@@ -166,9 +187,16 @@ export function provide<K extends string, In extends z.ZodObject, Out extends z.
         failures.push(...checked.failures);
         if (checked.preview) preview = { ...preview, ...checked.preview };
       }
+      // Without a declared change the checked inputs are the recorded ones: what check adds (the ids below, what preview
+      // found) is carried as recorded, not read again. A no-change `up` then stores what it found, and the engine has no
+      // checkpoint to write for the resource (issue 43: one rewrite per resource made a no-change `up` quadratic).
+      const unchanged = failures.length === 0 && !firstDeploy && !replacing && !declaredChange(declared(olds), raw);
+      if (unchanged) preview = recordedPreview(userInputs(olds)[PREVIEW_KEY], preview);
       // Outputs an in-place update keeps (ids), so that preview shows them known: not declared inputs, so no diff reads them.
-      const stable =
-        failures.length === 0 && !firstDeploy && !replacing && ops.stable
+      // Only an update needs them: the engine previews its outputs from its inputs.
+      const stable = unchanged
+        ? carried(olds)
+        : failures.length === 0 && !firstDeploy && !replacing && ops.stable
           ? await ops.stable(context(provider, news.__provider), userInputs(olds))
           : undefined;
       const checked = stable ? { ...news, ...Object.fromEntries(Object.entries(stable).filter(([k]) => !accepted.includes(k))) } : news;

@@ -26,10 +26,17 @@ describe("ProductFamily check", () => {
   describe("check of an in-place update carries the family's id", () => {
     // The ids an in-place update keeps are known at its preview: check records them beside the inputs (not as
     // declared inputs, so no diff reads them); a first deploy has none to record.
-    it("check of an update records the family's id; of a first deploy, nothing beyond the inputs", async () => {
+    it("check of an update records the family's id; without a declared change, the inputs as recorded; of a first deploy, nothing beyond the inputs", async () => {
       const families = await setup();
       const { id } = await families.create(family);
-      expect(await families.check!(family, family)).toStrictEqual({ inputs: { ...family, familyId: Number(id) }, failures: [] });
+      const renamed = { ...family, description: "Our plans" };
+      expect(await families.check!(family, renamed)).toStrictEqual({ inputs: { ...renamed, familyId: Number(id) }, failures: [] });
+      // Nothing declared changed: what was recorded stays, so a no-change `up` stores nothing new (issue 43).
+      expect(await families.check!(family, family)).toStrictEqual({ inputs: family, failures: [] });
+      expect(await families.check!({ ...family, familyId: Number(id) }, family)).toStrictEqual({
+        inputs: { ...family, familyId: Number(id) },
+        failures: [],
+      });
       const first = await families.check!({}, family);
       expect(Object.keys(first.inputs).sort()).toEqual(["handle", "name", "preview"]);
     });

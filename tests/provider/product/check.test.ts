@@ -85,4 +85,24 @@ describe("Product check", () => {
       expect(checked.inputs).toMatchObject({ productId: p.id, productFamilyId: rockets.id });
     });
   });
+
+  describe("without a declared change, check stores what was recorded (a no-change `up` writes nothing, issue 43)", () => {
+    it("what a first deploy's preview found (the adoption) and no ids are carried as recorded; nothing is read for them", async () => {
+      const products = await setup();
+      made();
+      const recorded = { ...launch, preview: { adopt: { id: 1, handle: "rocket" } } };
+      sim.reset();
+      const checked = await products.check!(recorded, launch);
+      expect(checked).toStrictEqual({ inputs: recorded, failures: [] });
+      expect(sim.requests.filter((r) => /\/products\.json|handle/.test(r.path))).toEqual([]);
+    });
+
+    it("a pricing change recorded by the update that applied it is not announced again: the policy pack and the review read it", async () => {
+      const products = await setup();
+      made();
+      const pricingChange = { fields: ["priceInCents"], from: { priceInCents: 3900 }, to: { priceInCents: 4900 } };
+      const checked = await products.check!({ ...launch, productId: 1, productFamilyId: rockets.id, preview: { pricingChange } }, launch);
+      expect(checked).toStrictEqual({ inputs: { ...launch, productId: 1, productFamilyId: rockets.id }, failures: [] });
+    });
+  });
 });
