@@ -1,13 +1,14 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { cp, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { tokenOf } from "../../plugin/schema";
 import { KINDS } from "../../provider/kinds";
 import { createWorkspace, type Workspace } from "../../scripts/lib/pulumi-cli";
+import { startSimulator } from "../../simulator";
 import { fencedBlocks } from "../docs/examples";
-import { VERSION } from "./plugin-support";
+import { KEY, VERSION } from "./plugin-support";
 import { type Consumer, installedConsumer, ROOT } from "./support";
 
 /**
@@ -85,5 +86,36 @@ describe("billing-plugin install: the plugin from the npm package into a fresh P
     const again = await sh("npx billing-plugin install");
     assert.equal(again.code, 0, again.stdout + again.stderr);
     assert.equal((await sh("pulumi package get-schema billing")).code, 0);
+  });
+
+  it("a program of the generated SDK runs on the installed plugin, with no pulumi-resource-billing on PATH", async () => {
+    const sim = await startSimulator({ apiKey: KEY });
+    const dir = c.example("plugin-installed");
+    await mkdir(dir, { recursive: true });
+    await cp(path.join(ROOT, "examples/plugin-typescript/Pulumi.yaml"), path.join(dir, "Pulumi.yaml"));
+    await writeFile(
+      path.join(dir, "index.ts"),
+      'import * as billing from "pulumi-subscription-billing/billing";\n' +
+        'export const endpointId = new billing.WebhookEndpoint("hooks", { url: "https://hooks.acme.example/billing", events: ["payment_failure"] }).endpointId;\n',
+    );
+    // Only what the plugin cache holds can serve the program: no folder on PATH has a pulumi-resource-billing.
+    const PATH = (ws.env.PATH ?? "")
+      .split(path.delimiter)
+      .filter((d) => !existsSync(path.join(d, "pulumi-resource-billing")))
+      .join(path.delimiter);
+    const cli = (args: string[]) => ws.pulumi(args, { cwd: dir, env: { ...env, PATH, PULUMI_NODEJS_TRANSPILE_ONLY: "true" } });
+    try {
+      await cli(["stack", "init", "installed"]);
+      await cli(["config", "set", "billing:baseUrl", sim.url]);
+      await cli(["config", "set", "--secret", "billing:apiKey", KEY]);
+      await cli(["up", "--yes", "--skip-preview"]);
+      const [made] = sim.endpoints();
+      assert.deepEqual(JSON.parse((await cli(["stack", "output", "--json"])).stdout), { endpointId: made.id });
+      await cli(["destroy", "--yes", "--skip-preview"]);
+      assert.deepEqual(sim.endpoints()[0].events, []);
+    } finally {
+      await cli(["stack", "rm", "--yes", "--force"]).catch(() => undefined);
+      await sim.close();
+    }
   });
 });
