@@ -28,6 +28,50 @@ export function providerConfig(
   return out;
 }
 
+/**
+ * The stack's configuration of this package as the command that runs holds it, or undefined outside an engine.
+ *
+ * The engine starts each provider plugin with `PULUMI_CONFIG`: a JSON object of the stack's `billing:` keys by bare
+ * name, secrets decrypted (pkg/v3 host/host.go Provider, resource/plugin/provider_plugin.go NewProvider). A Configure
+ * request's inputs are that too on `up` and `preview`, but `refresh`, `import` and `destroy` configure the default
+ * provider with the inputs its state recorded at the last `up` (resource/deploy/providers/registry.go Same;
+ * import.go registerProviders reuses a default provider in state): a key set since then would not be used.
+ * A variable that is not such an object (a process not started by an engine) is no configuration.
+ */
+export function currentStackConfig(env: NodeJS.ProcessEnv = process.env): Record<string, string> | undefined {
+  const raw = env.PULUMI_CONFIG;
+  if (raw === undefined || raw === "") return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return undefined;
+  // A language host's PULUMI_CONFIG (inherited by a CLI started from a program) keys every namespace: only ours.
+  const ours = Object.entries(parsed).filter(([k]) => !bareKey(k).includes(":"));
+  return providerConfig(ours as [string, string][], undefined);
+}
+
+/**
+ * The configuration a Configure request's provider runs with. The default provider's is the stack's current
+ * configuration ({@link currentStackConfig}) whenever the engine gave one, so that every command uses the key the
+ * stack holds now, `refresh` and `import` included. An explicit provider's comes from the program, as its inputs
+ * (the engine sends them as the program last gave them): the request's.
+ */
+export function configurationFor(
+  variables: Iterable<readonly [string, string]>,
+  args: Readonly<Record<string, unknown>> | undefined,
+  providerName: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): Record<string, string> {
+  const current = isDefaultProvider(providerName) ? currentStackConfig(env) : undefined;
+  return current ?? providerConfig(variables, args);
+}
+
+/** The engine names default providers `default` or `default_<version>`; a request without a name is taken as one (older engines). */
+const isDefaultProvider = (name: string | undefined): boolean => !name || name.startsWith("default");
+
 /** `billing:config:apiKey`, `billing:apiKey` and `apiKey` all name `apiKey`. */
 const bareKey = (key: string): string => key.replace(new RegExp(`^${PACKAGE}:(config:)?`), "");
 
@@ -56,7 +100,7 @@ export function warnPlainCredentials(
   warn: (message: string) => void = (m) => notice(`warning: ${m}`),
   warned: Set<string> = new Set(),
 ): void {
-  if (providerName && !providerName.startsWith("default")) return;
+  if (!isDefaultProvider(providerName)) return;
   for (const key of plainCredentials(args)) {
     if (warned.has(key)) continue;
     warned.add(key);

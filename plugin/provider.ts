@@ -1,31 +1,14 @@
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
 import type * as plugin from "@pulumi/pulumi/provider";
 import { KINDS, type ProviderKind } from "../provider/kinds";
 import { configure, kinds } from "../provider/runtime";
 import type { ProvidedKind } from "../provider/runtime/provide";
 import { forResource } from "./engine-log";
 import { importRead } from "./import";
+import { packageVersion } from "./package-info";
 import { packageSchema, tokenOf } from "./schema";
 import { plain } from "./values";
 
-/** The package this file ships in: its version is the plugin's. */
-const PACKAGE_NAME = "pulumi-subscription-billing";
-
-/**
- * The package's version, from its package.json. Looked up from this file upwards rather than
- * imported: an import would make tsc copy package.json into dist/, where it would shadow the real one.
- */
-export function packageVersion(from: string = __dirname): string {
-  for (let dir = from; ; dir = path.dirname(dir)) {
-    const file = path.join(dir, "package.json");
-    if (existsSync(file)) {
-      const pkg = JSON.parse(readFileSync(file, "utf8")) as { name?: string; version?: string };
-      if (pkg.name === PACKAGE_NAME && pkg.version) return pkg.version;
-    }
-    if (path.dirname(dir) === dir) throw new Error(`no package.json of ${PACKAGE_NAME} above ${from}`);
-  }
-}
+export { packageVersion };
 
 /** Each resource token's kind key: `billing:index:WebhookEndpoint` → `webhookEndpoint`. */
 const KEY_OF: ReadonlyMap<string, ProviderKind> = new Map(

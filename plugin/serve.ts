@@ -2,7 +2,7 @@ import path from "node:path";
 import type * as grpc from "@grpc/grpc-js";
 import { main } from "@pulumi/pulumi/provider";
 import { setNoticeSink } from "../provider/engine";
-import { providerConfig, warnPlainCredentials } from "./config";
+import { configurationFor, warnPlainCredentials } from "./config";
 import { currentResource, type EngineLog, engineLog } from "./engine-log";
 import type { BillingProvider } from "./provider";
 
@@ -97,9 +97,10 @@ export function guarded(
         variables.push([key, value]);
       });
       const args = call.request.getArgs()?.toJavaScript();
-      provider.configure(providerConfig(variables, args));
+      const name = call.request.getName?.() || undefined;
+      provider.configure(configurationFor(variables, args, name));
       const urn = call.request.getUrn?.() || undefined;
-      warnPlainCredentials(args, call.request.getName?.() || undefined, warn && ((message) => warn(message, urn)), warned);
+      warnPlainCredentials(args, name, warn && ((message) => warn(message, urn)), warned);
     } catch (err) {
       callback(err as Error);
       return;
