@@ -2,6 +2,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { truncate } from "./markdown";
+import { policyPacksNotRun } from "./policy-packs";
 import { ReviewInputError, readInput } from "./read";
 import { reviewSummary } from "./summary";
 
@@ -25,7 +26,9 @@ Options:
   -h, --help            this text
 
 The summary goes to stdout. Exit status: 0 when a summary was written (a failed preview
-is summarized, not an error), 2 for bad usage, 1 when the input cannot be read.
+is summarized, not an error); 3 when it was written but a policy pack the preview was
+given did not run (the summary says what the pack said: a pack needs @pulumi/policy
+installed beside the package); 2 for bad usage; 1 when the input cannot be read.
 `;
 
 /** Reads all of stdin; a terminal on stdin means nothing was piped, which is a usage error, not a wait. */
@@ -74,7 +77,8 @@ async function main(argv: string[]): Promise<number> {
     if (err instanceof UsageError) throw err;
     throw new ReviewInputError(`cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`);
   }
-  const summary = reviewSummary(readInput(text, fromStdin ? "stdin" : file));
+  const input = readInput(text, fromStdin ? "stdin" : file);
+  const summary = reviewSummary(input);
   const out = maxChars === undefined ? summary : truncate(summary, maxChars);
   if (values.output) {
     await writeFile(values.output, out).catch((err: Error) => {
@@ -82,7 +86,8 @@ async function main(argv: string[]): Promise<number> {
     });
   }
   process.stdout.write(out);
-  return 0;
+  // Written all the same (the comment says why), but a CI step must not pass a change that no policy judged.
+  return policyPacksNotRun(input).length ? 3 : 0;
 }
 
 main(process.argv.slice(2)).then(

@@ -16,6 +16,7 @@ export {
 } from "./catalog";
 export { cell, cellCode, code, money, text, truncate } from "./markdown";
 export { type MigrationReview, migrationReviews, type Placement, type Ref } from "./migrations";
+export { type PolicyPacksNotRun, policyPacksNotRun } from "./policy-packs";
 export { type FleetInput, type FleetSite, parseInput, type ReviewInput, ReviewInputError, readInput, type StackInput } from "./read";
 export { changedSteps, countsText, type Note, notesOf, TYPES, violationsOf } from "./steps";
 export { reviewSummary } from "./summary";

@@ -43,6 +43,17 @@ export function code(value: string): string {
 }
 
 /**
+ * Text kept as written, in a fenced block: a message of the CLI's whose lines and paths matter. Its fence is
+ * longer than any run of backticks in it, so nothing in the text ends the block.
+ */
+export function codeBlock(value: string): string[] {
+  const clean = value.replace(CONTROLS, "").replace(/\r\n/g, "\n");
+  const longest = Math.max(0, ...[...clean.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = "`".repeat(Math.max(3, longest + 1));
+  return [`${fence}text`, ...clean.split("\n"), fence];
+}
+
+/**
  * {@link code} for a table cell: GFM splits a row at `|` even inside a code span, unless it is
  * written `\|` (which the table then shows as `|`). Outside a table that `\` would show.
  */

@@ -32,6 +32,8 @@ export interface StackInput {
   readonly preview: PreviewJson;
   /** The policy packs that ran, when the input says (an event stream's summary does). */
   readonly policyPacks?: readonly { readonly name: string; readonly version: string }[];
+  /** How many policy packs the CLI was asked to run, when the input says (an event stream's `policyLoadEvent`s do). */
+  readonly policyPacksRequested?: number;
   /** false when an event stream ends before the engine's summary: the preview did not finish. */
   readonly complete?: boolean;
 }
@@ -268,6 +270,9 @@ function readEvents(lines: readonly string[], source: string): StackInput {
   const log = new EventLog();
   let summary: z.output<typeof summaryEvent> | undefined;
   let complete = false;
+  // The engine sends one policyLoadEvent per pack it was given, before it starts it: a pack that then fails to
+  // start is in this count and not in the summary's PolicyPacks (the CLI cancels the preview, no summary at all).
+  let requested = 0;
   lines.forEach((line, i) => {
     if (line.trim() === "") return;
     let event: unknown;
@@ -285,6 +290,7 @@ function readEvents(lines: readonly string[], source: string): StackInput {
         `${source}, line ${i + 1}, is an engine event it cannot read (${err instanceof Error ? err.message : String(err)})`,
       );
     }
+    if ((event as { policyLoadEvent?: unknown }).policyLoadEvent) requested++;
     if (event.summaryEvent) {
       const parsed = summaryEvent.safeParse(event.summaryEvent);
       if (parsed.success) summary = parsed.data;
@@ -297,7 +303,14 @@ function readEvents(lines: readonly string[], source: string): StackInput {
   const policyPacks = Object.entries(summary?.PolicyPacks ?? {})
     .map(([key, version]) => ({ name: key.split("|")[0], version }))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { kind: "preview", source: "events", preview: parsed.data, complete, ...(policyPacks.length ? { policyPacks } : {}) };
+  return {
+    kind: "preview",
+    source: "events",
+    preview: parsed.data,
+    complete,
+    ...(policyPacks.length ? { policyPacks } : {}),
+    ...(requested ? { policyPacksRequested: requested } : {}),
+  };
 }
 
 /**

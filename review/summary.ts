@@ -2,8 +2,9 @@ import { violationText } from "../fleet/events";
 import type { PolicyViolation, PreviewJson, PreviewStep } from "../fleet/report";
 import { catalogKind } from "../provider/kinds/catalog-kinds";
 import { CATALOG_NOUN, type CatalogReview, catalogKindOf, catalogReviews, type ProductRef } from "./catalog";
-import { cell, cellCode, code, table, text, UNKNOWN_TEXT, urnParts } from "./markdown";
+import { cell, cellCode, code, codeBlock, table, text, UNKNOWN_TEXT, urnParts } from "./markdown";
 import { type MigrationReview, migrationReviews, OPTION_DEFAULTS, type Placement, type Ref } from "./migrations";
+import { type PolicyPacksNotRun, policyPacksNotRun, stoppedEarlyBecause } from "./policy-packs";
 import { type FleetInput, type FleetSite, parseInput, type ReviewInput, readInput, type StackInput } from "./read";
 import {
   changeCounts,
@@ -229,6 +230,12 @@ function policyLine(input: StackInput, violations: number): string | undefined {
   return violations ? `Policy packs run: ${packs}.` : `Policy packs run: ${packs}; no violations.`;
 }
 
+/** A preview whose policy packs did not all run: no review of it may pass for a policed one. */
+function notRunLine({ requested, ran }: PolicyPacksNotRun): string {
+  const counts = requested === undefined ? "" : ` (${requested} requested, ${ran === 0 ? "none" : ran} ran)`;
+  return `**A policy pack it was given did not run**${counts}: no policy judged this preview.`;
+}
+
 /** The body of one stack's review: the catalog, migrations, webhooks by site, other changes, then what went wrong. */
 function stackBody(input: StackInput, level: number): string[] {
   const { preview } = input;
@@ -243,13 +250,20 @@ function stackBody(input: StackInput, level: number): string[] {
 
   const counts = changeCounts(preview);
   if ((preview.steps ?? []).length === 0 && !counts) {
-    lines.push(
-      "**Nothing was planned**: the preview stopped before the engine ran (its error is on the CLI's stderr, which this input does not hold).",
-      "",
-    );
+    const said = stoppedEarlyBecause(preview);
+    if (said.length === 0) {
+      lines.push(
+        "**Nothing was planned**: the preview stopped before the engine ran (its error is on the CLI's stderr, which this input does not hold).",
+        "",
+      );
+    } else {
+      lines.push("**Nothing was planned**: the preview stopped before the engine ran. What it said before it stopped:", "");
+      for (const message of said) lines.push(...codeBlock(message), "");
+    }
   } else {
     lines.push(counts ? `Changes: ${text(countsText(counts))}.` : "Changes: not summed up by the engine (the preview stopped early).", "");
   }
+  for (const notRun of policyPacksNotRun(input)) lines.push(notRunLine(notRun), "");
   if (input.complete === false) {
     lines.push("**The preview did not finish**: the event stream ends before the engine's summary, so this review may miss steps.", "");
   } else if (errors.length) {

@@ -6,6 +6,7 @@ import path from "node:path";
 import { installPacked } from "../../scripts/lib/packed-install";
 import { ensurePulumi } from "../../scripts/lib/pulumi-cli";
 import { type Simulator, startSimulator } from "../../simulator";
+import { examples } from "../docs/examples";
 import { type Consumer, ExampleStack, mutations, ROOT } from "./support";
 
 // The policy pack as users run it: the package and @pulumi/policy installed from the registry's way (the packed
@@ -133,6 +134,46 @@ describe("the policy pack with the real CLI", () => {
     assert.equal(res.code, 0, text(res));
     assert.match(text(res), /pulumi-subscription-billing@v0\.1\.0/);
     assert.doesNotMatch(text(res), /\[(mandatory|advisory)\]/);
+  });
+
+  it("the README's first program passes the pack, production config and all, at a site that has what it names", async () => {
+    // The program as the README shows it (tests/docs/ runs every docs program through the pack's policies; this
+    // adds what only a site gives: the migration's previewed charge, against its maxChargeInCents).
+    const program = examples(["README.md"]).find((e) => e.code.includes("new SubscriptionMigration("));
+    assert.ok(program, "the README has a program with a SubscriptionMigration");
+    const site = await startSimulator({ apiKey: API_KEY });
+    site.addProduct({ id: 21, handle: "basic", priceInCents: 1900 });
+    site.addProduct({ id: 22, handle: "pro", priceInCents: 4900 });
+    site.addSubscription({ id: 1001, productHandle: "basic", state: "active" });
+    await mkdir(path.join(dir, "readme"));
+    await writeFile(
+      path.join(dir, "readme/Pulumi.yaml"),
+      "name: billing-readme\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n",
+    );
+    await writeFile(path.join(dir, "readme/index.ts"), program.code);
+    const readme = await ExampleStack.create(c, "readme", "readme");
+    try {
+      await readme.config("billing:baseUrl", site.url);
+      await readme.config("billing:apiKey", API_KEY, true);
+      const production = { production: true };
+      const res = await preview(readme, {
+        "webhooks-stay-enabled-in-production": production,
+        "pricing-change-acknowledged-in-production": production,
+        "data-kept-in-production": production,
+      });
+      assert.equal(res.code, 0, text(res));
+      assert.match(text(res), /pulumi-subscription-billing@v0\.1\.0/);
+      assert.doesNotMatch(text(res), /\[(mandatory|advisory)\]/);
+      // The service previewed a charge (basic → pro, the period kept), which maxChargeInCents covers.
+      assert.ok(
+        site.requests.some((r) => r.path.endsWith("/migrations/preview.json")),
+        "the migration was previewed",
+      );
+      assert.deepEqual(mutations(site.requests), []);
+    } finally {
+      await readme.dispose();
+      await site.close();
+    }
   });
 
   it("the stack's policy config: a threshold, and a policy made advisory", async () => {

@@ -169,6 +169,26 @@ describe("billing-review with the real CLI (examples/reviewed-migration)", () =>
     assert.ok(lines(r).includes("- preview failed"));
   });
 
+  it("the package's own pack in a project without @pulumi/policy: what the pack said, and exit 3", async () => {
+    // The shared consumer installs no @pulumi/policy: the launcher cannot start, and the CLI cancels the preview.
+    const launcher = path.join(c.dir, "node_modules/pulumi-subscription-billing/policy/pack");
+    for (const stream of [true, false]) {
+      const preview = await previewJson(["--policy-pack", launcher], stream);
+      assert.notEqual(preview.code, 0);
+      assert.match(preview.stderr, /failed to start/);
+      const r = await review(preview.stdout);
+      assert.equal(r.code, 3, `${r.stderr}\n${r.stdout}`);
+      assert.ok(
+        lines(r).includes(
+          `pulumi-subscription-billing policy pack: cannot find @pulumi/policy from ${c.dir}/node_modules/pulumi-subscription-billing: install it in the project: npm i -D @pulumi/policy`,
+        ),
+        r.stdout,
+      );
+      assert.match(r.stdout, /^\*\*A policy pack it was given did not run\*\*/m);
+      assert.doesNotMatch(r.stdout, /which this input does not hold/);
+    }
+  });
+
   it("after up, a new target is a replace from the product the service reports now", async () => {
     await s.run(["up", "--yes", "--skip-preview"]);
     await s.config("migration:productHandle", "scale");

@@ -1,5 +1,4 @@
-import { createRequire } from "node:module";
-import type { ResourceValidationArgs, ResourceValidationPolicy } from "@pulumi/policy";
+import type { ResourceValidationPolicy } from "@pulumi/policy";
 import { describe, expect, it } from "vitest";
 import {
   dataKeptInProduction,
@@ -11,16 +10,7 @@ import {
   webhookEndpointHttps,
   webhooksStayEnabledInProduction,
 } from "../../policy";
-
-// CrossGuard's own wrapping of the props (internal to @pulumi/policy, so loaded untyped): the unknown cases
-// below go through the proxy the pack's server uses, and the sentinels the engine sends.
-const crossGuard: {
-  unknownCheckingProxy<T extends object>(props: T): T;
-  unknownBooleanValue: string;
-  unknownNumberValue: string;
-  unknownStringValue: string;
-  unknownObjectValue: string;
-} = createRequire(__filename)("@pulumi/policy/proxy");
+import { crossGuard, violations as judge } from "./crossguard";
 
 const URN = {
   [TYPES.subscriptionMigration]: `urn:pulumi:prod::billing::${TYPES.subscriptionMigration}::subscription-1001`,
@@ -34,28 +24,9 @@ const URN = {
 };
 type BillingType = keyof typeof URN;
 
-/** Runs a policy's validateResource as CrossGuard's server calls it (props behind its proxy); returns the violations. */
-async function violations(
-  policy: ResourceValidationPolicy,
-  type: string,
-  props: Record<string, unknown>,
-  config: Record<string, unknown> = {},
-): Promise<string[]> {
-  const reported: string[] = [];
-  const args = {
-    type,
-    props: crossGuard.unknownCheckingProxy({ __provider: "exports.handler = …", ...props }),
-    urn: URN[type as BillingType] ?? `urn:pulumi:prod::billing::${type}::other`,
-    name: "ignored: the urn names it",
-    getConfig: () => config,
-    notApplicable: (reason?: string) => {
-      throw new Error(`notApplicable: ${reason}`);
-    },
-  } as unknown as ResourceValidationArgs;
-  const validations = [policy.validateResource ?? []].flat();
-  for (const validate of validations) await validate(args, (message) => reported.push(message));
-  return reported;
-}
+/** A policy's violations on a resource of `type` (its urn as a stack "prod" would have it). */
+const violations = (policy: ResourceValidationPolicy, type: string, props: Record<string, unknown>, config: Record<string, unknown> = {}) =>
+  judge(policy, { type, urn: URN[type as BillingType] ?? `urn:pulumi:prod::billing::${type}::other`, props }, config);
 
 const migration = (props: Record<string, unknown>) => ({ subscriptionId: 1001, productHandle: "pro", preservePeriod: true, ...props });
 const preview = (p: Record<string, unknown>) => ({

@@ -242,6 +242,28 @@ const CASES: readonly Case[] = [
     // A fleet report carries the debug events (and the provider's source inside them); none is shown.
     absent: ["RegisterResource", "exports.handler", POLICY_NOT_IN_DOCUMENT],
   },
+  {
+    // The package's pack given to a project without @pulumi/policy: what the launcher said is the review's first news.
+    fixture: "pack-without-policy.events.jsonl",
+    lines: [
+      "## Billing review: preview",
+      "**Nothing was planned**: the preview stopped before the engine ran. What it said before it stopped:",
+      "```text",
+      "pulumi-subscription-billing policy pack: cannot find @pulumi/policy from $CONSUMER/node_modules/pulumi-subscription-billing: install it in the project: npm i -D @pulumi/policy",
+      "```",
+      "**A policy pack it was given did not run** (1 requested, none ran): no policy judged this preview.",
+    ],
+    absent: ["which this input does not hold"],
+  },
+  {
+    fixture: "pack-without-policy.json",
+    lines: [
+      "**Nothing was planned**: the preview stopped before the engine ran. What it said before it stopped:",
+      "pulumi-subscription-billing policy pack: cannot find @pulumi/policy from $CONSUMER/node_modules/pulumi-subscription-billing: install it in the project: npm i -D @pulumi/policy",
+      "**A policy pack it was given did not run**: no policy judged this preview.",
+    ],
+    absent: ["which this input does not hold"],
+  },
 ];
 
 describe("billing-review on real previews", () => {
