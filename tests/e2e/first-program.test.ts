@@ -6,8 +6,7 @@ import path from "node:path";
 import { packInto } from "../../scripts/lib/packed-install";
 import { createWorkspace, ensurePulumi, type Workspace } from "../../scripts/lib/pulumi-cli";
 import { type Simulator, startSimulator } from "../../simulator";
-import { fencedBlocks } from "../docs/examples";
-import { ROOT } from "./support";
+import { blockOf, commandLines, installLines, readmeSection } from "./readme";
 
 /**
  * The README's first program, in a project made the usual way: the Install section's commands, word for word
@@ -23,23 +22,6 @@ interface Run {
   readonly stderr: string;
 }
 
-/** A README section: the text from its `## ` heading to the next. */
-function section(readme: string, heading: string): string {
-  const start = readme.indexOf(`\n## ${heading}\n`);
-  assert.ok(start >= 0, `the README has a "${heading}" section`);
-  const end = readme.indexOf("\n## ", start + 1);
-  return readme.slice(start, end < 0 ? undefined : end);
-}
-
-/** The section's first block of a language. */
-function block(text: string, info: string): string {
-  const found = fencedBlocks(text).find((b) => b.info === info);
-  assert.ok(found, `a ${info} block`);
-  return found.code;
-}
-
-const commands = (sh: string) => sh.split("\n").filter((l) => l.trim() !== "" && !l.trim().startsWith("#"));
-
 describe("the README's first program, from npm init -y, with the real CLI", function () {
   this.timeout(600_000);
   let ws: Workspace;
@@ -47,7 +29,6 @@ describe("the README's first program, from npm init -y, with the real CLI", func
   let project: string;
   let sim: Simulator;
   let env: NodeJS.ProcessEnv;
-  let readme: string;
 
   function sh(line: string): Promise<Run> {
     return new Promise((resolve) => {
@@ -65,7 +46,6 @@ describe("the README's first program, from npm init -y, with the real CLI", func
   }
 
   before(async () => {
-    readme = await readFile(path.join(ROOT, "README.md"), "utf8");
     ws = await createWorkspace(await ensurePulumi());
     sim = await startSimulator({ seed: "demo" });
     dir = await mkdtemp(path.join(tmpdir(), "billing-first-program-"));
@@ -83,9 +63,7 @@ describe("the README's first program, from npm init -y, with the real CLI", func
 
   it("Install: npm init -y, then the README's lines, leave a package.json without main, in CommonJS", async () => {
     const tarball = packInto(project);
-    const lines = commands(block(section(readme, "Install"), "sh"));
-    assert.equal(lines[0]?.replace(/\s+#.*$/, ""), "npm init -y", "Install starts a project from npm init -y");
-    await shAll(lines.map((l) => l.replace(/^npm install pulumi-subscription-billing /, `npm install ./${tarball} `)));
+    await shAll(await installLines(tarball));
     const pkg = JSON.parse(await readFile(path.join(project, "package.json"), "utf8"));
     // What npm wrote stays (the issue's case), but for what the README says to change.
     assert.equal(pkg.type, "commonjs");
@@ -94,11 +72,11 @@ describe("the README's first program, from npm init -y, with the real CLI", func
   });
 
   it("A first program: its Pulumi.yaml, stack commands and index.ts preview and apply with no warning about the entry point", async () => {
-    const first = section(readme, "A first program");
+    const first = await readmeSection("A first program");
     assert.match(first, /Pulumi\.yaml[\s\S]*package\.json[\s\S]*index\.ts/, "the section shows the project's layout");
-    await writeFile(path.join(project, "Pulumi.yaml"), block(first, "yaml"));
-    await writeFile(path.join(project, "index.ts"), block(first, "ts"));
-    await shAll(commands(block(first, "sh")).map((l) => l.replace("billing:subdomain acme", `billing:baseUrl ${sim.url}`)));
+    await writeFile(path.join(project, "Pulumi.yaml"), blockOf(first, "yaml"));
+    await writeFile(path.join(project, "index.ts"), blockOf(first, "ts"));
+    await shAll(commandLines(blockOf(first, "sh")).map((l) => l.replace("billing:subdomain acme", `billing:baseUrl ${sim.url}`)));
 
     const preview = await sh("pulumi preview");
     const previewed = `${preview.stdout}\n${preview.stderr}`;
