@@ -24,7 +24,8 @@ describe("hasModuleSyntax: a .ts file's own syntax, types stripped", () => {
     ["a type-only import, stripped away", 'import type { Config } from "@pulumi/pulumi";\nmodule.exports = (c: Config) => c;\n'],
     ["await inside an async function", "async function f(): Promise<number> {\n  return await Promise.resolve(1);\n}\nexports.f = f;\n"],
     ["a syntax error of another kind", "const x: number = ;\n"],
-    ["an await that no function body clears", "const x = await;\n"],
+    ["`await` as a CommonJS identifier", "const await = 1;\nexports.x = await;\n"],
+    ["top-level await beside an error no function body clears", "await Promise.resolve();\nlet a: number = 1;\nlet a: number = 2;\n"],
     ["TypeScript Node cannot strip (an enum): Node's own loading reports it", "export enum Color { Red }\n"],
   ])("not module syntax: %s", (_, source) => {
     expect(hasModuleSyntax(source)).toBe(false);
