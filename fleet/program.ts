@@ -5,10 +5,12 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import type { ResolvedSite } from "./fleet-file";
+import { loadTypeScriptBySyntax } from "./typescript-format";
 
 /**
  * A module program's inline function, loaded once per path, by Node itself: `import()` loads
- * ES modules, CommonJS and, on Node 22.18 or later, TypeScript by stripping its types. Nothing
+ * ES modules, CommonJS and, on Node 22.18 or later, TypeScript by stripping its types (a `.ts` as its
+ * syntax says, whatever the project's "type": see typescript-format.ts). Nothing
  * depends on the user's TypeScript or ts-node (TypeScript 7 broke ts-node, and with it every
  * fleet whose program was a .ts file).
  */
@@ -67,6 +69,7 @@ export async function loadProgram(file: string): Promise<PulumiFn> {
           : `Node ${process.version} has its type stripping turned off (--no-experimental-strip-types, in NODE_OPTIONS?): remove that flag`;
       throw new ProgramLoadError(`${name} is TypeScript and ${why}; or compile it to JavaScript and name the .js as the program`);
     }
+    loadTypeScriptBySyntax();
   }
   let mod: Record<string, unknown>;
   const restore = quietModuleDetection();

@@ -8,11 +8,12 @@ import path from "node:path";
 import type { FleetReport } from "../../fleet/report";
 import { packInto } from "../../scripts/lib/packed-install";
 import { createWorkspace, ensurePulumi, type Workspace } from "../../scripts/lib/pulumi-cli";
+import { installLines } from "./readme";
 import { ROOT } from "./support";
 
 /**
- * What a newcomer does, in the README's order, in a fresh project: the Install section's
- * `npm install` (the tarball standing for the registry's package, `@pulumi/pulumi` unpinned: the
+ * What a newcomer does, in the README's order, in a fresh project: the Install section's lines, from
+ * `npm init -y` to `npm install` (the tarball standing for the registry's package, `@pulumi/pulumi` unpinned: the
  * newest the registry serves), TypeScript at its latest, the README's fleet (examples/fleet, its
  * TypeScript program as it is), simulators as the sites, kept in `--data` files across a stop and a
  * restart, `--resume`, a policy config across the fleet, destroy. Then every file the runner and the
@@ -126,11 +127,14 @@ describe("a newcomer follows the README from a fresh project", function () {
     env = { ...ws.env, [ENV_OF["us-store"]]: KEYS["us-store"], [ENV_OF["eu-store"]]: KEYS["eu-store"] };
     delete env.PULUMI_BACKEND_URL;
     const tarball = packInto(dir);
-    await writeFile(path.join(dir, "package.json"), JSON.stringify({ name: "my-billing-stacks", private: true }, null, 2));
+    // Install, line by line: `npm init -y` (today's npm writes "main": "index.js" and "type": "commonjs"),
+    // then `npm install pulumi-subscription-billing @pulumi/pulumi`.
+    for (const line of await installLines(tarball)) {
+      const run = await sh("bash", ["-c", line]);
+      assert.equal(run.code, 0, `\`${line}\` failed:\n${run.stdout}\n${run.stderr}`);
+    }
+    assert.equal(JSON.parse(await readFile(path.join(dir, "package.json"), "utf8")).type, "commonjs", "the project npm init -y made");
     const npm = (args: string[]) => sh("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"]);
-    // Install: `npm install pulumi-subscription-billing @pulumi/pulumi`.
-    const install = await npm(["install", `./${tarball}`, "@pulumi/pulumi"]);
-    assert.equal(install.code, 0, install.stderr);
     // The policy pack's optional peer (README, Policy pack).
     const policy = await npm(["install", "-D", "@pulumi/policy"]);
     assert.equal(policy.code, 0, policy.stderr);
