@@ -43,43 +43,49 @@ const exited = (child: ChildProcessWithoutNullStreams, ms: number) =>
   });
 
 describe("billing-fleet with its stdout closed", () => {
-  it("keeps running its stacks, then on SIGTERM stops them gracefully and exits", async () => {
-    if (!existsSync(bin)) throw new Error(`${bin} is missing: run npm run build first`);
-    const progress = Array.from({ length: 20 }, (_, i) => ({
-      resourcePreEvent: { metadata: { op: "create", urn: `urn:pulumi:us::shop::billing:index:Product::p${i}`, type: "x", provider: "" } },
-    }));
-    const dir = await useScenario(fake, {
-      up: [{ events: progress, stdout: Array.from({ length: 20 }, (_, i) => `+ p${i} creating\n`), hang: true }],
-    });
-    await mkdir(path.join(dir, "project"));
-    await writeFile(path.join(dir, "project", "Pulumi.yaml"), "name: shop\nruntime: nodejs\n");
-    const fleet = path.join(dir, "fleet.yaml");
-    await writeFile(fleet, ["program: ./project", `backend: file://${dir}/state`, "sites:", "  - name: us", "  - name: uk"].join("\n"));
-    const child = spawn(existsSync(node22) ? node22 : process.execPath, [bin, "up", fleet, "--plain"], {
-      env: { ...process.env, PULUMI_CONFIG_PASSPHRASE: "correct horse" },
-    });
-    let err = "";
-    child.stderr.on("data", (d) => (err += d));
-    try {
-      // The reader goes once the run has begun, while the stacks still have progress to report.
-      await new Promise((resolve) => child.stdout.once("data", resolve));
-      child.stdout.destroy();
-      // Both stacks run until asked to stop (the fake marks it); the runner must outlive its reader till then.
-      while (!existsSync(path.join(dir, "hanging")) && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
-      expect({ exitedBeforeSigterm: child.exitCode, err }).toEqual({ exitedBeforeSigterm: null, err: "" });
+  // A project directory, and a module's inline program (run in the runner's own process, with the SDK's handlers).
+  it.each(["./project", "./site.js"])(
+    "%s: keeps running its stacks, then on SIGTERM stops them gracefully and exits",
+    async (program) => {
+      if (!existsSync(bin)) throw new Error(`${bin} is missing: run npm run build first`);
+      const progress = Array.from({ length: 20 }, (_, i) => ({
+        resourcePreEvent: { metadata: { op: "create", urn: `urn:pulumi:us::shop::billing:index:Product::p${i}`, type: "x", provider: "" } },
+      }));
+      const dir = await useScenario(fake, {
+        up: [{ events: progress, stdout: Array.from({ length: 20 }, (_, i) => `+ p${i} creating\n`), hang: true }],
+      });
+      await mkdir(path.join(dir, "project"));
+      await writeFile(path.join(dir, "project", "Pulumi.yaml"), "name: shop\nruntime: nodejs\n");
+      await writeFile(path.join(dir, "site.js"), "exports.program = () => ({});\n");
+      const fleet = path.join(dir, "fleet.yaml");
+      await writeFile(fleet, [`program: ${program}`, `backend: file://${dir}/state`, "sites:", "  - name: us", "  - name: uk"].join("\n"));
+      const child = spawn(existsSync(node22) ? node22 : process.execPath, [bin, "up", fleet, "--plain"], {
+        env: { ...process.env, PULUMI_CONFIG_PASSPHRASE: "correct horse" },
+      });
+      let err = "";
+      child.stderr.on("data", (d) => (err += d));
+      try {
+        // The reader goes once the run has begun, while the stacks still have progress to report.
+        await new Promise((resolve) => child.stdout.once("data", resolve));
+        child.stdout.destroy();
+        // Both stacks run until asked to stop (the fake marks it); the runner must outlive its reader till then.
+        while (!existsSync(path.join(dir, "hanging")) && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
+        expect({ exitedBeforeSigterm: child.exitCode, err }).toEqual({ exitedBeforeSigterm: null, err: "" });
 
-      child.kill("SIGTERM");
-      expect(await exited(child, GRACE_MS)).toBe(1);
-      expect(err).toMatch(/^billing-fleet: SIGTERM: stopping the running stacks gracefully; sites not started will not run\n/);
-      expect(err).not.toMatch(/EPIPE|Unhandled/);
-      // Stopped gracefully: each stack's CLI was asked to stop, and the run's report says so.
-      const report = JSON.parse(await readFile(path.join(dir, ".billing-fleet", "last-up.json"), "utf8")) as FleetReport;
-      expect(report.sites.map((s) => [s.name, s.result, s.error])).toEqual([
-        ["us", "failed", "interrupted: the CLI was asked to stop; what it applied is in the stack's state"],
-        ["uk", "failed", "interrupted: the CLI was asked to stop; what it applied is in the stack's state"],
-      ]);
-    } finally {
-      child.kill("SIGKILL");
-    }
-  }, 120_000);
+        child.kill("SIGTERM");
+        expect(await exited(child, GRACE_MS)).toBe(1);
+        expect(err).toMatch(/^billing-fleet: SIGTERM: stopping the running stacks gracefully; sites not started will not run\n/);
+        expect(err).not.toMatch(/EPIPE|Unhandled/);
+        // Stopped gracefully: each stack's CLI was asked to stop, and the run's report says so.
+        const report = JSON.parse(await readFile(path.join(dir, ".billing-fleet", "last-up.json"), "utf8")) as FleetReport;
+        expect(report.sites.map((s) => [s.name, s.result, s.error])).toEqual([
+          ["us", "failed", "interrupted: the CLI was asked to stop; what it applied is in the stack's state"],
+          ["uk", "failed", "interrupted: the CLI was asked to stop; what it applied is in the stack's state"],
+        ]);
+      } finally {
+        child.kill("SIGKILL");
+      }
+    },
+    120_000,
+  );
 });
