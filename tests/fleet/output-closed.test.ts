@@ -42,11 +42,16 @@ const exited = (child: ChildProcessWithoutNullStreams, ms: number) =>
     });
   });
 
-describe("billing-fleet with its stdout closed", () => {
-  // A project directory, and a module's inline program (run in the runner's own process, with the SDK's handlers).
-  it.each(["./project", "./site.js"])(
-    "%s: keeps running its stacks, then on SIGTERM stops them gracefully and exits",
-    async (program) => {
+describe("billing-fleet whose output's reader is gone", () => {
+  // A project directory, and a module's inline program (run in the runner's own process, with the SDK's handlers);
+  // a parent that died takes stderr's reader with it too.
+  it.each([
+    ["./project", "stdout"],
+    ["./site.js", "stdout"],
+    ["./project", "stdout and stderr"],
+  ] as const)(
+    "%s, %s closed: keeps running its stacks, then on SIGTERM stops them gracefully and exits",
+    async (program, closed) => {
       if (!existsSync(bin)) throw new Error(`${bin} is missing: run npm run build first`);
       const progress = Array.from({ length: 20 }, (_, i) => ({
         resourcePreEvent: { metadata: { op: "create", urn: `urn:pulumi:us::shop::billing:index:Product::p${i}`, type: "x", provider: "" } },
@@ -68,13 +73,15 @@ describe("billing-fleet with its stdout closed", () => {
         // The reader goes once the run has begun, while the stacks still have progress to report.
         await new Promise((resolve) => child.stdout.once("data", resolve));
         child.stdout.destroy();
+        if (closed === "stdout and stderr") child.stderr.destroy();
         // Both stacks run until asked to stop (the fake marks it); the runner must outlive its reader till then.
         while (!existsSync(path.join(dir, "hanging")) && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
         expect({ exitedBeforeSigterm: child.exitCode, err }).toEqual({ exitedBeforeSigterm: null, err: "" });
 
         child.kill("SIGTERM");
         expect(await exited(child, GRACE_MS)).toBe(1);
-        expect(err).toMatch(/^billing-fleet: SIGTERM: stopping the running stacks gracefully; sites not started will not run\n/);
+        if (closed === "stdout")
+          expect(err).toMatch(/^billing-fleet: SIGTERM: stopping the running stacks gracefully; sites not started will not run\n/);
         expect(err).not.toMatch(/EPIPE|Unhandled/);
         // Stopped gracefully: each stack's CLI was asked to stop, and the run's report says so.
         const report = JSON.parse(await readFile(path.join(dir, ".billing-fleet", "last-up.json"), "utf8")) as FleetReport;
