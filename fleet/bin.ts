@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 import { pinSerializerTypeScript } from "../provider/typescript-guard";
 import { main } from "./cli";
+import { outputMayClose } from "./output";
 
 pinSerializerTypeScript();
+outputMayClose(process.stdout, process.stderr);
 
 main(process.argv.slice(2)).then(
   (code) => {

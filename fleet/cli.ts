@@ -26,9 +26,10 @@ export const USAGE = `Usage:
   billing-fleet render k8s FLEET_FILE --image IMAGE --completions N --repo-root DIR --image-repo-root DIR [options]
     --operation OP  --parallelism N  --namespace NS  --name NAME  --concurrency N  --backend URL
     --passphrase-secret NAME/KEY  --access-token-secret NAME/KEY  --credentials-secret NAME  --service-account NAME
+    --policy-pack DIR  --policy-pack-config FILE   (in the checkout: the pods run them from the image)
   billing-fleet render pko FLEET_FILE --project-repo URL (--branch B | --commit SHA) --repo-root DIR --service-account NAME [options]
     --namespace NS  --backend URL  --organization ORG  --passphrase-secret NAME/KEY  --access-token-secret NAME/KEY
-    --credentials-secret NAME  --refresh  --destroy-on-finalize
+    --credentials-secret NAME  --refresh  --destroy-on-finalize   (a fleet with policy packs is refused: the operator cannot run them)
   (render writes YAML to stdout, or to --output FILE)
 
 Credentials never go in the fleet file: its \`secrets\` name environment variables, read when a site runs.
@@ -186,6 +187,9 @@ async function render(args: string[], v: Values, io: { stdout: NodeJS.WritableSt
     passphraseSecret: secretRef(s("passphrase-secret"), "passphrase-secret"),
     accessTokenSecret: secretRef(s("access-token-secret"), "access-token-secret"),
     credentialsSecret: s("credentials-secret") ? { name: s("credentials-secret") as string } : undefined,
+    // Carried into the pods (k8s), or refused (pko): never dropped, or the rendered fleet would deploy unchecked.
+    policyPacks: (v["policy-pack"] as string[] | undefined)?.map((p) => path.resolve(p)),
+    policyPackConfigs: (v["policy-pack-config"] as string[] | undefined)?.map((p) => path.resolve(p)),
   };
   let docs: object[];
   if (target === "k8s") {

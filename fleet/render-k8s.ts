@@ -11,6 +11,7 @@ import {
   checkSecretEnv,
   kubeName,
   type Manifest,
+  pathInRepo,
   programInRepo,
   type SecretKeyRef,
   type SecretName,
@@ -18,6 +19,7 @@ import {
   shortHash,
   yamlText,
 } from "./render";
+import { type PolicyInImage, policyInImage } from "./render-policy";
 import type { Operation } from "./report";
 
 /**
@@ -43,6 +45,12 @@ import type { Operation } from "./report";
  *   (`podReplacementPolicy: Failed`), so two pods never run one stack at
  *   once. Needs Kubernetes 1.29 or later (backoffLimitPerIndex: beta in
  *   1.29, GA in 1.33).
+ *
+ * Policy: the packs (`policyPacks`) and config files (`policyPackConfigs`, and the
+ * fleet file's `policyPackConfig`) come with the checkout in the image, as the
+ * programs do; each pod's runner gets them as `--policy-pack` /
+ * `--policy-pack-config` and in its fleet file, so a pod checks what a run from
+ * a terminal checks.
  *
  * Credentials: none is ever written out, and the renderer reads no
  * environment. Each environment variable the fleet's `secrets` name comes
@@ -112,6 +120,10 @@ export interface JobOptions {
   readonly terminationGracePeriodSeconds?: number;
   /** More labels for the ConfigMap, the Job and its pods. */
   readonly labels?: Readonly<Record<string, string>>;
+  /** Policy pack folders in the local checkout (`--policy-pack`), run by every pod on preview and up. */
+  readonly policyPacks?: readonly string[];
+  /** Their config files in the local checkout, the n-th for the n-th pack (`--policy-pack-config`); over the fleet file's. */
+  readonly policyPackConfigs?: readonly string[];
 }
 
 const OPERATIONS: readonly Operation[] = ["preview", "up", "refresh", "destroy"];
@@ -129,6 +141,7 @@ interface JobPlan {
   readonly fleetText: string;
   readonly configMapName: string;
   readonly env: readonly EnvVar[];
+  readonly policy: PolicyInImage;
 }
 
 type EnvVar =
@@ -203,6 +216,8 @@ function planJob(fleet: Fleet, opts: JobOptions): JobPlan {
   if (opts.terminationGracePeriodSeconds !== undefined)
     checkInt(opts.terminationGracePeriodSeconds, "terminationGracePeriodSeconds", 0, 2 ** 31 - 1);
   checkLabels(opts.labels, "labels");
+  const inImage = (inRepo: string) => path.posix.join(opts.imageRepoRoot, inRepo);
+  const policy = policyInImage(fleet, opts, inImage);
 
   // Each variable once: a name given twice would leave Kubernetes to pick one silently.
   const env: EnvVar[] = [];
@@ -223,7 +238,7 @@ function planJob(fleet: Fleet, opts: JobOptions): JobPlan {
   for (const [name, ref] of Object.entries(opts.extraSecretEnv ?? {}).sort(byKey)) add(byRef(name, ref), `extraSecretEnv.${name}`);
   for (const [name, ref] of [...fleetSecrets].sort(byKey)) add(byRef(name, ref), `the fleet's secrets (${name})`);
 
-  const fleetText = fleetFileText(fleet, (program) => path.posix.join(opts.imageRepoRoot, program), opts.repoRoot);
+  const fleetText = fleetFileText(fleet, inImage, opts.repoRoot);
   const labels = { ...opts.labels, ...COMMON_LABELS, "app.kubernetes.io/instance": name, "app.kubernetes.io/component": "fleet-runner" };
   return {
     name,
@@ -233,6 +248,7 @@ function planJob(fleet: Fleet, opts: JobOptions): JobPlan {
     fleetText,
     configMapName: `${name}-fleet-${shortHash(fleetText)}`,
     env,
+    policy,
   };
 }
 
@@ -240,19 +256,25 @@ const byKey = <T>(a: readonly [string, T], b: readonly [string, T]) => (a[0] < b
 
 /**
  * The fleet file as the pods read it: every site resolved (its stack, its
- * merged config and secrets) with its program at `programAt(path in the
- * checkout)`; no backend (the pods get PULUMI_BACKEND_URL).
+ * merged config and secrets) with its program, and the policy config files,
+ * at `programAt(path in the checkout)`; no backend (the pods get PULUMI_BACKEND_URL).
  */
 export function fleetFileText(fleet: Fleet, programAt: (inRepo: string) => string, repoRoot: string): string {
+  const configs = (files: readonly string[] | undefined) =>
+    files && {
+      policyPackConfig: files.map((f) => programAt(pathInRepo(f, repoRoot, "repoRoot", `the fleet's policyPackConfig (${f})`))),
+    };
   const file = {
     project: fleet.project,
     ...(fleet.concurrency !== undefined && { concurrency: fleet.concurrency }),
+    ...configs(fleet.policyPackConfig),
     sites: fleet.sites.map((site) => ({
       name: site.name,
       stack: site.stack,
       program: programAt(programInRepo(site, repoRoot, "repoRoot")),
       config: { ...site.config },
       secrets: { ...site.secrets },
+      ...configs(site.policyPackConfig),
     })),
   };
   return `# Rendered by billing-fleet from ${path.basename(fleet.file)}: sites resolved, programs where the image holds them.\n${yamlText(file)}`;
@@ -289,6 +311,8 @@ function indexedJob(fleet: Fleet, opts: JobOptions, plan: JobPlan): Manifest {
     STATE_DIR,
     "--plain",
     ...(opts.concurrency !== undefined ? ["--concurrency", String(opts.concurrency)] : []),
+    ...plan.policy.packs.flatMap((pack) => ["--policy-pack", pack]),
+    ...plan.policy.configs.flatMap((config) => ["--policy-pack-config", config]),
   ];
   return {
     apiVersion: "batch/v1",

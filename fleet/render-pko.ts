@@ -19,6 +19,7 @@ import {
   secretEnvRefs,
   withoutCredential,
 } from "./render";
+import { refusePolicyOnPko } from "./render-policy";
 
 /**
  * `billing-fleet render pko`: the fleet as Pulumi Kubernetes Operator (v2)
@@ -94,6 +95,14 @@ export interface PkoOptions {
   /** Prefixes each Stack object's name, which is the site's name (at most 42 characters in all). */
   readonly namePrefix?: string;
   readonly labels?: Readonly<Record<string, string>>;
+  /**
+   * Policy packs the fleet runs (`--policy-pack`): given (or their configs, or a fleet file with
+   * `policyPackConfig`), the render is refused, since the operator cannot run them and its Stacks
+   * would deploy unchecked.
+   */
+  readonly policyPacks?: readonly string[];
+  /** Their config files (`--policy-pack-config`): refused as the packs are. */
+  readonly policyPackConfigs?: readonly string[];
 }
 
 /** The operator's Stack: its apiVersion and kind (the CRD also serves v1alpha1, deprecated). */
@@ -173,6 +182,7 @@ function planPko(fleet: Fleet, opts: PkoOptions): PkoPlan {
       opts.namePrefix,
     );
   checkLabels(opts.labels, "labels");
+  refusePolicyOnPko(fleet, opts);
 
   const envRefs: Record<string, ResourceRef> = {};
   const setEnv = (name: string, ref: SecretKeyRef, source: string) => {

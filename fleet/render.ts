@@ -241,12 +241,20 @@ export function secretEnvRefs(
  * program lies outside the checkout.
  */
 export function programInRepo(site: ResolvedSite, repoRoot: string, option: string): string {
-  const rel = path.relative(path.resolve(repoRoot), site.program);
+  return pathInRepo(site.program, repoRoot, option, `every site's program (site "${site.name}" runs ${site.program})`);
+}
+
+/**
+ * A file's or folder's path relative to the checkout (POSIX); "" for the root itself. Throws, naming `option`
+ * and `what` must be in it, when it lies outside: the image holds the checkout, nothing beside it.
+ */
+export function pathInRepo(file: string, repoRoot: string, option: string, what: string): string {
+  const rel = path.relative(path.resolve(repoRoot), path.resolve(file));
   check(
     // ".." as a whole first segment, not a folder whose name begins with two dots ("..site").
     rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel)),
     option,
-    `the local checkout that holds every site's program (site "${site.name}" runs ${site.program})`,
+    `the local checkout that holds ${what}`,
     repoRoot,
   );
   return rel.split(path.sep).join("/");

@@ -155,7 +155,11 @@ export class BillingConnectionError extends BillingError {
   readonly method: string;
   /** The request's path below the base URL, without its query; never a credential. */
   readonly path: string;
-  /** The failure's code, e.g. "ECONNREFUSED", "ECONNRESET", or "ETIMEDOUT" when no answer came within `timeoutMs`; undefined when none was given. */
+  /**
+   * The failure's code, e.g. "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT" when no answer came within `timeoutMs`, or
+   * "QUEUE_TIMEOUT" when the request waited `timeoutMs` behind `maxConcurrency` others and was never sent; undefined
+   * when none was given.
+   */
   readonly code: string | undefined;
   /** Whether the request may have reached the service and been applied (false only when no connection was ever made). */
   readonly mayHaveApplied: boolean;

@@ -25,10 +25,11 @@ export interface BillingClientOptions {
   /** Bearer token (gateway, or a `baseUrl` that expects one). */
   readonly accessToken?: string;
   /**
-   * How long one attempt waits for its answer, from when a connection takes it: time
-   * queued behind `maxConcurrency` others does not count (nothing was sent). Default
+   * How long one attempt waits for its answer, from when a connection takes it. Default
    * 125 000: longer than the service's 120 s cut-off, so no attempt the client gave
-   * up on can land later.
+   * up on can land later. A request waiting behind `maxConcurrency` others of this
+   * client waits at most this long for a connection too: then it ends unsent, a
+   * `BillingConnectionError` of code `"QUEUE_TIMEOUT"`, and is not retried.
    */
   readonly timeoutMs?: number;
   /**

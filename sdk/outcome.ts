@@ -97,7 +97,14 @@ export function classifyAnswer(a: Answer): Outcome {
  * broken pipe, a timeout) may have happened after the service read the
  * request, so it counts as ambiguous.
  */
+/**
+ * The code of an attempt that waited `timeoutMs` for one of the client's `maxConcurrency` connections and got
+ * none: it was never sent. Not retried: another wait in the same queue would not be shorter.
+ */
+export const QUEUE_TIMEOUT = "QUEUE_TIMEOUT";
+
 const NOT_SENT = new Set([
+  QUEUE_TIMEOUT,
   "ECONNREFUSED",
   "ENOTFOUND",
   "EAI_AGAIN",

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Outcome } from "./outcome";
+import { type Outcome, QUEUE_TIMEOUT } from "./outcome";
 
 /**
  * The retry policy, in one place: which outcomes are tried again, how long to
@@ -73,6 +73,8 @@ export function nextWait(
       // pool's connections busy for good (undici 7.30.2, checked: a Pool of one connection hangs every request after
       // one), so repeating it would use up the pool.
       if (o.code === "UND_ERR_INVALID_ARG") return undefined;
+      // Its whole timeoutMs spent waiting for a connection of this client: waiting again ends the same way, later.
+      if (o.code === QUEUE_TIMEOUT) return undefined;
       return attempt <= policy.maxRetries ? backoffDelay(attempt - 1, policy.baseDelayMs, random) : undefined;
     case "ambiguous":
       return repeatable && attempt <= policy.maxRetries ? backoffDelay(attempt - 1, policy.baseDelayMs, random) : undefined;

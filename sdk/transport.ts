@@ -3,8 +3,9 @@ import { Pool } from "undici";
 import type { z } from "zod";
 import { BillingApiError, BillingConnectionError, type BillingError } from "./errors";
 import type { Connection, RetryEvent } from "./options";
-import { type Answer, classifyAnswer, classifyFailure, mayHaveApplied, type Outcome, serviceMessages } from "./outcome";
+import { type Answer, classifyAnswer, classifyFailure, mayHaveApplied, type Outcome, QUEUE_TIMEOUT, serviceMessages } from "./outcome";
 import { nextWait, retryReason } from "./retry";
+import { Slots } from "./slots";
 
 /** One request as the operations describe it. */
 export interface ApiRequest {
@@ -33,8 +34,10 @@ export interface Exchange {
 const TIMED_OUT = new Error("attempt timed out");
 
 /**
- * The SDK's only request path. One undici Pool per client caps requests in
- * flight at `maxConcurrency` (the service allows 4 per site). Retries are a
+ * The SDK's only request path. Its `Slots` cap requests in flight at
+ * `maxConcurrency` (the service allows 4 per site), with one undici Pool
+ * connection per slot; a request waiting for a slot gives up, unsent, at its
+ * `timeoutMs`. Retries are a
  * loop here rather than undici's RetryHandler because the operations need
  * what it does not expose per request: whether any attempt may have been
  * applied (so a replay batch is "unknown", not "not queued"), a time budget
@@ -44,6 +47,7 @@ export class Transport {
   // Private fields: never visible to JSON.stringify, util.inspect or closure capture of errors.
   readonly #authorization: string;
   readonly #pool: Pool;
+  readonly #slots: Slots;
   #closing: Promise<void> | undefined;
   readonly #connection: Connection;
 
@@ -51,6 +55,7 @@ export class Transport {
     this.#connection = connection;
     this.#authorization = connection.authorization;
     this.#pool = new Pool(connection.origin, { connections: connection.maxConcurrency, pipelining: 1, keepAliveTimeout: 4_000 });
+    this.#slots = new Slots(connection.maxConcurrency);
   }
 
   /** Sends with the retry policy; answers (any status) come back, never thrown. */
@@ -80,8 +85,19 @@ export class Transport {
     return this.#closing;
   }
 
+  /**
+   * One attempt: up to `timeoutMs` waiting for a slot, then up to `timeoutMs` for the answer once a connection
+   * takes it. Two spans, not one deadline: a request sent late in a shared one could be given up on while the
+   * service still works on it (it cuts at 120 s, under the default timeout), and land after it was reported.
+   */
   async #attempt(req: ApiRequest): Promise<Outcome> {
     const timeoutMs = this.#connection.timeoutMs;
+    const held = this.#slots.acquire(timeoutMs);
+    if (held !== true && !(await held))
+      return classifyFailure(
+        QUEUE_TIMEOUT,
+        `no connection free within ${timeoutMs} ms: all ${this.#slots.size} (maxConcurrency) were taken by other requests of this client; nothing was sent`,
+      );
     try {
       const answer = await this.#exchange(req, timeoutMs);
       return classifyAnswer(answer);
@@ -90,6 +106,9 @@ export class Transport {
       // Rebuilt from the code and message only: undici errors can carry request details.
       const e = err as { code?: string; message?: string };
       return classifyFailure(e.code, e.message ?? "request failed");
+    } finally {
+      // The exchange settles only once undici is done with the request (an abort reports its error at once).
+      this.#slots.release();
     }
   }
 
@@ -127,9 +146,9 @@ export class Transport {
           },
           {
             onRequestStart(c) {
-              // The attempt's time starts when a connection takes the request, not when it is queued: a request
-              // waiting behind maxConcurrency others was never sent, and must not end "timed out, may have been
-              // applied" (a replay batch "unknown", a migration read back) for time it spent in our queue.
+              // The answer's time starts when a connection takes the request: time spent waiting for a slot is
+              // bounded on its own (see #attempt), and a request that gave up there was never sent, so it must not
+              // end "timed out, may have been applied" (a replay batch "unknown", a migration read back).
               timer = setTimeout(() => {
                 timedOut = true;
                 c.abort(TIMED_OUT);

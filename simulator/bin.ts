@@ -12,7 +12,8 @@
  *
  * With --data the site lives in FILE across restarts. An existing FILE wins
  * over --seed: the seed is what a first start holds, the file what the site
- * has become since, and a restart must not undo that.
+ * has become since, and a restart must not undo that. A second simulator on the
+ * same FILE is refused (FILE.lock names the first's pid).
  */
 import { readFileSync } from "node:fs";
 import { DEMO_SITE, type SimulatorOptions, startSimulator } from "./index";

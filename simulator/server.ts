@@ -6,6 +6,7 @@ import { type Answer, errorList, serverFailure, usageViolation } from "./answers
 import { Capacity, Gauge, type OverCapacity } from "./capacity";
 import { authorized, credentialsOf } from "./credentials";
 import { dataFileText, readDataFile, writeDataFile } from "./data-file";
+import { lockDataFile } from "./data-lock";
 import { DuplicateGuard, type TokenStatus } from "./duplicates";
 import { parseJson } from "./exact-json";
 import { type FaultSpec, FaultTable } from "./faults";
@@ -100,6 +101,9 @@ export interface SimulatorOptions {
    * endpoints, whether webhooks are enabled, applied uniqueness tokens with
    * their times, the next ids. Not kept: credentials, options, faults, requests
    * in flight, and `requests`/`inFlight`/peaks. Default: in memory only.
+   * While the simulator runs, `<dataFile>.lock` holds its pid: a second
+   * simulator on the same file is refused (`DataFileError` naming the first's
+   * process); a lock whose process is gone is taken over.
    */
   dataFile?: string;
   /** Seed of the PRNG behind `rate` faults. Default 1. */
@@ -259,6 +263,19 @@ export interface Simulator {
 const MAX_BODY_BYTES = 1 << 20;
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  if (options.dataFile === "") throw new Error("dataFile must be a file's path, got an empty string");
+  // Taken before the file is read: a second simulator on it stops here, before it reads or writes anything.
+  const lock = options.dataFile === undefined ? undefined : lockDataFile(options.dataFile);
+  try {
+    return await started(options, () => lock?.release());
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
+}
+
+/** The simulator once its data file (if any) is locked; `unlock` is called when it closes. */
+async function started(options: SimulatorOptions, unlock: () => void): Promise<Simulator> {
   const now = options.now ?? (() => new Date());
   const apiKey = options.apiKey ?? (options.seed === "demo" ? DEMO_SITE.apiKey : "sim_test_key");
   const capacity = new Capacity(options.maxConcurrent ?? 4);
@@ -279,7 +296,6 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const credentials = credentialsOf(apiKey, options.accessToken);
   // Read before the port is taken: a file that cannot be used stops the start, and nothing is listening.
   const dataFile = options.dataFile;
-  if (dataFile === "") throw new Error("dataFile must be a file's path, got an empty string");
   const stored = dataFile === undefined ? undefined : readDataFile(dataFile);
   // Checked before the port is taken too: a bad currency stops the start.
   const firstSettings = changedSettings(
@@ -465,6 +481,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
             done();
           } catch (err) {
             fail(err);
+          } finally {
+            unlock();
           }
         });
         server.closeAllConnections();

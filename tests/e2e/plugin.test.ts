@@ -96,6 +96,26 @@ describe("the provider plugin with the real CLI (examples/plugin-typescript)", (
     assert.deepEqual(sent(), [`PUT /endpoints/${held.id}.json`]);
   });
 
+  it("a request the service refuses with a 429: the wait shows in the CLI under the resource, and the update goes on", async () => {
+    const [held] = sim.endpoints();
+    sim.reset();
+    sim.injectFault({ kind: "status", status: 429, retryAfter: 1, times: 1, match: { method: "PUT", path: `/endpoints/${held.id}.json` } });
+    await setEndpoints({ dunning: { url: DUNNING, events: ["payment_failure"] } });
+    const res = await s.run(["up", "--yes", "--skip-preview"]);
+    // Through the engine's log, as the plugin's other notices: the CLI hides a resource plugin's stderr.
+    assert.match(
+      text(res),
+      new RegExp(
+        `billing:index:WebhookEndpoint \\(dunning\\):\\s+billing: PUT /endpoints/${held.id}\\.json: 429 rate limited \\(Retry-After: 1\\); waiting 1\\.0 s before attempt 2`,
+      ),
+    );
+    assert.deepEqual(sent(), [`PUT /endpoints/${held.id}.json`, `PUT /endpoints/${held.id}.json`]);
+    assert.deepEqual(sim.endpoints().find((e) => e.id === held.id)?.events, ["payment_failure"]);
+    // Back as the program declared it before, for the tests after this one.
+    await setEndpoints({ dunning: { url: DUNNING, events: ["subscription_state_change", "payment_failure"] } });
+    await s.run(["up", "--yes", "--skip-preview"]);
+  });
+
   it("pulumi import adopts an endpoint made elsewhere, sending nothing; declared, it has no diff", async () => {
     const made = sim.addEndpoint({ url: ADOPTED, events: ["payment_success", "customer_update"] });
     sim.reset();

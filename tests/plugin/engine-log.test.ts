@@ -88,6 +88,30 @@ describe("the plugin's messages on the engine's log", () => {
     expect(byUrn[URN("b")].message).toContain("its events are now customer_update");
   });
 
+  it("a wait before a retry is info under the resource whose request waits, with another resource's operation running", async () => {
+    engine.logged.length = 0;
+    const provider = new BillingProvider("0.1.0");
+    routeMessages(provider, engineLog([engine.address]));
+    provider.configure(providerConfig([], { baseUrl: sim.url, apiKey: KEY, retryBaseDelayMs: 1 }));
+    // The create of "busy" is refused with a 429 once (nothing applied), then applied; "calm"'s goes through.
+    sim.injectFault({ kind: "status", status: 429, retryAfter: 0, times: 1, match: { method: "POST", path: "/endpoints.json" } });
+    await Promise.all([
+      provider.create(URN("busy"), { url: "https://hooks.example.com/busy", events: ["payment_failure"] }),
+      provider.create(URN("calm"), { url: "https://hooks.example.com/calm", events: ["payment_failure"] }),
+    ]);
+    // Whichever create's POST came first got the 429: the wait is that resource's.
+    const refused = sim.requests.find((r) => r.status === 429)?.body as { endpoint: { url: string } };
+    const waited = refused.endpoint.url.replace("https://hooks.example.com/", "");
+    await until(() => engine.logged.length >= 1);
+    expect(engine.logged).toEqual([
+      {
+        severity: 1,
+        message: "billing: POST /endpoints.json: 429 rate limited (Retry-After: 0); waiting 0.0 s before attempt 2",
+        urn: URN(waited),
+      },
+    ]);
+  });
+
   it("a credential set without --secret is a warning under the provider's URN, without the value", async () => {
     engine.logged.length = 0;
     const provider = new BillingProvider("0.1.0");

@@ -1,7 +1,7 @@
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DATA_VERSION, DataFileError, DEMO_SITE, DUPLICATE_WINDOW_MS, startSimulator } from "../../simulator";
@@ -32,12 +32,12 @@ const endpoint = (url: string, events: string[], extra: Record<string, unknown> 
   ...extra,
 });
 
-/** The file as a reader sees it right now: complete JSON of the current format, and nothing else in its folder. */
+/** The file as a reader sees it right now: complete JSON of the current format, and nothing else in its folder but a running simulator's lock. */
 async function onDisk(): Promise<any> {
   const text = await readFile(file, "utf8");
   const parsed = JSON.parse(text);
   expect(parsed).toMatchObject({ format: "billing-simulator-data", version: DATA_VERSION });
-  expect(await readdir(dir)).toEqual(["site.json"]);
+  expect((await readdir(dir)).filter((f) => f !== "site.json.lock")).toEqual(["site.json"]);
   return parsed;
 }
 
@@ -202,6 +202,36 @@ describe("a data file the simulator cannot use", () => {
     expect(await readdir(dir)).toEqual(["site.json"]);
   });
 
+  it("a file another simulator uses: refused, naming that simulator's process; the file is left as that one wrote it", async () => {
+    const first = await start({ ...demo() });
+    const text = await readFile(file, "utf8");
+    const err = await startSimulator({ ...demo() }).then(
+      (sim) => sim.close().then(() => undefined),
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(DataFileError);
+    expect((err as Error).message).toContain(
+      `data file ${file} is in use by another billing-simulator (process ${process.pid}, lock ${file}.lock)`,
+    );
+    expect((err as Error).message).toMatch(/stop the other one, or give this one another --data file/);
+    expect(await readFile(file, "utf8")).toBe(text);
+    // The refused one did not take the first one's lock away: it still protects the file.
+    await expect(startSimulator({ ...demo() })).rejects.toThrow(/is in use by another billing-simulator/);
+    await first.close();
+    expect(await readdir(dir)).toEqual(["site.json"]);
+    const again = await start({ ...demo() });
+    expect(again.restored).toBe(true);
+  });
+
+  it("a lock left by a simulator that is gone is taken over", async () => {
+    const dead = spawnSync(process.execPath, ["-e", ""]).pid;
+    await writeFile(`${file}.lock`, `${JSON.stringify({ pid: dead, host: hostname() })}\n`);
+    const sim = await start({ ...demo() });
+    expect(JSON.parse(await readFile(`${file}.lock`, "utf8"))).toEqual({ pid: process.pid, host: hostname() });
+    await sim.close();
+    expect(await readdir(dir)).toEqual(["site.json"]);
+  });
+
   it("a folder that is not there: an error naming the file", async () => {
     const missing = path.join(dir, "no-such-folder", "site.json");
     await expect(startSimulator({ dataFile: missing })).rejects.toThrow(`data file ${missing} cannot be written (ENOENT)`);
@@ -270,7 +300,8 @@ describe("billing-simulator --data", () => {
     );
     first.kill("SIGKILL");
     expect(await exit(first)).toBeNull();
-    expect(await readdir(dir)).toEqual(["site.json"]);
+    // No temporary file; the lock of the killed simulator stays, and the next start takes it over.
+    expect(await readdir(dir)).toEqual(["site.json", "site.json.lock"]);
     const second = run(["--seed", "demo"]);
     const again = await listening(second);
     const listed = await request(again.url, "GET", "/endpoints.json");
@@ -283,6 +314,20 @@ describe("billing-simulator --data", () => {
     );
     expect(retried.status).toBe(409);
     expect(await exit(second, "SIGTERM")).toBe(0);
+  }, 30_000);
+
+  it("a second one on the same file exits non-zero naming the first's pid, and the first keeps serving", async () => {
+    const first = run(["--seed", "demo"]);
+    const { url } = await listening(first);
+    const second = run(["--seed", "demo"]);
+    let err = "";
+    second.stderr.on("data", (d) => (err += d));
+    expect(await exit(second)).toBe(1);
+    expect(err).toContain(`billing-simulator: data file ${file} is in use by another billing-simulator (process ${first.pid},`);
+    const made = await request(url, "POST", "/endpoints.json", endpoint("https://hooks.example/first", ["payment_failure"]));
+    expect(made.body.endpoint.id).toBe(2);
+    expect(await exit(first, "SIGTERM")).toBe(0);
+    expect(await readdir(dir)).toEqual(["site.json"]);
   }, 30_000);
 
   it("a corrupt file: exits non-zero with the file's name, and leaves the file as it was", async () => {

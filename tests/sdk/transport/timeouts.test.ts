@@ -8,7 +8,8 @@ import { json, server, transportOf } from "./bare-server";
 
 /**
  * The transport's timers and pool: an attempt abandoned at exactly its timeout, each retry with its own, at most
- * maxConcurrency requests in flight, and a request's timeout counted from when a connection takes it. Against the
+ * maxConcurrency requests in flight, a request's timeout counted from when a connection takes it, and a wait for
+ * a connection that ends at the timeout too. Against the
  * simulator and against a bare HTTP server that holds each request.
  */
 
@@ -43,7 +44,7 @@ describe("timeouts are exact", () => {
 });
 
 describe("a request queued behind maxConcurrency others", () => {
-  it("its timeout counts from when a connection takes it: queued past timeoutMs, then answered in time, it succeeds", async () => {
+  it("the answer's timeout counts from when a connection takes it: queued, then answered, past timeoutMs in all, it succeeds", async () => {
     // One connection: the second read waits for the first (1 s) and then takes 0.8 s itself, 1.8 s in all against a
     // 1.5 s timeout. Counted from the queue it would end "no answer within 1500 ms" (a replay batch unknown, a
     // migration read back), though nothing of it had been sent.
@@ -57,6 +58,39 @@ describe("a request queued behind maxConcurrency others", () => {
       [`/subscriptions/${s.id}.json`, 200],
       [`/subscriptions/${other}.json`, 200],
     ]);
+  });
+});
+
+describe("a request waiting for a connection longer than its timeoutMs", () => {
+  it("ends at its timeoutMs, unsent and not retried, while the requests ahead of it finish", async () => {
+    // One connection and three reads of 800 ms each against a 1.2 s timeout: the first holds the connection until
+    // 0.8 s, the second until 1.6 s. The third is still waiting at 1.2 s: it gives up then, before the second is
+    // answered, and never reaches the service (it would otherwise be sent at 1.6 s and answered at 2.4 s).
+    const r = retries();
+    const s = await migrationSite({}, { timeoutMs: 1200, maxRetries: 3, maxConcurrency: 1, onRetry: r.onRetry });
+    const ids = [s.id, s.sim.addSubscription({ productHandle: "basic", state: "active" }).id];
+    ids.push(s.sim.addSubscription({ productHandle: "basic", state: "active" }).id);
+    s.sim.injectFault({ kind: "delay", ms: 800, match: { method: "GET" } });
+    const ended: string[] = [];
+    const read = (n: number) =>
+      timed(() => s.billing.readSubscription(ids[n])).then((t) => {
+        ended.push(`read ${n}`);
+        return t;
+      });
+    const [first, second, third] = await Promise.all([read(0), read(1), read(2)]);
+    expect([first.value?.id, second.value?.id]).toEqual([ids[0], ids[1]]);
+    expect(third.error).toBeInstanceOf(BillingConnectionError);
+    expect(third.error).toMatchObject({ code: "QUEUE_TIMEOUT", mayHaveApplied: false });
+    expect((third.error as Error).message).toContain(
+      `GET /subscriptions/${ids[2]}.json: no connection free within 1200 ms: all 1 (maxConcurrency) were taken by other requests of this client; nothing was sent`,
+    );
+    expect(third.ms).toBeGreaterThanOrEqual(1195);
+    expect(ended).toEqual(["read 0", "read 2", "read 1"]);
+    expect(s.sim.requests.map((q) => [q.path, q.status])).toEqual([
+      [`/subscriptions/${ids[0]}.json`, 200],
+      [`/subscriptions/${ids[1]}.json`, 200],
+    ]);
+    expect(r.events).toEqual([]);
   });
 });
 
