@@ -33,7 +33,8 @@ import type {
 } from "./inputs";
 import * as migration from "./migration";
 import { type BillingClientOptions, type Connection, resolveConnection } from "./options";
-import { type ListPricePointsOptions, listPricePoints, readProduct, resolvePricePoint } from "./products";
+import { type ListPricePointsOptions, listPricePoints, type ReadProductOptions, readProduct, resolvePricePoint } from "./products";
+import { ReadBatches } from "./read-batches";
 import { replayWebhooks } from "./replay";
 import type {
   Component,
@@ -69,6 +70,7 @@ import type { WebhookId } from "./wire";
 export class BillingClient {
   readonly #transport: Transport;
   readonly #connection: Connection;
+  readonly #reads: ReadBatches | undefined;
 
   /**
    * Checks every option at once and sends nothing: a bad or missing one (a credential the
@@ -78,6 +80,8 @@ export class BillingClient {
   constructor(options: BillingClientOptions) {
     this.#connection = resolveConnection(options);
     this.#transport = new Transport(this.#connection);
+    const window = this.#connection.readBatchWindowMs;
+    this.#reads = window > 0 ? new ReadBatches(this.#transport, window) : undefined;
   }
 
   /**
@@ -160,8 +164,12 @@ export class BillingClient {
   /**
    * A product by id or handle (a string of digits is an id), with its default price point and its
    * catalog fields. Archived products are read too (`archivedAt` set). A 404 is a {@link BillingApiError}.
+   * With `readBatchWindowMs` and the family it is in (`familyId`), reads by id of one family's products asked for
+   * together go out as one list of the family's.
    */
-  readProduct(idOrHandle: number | string): Promise<Product> {
+  readProduct(idOrHandle: number | string, options: ReadProductOptions = {}): Promise<Product> {
+    const id = typeof idOrHandle === "number" ? idOrHandle : /^\d+$/.test(idOrHandle) ? Number(idOrHandle) : undefined;
+    if (this.#reads && options.familyId !== undefined && id !== undefined) return this.#reads.products.read(options.familyId, id);
     return readProduct(this.#transport, idOrHandle);
   }
 
@@ -265,8 +273,9 @@ export class BillingClient {
     return pricePoints.createPricePoints(this.#transport, productId, inputs, this.#connection.maxConcurrency, opts);
   }
 
-  /** A price point by id. */
+  /** A price point by id (with `readBatchWindowMs`, batched with other reads of its product's). */
   readPricePoint(productId: number, pricePointId: number): Promise<PricePoint> {
+    if (this.#reads) return this.#reads.pricePoints.read(productId, pricePointId);
     return pricePoints.readPricePoint(this.#transport, productId, pricePointId);
   }
 

@@ -114,7 +114,7 @@ export {
 export { isOnTarget, migrationBodyOf, type PreviewOptions } from "./migration";
 export type { BillingClientOptions, BillingEnvironment, RetryEvent } from "./options";
 export type { Outcome } from "./outcome";
-export type { ListPricePointsOptions } from "./products";
+export type { ListPricePointsOptions, ReadProductOptions } from "./products";
 export type {
   Component,
   ComponentPricePoint,

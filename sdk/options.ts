@@ -56,6 +56,12 @@ export interface BillingClientOptions {
   readonly maxConcurrency?: number;
   /** First backoff delay; doubles per retry with full jitter. Default 250. */
   readonly retryBaseDelayMs?: number;
+  /**
+   * Reads of one product's price points asked for within this many milliseconds of each other go out as one list of
+   * them (`readPricePoint`), as fresh as the reads it replaces; 0 (the default) reads each by id. The provider sets it:
+   * a refresh of many price points reads each product's in one request.
+   */
+  readonly readBatchWindowMs?: number;
 }
 
 /** One wait between attempts, as reported to `onRetry`. Holds no credential. */
@@ -104,6 +110,7 @@ const optionsSchema = z
     retryBaseDelayMs: z.number().min(0).max(60_000).optional(),
     retryBudgetSeconds: z.number().min(0).max(3600, "must be between 0 and 3600").optional(),
     migrationSettleSeconds: z.number().min(0).max(3600, "must be between 0 and 3600").optional(),
+    readBatchWindowMs: z.number().int().min(0).max(1000, "must be between 0 and 1000").optional(),
     onRetry: z.custom<(e: RetryEvent) => void>((v) => typeof v === "function", { error: "must be a function" }).optional(),
   })
   .strict();
@@ -117,6 +124,7 @@ export interface Connection {
   readonly maxConcurrency: number;
   readonly retry: RetryPolicy;
   readonly migrationSettleMs: number;
+  readonly readBatchWindowMs: number;
   readonly onRetry: ((event: RetryEvent) => void) | undefined;
 }
 
@@ -180,6 +188,7 @@ export function resolveConnection(options: BillingClientOptions): Connection {
     maxConcurrency: o.maxConcurrency ?? 4,
     retry: { maxRetries: o.maxRetries ?? 4, baseDelayMs: o.retryBaseDelayMs ?? 250, budgetMs: (o.retryBudgetSeconds ?? 300) * 1000 },
     migrationSettleMs: (o.migrationSettleSeconds ?? 120) * 1000,
+    readBatchWindowMs: o.readBatchWindowMs ?? 0,
     onRetry: o.onRetry,
   };
 }

@@ -34,6 +34,12 @@ export async function readProductByHandle(t: Transport, handle: string): Promise
   return toProduct(p);
 }
 
+/** Options of {@link BillingClient.readProduct}. */
+export interface ReadProductOptions {
+  /** The family the product is in, when known: reads of one family's products may then be answered by one list. */
+  readonly familyId?: number;
+}
+
 /** Options of {@link BillingClient.listPricePoints}. */
 export interface ListPricePointsOptions {
   /** Archived price points too (default false: the service leaves them out). */

@@ -511,7 +511,9 @@ const steps: Steps<Inputs, State, Held, number | undefined> = {
   },
   current: async (ctx, s, id) => {
     const client = ctx.client(s.site);
-    return held(client, await client.readProduct(id));
+    // Its family named: a refresh's reads of one family's products go out as one list (issue 43).
+    const familyId = typeof s.productFamilyId === "number" ? s.productFamilyId : undefined;
+    return held(client, await client.readProduct(id, { familyId }));
   },
   record: (h, inputs) => ({
     ...outputsOf(h, inputs.site),

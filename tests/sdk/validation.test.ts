@@ -16,7 +16,7 @@ describe("problemsOf", () => {
         property: "(empty key)",
         message:
           "is not a known property (accepted: subdomain, environment, connector, baseUrl, apiKey, accessToken, timeoutMs, " +
-          "maxRetries, maxConcurrency, retryBaseDelayMs, retryBudgetSeconds, migrationSettleSeconds, onRetry)",
+          "maxRetries, maxConcurrency, retryBaseDelayMs, retryBudgetSeconds, migrationSettleSeconds, readBatchWindowMs, onRetry)",
       },
     ]);
   });

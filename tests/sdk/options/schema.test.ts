@@ -30,7 +30,7 @@ const NOT_INT = "Invalid input: expected int, received number";
 
 const ACCEPTED_KEYS =
   "subdomain, environment, connector, baseUrl, apiKey, accessToken, timeoutMs, maxRetries, maxConcurrency, " +
-  "retryBaseDelayMs, retryBudgetSeconds, migrationSettleSeconds, onRetry";
+  "retryBaseDelayMs, retryBudgetSeconds, migrationSettleSeconds, readBatchWindowMs, onRetry";
 
 const onRetry = () => undefined;
 
