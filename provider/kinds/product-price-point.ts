@@ -39,6 +39,7 @@ import {
   type WithCurrencies,
   withCurrencies,
 } from "./price-point-currencies";
+import { pricingNotice } from "./pricing-text";
 import { declaredProduct, Product, productIdOf } from "./product";
 
 /** What a change of currency prices alone does: the amounts change in place. */
@@ -370,7 +371,9 @@ export const productPricePoint: KindModule<typeof kind, State> = {
           inputs.currencyPrices,
           `in place: ${CURRENCY_IN_PLACE}`,
         );
-        return pricingChange ? { failures: [], preview: { pricingChange } } : { failures: [] };
+        if (!pricingChange) return { failures: [] };
+        ctx.notice(pricingNotice("Price point", inputs.handle, pricingChange));
+        return { failures: [], preview: { pricingChange } };
       }
       if (isUnknown(inputs.handle) || isUnknown(inputs.product) || isUnknown(inputs.site)) return { failures: [] };
       const site = inputs.site as string | undefined;
@@ -411,6 +414,7 @@ export const productPricePoint: KindModule<typeof kind, State> = {
         inputs.currencyPrices,
         `in place on the adopted price point: ${CURRENCY_IN_PLACE}`,
       );
+      if (pricingChange) ctx.notice(pricingNotice("Price point", inputs.handle, pricingChange));
       return { failures: [], preview: { ...found.preview, ...(pricingChange ? { pricingChange } : {}) } };
     },
 

@@ -31,6 +31,7 @@ import { siteInput } from "./inputs";
 import { type ArgsOf, type CatalogReader, type Context, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
 import { type LifecycleState, lifecycle, type Steps } from "./lifecycle";
 import { convergeCurrencies, pricePointOwner, type WithCurrencies, withCurrencies } from "./price-point-currencies";
+import { pricingNotice } from "./pricing-text";
 import { familyField, familyIdOf } from "./product-family";
 
 /** Descriptive fields the service changes in place with `PUT /products/{id}.json`. */
@@ -624,6 +625,8 @@ export const product: KindModule<typeof kind, State> = {
         inputs.currencyPrices,
         `in place: ${CURRENCY_IN_PLACE}`,
       );
+      // Converging the adopted product changes what new signups pay: said in money at preview, as an update's change is.
+      if (pricingChange) ctx.notice(pricingNotice("Product", inputs.handle, pricingChange));
       return { failures: [], preview: { ...found.preview, ...(pricingChange ? { pricingChange } : {}) } };
     },
 
