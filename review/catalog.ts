@@ -331,7 +331,8 @@ export function catalogReviews(
       if (adopted) {
         // What converging the adopted object changes: the pricing check() found held differently, if any.
         const from = pricingFrom(preview);
-        changes = from ? fieldChanges({ ...after, ...from }, after, kind).filter((c) => PRICING.has(c.key)) : [];
+        // A tier's or a currency's line is its field's (`prices.1–1000`, `currencyPrices.EUR`).
+        changes = from ? fieldChanges({ ...after, ...from }, after, kind).filter((c) => PRICING.has(c.key.split(".")[0] ?? "")) : [];
       } else {
         // The pricing check() recorded, where it says what it was (the service's values), else the recorded inputs.
         const from = pricingFrom(preview);

@@ -49,6 +49,7 @@ const catalog = {
       CURRENCY_PRICES,
     ],
     onUpdate: "the price point's prices change in place: subscriptions on it pay the new prices from their next charge",
+    onAdopt: "the adopted price point's prices change in place: subscriptions on it pay the new prices from their next charge",
     policy:
       "The service changes the price point's prices in place: subscriptions on it pay the new prices from their next charge " +
       "(with a change only a new price point can carry, it is replaced instead, and subscriptions on the old one keep its prices).",

@@ -59,6 +59,8 @@ const catalog = {
     ],
     onUpdate:
       "its default price point's prices change in place: subscriptions on that price point pay the new prices from their next charge",
+    onAdopt:
+      "the adopted component's default price point's prices change in place: subscriptions on it pay the new prices from their next charge",
     policy:
       "The service changes its default price point's prices in place: every subscription on that price point pays the new prices from its next charge.",
   },

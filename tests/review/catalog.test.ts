@@ -187,6 +187,28 @@ const CASES: readonly Case[] = [
     ordered: true,
   },
   {
+    name: "issue 42: an adopted component price point whose tier changes: the tier old → new, and what converging it does",
+    input: preview([
+      step("create", "ComponentPricePoint", "sms-volume", {
+        ...SMS_VOLUME,
+        preview: {
+          adopt: { id: 40002, handle: "sms-volume" },
+          ...change(
+            { prices: SMS_VOLUME.prices.map((t, i) => (i === 0 ? { ...t, unitPrice: "0.06" } : t)) },
+            { prices: SMS_VOLUME.prices },
+          ),
+        },
+      }),
+    ]),
+    has: [
+      "- Component price point `sms-volume` of component `sms`: **adopt** (id 40002)",
+      "  - prices.1–1000: 0.06 → 0.05",
+      "  - Adopts the existing component price point (id 40002) instead of creating one, then converges it to the declaration.",
+      "  - The adopted price point's prices change in place: subscriptions on it pay the new prices from their next charge.",
+    ],
+    ordered: true,
+  },
+  {
     name: "adopted with the same pricing: no change listed, no pricing effect",
     input: preview([
       step("create", "ProductFamily", "saas", { handle: "saas", name: "SaaS", preview: { adopt: { id: 7, handle: "saas" } } }),
