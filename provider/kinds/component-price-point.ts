@@ -25,7 +25,7 @@ import {
   resourceClass,
 } from "./kind";
 import { type LifecycleState, labelOf, lifecycle, Refusal, type Steps } from "./lifecycle";
-import { pricingNotice } from "./pricing-text";
+import { adoptionPricingNotice, updatePricingNotice } from "./pricing-text";
 
 /** How component price points appear in a site's catalog (a component's default is the component's own part). */
 const catalog = {
@@ -340,7 +340,7 @@ export const componentPricePoint: KindModule<typeof kind, State> = {
           "in place: its prices in those currencies change in place (the price point stays); a currency left out keeps its prices: the service has no delete of a currency price",
         );
         if (!pricingChange) return { failures: [] };
-        ctx.notice(pricingNotice("Component price point", inputs.handle, pricingChange));
+        ctx.notice(updatePricingNotice("Component price point", inputs.handle, pricingChange));
         return { failures: [], preview: { pricingChange } };
       }
       if (isUnknown(inputs.handle) || isUnknown(inputs.component) || isUnknown(inputs.site)) return { failures: [] };
@@ -366,7 +366,8 @@ export const componentPricePoint: KindModule<typeof kind, State> = {
         inputs.currencyPrices,
         `the adopted price point's prices in those currencies are changed in place: ${AFFECTS}`,
       );
-      if (pricingChange) ctx.notice(pricingNotice("Component price point", inputs.handle, pricingChange));
+      const said = pricingChange && adoptionPricingNotice("Component price point", inputs.handle, pricingChange);
+      if (said) ctx.notice(said);
       return { failures: [], preview: { ...found.preview, ...(pricingChange ? { pricingChange } : {}) } };
     },
 

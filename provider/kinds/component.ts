@@ -24,7 +24,7 @@ import {
   type Verified,
 } from "./kind";
 import { type LifecycleState, labelOf, lifecycle, type Steps } from "./lifecycle";
-import { pricingNotice } from "./pricing-text";
+import { adoptionPricingNotice, updatePricingNotice } from "./pricing-text";
 import { familyIdOf } from "./product-family";
 
 /** How components appear in a site's catalog: export, import, diff, the review and the policy pack read it. */
@@ -280,7 +280,7 @@ async function updateChecks(ctx: Context, inputs: PreviewedInputs<typeof kind>, 
   const handle = inputs.handle;
   const pricingChange = componentPricingChange(inputs, olds, `in place: ${IN_PLACE_EFFECT}`);
   // The policy pack and the review read it; the notice says it in money on a plain preview.
-  if (pricingChange) ctx.notice(pricingNotice("Component", handle, pricingChange));
+  if (pricingChange) ctx.notice(updatePricingNotice("Component", handle, pricingChange));
   const preview = pricingChange ? { preview: { pricingChange } } : {};
   if (typeof handle !== "string" || isUnknown(handle) || handle === olds.handle) return { failures: [], ...preview };
   const holder = await componentWithHandle(ctx.client(inputs.site as string | undefined), handle);
@@ -343,7 +343,8 @@ export const component: KindModule<typeof kind, State> = {
           held,
           "the adopted component's default price point's prices are changed in place: every subscription on it pays the new prices from its next charge",
         );
-      if (pricingChange) ctx.notice(pricingNotice("Component", inputs.handle, pricingChange));
+      const said = pricingChange && adoptionPricingNotice("Component", inputs.handle, pricingChange);
+      if (said) ctx.notice(said);
       return { failures: [], preview: { ...found.preview, ...(pricingChange ? { pricingChange } : {}) } };
     },
 

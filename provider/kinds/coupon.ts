@@ -32,7 +32,7 @@ import type { CouponArgs, CouponOutputs } from "./generated/coupon";
 import { siteInput } from "./inputs";
 import { type ArgsOf, type CatalogReader, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
 import { type LifecycleState, lifecycle, type Steps, unless404 } from "./lifecycle";
-import { pricingNotice } from "./pricing-text";
+import { adoptionPricingNotice, updatePricingNotice } from "./pricing-text";
 import { Product } from "./product";
 import { familyField, familyWithHandle } from "./product-family";
 
@@ -331,7 +331,7 @@ export const coupon: KindModule<typeof kind, State> = {
               inputs.currencyPrices,
               `in place: ${CURRENCY_IN_PLACE}`,
             );
-      if (pricingChange) ctx.notice(pricingNotice("Coupon", inputs.code, pricingChange));
+      if (pricingChange) ctx.notice(updatePricingNotice("Coupon", inputs.code, pricingChange));
       const preview = pricingChange ? { preview: { pricingChange } } : {};
       if (isUnknown(inputs.site)) return { failures: [] };
       const site = inputs.site as string | undefined;
@@ -371,7 +371,8 @@ export const coupon: KindModule<typeof kind, State> = {
         { percentage: percentOf(found.existing), amountInCents: found.existing.amountInCents ?? null },
         `the adopted coupon's discount is changed in place: ${DISCOUNT_IN_PLACE}`,
       );
-      if (adopted) ctx.notice(pricingNotice("Coupon", code, adopted));
+      const said = adopted && adoptionPricingNotice("Coupon", code, adopted);
+      if (said) ctx.notice(said);
       return { failures: [], preview: { ...found.preview, ...(adopted ? { pricingChange: adopted } : {}) } };
     },
 

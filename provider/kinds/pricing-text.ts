@@ -123,3 +123,28 @@ export function pricingChangeText(change: unknown): string {
 /** The preview's notice of a pricing change: "Component price point `sms-volume`: pricing change (prices 1–1000 $0.05 → $0.04): changed in place: …". */
 export const pricingNotice = (title: string, key: unknown, change: { readonly effect?: string }) =>
   `${title} \`${String(key)}\`: pricing change (${pricingChangeText(change)})${change.effect ? `: ${change.effect.replace(/\.$/, "")}` : ""}.`;
+
+/**
+ * The changes a check announced for an object already declared (an update, or the old side of a replacement), in
+ * this process. A replacement's new object is checked again as a first deploy, which finds the object it replaces
+ * by its key as an adoption would: the same change in the same money is said once, not a second time as an
+ * adoption's.
+ */
+const announced = new Set<string>();
+const announcedKey = (title: string, key: unknown, change: unknown) => `${title}\u0000${String(key)}\u0000${pricingChangeText(change)}`;
+
+/** The notice of a declared object's pricing change (an update's), remembered so that its replacement's check does not repeat it. */
+export function updatePricingNotice(title: string, key: unknown, change: { readonly effect?: string }): string {
+  announced.add(announcedKey(title, key, change));
+  return pricingNotice(title, key, change);
+}
+
+/** Remembers a change an update announced in its own words (a Product's), as {@link updatePricingNotice} does. */
+export function rememberPricingNotice(title: string, key: unknown, change: unknown): void {
+  announced.add(announcedKey(title, key, change));
+}
+
+/** The notice of an adoption's pricing change; undefined when it is a replacement's check of a change just announced. */
+export function adoptionPricingNotice(title: string, key: unknown, change: { readonly effect?: string }): string | undefined {
+  return announced.delete(announcedKey(title, key, change)) ? undefined : pricingNotice(title, key, change);
+}

@@ -39,7 +39,7 @@ import {
   type WithCurrencies,
   withCurrencies,
 } from "./price-point-currencies";
-import { pricingNotice } from "./pricing-text";
+import { adoptionPricingNotice, updatePricingNotice } from "./pricing-text";
 import { declaredProduct, Product, productIdOf } from "./product";
 
 /** What a change of currency prices alone does: the amounts change in place. */
@@ -372,7 +372,7 @@ export const productPricePoint: KindModule<typeof kind, State> = {
           `in place: ${CURRENCY_IN_PLACE}`,
         );
         if (!pricingChange) return { failures: [] };
-        ctx.notice(pricingNotice("Price point", inputs.handle, pricingChange));
+        ctx.notice(updatePricingNotice("Price point", inputs.handle, pricingChange));
         return { failures: [], preview: { pricingChange } };
       }
       if (isUnknown(inputs.handle) || isUnknown(inputs.product) || isUnknown(inputs.site)) return { failures: [] };
@@ -414,7 +414,8 @@ export const productPricePoint: KindModule<typeof kind, State> = {
         inputs.currencyPrices,
         `in place on the adopted price point: ${CURRENCY_IN_PLACE}`,
       );
-      if (pricingChange) ctx.notice(pricingNotice("Price point", inputs.handle, pricingChange));
+      const said = pricingChange && adoptionPricingNotice("Price point", inputs.handle, pricingChange);
+      if (said) ctx.notice(said);
       return { failures: [], preview: { ...found.preview, ...(pricingChange ? { pricingChange } : {}) } };
     },
 

@@ -120,6 +120,21 @@ describe("a pricing change at preview: a notice in money, and the change recorde
   });
 });
 
+describe("a replacement's change is said once", () => {
+  it("a price point's new price: the replacement's own check (a first deploy, which finds the old one) does not repeat it", async () => {
+    const provider = await site(productPricePointProvider);
+    const { outs } = await provider.create(PPP);
+    const news = { ...PPP, priceInCents: 95000 };
+    // As the engine checks a replacement: against the old inputs, then again as a first deploy.
+    const first = await captureOutput(() => provider.check!({ ...PPP, pricePointId: outs.pricePointId }, news));
+    const again = await captureOutput(() => provider.check!({}, news));
+    const said = `${first.text}${again.text}`.split("pricing change (priceInCents $900.00 → $950.00)").length - 1;
+    expect(said).toBe(1);
+    // The review and the policy pack still read it on the replacement's inputs.
+    expect(again.result?.inputs.preview?.pricingChange?.fields).toEqual(["priceInCents"]);
+  });
+});
+
 describe("an adoption that will change a price says so in money at preview", () => {
   it("a coupon held at $4.00, declared at $5.00", async () => {
     const provider = await site(couponProvider);
