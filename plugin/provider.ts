@@ -64,7 +64,9 @@ export class BillingProvider implements plugin.Provider {
   }
 
   async diff(id: string, urn: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<plugin.DiffResult> {
-    return forResource(urn, async () => plain(await this.#kind(urn).diff(this, id, olds, news)));
+    // Not copied (plain): its `changes` hands the changed declared inputs to the response the server builds from it
+    // (provider/runtime/diff-detail.ts); its fields are all defined (a flag, a list, a flag).
+    return forResource(urn, () => this.#kind(urn).diff(this, id, olds, news));
   }
 
   async create(urn: string, inputs: Record<string, unknown>): Promise<plugin.CreateResult> {

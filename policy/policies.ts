@@ -2,6 +2,7 @@ import type { ResourceValidationPolicy } from "@pulumi/policy";
 import { catalogKinds } from "../provider/kinds/catalog-kinds";
 import { CURRENCY_PRICES, currencyOnlyEffect, currencyPriceChanges } from "../provider/kinds/currency-text";
 import { PRICING_FIELDS } from "../provider/kinds/pricing-fields";
+import { CENTS_FIELDS, pricingFieldChange, pricingValueText } from "../provider/kinds/pricing-text";
 import { cents } from "./money";
 import { billingType, TYPES } from "./resources";
 import { forType, noSettings } from "./rule";
@@ -194,14 +195,20 @@ export interface PricingChangePreview {
   readonly effect?: string;
 }
 
-const MONEY_FIELDS: ReadonlySet<string> = new Set(["priceInCents", "trialPriceInCents", "initialChargeInCents"]);
-
-/** A pricing value in a message: amounts with their decimals, absent values as "none". */
+/** A pricing value in a message: amounts with their decimals, tiers' unit prices as money, absent values as "none". */
 function pricingValue(field: string, value: unknown): string {
   if (value === undefined || value === null) return "none";
   if (value === NOT_KNOWN) return "not known yet";
-  if (MONEY_FIELDS.has(field) && typeof value === "number") return cents(value);
-  return typeof value === "string" ? value : JSON.stringify(value);
+  if (CENTS_FIELDS.has(field) && typeof value === "number") return cents(value);
+  return pricingValueText(field, value);
+}
+
+/** One field's change in a message: a tier list tier by tier (the review's and the preview's words), else old → new. */
+function pricingFieldText(field: string, from: unknown, to: unknown): string {
+  if (field === CURRENCY_PRICES) return `${field} ${currencyPriceChanges(from, to).join("; ")}`;
+  if ((field === "prices" || field === "overagePricing") && from !== NOT_KNOWN && to !== NOT_KNOWN)
+    return pricingFieldChange(field, from, to);
+  return `${field} ${pricingValue(field, from)} → ${pricingValue(field, to)}`;
 }
 
 /** The pricing fields `change` changes: those whose from and to differ, else (values left out) the fields it names. */
@@ -244,13 +251,7 @@ function pricingCheck(type: string, fields: readonly string[], effect: string) {
       if (acknowledged === true || acknowledged === NOT_KNOWN) return [];
       const changed = changedPricing(change, fields);
       if (changed.length === 0) return [];
-      const what = changed
-        .map((f) =>
-          f.field === CURRENCY_PRICES
-            ? `${f.field} ${currencyPriceChanges(f.from, f.to).join("; ")}`
-            : `${f.field} ${pricingValue(f.field, f.from)} → ${pricingValue(f.field, f.to)}`,
-        )
-        .join(", ");
+      const what = changed.map((f) => pricingFieldText(f.field, f.from, f.to)).join(", ");
       // Currency amounts alone change in place, as the provider said (a replacement's effect is the kind's).
       const said = currencyOnlyEffect(
         changed.map((f) => f.field),

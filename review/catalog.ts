@@ -2,6 +2,7 @@ import type { PolicyViolation, PreviewDiagnostic, PreviewStep } from "../fleet/r
 import { catalogKind, catalogKinds, type CatalogKind as Declared } from "../provider/kinds/catalog-kinds";
 import { CURRENCY_PRICES, currencyOnlyEffect, currencyPriceDiff, KEPT } from "../provider/kinds/currency-text";
 import { PRICING_FIELDS } from "../provider/kinds/pricing-fields";
+import { CENTS_FIELDS, tierDiff } from "../provider/kinds/pricing-text";
 import { ENGINE_UNKNOWN, UNKNOWN_TEXT, urnParts, valueText } from "./markdown";
 import { compare, type Note, typeOfStep } from "./steps";
 
@@ -80,7 +81,8 @@ export { PRICING_FIELDS };
 const TIER_FIELDS = ["pricingScheme", "prices", "unitPrice", "overagePricing"] as const;
 /** The fields whose change changes what subscriptions pay, as the kind declares them. */
 const pricingOf = (kind: CatalogKind): ReadonlySet<string> => new Set(declared(kind).facet.pricing?.fields ?? []);
-const MONEY: ReadonlySet<string> = new Set(["priceInCents", "trialPriceInCents", "initialChargeInCents"]);
+/** Cents fields, shown as money: a product's and a price point's amounts, a coupon's flat discount. */
+const MONEY: ReadonlySet<string> = CENTS_FIELDS;
 
 /** A length and its unit shown as one change: `interval` "per month" → "every 12 months". */
 const PERIODS = [
@@ -227,6 +229,12 @@ export function fieldChanges(
     }
     if (before && same(before[key], after[key])) continue;
     if (!before && (after[key] === undefined || key === "site")) continue;
+    // Tiers whose ranges stay: a line per tier whose price changes (`prices.1–1000`), as currencies get theirs.
+    const tiers = key === "prices" && before ? tierDiff(before[key], after[key]) : undefined;
+    if (tiers !== undefined) {
+      for (const t of tiers) changes.push({ key: `${key}.${t.range}`, from: valueText(t.from), to: valueText(t.to) });
+      continue;
+    }
     changes.push({ key, ...(before ? { from: fieldText(key, before[key]) } : {}), to: fieldText(key, after[key]) });
   }
   return changes;
@@ -323,7 +331,8 @@ export function catalogReviews(
       if (adopted) {
         // What converging the adopted object changes: the pricing check() found held differently, if any.
         const from = pricingFrom(preview);
-        changes = from ? fieldChanges({ ...after, ...from }, after, kind).filter((c) => PRICING.has(c.key)) : [];
+        // A tier's or a currency's line is its field's (`prices.1–1000`, `currencyPrices.EUR`).
+        changes = from ? fieldChanges({ ...after, ...from }, after, kind).filter((c) => PRICING.has(c.key.split(".")[0] ?? "")) : [];
       } else {
         // The pricing check() recorded, where it says what it was (the service's values), else the recorded inputs.
         const from = pricingFrom(preview);

@@ -6,6 +6,7 @@ import { isUnknown } from "../engine";
 import { accepting } from "./inputs";
 import { unless404 } from "./lifecycle";
 import { PRICING_FIELDS, type PricingField } from "./pricing-fields";
+import { centsText } from "./pricing-text";
 
 /**
  * What the catalog kinds share: handles, the reference input (a family's and a
@@ -171,16 +172,8 @@ export function pricingOf(v: Partial<Record<PricingField, unknown>>): Record<str
   return Object.fromEntries(PRICING_FIELDS.filter((k) => v[k] !== undefined).map((k) => [k, v[k]]));
 }
 
-/**
- * Cents as money: 4900 → "$49.00", -100 → "-$1.00" (the currency is the site's; the symbol is only a reading
- * aid). Anything else, NaN and Infinity included, as its text: "$NaN" would read as an amount.
- */
-export function money(cents: unknown): string {
-  if (typeof cents !== "number" || !Number.isFinite(cents)) return String(cents);
-  const amount = (Math.abs(cents) / 100).toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  // A fraction of a cent below zero rounds to "0.00": no sign in front of nothing.
-  return `${cents < 0 && amount !== "0.00" ? "-" : ""}$${amount}`;
-}
+/** Cents as money: 4900 → "$49.00" (pricing-text.ts's, which the review and the policy pack share). */
+export const money = centsText;
 
 /** A pricing field's value for a message: money for cents, else the value. */
 export const pricingText = (k: PricingField, v: unknown): string =>

@@ -93,6 +93,35 @@ export async function convergeComponent(
   return { c, pp };
 }
 
+/** The fields of a Component's own pricing that an update changes in place, on its default price point. */
+const COMPONENT_PRICING = ["pricingScheme", "prices", "unitPrice", "interval", "intervalUnit"] as const;
+
+/**
+ * The `preview.pricingChange` of a Component's own pricing (its default price point's), declared anew against the
+ * earlier declaration (or, adopting, what the service holds): tiers compared as prices ("5" is 5.00), or undefined.
+ */
+export function componentPricingChange(to: Partial<Record<string, unknown>>, from: Partial<Record<string, unknown>>, effect: string) {
+  const tiers = (v: unknown) => {
+    const r = componentPricePointInputs.shape.prices.safeParse(v);
+    return r.success ? r.data : undefined;
+  };
+  const differs = (k: (typeof COMPONENT_PRICING)[number]) => {
+    const [want, had] = [to[k], from[k]];
+    // Left out, or not known until apply: nothing declared to announce.
+    if (want === undefined || isUnknown(want)) return false;
+    if (k === "prices") {
+      const [before, after] = [tiers(had), tiers(want)];
+      return !(before && after && sameTiers(asTiers(before), after));
+    }
+    if (k === "unitPrice") return Number(want) !== Number(had);
+    return want !== (had ?? undefined);
+  };
+  const fields = COMPONENT_PRICING.filter(differs);
+  if (fields.length === 0) return undefined;
+  const pick = (v: Partial<Record<string, unknown>>) => Object.fromEntries(fields.map((k) => [k, v[k] ?? null]));
+  return { fields, from: pick(from), to: pick(to), effect };
+}
+
 // ---- ComponentPricePoint ------------------------------------------------
 
 /** Whether the held scheme and tiers are the declared ones (unit prices compared as numbers: "5" and "5.00" are one price). */

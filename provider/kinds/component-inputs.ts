@@ -11,7 +11,7 @@ import {
   quantityBasedComponentInput,
 } from "../../sdk/catalog/component-inputs";
 import type { ComponentUpdateInput } from "../../sdk/catalog/input-types";
-import { valueText } from "../../sdk/inputs";
+import { flag, valueText } from "../../sdk/inputs";
 import { adoptField, handleField } from "./catalog";
 import { componentFrequencyFields, componentPrepaidFields, componentPricingFields } from "./component-fields";
 import { siteInput } from "./inputs";
@@ -63,7 +63,7 @@ export const CREATE_ONLY = [
 ] as const;
 
 /** Provider-only inputs, and the update-only ones the SDK's create refuses: not part of the create's body. */
-export const NOT_CREATED = ["productFamily", "adopt", "site", "accountingCode", "itemCategory"] as const;
+export const NOT_CREATED = ["productFamily", "adopt", "pricingChangeAcknowledged", "site", "accountingCode", "itemCategory"] as const;
 
 /** The SDK's create schema of each kind, by its fields. */
 const KIND_SHAPES = {
@@ -116,6 +116,11 @@ const shape = {
   upgradeCharge: m.upgradeCharge,
   downgradeCredit: m.downgradeCredit,
   adopt: adoptField,
+  pricingChangeAcknowledged: flag
+    .optional()
+    .describe(
+      "Set true to acknowledge a change of its default price point's pricing (the policy pack requires it on production stacks); it changes nothing at the service.",
+    ),
   site: siteInput,
 };
 

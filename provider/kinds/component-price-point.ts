@@ -25,6 +25,7 @@ import {
   resourceClass,
 } from "./kind";
 import { type LifecycleState, labelOf, lifecycle, Refusal, type Steps } from "./lifecycle";
+import { adoptionPricingNotice, updatePricingNotice } from "./pricing-text";
 
 /** How component price points appear in a site's catalog (a component's default is the component's own part). */
 const catalog = {
@@ -48,6 +49,10 @@ const catalog = {
       CURRENCY_PRICES,
     ],
     onUpdate: "the price point's prices change in place: subscriptions on it pay the new prices from their next charge",
+    onAdopt: "the adopted price point's prices change in place: subscriptions on it pay the new prices from their next charge",
+    policy:
+      "The service changes the price point's prices in place: subscriptions on it pay the new prices from their next charge " +
+      "(with a change only a new price point can carry, it is replaced instead, and subscriptions on the old one keep its prices).",
   },
   replaced: (inputs) => [
     "rename the old price point's handle (which frees it)",
@@ -334,7 +339,9 @@ export const componentPricePoint: KindModule<typeof kind, State> = {
           inputs.currencyPrices,
           "in place: its prices in those currencies change in place (the price point stays); a currency left out keeps its prices: the service has no delete of a currency price",
         );
-        return pricingChange ? { failures: [], preview: { pricingChange } } : { failures: [] };
+        if (!pricingChange) return { failures: [] };
+        ctx.notice(updatePricingNotice("Component price point", inputs.handle, pricingChange));
+        return { failures: [], preview: { pricingChange } };
       }
       if (isUnknown(inputs.handle) || isUnknown(inputs.component) || isUnknown(inputs.site)) return { failures: [] };
       const site = inputs.site as string | undefined;
@@ -359,6 +366,8 @@ export const componentPricePoint: KindModule<typeof kind, State> = {
         inputs.currencyPrices,
         `the adopted price point's prices in those currencies are changed in place: ${AFFECTS}`,
       );
+      const said = pricingChange && adoptionPricingNotice("Component price point", inputs.handle, pricingChange);
+      if (said) ctx.notice(said);
       return { failures: [], preview: { ...found.preview, ...(pricingChange ? { pricingChange } : {}) } };
     },
 

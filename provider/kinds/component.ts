@@ -5,7 +5,7 @@ import type { Component as ServiceComponent } from "../../sdk/results";
 import { isUnknown } from "../engine";
 import { shellProvider } from "../shell";
 import { findByHandle, freedHandle, isNotFound } from "./catalog";
-import { convergeComponent, createOnlyDifferences } from "./component-changes";
+import { componentPricingChange, convergeComponent, createOnlyDifferences } from "./component-changes";
 import { asTiers, componentWithHandle, declaredTiers, heldTiersOutput } from "./component-fields";
 import { CREATE_ONLY, componentInputs, NOT_CREATED } from "./component-inputs";
 import { componentReader } from "./component-reader";
@@ -24,13 +24,14 @@ import {
   type Verified,
 } from "./kind";
 import { type LifecycleState, labelOf, lifecycle, type Steps } from "./lifecycle";
+import { adoptionPricingNotice, updatePricingNotice } from "./pricing-text";
 import { familyIdOf } from "./product-family";
 
 /** How components appear in a site's catalog: export, import, diff, the review and the policy pack read it. */
 const catalog = {
   key: "handle",
   references: { productFamily: { kind: "productFamily", output: "familyId" } },
-  runtimeInputs: ["adopt", "site"],
+  runtimeInputs: ["adopt", "pricingChangeAcknowledged", "site"],
   // The contract's component answers have no display_on_hosted_page (only its creates and updates take it).
   writeOnly: ["displayOnHostedPage"],
   // What the service holds for each when a create leaves it out (recurring: a quantity-based one's, the only kind taking it).
@@ -58,6 +59,10 @@ const catalog = {
     ],
     onUpdate:
       "its default price point's prices change in place: subscriptions on that price point pay the new prices from their next charge",
+    onAdopt:
+      "the adopted component's default price point's prices change in place: subscriptions on it pay the new prices from their next charge",
+    policy:
+      "The service changes its default price point's prices in place: every subscription on that price point pays the new prices from its next charge.",
   },
   replaced: () => [
     "rename the old component's handle (which frees it)",
@@ -257,6 +262,10 @@ const steps: Steps<Inputs, State & LifecycleState, Held, Where> = {
 const ARG_KEYS = Object.keys(kind.inputs.shape);
 const life = lifecycle(steps, { argKeys: ARG_KEYS, idField: "componentId" });
 
+/** What an in-place change of a component's own pricing does. */
+const IN_PLACE_EFFECT =
+  "its default price point's prices change in place: every subscription on it pays the new prices from its next charge";
+
 const changed = (inputs: PreviewedInputs<typeof kind>, olds: Partial<Inputs>, k: keyof Inputs) =>
   !isUnknown(inputs[k]) && JSON.stringify(inputs[k] ?? null) !== JSON.stringify(olds[k] ?? null);
 
@@ -269,14 +278,14 @@ const changed = (inputs: PreviewedInputs<typeof kind>, olds: Partial<Inputs>, k:
 async function updateChecks(ctx: Context, inputs: PreviewedInputs<typeof kind>, olds: Partial<Inputs>): Promise<Verified> {
   if (CREATE_ONLY.some((k) => changed(inputs, olds, k)) || changed(inputs, olds, "site") || isUnknown(inputs.site)) return { failures: [] };
   const handle = inputs.handle;
-  if (["pricingScheme", "prices", "unitPrice"].some((k) => changed(inputs, olds, k as keyof Inputs)))
-    ctx.notice(
-      `Component \`${String(handle)}\`: its prices change in place on its default price point: every subscription on it pays the new prices.`,
-    );
-  if (typeof handle !== "string" || isUnknown(handle) || handle === olds.handle) return { failures: [] };
+  const pricingChange = componentPricingChange(inputs, olds, `in place: ${IN_PLACE_EFFECT}`);
+  // The policy pack and the review read it; the notice says it in money on a plain preview.
+  if (pricingChange) ctx.notice(updatePricingNotice("Component", handle, pricingChange));
+  const preview = pricingChange ? { preview: { pricingChange } } : {};
+  if (typeof handle !== "string" || isUnknown(handle) || handle === olds.handle) return { failures: [], ...preview };
   const holder = await componentWithHandle(ctx.client(inputs.site as string | undefined), handle);
   // Renamed so already (outside the stack): its own handle, which the update then records.
-  if (!holder || holder.id === (olds as Record<string, unknown>).componentId) return { failures: [] };
+  if (!holder || holder.id === (olds as Record<string, unknown>).componentId) return { failures: [], ...preview };
   return {
     failures: [
       {
@@ -314,7 +323,29 @@ export const component: KindModule<typeof kind, State> = {
       if (olds !== undefined) return updateChecks(ctx, inputs, olds);
       // Found by its handle alone (unique among the site's components, whatever their family): no family to resolve.
       const found = await life.adoption(ctx, inputs, undefined as unknown as Where);
-      return found ? { failures: found.failures, ...(found.preview ? { preview: found.preview } : {}) } : { failures: [] };
+      if (!found) return { failures: [] };
+      if (!found.existing || found.failures.length > 0)
+        return { failures: found.failures, ...(found.preview ? { preview: found.preview } : {}) };
+      // Adopted: converging its default price point to the declared pricing is a price change, to say in money and review.
+      const existing = found.existing as HeldComponent;
+      const { pp } = await withDefaultPricePoint(ctx.client(inputs.site as string | undefined), existing).catch(() => existing);
+      const held = pp && {
+        pricingScheme: pp.pricingScheme,
+        prices: declaredTiers(pp.prices),
+        unitPrice: pp.prices[0]?.unitPrice,
+        interval: pp.interval,
+        intervalUnit: pp.intervalUnit,
+      };
+      const pricingChange =
+        held &&
+        componentPricingChange(
+          inputs.kind === "on_off" ? { unitPrice: inputs.unitPrice } : { ...inputs, unitPrice: undefined },
+          held,
+          "the adopted component's default price point's prices are changed in place: every subscription on it pays the new prices from its next charge",
+        );
+      const said = pricingChange && adoptionPricingNotice("Component", inputs.handle, pricingChange);
+      if (said) ctx.notice(said);
+      return { failures: [], preview: { ...found.preview, ...(pricingChange ? { pricingChange } : {}) } };
     },
 
     /** Its ids, for the preview of an in-place update. */

@@ -205,6 +205,7 @@ export function bodyOf(inputs: Readonly<Record<string, unknown>>, resolved: Reso
     restrictedProducts: ____,
     restrictedComponents: _____,
     currencyPrices: ______,
+    pricingChangeAcknowledged: _______,
     ...fields
   } = inputs;
   return {
@@ -288,4 +289,20 @@ export async function restrictionFailures(ctx: Context, inputs: Readonly<Record<
     }
   }
   return failures;
+}
+
+/** A coupon's discount: a percentage or a flat amount (the other is null). */
+export const DISCOUNT = ["percentage", "amountInCents"] as const;
+
+/**
+ * The `preview.pricingChange` of a coupon's discount declared anew against `from` (the earlier declaration, or
+ * what the service holds when adopting): both fields, since a coupon switches from one to the other; or undefined.
+ */
+export function discountChange(to: Readonly<Record<string, unknown>>, from: Readonly<Record<string, unknown>>, effect: string) {
+  const value = (v: unknown) => (v === undefined || v === null ? null : Number(v));
+  if (DISCOUNT.some((k) => isUnknown(to[k]))) return undefined;
+  const fields = DISCOUNT.filter((k) => value(to[k]) !== value(from[k]));
+  if (fields.length === 0) return undefined;
+  const pick = (v: Readonly<Record<string, unknown>>) => Object.fromEntries(fields.map((k) => [k, value(v[k])]));
+  return { fields: [...fields] as string[], from: pick(from), to: pick(to), effect };
 }

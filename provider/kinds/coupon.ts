@@ -3,6 +3,7 @@ import { z } from "zod";
 import { couponCode, couponInput, couponRule } from "../../sdk/catalog/coupon-inputs";
 import { couponCurrencyPricesInput } from "../../sdk/catalog/currency-inputs";
 import { BillingApiError } from "../../sdk/errors";
+import { flag } from "../../sdk/inputs";
 import { isUnknown } from "../engine";
 import { shellProvider } from "../shell";
 import { adoptField, referencedHandle, refersTo } from "./catalog";
@@ -10,9 +11,12 @@ import { Component } from "./component";
 import { convergeCouponCurrencies, type HeldCoupon, withCouponCurrencies } from "./coupon-currencies";
 import {
   bodyOf,
+  DISCOUNT,
   declaredAsHeld,
   differences,
+  discountChange,
   heldBody,
+  percentOf,
   type Restriction,
   recordOf,
   referenceList,
@@ -28,6 +32,7 @@ import type { CouponArgs, CouponOutputs } from "./generated/coupon";
 import { siteInput } from "./inputs";
 import { type ArgsOf, type CatalogReader, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
 import { type LifecycleState, lifecycle, type Steps, unless404 } from "./lifecycle";
+import { adoptionPricingNotice, updatePricingNotice } from "./pricing-text";
 import { Product } from "./product";
 import { familyField, familyWithHandle } from "./product-family";
 
@@ -46,6 +51,8 @@ export { couponWithCode } from "./coupon-service";
  */
 const sdk = couponInput.shape;
 
+/** What a change of a coupon's discount does: the coupon is updated in place (the contract's update takes the create's body). */
+const DISCOUNT_IN_PLACE = "its discount changes in place (the coupon stays): it is what the coupon takes off from now on";
 /** What a change of a coupon's currency amounts does. */
 const CURRENCY_IN_PLACE =
   "its discount in those currencies changes in place (the coupon stays); a currency left out keeps its amount: the service has no delete of a currency price";
@@ -92,6 +99,11 @@ const kind = declareKind({
       adopt: adoptField.describe(
         "Default true: a create first looks for a coupon with this code and adopts it (then converges it to the declaration). false: an existing code is a preview error.",
       ),
+      pricingChangeAcknowledged: flag
+        .optional()
+        .describe(
+          "Set true to acknowledge a change of its discount (percentage, amountInCents or currencyPrices; the policy pack requires it on production stacks); it changes nothing at the service.",
+        ),
       site: siteInput,
     })
     .superRefine(couponRule, { when: () => true }),
@@ -141,11 +153,16 @@ const kind = declareKind({
       restrictedProducts: { kind: "product", output: "productId" },
       restrictedComponents: { kind: "component", output: "componentId" },
     },
-    runtimeInputs: ["adopt", "site"],
+    runtimeInputs: ["adopt", "pricingChangeAcknowledged", "site"],
     defaults: SERVICE_DEFAULTS,
     noun: "coupon",
     title: "Coupon",
-    pricing: { fields: [CURRENCY_PRICES], onUpdate: CURRENCY_IN_PLACE },
+    pricing: {
+      fields: [...DISCOUNT, CURRENCY_PRICES],
+      onUpdate: DISCOUNT_IN_PLACE,
+      onAdopt: DISCOUNT_IN_PLACE,
+      policy: "The service changes the coupon's discount in place: it is what the coupon takes off from now on.",
+    },
     replaced: () => ["create the new coupon (or adopt one with its code)", "archive the old one"],
     deleted: () => ["archived: it can no longer be applied; subscriptions that have it keep their discount"],
   },
@@ -297,10 +314,24 @@ export const coupon: KindModule<typeof kind, State> = {
       const owner = holdsUnknown(inputs.percentage) ? undefined : { kind: "coupon" as const, percentage: inputs.percentage };
       const currencies = await currencyFailures(ctx, owner, inputs.currencyPrices, inputs.site);
       if (currencies.length > 0) return { failures: currencies };
+      // A new family replaces the coupon: the new one is created with the declared discount.
+      const replacing = olds !== undefined && JSON.stringify(inputs.productFamily) !== JSON.stringify(olds.productFamily);
       const pricingChange =
         olds === undefined
           ? undefined
-          : withCurrencyChange(undefined, olds.currencyPrices, inputs.currencyPrices, `in place: ${CURRENCY_IN_PLACE}`);
+          : withCurrencyChange(
+              discountChange(
+                inputs,
+                olds,
+                replacing
+                  ? "replaced: the new coupon is created with this discount, the old one archived"
+                  : `in place: ${DISCOUNT_IN_PLACE}`,
+              ),
+              olds.currencyPrices,
+              inputs.currencyPrices,
+              `in place: ${CURRENCY_IN_PLACE}`,
+            );
+      if (pricingChange) ctx.notice(updatePricingNotice("Coupon", inputs.code, pricingChange));
       const preview = pricingChange ? { preview: { pricingChange } } : {};
       if (isUnknown(inputs.site)) return { failures: [] };
       const site = inputs.site as string | undefined;
@@ -334,7 +365,15 @@ export const coupon: KindModule<typeof kind, State> = {
       const holder = found.existing.productFamilyId;
       if (familyId !== undefined && holder !== undefined && holder !== familyId)
         return fail("productFamily", otherFamily(found.existing, familyId));
-      return { failures: [], preview: found.preview };
+      // Converging the adopted coupon to the declared discount changes what it takes off: said in money at preview.
+      const adopted = discountChange(
+        inputs,
+        { percentage: percentOf(found.existing), amountInCents: found.existing.amountInCents ?? null },
+        `the adopted coupon's discount is changed in place: ${DISCOUNT_IN_PLACE}`,
+      );
+      const said = adopted && adoptionPricingNotice("Coupon", code, adopted);
+      if (said) ctx.notice(said);
+      return { failures: [], preview: { ...found.preview, ...(adopted ? { pricingChange: adopted } : {}) } };
     },
 
     /** Its ids, for the preview of an update (recorded in the checked inputs once read). */

@@ -39,6 +39,7 @@ import {
   type WithCurrencies,
   withCurrencies,
 } from "./price-point-currencies";
+import { adoptionPricingNotice, updatePricingNotice } from "./pricing-text";
 import { declaredProduct, Product, productIdOf } from "./product";
 
 /** What a change of currency prices alone does: the amounts change in place. */
@@ -370,7 +371,9 @@ export const productPricePoint: KindModule<typeof kind, State> = {
           inputs.currencyPrices,
           `in place: ${CURRENCY_IN_PLACE}`,
         );
-        return pricingChange ? { failures: [], preview: { pricingChange } } : { failures: [] };
+        if (!pricingChange) return { failures: [] };
+        ctx.notice(updatePricingNotice("Price point", inputs.handle, pricingChange));
+        return { failures: [], preview: { pricingChange } };
       }
       if (isUnknown(inputs.handle) || isUnknown(inputs.product) || isUnknown(inputs.site)) return { failures: [] };
       const site = inputs.site as string | undefined;
@@ -411,6 +414,8 @@ export const productPricePoint: KindModule<typeof kind, State> = {
         inputs.currencyPrices,
         `in place on the adopted price point: ${CURRENCY_IN_PLACE}`,
       );
+      const said = pricingChange && adoptionPricingNotice("Price point", inputs.handle, pricingChange);
+      if (said) ctx.notice(said);
       return { failures: [], preview: { ...found.preview, ...(pricingChange ? { pricingChange } : {}) } };
     },
 

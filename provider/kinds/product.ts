@@ -31,6 +31,7 @@ import { siteInput } from "./inputs";
 import { type ArgsOf, type CatalogReader, type Context, declareKind, type InputsOf, type KindModule, resourceClass } from "./kind";
 import { type LifecycleState, lifecycle, type Steps } from "./lifecycle";
 import { convergeCurrencies, pricePointOwner, type WithCurrencies, withCurrencies } from "./price-point-currencies";
+import { adoptionPricingNotice, rememberPricingNotice } from "./pricing-text";
 import { familyField, familyIdOf } from "./product-family";
 
 /** Descriptive fields the service changes in place with `PUT /products/{id}.json`. */
@@ -601,6 +602,7 @@ export const product: KindModule<typeof kind, State> = {
         const own = inputs.useSiteExchangeRate;
         defaultReplacedNotice(ctx, handle, olds.useSiteExchangeRate, own);
         if (!pricingChange) return { failures: [] };
+        rememberPricingNotice("Product", handle, pricingChange);
         if (pricing)
           ctx.notice(
             `Product \`${handle}\`: pricing change (${describeChanges(pricing.fields, from, inputs as Partial<Inputs>)}): ` +
@@ -626,6 +628,9 @@ export const product: KindModule<typeof kind, State> = {
         inputs.currencyPrices,
         `in place: ${CURRENCY_IN_PLACE}`,
       );
+      // Converging the adopted product changes what new signups pay: said in money at preview, as an update's change is.
+      const said = pricingChange && adoptionPricingNotice("Product", inputs.handle, pricingChange);
+      if (said) ctx.notice(said);
       return { failures: [], preview: { ...found.preview, ...(pricingChange ? { pricingChange } : {}) } };
     },
 

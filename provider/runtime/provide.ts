@@ -16,6 +16,7 @@ import {
 import type { Context, Importer, InputsOf, Kind, KindModule, PreviewedInputs } from "../kinds/kind";
 import { catalogImporter } from "./catalog-import";
 import { clientFor, siteCheck, siteLabel } from "./config";
+import { diffDetail, withDetail } from "./diff-detail";
 
 /** Props as the engine hands them over: the one place they are untyped, read by the functions below and nowhere else. */
 type EngineProps = Parameters<dynamic.ResourceProvider["create"]>[0];
@@ -213,7 +214,8 @@ export function provide<K extends string, In extends z.ZodObject, Out extends z.
       if (changed.length === 0) return { changes: ops.unfinished?.(state) ?? false, replaces: [], deleteBeforeReplace: false };
       ops.refuse?.(state, previewed(news), changed);
       const replaces = kind.replaceOn === "all" ? changed : changed.filter((k) => (kind.replaceOn as readonly string[]).includes(k));
-      return { changes: true, replaces, deleteBeforeReplace: false };
+      // The changed declared inputs, so that the diff users read names those, never `preview` or the ids check() adds.
+      return withDetail({ changes: true, replaces, deleteBeforeReplace: false }, diffDetail(recorded, now, changed, replaces));
     },
 
     async create(provider, news) {

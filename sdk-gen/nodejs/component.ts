@@ -116,6 +116,7 @@ export class Component extends pulumi.CustomResource {
             resourceInputs["name"] = args?.name;
             resourceInputs["overagePricing"] = args?.overagePricing;
             resourceInputs["prices"] = args?.prices;
+            resourceInputs["pricingChangeAcknowledged"] = args?.pricingChangeAcknowledged;
             resourceInputs["pricingScheme"] = args?.pricingScheme;
             resourceInputs["productFamily"] = args?.productFamily;
             resourceInputs["recurring"] = args?.recurring;
@@ -223,6 +224,10 @@ export interface ComponentArgs {
      * The tiers, ascending and contiguous: the first starts at 1, each next one at the previous endingQuantity + 1, the last has no endingQuantity. per_unit takes exactly one tier. Required for every kind but on_off, which does not take it.
      */
     prices?: pulumi.Input<pulumi.Input<inputs.ComponentPricesItemArgs>[] | undefined>;
+    /**
+     * Set true to acknowledge a change of its default price point's pricing (the policy pack requires it on production stacks); it changes nothing at the service.
+     */
+    pricingChangeAcknowledged?: pulumi.Input<boolean | undefined>;
     /**
      * How the tiers price a quantity: "per_unit" (one tier, one price), "volume" (every unit at the price of the tier the total falls in), "tiered" (each unit at its own tier's price) or "stairstep" (one price per tier reached). Required for every kind but on_off, which does not take it.
      */

@@ -155,6 +155,7 @@ export class Coupon extends pulumi.CustomResource {
             resourceInputs["excludeMidPeriodAllocations"] = args?.excludeMidPeriodAllocations;
             resourceInputs["name"] = args?.name;
             resourceInputs["percentage"] = args?.percentage;
+            resourceInputs["pricingChangeAcknowledged"] = args?.pricingChangeAcknowledged;
             resourceInputs["productFamily"] = args?.productFamily;
             resourceInputs["recurring"] = args?.recurring;
             resourceInputs["restrictedComponents"] = args?.restrictedComponents;
@@ -254,6 +255,10 @@ export interface CouponArgs {
      * A percentage discount (15 for 15%); exactly one of percentage and amountInCents.
      */
     percentage?: pulumi.Input<number | undefined>;
+    /**
+     * Set true to acknowledge a change of its discount (percentage, amountInCents or currencyPrices; the policy pack requires it on production stacks); it changes nothing at the service.
+     */
+    pricingChangeAcknowledged?: pulumi.Input<boolean | undefined>;
     /**
      * The family: a ProductFamily's `familyId`, an id, or "handle:<handle>". The service cannot move a coupon to another family: a new one replaces it.
      */

@@ -8,9 +8,10 @@ const KEY = "sk_e2e_currency_prices_7c31d0";
 
 /** A program with a product and one of its price points, each with prices in EUR from config: only those amounts change. */
 const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
-import { Product, ProductFamily, ProductPricePoint } from "pulumi-subscription-billing";
+import { Component, ComponentPricePoint, Product, ProductFamily, ProductPricePoint } from "pulumi-subscription-billing";
 
 const eur = new pulumi.Config("prices").requireObject<{ pro: number; annual: number }>("eur");
+const tier = new pulumi.Config("prices").get("tier") ?? "0.05";
 const family = new ProductFamily("plans", { handle: "plans", name: "Plans" });
 const pro = new Product("pro", {
   productFamily: family.familyId,
@@ -31,6 +32,22 @@ const annual = new ProductPricePoint("pro-annual", {
   intervalUnit: "month",
   useSiteExchangeRate: false,
   currencyPrices: { EUR: { baseline: eur.annual } },
+});
+const sms = new Component("sms", {
+  productFamily: family.familyId,
+  kind: "metered",
+  handle: "sms",
+  name: "SMS",
+  unitName: "message",
+  pricingScheme: "per_unit",
+  prices: [{ startingQuantity: 1, unitPrice: "0.06" }],
+});
+new ComponentPricePoint("sms-volume", {
+  component: sms,
+  handle: "sms-volume",
+  name: "Volume",
+  pricingScheme: "volume",
+  prices: [{ startingQuantity: 1, endingQuantity: 1000, unitPrice: tier }, { startingQuantity: 1001, unitPrice: "0.03" }],
 });
 export const ids = { product: pro.productId, defaultPricePoint: pro.defaultPricePointId, annual: annual.pricePointId };
 `;
@@ -114,6 +131,23 @@ describe("currency prices with the real CLI: a Product and a ProductPricePoint i
       [`PUT /product_price_points/${before.annual}/currency_prices.json`],
     );
     assert.equal(await eurBaseline(after.product as number, after.annual as number), 459);
+  });
+
+  // Issue 42: what subscribers pay is said on a plain preview (no --diff), and the diff names the declared input only.
+  it("a component price point's tier 0.05 → 0.04: a plain preview says it in money, its diff is `~prices` alone; up changes it in place", async () => {
+    await s.config("prices:tier", "0.04");
+    const preview = await s.run(["preview"]);
+    const out = `${preview.stdout}\n${preview.stderr}`;
+    assert.match(out, /Component price point `sms-volume`: pricing change \(prices 1–1000 \$0\.05 → \$0\.04\): changed in place/);
+    assert.match(out, /billing:ComponentPricePoint sms-volume update \[diff: ~prices\]/);
+    assert.doesNotMatch(out, /\[diff: [^\]]*preview/);
+    sim.reset();
+    const up = await s.run(["up", "--yes", "--skip-preview"]);
+    assert.match(up.stdout, /1 updated/);
+    assert.deepEqual(
+      mutations(sim.requests).map((r) => `${r.method} ${r.path.replace(/[0-9]+/g, "N")}`),
+      ["PUT /components/N/price_points/N.json"],
+    );
   });
 
   it("no credential in state or CLI output", async () => {

@@ -83,14 +83,15 @@ export class ProviderHost {
     return { id: res.getId(), props: res.getProperties().toJavaScript() };
   }
 
-  async diff(urn: string, id: string, olds: Obj, news: Obj): Promise<{ changes: number; replaces: string[] }> {
+  async diff(urn: string, id: string, olds: Obj, news: Obj): Promise<{ changes: number; replaces: string[]; diffs: string[] }> {
     const req = new provproto.DiffRequest();
     req.setUrn(urn);
     req.setId(id);
     req.setOlds(structproto.Struct.fromJavaScript(olds));
     req.setNews(structproto.Struct.fromJavaScript(news));
     const res: any = await this.rpc("diff", req);
-    return { changes: res.getChanges(), replaces: res.getReplacesList() };
+    // The changed inputs the engine shows (issue 42: never `preview` or the ids check() adds).
+    return { changes: res.getChanges(), replaces: res.getReplacesList(), diffs: res.getDiffsList() };
   }
 
   async update(urn: string, id: string, olds: Obj, news: Obj): Promise<Obj> {

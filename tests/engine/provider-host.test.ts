@@ -69,8 +69,12 @@ describe("the real dynamic-provider host over gRPC", function () {
     const diff = record(await host.diff(u, created.id, created.props, flipped));
     assert.equal(diff.changes, DIFF_SOME);
     assert.deepEqual(diff.replaces, []);
+    // Through the real dynamic-provider host: the declared input that changed, nothing check() adds (issue 42).
+    const annotated = record(await host.diff(u, created.id, created.props, { ...flipped, preview: { pricingChange: {} } }));
+    assert.deepEqual(annotated.diffs, ["webhooksEnabled"]);
     const moved = record(await host.diff(u, created.id, created.props, { ...checked.inputs, site: "eu" }));
     assert.deepEqual(moved.replaces, ["site"]);
+    assert.deepEqual(moved.diffs, ["site"]);
 
     const updated = record(await host.update(u, created.id, created.props, flipped));
     assert.equal(updated.webhooksEnabled, false);

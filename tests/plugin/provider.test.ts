@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { afterEach, describe, expect, it } from "vitest";
 import { providerConfig } from "../../plugin/config";
@@ -52,6 +53,20 @@ describe("the plugin's provider", () => {
     // Not a URN: no type at all, said as such.
     expect(typeOfUrn("billing:index:WebhookEndpoint")).toBe("");
     expect(() => kindKeyOf("billing:index:WebhookEndpoint")).toThrow(`unknown resource type  (this plugin serves ${SERVED})`);
+  });
+
+  it("a diff's changed declared inputs reach the response the SDK's server builds from it, not `preview` (issue 42)", async () => {
+    const p = await setup();
+    const checked = await p.check(ENDPOINT, {}, { url: HOOK, events: EVENTS });
+    const created = await p.create(ENDPOINT, checked.inputs);
+    const result = await p.diff(created.id, ENDPOINT, created.outs, { url: HOOK, events: ["payment_failure"], preview: { any: 1 } });
+    // As provider/server.js builds it: `changes` read, then setChanges at once.
+    const { DiffResponse } = createRequire(__filename)("@pulumi/pulumi/proto/provider_pb") as {
+      DiffResponse: new () => { setChanges(v: number): void; toObject(): { diffsList: string[]; hasdetaileddiff: boolean } };
+    };
+    const resp = new DiffResponse();
+    if (result.changes === true) resp.setChanges(2);
+    expect(resp.toObject()).toMatchObject({ diffsList: ["events"], hasdetaileddiff: true });
   });
 
   it("WebhookEndpoint: check, create, diff, update, refresh, delete, with no credential in any result", async () => {

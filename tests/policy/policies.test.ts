@@ -397,7 +397,102 @@ describe("pricing-change-acknowledged-in-production", () => {
     ]);
   });
 
-  it("looks at Product and ProductPricePoint only", async () => {
+  // Issue 42: a component price point's tiers, a component's own pricing and a coupon's discount are what subscribers pay too.
+  describe("ComponentPricePoint, Component and Coupon", () => {
+    const TIERS = (first: string) => [
+      { startingQuantity: 1, endingQuantity: 1000, unitPrice: first },
+      { startingQuantity: 1001, unitPrice: "0.03" },
+    ];
+    const cpp = (props: Record<string, unknown> = {}) => ({
+      component: "handle:sms",
+      handle: "sms-volume",
+      name: "Volume",
+      pricingScheme: "volume",
+      prices: TIERS("0.04"),
+      preview: {
+        pricingChange: {
+          fields: ["prices"],
+          from: { prices: TIERS("0.05") },
+          to: { prices: TIERS("0.04") },
+          effect: "changed in place: subscriptions on this price point pay the new prices from their next charge",
+        },
+      },
+      ...props,
+    });
+    const component = (props: Record<string, unknown> = {}) => ({
+      productFamily: "handle:plans",
+      kind: "metered",
+      handle: "sms",
+      name: "SMS",
+      unitName: "message",
+      pricingScheme: "per_unit",
+      prices: [{ startingQuantity: 1, unitPrice: "0.04" }],
+      preview: {
+        pricingChange: {
+          fields: ["prices"],
+          from: { prices: [{ startingQuantity: 1, unitPrice: "0.05" }] },
+          to: { prices: [{ startingQuantity: 1, unitPrice: "0.04" }] },
+        },
+      },
+      ...props,
+    });
+    const coupon = (from: Record<string, unknown>, to: Record<string, unknown>, props: Record<string, unknown> = {}) => ({
+      productFamily: "handle:plans",
+      code: "SPRING",
+      name: "Spring",
+      ...to,
+      preview: { pricingChange: { fields: Object.keys(to), from, to } },
+      ...props,
+    });
+    const cases: [string, string, Record<string, unknown>, RegExp | undefined][] = [
+      [
+        "a component price point's tier 0.05 → 0.04, unacknowledged",
+        TYPES.componentPricePoint,
+        cpp(),
+        /^ComponentPricePoint 'other' changes its pricing on a production stack: prices 1–1000 \$0\.05 → \$0\.04\. The service changes the price point's prices in place: .*add pricingChangeAcknowledged: true/,
+      ],
+      ["the same, acknowledged", TYPES.componentPricePoint, cpp({ pricingChangeAcknowledged: true }), undefined],
+      [
+        "a component's own tier 0.05 → 0.04, unacknowledged",
+        TYPES.component,
+        component(),
+        /^Component 'other' changes its pricing on a production stack: prices 1\+ \$0\.05 → \$0\.04\. The service changes its default price point's prices in place: every subscription on that price point pays the new prices/,
+      ],
+      ["the same, acknowledged", TYPES.component, component({ pricingChangeAcknowledged: true }), undefined],
+      [
+        "a coupon's amount $5.00 → $6.00, unacknowledged",
+        TYPES.coupon,
+        coupon({ amountInCents: 500 }, { amountInCents: 600 }),
+        /^Coupon 'other' changes its pricing on a production stack: amountInCents 500 cents \(5\.00\) → 600 cents \(6\.00\)\. The service changes the coupon's discount in place/,
+      ],
+      [
+        "a coupon's percentage 10% → 15%, unacknowledged",
+        TYPES.coupon,
+        coupon({ percentage: 10 }, { percentage: 15 }),
+        /^Coupon 'other' changes its pricing on a production stack: percentage 10% → 15%\. /,
+      ],
+      [
+        "a coupon's change, acknowledged",
+        TYPES.coupon,
+        coupon({ percentage: 10 }, { percentage: 15 }, { pricingChangeAcknowledged: true }),
+        undefined,
+      ],
+    ];
+    for (const [label, type, props, expected] of cases) {
+      it(label, async () => {
+        const got = await violations(pricingChangeAcknowledgedInProduction, type, props, PROD);
+        if (expected === undefined) expect(got).toEqual([]);
+        else {
+          expect(got).toHaveLength(1);
+          expect(got[0]).toMatch(expected);
+        }
+        // Off production nothing is judged.
+        expect(await violations(pricingChangeAcknowledgedInProduction, type, props)).toEqual([]);
+      });
+    }
+  });
+
+  it("looks at the priced catalog kinds only", async () => {
     const props = product(...RAISE);
     for (const type of [TYPES.subscriptionMigration, TYPES.webhookSettings, TYPES.productFamily]) {
       expect(await violations(pricingChangeAcknowledgedInProduction, type, props, PROD)).toEqual([]);

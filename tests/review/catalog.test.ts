@@ -65,6 +65,16 @@ interface Case {
 }
 
 const OWN = { ...ANNUAL, default: undefined, useSiteExchangeRate: false };
+const SMS_VOLUME = {
+  component: "handle:sms",
+  handle: "sms-volume",
+  name: "Volume",
+  pricingScheme: "volume",
+  prices: [
+    { startingQuantity: 1, endingQuantity: 1000, unitPrice: "0.05" },
+    { startingQuantity: 1001, unitPrice: "0.03" },
+  ],
+};
 const TENOFF = { productFamily: "handle:saas", code: "TENOFF", name: "Ten off", amountInCents: 1000 };
 
 const OWN_PRO = { ...PRO, useSiteExchangeRate: false };
@@ -141,7 +151,7 @@ const CASES: readonly Case[] = [
     ]),
     has: [
       "  - currencyPrices.EUR: EUR 9.00 → EUR 10.00",
-      "  - Its discount in those currencies changes in place (the coupon stays); a currency left out keeps its amount: the service has no delete of a currency price.",
+      "  - Its discount changes in place (the coupon stays): it is what the coupon takes off from now on.",
     ],
   },
   {
@@ -173,6 +183,28 @@ const CASES: readonly Case[] = [
       "  - priceInCents: \\$39.00 → \\$49.00",
       "  - Adopts the existing product (id 123) instead of creating one, then converges it to the declaration.",
       PRICE_EFFECT,
+    ],
+    ordered: true,
+  },
+  {
+    name: "issue 42: an adopted component price point whose tier changes: the tier old → new, and what converging it does",
+    input: preview([
+      step("create", "ComponentPricePoint", "sms-volume", {
+        ...SMS_VOLUME,
+        preview: {
+          adopt: { id: 40002, handle: "sms-volume" },
+          ...change(
+            { prices: SMS_VOLUME.prices.map((t, i) => (i === 0 ? { ...t, unitPrice: "0.06" } : t)) },
+            { prices: SMS_VOLUME.prices },
+          ),
+        },
+      }),
+    ]),
+    has: [
+      "- Component price point `sms-volume` of component `sms`: **adopt** (id 40002)",
+      "  - prices.1–1000: 0.06 → 0.05",
+      "  - Adopts the existing component price point (id 40002) instead of creating one, then converges it to the declaration.",
+      "  - The adopted price point's prices change in place: subscriptions on it pay the new prices from their next charge.",
     ],
     ordered: true,
   },
@@ -436,11 +468,50 @@ const CASES: readonly Case[] = [
     ]),
     has: [
       "- Component `sms`: **update** in place",
-      "  - prices: 1–100 at 0.10; 101+ at 0.08 → 1–100 at 0.10; 101+ at 0.07",
+      "  - prices.101+: 0.08 → 0.07",
       "  - Its default price point's prices change in place: subscriptions on that price point pay the new prices from their next charge.",
     ],
     ordered: true,
     hasNot: ["componentId", "defaultPricePointId", "productFamilyId", "not set →"],
+  },
+  {
+    name: "issue 42: a component price point's tier, a coupon's amount and another's percentage: each old → new, in money, a pricing change",
+    input: preview([
+      step(
+        "update",
+        "ComponentPricePoint",
+        "sms-volume",
+        {
+          ...SMS_VOLUME,
+          prices: [
+            { startingQuantity: 1, endingQuantity: 1000, unitPrice: "0.04" },
+            { startingQuantity: 1001, unitPrice: "0.03" },
+          ],
+        },
+        SMS_VOLUME,
+      ),
+      step("update", "Coupon", "tenoff", { ...TENOFF, amountInCents: 1200 }, TENOFF),
+      step(
+        "update",
+        "Coupon",
+        "launch",
+        { productFamily: "handle:saas", code: "LAUNCH15", name: "Launch", percentage: 20 },
+        { productFamily: "handle:saas", code: "LAUNCH15", name: "Launch", percentage: 15 },
+      ),
+    ]),
+    has: [
+      "- Component price point `sms-volume` of component `sms`: **update** in place",
+      "  - prices.1–1000: 0.05 → 0.04",
+      "  - The price point's prices change in place: subscriptions on it pay the new prices from their next charge.",
+      "- Coupon `LAUNCH15` (resource `launch`): **update** in place",
+      "  - percentage: 15 → 20",
+      "  - Its discount changes in place (the coupon stays): it is what the coupon takes off from now on.",
+      "- Coupon `TENOFF` (resource `tenoff`): **update** in place",
+      "  - amountInCents: \\$10.00 → \\$12.00",
+      "  - Its discount changes in place (the coupon stays): it is what the coupon takes off from now on.",
+    ],
+    ordered: true,
+    hasNot: ["1001+: 0.03"],
   },
   {
     name: "creates: a component, a price point of it, a coupon; coupons by code, tiers in words",

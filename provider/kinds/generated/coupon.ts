@@ -127,6 +127,12 @@ export interface CouponArgs {
    */
   readonly adopt?: ArgTypes["adopt"];
   /**
+   * Set true to acknowledge a change of its discount (percentage, amountInCents or currencyPrices; the policy pack requires it on production stacks); it changes nothing at the service.
+   *
+   * A change updates the resource in place.
+   */
+  readonly pricingChangeAcknowledged?: ArgTypes["pricingChangeAcknowledged"];
+  /**
    * An entry of the stack config `billing:sites`; without it the top-level `billing:*` keys (or BILLING_* variables) apply.
    *
    * A change replaces the resource.

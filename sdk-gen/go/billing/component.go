@@ -126,6 +126,8 @@ type componentArgs struct {
 	OveragePricing *ComponentOveragePricing `pulumi:"overagePricing"`
 	// The tiers, ascending and contiguous: the first starts at 1, each next one at the previous endingQuantity + 1, the last has no endingQuantity. per_unit takes exactly one tier. Required for every kind but on_off, which does not take it.
 	Prices []ComponentPricesItem `pulumi:"prices"`
+	// Set true to acknowledge a change of its default price point's pricing (the policy pack requires it on production stacks); it changes nothing at the service.
+	PricingChangeAcknowledged *bool `pulumi:"pricingChangeAcknowledged"`
 	// How the tiers price a quantity: "per_unit" (one tier, one price), "volume" (every unit at the price of the tier the total falls in), "tiered" (each unit at its own tier's price) or "stairstep" (one price per tier reached). Required for every kind but on_off, which does not take it.
 	PricingScheme *string `pulumi:"pricingScheme"`
 	// The family: a ProductFamily's `familyId`, an id, or "handle:<handle>". A component cannot move to another family (a change replaces it).
@@ -188,6 +190,8 @@ type ComponentArgs struct {
 	OveragePricing ComponentOveragePricingPtrInput
 	// The tiers, ascending and contiguous: the first starts at 1, each next one at the previous endingQuantity + 1, the last has no endingQuantity. per_unit takes exactly one tier. Required for every kind but on_off, which does not take it.
 	Prices ComponentPricesItemArrayInput
+	// Set true to acknowledge a change of its default price point's pricing (the policy pack requires it on production stacks); it changes nothing at the service.
+	PricingChangeAcknowledged pulumi.BoolPtrInput
 	// How the tiers price a quantity: "per_unit" (one tier, one price), "volume" (every unit at the price of the tier the total falls in), "tiered" (each unit at its own tier's price) or "stairstep" (one price per tier reached). Required for every kind but on_off, which does not take it.
 	PricingScheme pulumi.StringPtrInput
 	// The family: a ProductFamily's `familyId`, an id, or "handle:<handle>". A component cannot move to another family (a change replaces it).

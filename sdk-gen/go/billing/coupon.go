@@ -139,6 +139,8 @@ type couponArgs struct {
 	Name string `pulumi:"name"`
 	// A percentage discount (15 for 15%); exactly one of percentage and amountInCents.
 	Percentage *float64 `pulumi:"percentage"`
+	// Set true to acknowledge a change of its discount (percentage, amountInCents or currencyPrices; the policy pack requires it on production stacks); it changes nothing at the service.
+	PricingChangeAcknowledged *bool `pulumi:"pricingChangeAcknowledged"`
 	// The family: a ProductFamily's `familyId`, an id, or "handle:<handle>". The service cannot move a coupon to another family: a new one replaces it.
 	ProductFamily interface{} `pulumi:"productFamily"`
 	// Whether the discount applies every period (true) or only to the first charge.
@@ -183,6 +185,8 @@ type CouponArgs struct {
 	Name pulumi.StringInput
 	// A percentage discount (15 for 15%); exactly one of percentage and amountInCents.
 	Percentage pulumi.Float64PtrInput
+	// Set true to acknowledge a change of its discount (percentage, amountInCents or currencyPrices; the policy pack requires it on production stacks); it changes nothing at the service.
+	PricingChangeAcknowledged pulumi.BoolPtrInput
 	// The family: a ProductFamily's `familyId`, an id, or "handle:<handle>". The service cannot move a coupon to another family: a new one replaces it.
 	ProductFamily pulumi.Input
 	// Whether the discount applies every period (true) or only to the first charge.

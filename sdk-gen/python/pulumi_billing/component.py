@@ -40,6 +40,7 @@ class ComponentArgs:
                  item_category: pulumi.Input[Optional[_builtins.str]] = None,
                  overage_pricing: pulumi.Input[Optional['ComponentOveragePricingArgs']] = None,
                  prices: pulumi.Input[Optional[Sequence[pulumi.Input['ComponentPricesItemArgs']]]] = None,
+                 pricing_change_acknowledged: pulumi.Input[Optional[_builtins.bool]] = None,
                  pricing_scheme: pulumi.Input[Optional[_builtins.str]] = None,
                  recurring: pulumi.Input[Optional[_builtins.bool]] = None,
                  renew_prepaid_allocation: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -72,6 +73,7 @@ class ComponentArgs:
         :param pulumi.Input[_builtins.str] item_category: "Business Software", "Consumer Software", "Digital Services", "Physical Goods" or "Other".
         :param pulumi.Input['ComponentOveragePricingArgs'] overage_pricing: How usage beyond the prepaid quantity is priced: { pricingScheme, prices }, the same tier rules as prices. prepaid_usage only (required there).
         :param pulumi.Input[Sequence[pulumi.Input['ComponentPricesItemArgs']]] prices: The tiers, ascending and contiguous: the first starts at 1, each next one at the previous endingQuantity + 1, the last has no endingQuantity. per_unit takes exactly one tier. Required for every kind but on_off, which does not take it.
+        :param pulumi.Input[_builtins.bool] pricing_change_acknowledged: Set true to acknowledge a change of its default price point's pricing (the policy pack requires it on production stacks); it changes nothing at the service.
         :param pulumi.Input[_builtins.str] pricing_scheme: How the tiers price a quantity: "per_unit" (one tier, one price), "volume" (every unit at the price of the tier the total falls in), "tiered" (each unit at its own tier's price) or "stairstep" (one price per tier reached). Required for every kind but on_off, which does not take it.
         :param pulumi.Input[_builtins.bool] recurring: Whether the quantity is billed every period (true) or once. Create-only. quantity_based only.
         :param pulumi.Input[_builtins.bool] renew_prepaid_allocation: Whether the prepaid quantity is renewed at the start of each period. prepaid_usage only.
@@ -117,6 +119,8 @@ class ComponentArgs:
             pulumi.set(__self__, "overage_pricing", overage_pricing)
         if prices is not None:
             pulumi.set(__self__, "prices", prices)
+        if pricing_change_acknowledged is not None:
+            pulumi.set(__self__, "pricing_change_acknowledged", pricing_change_acknowledged)
         if pricing_scheme is not None:
             pulumi.set(__self__, "pricing_scheme", pricing_scheme)
         if recurring is not None:
@@ -367,6 +371,18 @@ class ComponentArgs:
         pulumi.set(self, "prices", value)
 
     @_builtins.property
+    @pulumi.getter(name="pricingChangeAcknowledged")
+    def pricing_change_acknowledged(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Set true to acknowledge a change of its default price point's pricing (the policy pack requires it on production stacks); it changes nothing at the service.
+        """
+        return pulumi.get(self, "pricing_change_acknowledged")
+
+    @pricing_change_acknowledged.setter
+    def pricing_change_acknowledged(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "pricing_change_acknowledged", value)
+
+    @_builtins.property
     @pulumi.getter(name="pricingScheme")
     def pricing_scheme(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -511,6 +527,7 @@ class Component(pulumi.CustomResource):
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  overage_pricing: pulumi.Input[Optional[Union['ComponentOveragePricingArgs', 'ComponentOveragePricingArgsDict']]] = None,
                  prices: pulumi.Input[Optional[Sequence[pulumi.Input[Union['ComponentPricesItemArgs', 'ComponentPricesItemArgsDict']]]]] = None,
+                 pricing_change_acknowledged: pulumi.Input[Optional[_builtins.bool]] = None,
                  pricing_scheme: pulumi.Input[Optional[_builtins.str]] = None,
                  product_family: pulumi.Input[Optional[Union[_builtins.int, _builtins.str]]] = None,
                  recurring: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -548,6 +565,7 @@ class Component(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] name: The component's name, shown to customers and on statements ("Text messages").
         :param pulumi.Input[Union['ComponentOveragePricingArgs', 'ComponentOveragePricingArgsDict']] overage_pricing: How usage beyond the prepaid quantity is priced: { pricingScheme, prices }, the same tier rules as prices. prepaid_usage only (required there).
         :param pulumi.Input[Sequence[pulumi.Input[Union['ComponentPricesItemArgs', 'ComponentPricesItemArgsDict']]]] prices: The tiers, ascending and contiguous: the first starts at 1, each next one at the previous endingQuantity + 1, the last has no endingQuantity. per_unit takes exactly one tier. Required for every kind but on_off, which does not take it.
+        :param pulumi.Input[_builtins.bool] pricing_change_acknowledged: Set true to acknowledge a change of its default price point's pricing (the policy pack requires it on production stacks); it changes nothing at the service.
         :param pulumi.Input[_builtins.str] pricing_scheme: How the tiers price a quantity: "per_unit" (one tier, one price), "volume" (every unit at the price of the tier the total falls in), "tiered" (each unit at its own tier's price) or "stairstep" (one price per tier reached). Required for every kind but on_off, which does not take it.
         :param pulumi.Input[Union[_builtins.int, _builtins.str]] product_family: The family: a ProductFamily's `familyId`, an id, or "handle:<handle>". A component cannot move to another family (a change replaces it).
         :param pulumi.Input[_builtins.bool] recurring: Whether the quantity is billed every period (true) or once. Create-only. quantity_based only.
@@ -604,6 +622,7 @@ class Component(pulumi.CustomResource):
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  overage_pricing: pulumi.Input[Optional[Union['ComponentOveragePricingArgs', 'ComponentOveragePricingArgsDict']]] = None,
                  prices: pulumi.Input[Optional[Sequence[pulumi.Input[Union['ComponentPricesItemArgs', 'ComponentPricesItemArgsDict']]]]] = None,
+                 pricing_change_acknowledged: pulumi.Input[Optional[_builtins.bool]] = None,
                  pricing_scheme: pulumi.Input[Optional[_builtins.str]] = None,
                  product_family: pulumi.Input[Optional[Union[_builtins.int, _builtins.str]]] = None,
                  recurring: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -648,6 +667,7 @@ class Component(pulumi.CustomResource):
             __props__.__dict__["name"] = name
             __props__.__dict__["overage_pricing"] = overage_pricing
             __props__.__dict__["prices"] = prices
+            __props__.__dict__["pricing_change_acknowledged"] = pricing_change_acknowledged
             __props__.__dict__["pricing_scheme"] = pricing_scheme
             if product_family is None and not opts.urn:
                 raise TypeError("Missing required property 'product_family'")

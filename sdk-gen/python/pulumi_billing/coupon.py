@@ -34,6 +34,7 @@ class CouponArgs:
                  end_date: pulumi.Input[Optional[_builtins.str]] = None,
                  exclude_mid_period_allocations: pulumi.Input[Optional[_builtins.bool]] = None,
                  percentage: pulumi.Input[Optional[_builtins.float]] = None,
+                 pricing_change_acknowledged: pulumi.Input[Optional[_builtins.bool]] = None,
                  recurring: pulumi.Input[Optional[_builtins.bool]] = None,
                  restricted_components: pulumi.Input[Optional[Sequence[pulumi.Input[Union[_builtins.int, _builtins.str]]]]] = None,
                  restricted_products: pulumi.Input[Optional[Sequence[pulumi.Input[Union[_builtins.int, _builtins.str]]]]] = None,
@@ -57,6 +58,7 @@ class CouponArgs:
         :param pulumi.Input[_builtins.str] end_date: When the coupon stops being accepted (ISO-8601).
         :param pulumi.Input[_builtins.bool] exclude_mid_period_allocations: Whether mid-period component allocations are left undiscounted.
         :param pulumi.Input[_builtins.float] percentage: A percentage discount (15 for 15%); exactly one of percentage and amountInCents.
+        :param pulumi.Input[_builtins.bool] pricing_change_acknowledged: Set true to acknowledge a change of its discount (percentage, amountInCents or currencyPrices; the policy pack requires it on production stacks); it changes nothing at the service.
         :param pulumi.Input[_builtins.bool] recurring: Whether the discount applies every period (true) or only to the first charge.
         :param pulumi.Input[Sequence[pulumi.Input[Union[_builtins.int, _builtins.str]]]] restricted_components: The components it is limited to: Component resources, their `componentId`s, ids, or "handle:<handle>"; resolved to the site's ids at apply time. Order does not matter; [] lifts every component restriction; left out, the service's are kept.
         :param pulumi.Input[Sequence[pulumi.Input[Union[_builtins.int, _builtins.str]]]] restricted_products: The products it is limited to: Product resources, their `productId`s, ids, or "handle:<handle>"; resolved to the site's ids at apply time. Order does not matter; [] lifts every product restriction; left out, the service's are kept.
@@ -90,6 +92,8 @@ class CouponArgs:
             pulumi.set(__self__, "exclude_mid_period_allocations", exclude_mid_period_allocations)
         if percentage is not None:
             pulumi.set(__self__, "percentage", percentage)
+        if pricing_change_acknowledged is not None:
+            pulumi.set(__self__, "pricing_change_acknowledged", pricing_change_acknowledged)
         if recurring is not None:
             pulumi.set(__self__, "recurring", recurring)
         if restricted_components is not None:
@@ -282,6 +286,18 @@ class CouponArgs:
         pulumi.set(self, "percentage", value)
 
     @_builtins.property
+    @pulumi.getter(name="pricingChangeAcknowledged")
+    def pricing_change_acknowledged(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Set true to acknowledge a change of its discount (percentage, amountInCents or currencyPrices; the policy pack requires it on production stacks); it changes nothing at the service.
+        """
+        return pulumi.get(self, "pricing_change_acknowledged")
+
+    @pricing_change_acknowledged.setter
+    def pricing_change_acknowledged(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "pricing_change_acknowledged", value)
+
+    @_builtins.property
     @pulumi.getter
     def recurring(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
@@ -362,6 +378,7 @@ class Coupon(pulumi.CustomResource):
                  exclude_mid_period_allocations: pulumi.Input[Optional[_builtins.bool]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  percentage: pulumi.Input[Optional[_builtins.float]] = None,
+                 pricing_change_acknowledged: pulumi.Input[Optional[_builtins.bool]] = None,
                  product_family: pulumi.Input[Optional[Union[_builtins.int, _builtins.str]]] = None,
                  recurring: pulumi.Input[Optional[_builtins.bool]] = None,
                  restricted_components: pulumi.Input[Optional[Sequence[pulumi.Input[Union[_builtins.int, _builtins.str]]]]] = None,
@@ -390,6 +407,7 @@ class Coupon(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] exclude_mid_period_allocations: Whether mid-period component allocations are left undiscounted.
         :param pulumi.Input[_builtins.str] name: The coupon's name.
         :param pulumi.Input[_builtins.float] percentage: A percentage discount (15 for 15%); exactly one of percentage and amountInCents.
+        :param pulumi.Input[_builtins.bool] pricing_change_acknowledged: Set true to acknowledge a change of its discount (percentage, amountInCents or currencyPrices; the policy pack requires it on production stacks); it changes nothing at the service.
         :param pulumi.Input[Union[_builtins.int, _builtins.str]] product_family: The family: a ProductFamily's `familyId`, an id, or "handle:<handle>". The service cannot move a coupon to another family: a new one replaces it.
         :param pulumi.Input[_builtins.bool] recurring: Whether the discount applies every period (true) or only to the first charge.
         :param pulumi.Input[Sequence[pulumi.Input[Union[_builtins.int, _builtins.str]]]] restricted_components: The components it is limited to: Component resources, their `componentId`s, ids, or "handle:<handle>"; resolved to the site's ids at apply time. Order does not matter; [] lifts every component restriction; left out, the service's are kept.
@@ -437,6 +455,7 @@ class Coupon(pulumi.CustomResource):
                  exclude_mid_period_allocations: pulumi.Input[Optional[_builtins.bool]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  percentage: pulumi.Input[Optional[_builtins.float]] = None,
+                 pricing_change_acknowledged: pulumi.Input[Optional[_builtins.bool]] = None,
                  product_family: pulumi.Input[Optional[Union[_builtins.int, _builtins.str]]] = None,
                  recurring: pulumi.Input[Optional[_builtins.bool]] = None,
                  restricted_components: pulumi.Input[Optional[Sequence[pulumi.Input[Union[_builtins.int, _builtins.str]]]]] = None,
@@ -470,6 +489,7 @@ class Coupon(pulumi.CustomResource):
                 raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
             __props__.__dict__["percentage"] = percentage
+            __props__.__dict__["pricing_change_acknowledged"] = pricing_change_acknowledged
             if product_family is None and not opts.urn:
                 raise TypeError("Missing required property 'product_family'")
             __props__.__dict__["product_family"] = product_family

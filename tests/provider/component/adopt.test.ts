@@ -50,7 +50,15 @@ describe("Component: adoption", () => {
     const { components } = await setup();
     const made = sim.addComponent({ familyHandle: "rockets", kind: "metered", handle: "sms", name: "Old name", unitName: "message" });
     const checked = await components.check!({}, sms);
-    expect(checked.inputs.preview).toEqual({ adopt: { id: made.id, handle: "sms" } });
+    // The web UI's component holds $1.00 per unit: converging it to the declared tiers is a price change, said in money (issue 42).
+    expect(checked.inputs.preview).toMatchObject({
+      adopt: { id: made.id, handle: "sms" },
+      pricingChange: { fields: ["pricingScheme", "prices"], from: { pricingScheme: "per_unit" }, to: { pricingScheme: "tiered" } },
+    });
+    const announced = await captureOutput(() => components.check!({}, sms));
+    expect(announced.text).toContain(
+      "Component `sms`: pricing change (pricingScheme per_unit → tiered, prices 1+ at $1.00 → 1–100 at $0.50; 101+ at $0.25): the adopted component's default price point's prices are changed in place",
+    );
     const { result, text } = await captureOutput(() => components.create(sms));
     expect(result?.id).toBe(String(made.id));
     expect(text).toContain(`adopted component \`sms\` (id ${made.id})`);

@@ -70,9 +70,9 @@ export const failureOf = (p: Promise<unknown>) =>
 export const steps = (sim: Simulator) => mutations(sim).map((r) => `${r.method} ${r.path}`);
 /** Every request, as `METHOD path`. */
 export const requests = (sim: Simulator) => sim.requests.map((r) => `${r.method} ${r.path}`);
-/** The notice an update's check gives for an in-place price change. */
-export const REPRICED = (handle: string) =>
-  `Component \`${handle}\`: its prices change in place on its default price point: every subscription on it pays the new prices.`;
+/** The notice an update's check gives for an in-place price change: what changes, old → new in money (issue 42). */
+export const REPRICED = (handle: string, change: string) =>
+  `Component \`${handle}\`: pricing change (${change}): in place: its default price point's prices change in place: every subscription on it pays the new prices from its next charge.`;
 /** The notice of a delete that archives. */
 export const ARCHIVED = (handle: string, id: number) =>
   `Component: archived ${label(handle, id)}; the service keeps it archived (there is no unarchive), its handle stays taken, and subscriptions on it keep it.`;

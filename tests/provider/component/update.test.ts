@@ -16,6 +16,7 @@ import {
   startSite,
   steps,
   support,
+  TIERS,
 } from "./fixtures";
 
 type Olds = Parameters<NonNullable<typeof component.operations.preflight>>[2];
@@ -66,7 +67,9 @@ describe("Component: update in place", () => {
       components.check!(sms, { ...sms, prices: [{ startingQuantity: 1, unitPrice: 1 }], pricingScheme: "per_unit" }),
     );
     expect(repriced.result?.failures ?? []).toEqual([]);
-    expect(repriced.text).toMatch(/prices change in place on its default price point: every subscription on it pays the new prices/);
+    expect(repriced.text).toMatch(
+      /pricing change \(pricingScheme tiered → per_unit, prices 1–100 at \$0\.50; 101\+ at \$0\.25 → 1\+ at \$1\.00\): in place/,
+    );
     expect(mutations(sim)).toEqual([]);
   });
 
@@ -224,15 +227,53 @@ describe("Component: update in place", () => {
   });
 
   describe("an update's checks at preview", () => {
+    const cheaper = [
+      { startingQuantity: 1, endingQuantity: 100, unitPrice: "0.4" },
+      { startingQuantity: 101, unitPrice: "0.25" },
+    ];
     it.each([
-      ["its pricing scheme alone", sms, { ...sms, pricingScheme: "volume" }, "sms"],
-      ["its tiers alone", sms, { ...sms, prices: [{ startingQuantity: 1, unitPrice: "0.4" }] }, "sms"],
-      ["an on/off component's unit price alone", support, { ...support, unitPrice: "30" }, "support"],
-    ])("%s changed: the price change is announced, nothing is looked up", async (_, olds, news, handle) => {
+      [
+        "its pricing scheme alone",
+        sms,
+        { ...sms, pricingScheme: "volume" },
+        "sms",
+        "pricingScheme tiered → volume",
+        { pricingScheme: "tiered" },
+      ],
+      ["its first tier's price alone", sms, { ...sms, prices: cheaper }, "sms", "prices 1–100 $0.50 → $0.40", { prices: TIERS }],
+      [
+        "its tiers' ranges",
+        sms,
+        { ...sms, prices: [{ startingQuantity: 1, unitPrice: "0.4" }] },
+        "sms",
+        "prices 1–100 at $0.50; 101+ at $0.25 → 1+ at $0.40",
+        { prices: TIERS },
+      ],
+      [
+        "an on/off component's unit price alone",
+        support,
+        { ...support, unitPrice: "30" },
+        "support",
+        "unitPrice $25.00 → $30.00",
+        { unitPrice: "25" },
+      ],
+    ])(
+      "%s changed: announced old → new in money, the change in preview for the policy and review, nothing looked up",
+      async (_, olds, news, handle, change, from) => {
+        const { ctx, notices } = await setup();
+        const checked = await ops.preflight!(ctx, inputsOf(news), inputsOf(olds));
+        expect(checked.failures).toEqual([]);
+        expect(checked.preview?.pricingChange).toMatchObject({ fields: Object.keys(from), from });
+        expect(notices).toEqual([REPRICED(handle, change)]);
+        expect(sim.requests).toEqual([]);
+      },
+    );
+
+    it("tiers written otherwise with the same prices (0.5 as 0.50) are no price change", async () => {
       const { ctx, notices } = await setup();
-      expect(await ops.preflight!(ctx, inputsOf(news), inputsOf(olds))).toEqual({ failures: [] });
-      expect(notices).toEqual([REPRICED(handle)]);
-      expect(sim.requests).toEqual([]);
+      const same = TIERS.map((t) => ({ ...t, unitPrice: Number(t.unitPrice).toFixed(2) }));
+      expect(await ops.preflight!(ctx, inputsOf({ ...sms, prices: same }), inputsOf(sms))).toEqual({ failures: [] });
+      expect(notices).toEqual([]);
     });
 
     it("a create-only field changed with the tiers is a replacement: no announcement of an in-place price change, no lookup", async () => {

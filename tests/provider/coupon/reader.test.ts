@@ -72,7 +72,7 @@ describe("Coupon's catalog facet and reader", () => {
         restrictedProducts: { kind: "product", output: "productId" },
         restrictedComponents: { kind: "component", output: "componentId" },
       },
-      runtimeInputs: ["adopt", "site"],
+      runtimeInputs: ["adopt", "pricingChangeAcknowledged", "site"],
       defaults: {
         recurring: false,
         stackable: false,
@@ -84,6 +84,8 @@ describe("Coupon's catalog facet and reader", () => {
       },
       noun: "coupon",
       title: "Coupon",
+      // Its discount is what subscribers pay less: a pricing change the review and the policy pack judge (issue 42).
+      pricing: expect.objectContaining({ fields: ["percentage", "amountInCents", "currencyPrices"], policy: expect.any(String) }),
     });
     expect(facet.replaced({})).toEqual(["create the new coupon (or adopt one with its code)", "archive the old one"]);
     expect(facet.deleted({})).toEqual(["archived: it can no longer be applied; subscriptions that have it keep their discount"]);
