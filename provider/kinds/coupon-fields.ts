@@ -3,7 +3,6 @@ import type { CouponInput } from "../../sdk/catalog/input-types";
 import type { BillingClient } from "../../sdk/client";
 import { valueText } from "../../sdk/inputs";
 import type { Coupon as ServiceCoupon } from "../../sdk/results";
-import { isUnknown } from "../engine";
 import { findByHandle, referencedHandle, referenceField, referenceOrder } from "./catalog";
 import { heldAsDeclared } from "./currency-fields";
 import { accepting } from "./inputs";
@@ -271,21 +270,4 @@ export async function resolve(
     out[property === "restrictedProducts" ? "products" : "components"] = [...ids].sort((a, b) => a - b);
   }
   return out;
-}
-
-/** Failures for `handle:` references the site has no object for; unknown values are left for later. */
-export async function restrictionFailures(ctx: Context, inputs: Readonly<Record<string, unknown>>) {
-  const site = inputs.site as string | undefined;
-  const failures: { property: string; reason: string }[] = [];
-  for (const property of ["restrictedProducts", "restrictedComponents"] as const) {
-    const refs = inputs[property];
-    if (!Array.isArray(refs)) continue;
-    for (const ref of refs) {
-      if (isUnknown(ref) || typeof ref !== "string" || !ref.startsWith("handle:")) continue;
-      const handle = ref.slice("handle:".length);
-      if (!(await lookup(ctx.client(site), property, handle)))
-        failures.push({ property, reason: unknownHandle(ctx, site, property, handle) });
-    }
-  }
-  return failures;
 }
