@@ -1,6 +1,7 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import { BillingError } from "../../sdk/errors";
+import { readingOnce } from "../../sdk/reads-once";
 import { keysOf, problemsOf } from "../../sdk/validation";
 import {
   type CheckFailure,
@@ -15,7 +16,6 @@ import {
 } from "../engine";
 import type { Context, Importer, InputsOf, Kind, KindModule, PreviewedInputs } from "../kinds/kind";
 import { catalogImporter } from "./catalog-import";
-import { readingOnce } from "./check-reads";
 import { clientFor, siteCheck, siteLabel } from "./config";
 import { noteDeclared, type ReferenceCheck, referenceCheck } from "./references";
 

@@ -1,8 +1,8 @@
 import type { BillingClient } from "../../sdk/client";
+import { underlying } from "../../sdk/reads-once";
 import { type CheckFailure, isUnknown, UNKNOWN } from "../engine";
 import { type CatalogFacet, type CatalogReader, type Context, referencePath } from "../kinds/kind";
 import { isNotFound } from "../kinds/lifecycle";
-import { underlying } from "./check-reads";
 
 /**
  * The check of `handle:` references at preview, for every kind from its declaration (its catalog facet's

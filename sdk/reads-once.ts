@@ -1,13 +1,14 @@
-import type { BillingClient } from "../../sdk/client";
+import type { BillingClient } from "./client";
 
 /**
- * A client whose reads are made once per check: the reference check, the kind's preflight and its `stable` ask for
- * the same objects (a price point's product, a coupon's family), and a check sends nothing, so an answer read once
- * holds for the rest of it. Only methods that read (by their name) are remembered; the rest pass through.
+ * A client whose reads are made once while it lives: the providers' check makes one per check, where the reference
+ * check, the kind's preflight and its `stable` ask for the same objects (a price point's product, a coupon's family),
+ * and a check sends nothing, so an answer read once holds for the rest of it. Only methods that read (by their name)
+ * are remembered; the rest pass through. What outlives one check is keyed by the client underneath (`underlying`).
  */
 
 const READS = /^(read|find|list|lookup)/;
-/** The client a check's client reads through: what outlives one check (the declarations of a run) is keyed by it. */
+/** The client each reading-once client reads through. */
 const clients = new WeakMap<BillingClient, BillingClient>();
 
 /** `client`, with each read (method and arguments) sent once while this object lives. */
@@ -30,5 +31,5 @@ export function readingOnce(client: BillingClient): BillingClient {
   return once;
 }
 
-/** The client a check's client reads through (itself for any other). */
+/** The client a reading-once client reads through (itself for any other). */
 export const underlying = (client: BillingClient): BillingClient => clients.get(client) ?? client;
