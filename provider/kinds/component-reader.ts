@@ -1,9 +1,16 @@
 import type { ComponentPricePoint, PriceTier, Component as ServiceComponent } from "../../sdk/results";
 import { findByHandle } from "./catalog";
 import { type WithCurrencies, withComponentCurrencies } from "./component-currencies";
-import { declaredTiers, overageSchemeOf } from "./component-fields";
+import { componentWithHandle, declaredTiers, overageSchemeOf } from "./component-fields";
 import { takes } from "./component-inputs";
-import { componentByKey, componentOutputs, pricePointByKey, pricePointOutputs, withDefaultPricePoint } from "./component-service";
+import {
+  componentByKey,
+  componentOutputs,
+  pricePointByKey,
+  pricePointOutputs,
+  pricePointWithHandle,
+  withDefaultPricePoint,
+} from "./component-service";
 import type { CatalogFacet, CatalogReader, SiteView } from "./kind";
 
 /**
@@ -122,6 +129,7 @@ async function pricePointFromService(pp: WithCurrencies, site: SiteView, parts: 
 export const componentReader = (parts: ReaderParts): CatalogReader<ServiceComponent> => ({
   list: (client) => client.listComponents({ includeArchived: true }),
   find: (client, key) => componentByKey(client, key),
+  withKey: componentWithHandle,
   id: (c) => c.id,
   key: (c) => c.handle || undefined,
   archived: (c) => c.archivedAt !== undefined,
@@ -161,6 +169,7 @@ export const componentPricePointReader = (parts: ReaderParts): CatalogReader<Wit
     const found = await pricePointByKey(client, ownerId(owner), key);
     return found && withComponentCurrencies(client, ownerId(owner), found);
   },
+  withKey: (client, key, owner) => pricePointWithHandle(client, ownerId(owner), key),
   id: (pp) => pp.id,
   key: (pp) => pp.handle || undefined,
   archived: (pp) => pp.archivedAt !== undefined,

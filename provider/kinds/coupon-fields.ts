@@ -274,23 +274,6 @@ export async function resolve(
   return out;
 }
 
-/** Failures for `handle:` references the site has no object for; unknown values are left for later. */
-export async function restrictionFailures(ctx: Context, inputs: Readonly<Record<string, unknown>>) {
-  const site = inputs.site as string | undefined;
-  const failures: { property: string; reason: string }[] = [];
-  for (const property of ["restrictedProducts", "restrictedComponents"] as const) {
-    const refs = inputs[property];
-    if (!Array.isArray(refs)) continue;
-    for (const ref of refs) {
-      if (isUnknown(ref) || typeof ref !== "string" || !ref.startsWith("handle:")) continue;
-      const handle = ref.slice("handle:".length);
-      if (!(await lookup(ctx.client(site), property, handle)))
-        failures.push({ property, reason: unknownHandle(ctx, site, property, handle) });
-    }
-  }
-  return failures;
-}
-
 /** A coupon's discount: a percentage or a flat amount (the other is null). */
 export const DISCOUNT = ["percentage", "amountInCents"] as const;
 

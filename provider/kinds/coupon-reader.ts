@@ -88,6 +88,7 @@ export const couponReader = (argsOf: (inputs: Record<string, unknown>) => Record
       byCode || !ID.test(key) ? byCode : (await client.listCoupons({ includeArchived: true })).find((c) => c.id === Number(key));
     return found && withCouponCurrencies(client, found);
   },
+  withKey: async (client, code) => (await client.listCoupons({ includeArchived: true, codes: [code] })).find((c) => c.code === code),
   id: (c) => c.id,
   key: (c) => c.code || undefined,
   archived: (c) => c.archivedAt !== undefined,

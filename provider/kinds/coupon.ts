@@ -21,7 +21,6 @@ import {
   recordOf,
   referenceList,
   resolve,
-  restrictionFailures,
   SERVICE_DEFAULTS,
   type Where,
 } from "./coupon-fields";
@@ -335,8 +334,8 @@ export const coupon: KindModule<typeof kind, State> = {
       const preview = pricingChange ? { preview: { pricingChange } } : {};
       if (isUnknown(inputs.site)) return { failures: [] };
       const site = inputs.site as string | undefined;
-      const failures = await restrictionFailures(ctx, inputs);
-      if (failures.length > 0 || isUnknown(inputs.code)) return { failures };
+      // Its references (the family, the restrictions) were checked at the site before this (provider/runtime/references.ts).
+      if (isUnknown(inputs.code)) return { failures: [] };
       const code = inputs.code as string;
       const fail = (property: string, reason: string) => ({ failures: [{ property, reason }] });
       const client = ctx.client(site);

@@ -5,6 +5,7 @@ import {
   siteCurrencyProblems,
 } from "../../sdk/catalog/currency-inputs";
 import type { BillingClient } from "../../sdk/client";
+import { underlying } from "../../sdk/reads-once";
 import { type CheckFailure, isUnknown } from "../engine";
 import { CURRENCY_PRICES, currencyPriceChanges } from "./currency-text";
 import type { Context } from "./kind";
@@ -25,7 +26,8 @@ export { CURRENCY_PRICES, currencyPriceChanges, currencyPricesText } from "./cur
  */
 const sites = new WeakMap<BillingClient, Promise<SiteCurrencies>>();
 export function siteCurrencies(ctx: Context, site: string | undefined): Promise<SiteCurrencies> {
-  const client = ctx.client(site);
+  // Keyed by the client underneath a check's own (which lives for one check).
+  const client = underlying(ctx.client(site));
   let read = sites.get(client);
   if (!read) {
     read = client.readSite().then((s) => ({ currency: s.currency, nonPrimaryCurrencies: s.nonPrimaryCurrencies }));

@@ -239,6 +239,13 @@ export interface CatalogReader<Obj = unknown> {
   list(client: BillingClient, owner?: unknown): Promise<readonly Obj[]>;
   /** The object an import id's part names (a key, or an id), in `owner` for a kind with one; undefined when none. */
   find(client: BillingClient, key: string, owner?: unknown): Promise<Obj | undefined>;
+  /**
+   * The object with this key exactly (a key of digits is a key here, never an id), in `owner` (an object with the
+   * owner's `id`) for a kind with one; undefined when the site has none, archived ones included. The check of
+   * `handle:` references at preview reads it: one read, without what `find` reads beside it (only its id is used). Required of
+   * every kind another kind's `references` name (a test reads the declarations).
+   */
+  withKey?(client: BillingClient, key: string, owner?: { readonly id: number }): Promise<{ readonly id: number } | undefined>;
   /** Its id at the site. */
   id(o: Obj): number;
   /** Its key across sites; undefined when it has none (then nothing keys it, and the read skips it). */

@@ -144,6 +144,7 @@ const life = lifecycle(steps, { argKeys: ["name", "description", "adopt"], idFie
 const reader: CatalogReader<Family> = {
   list: (client) => client.listProductFamilies(),
   find: (client, key) => findByHandle(() => client.readProductFamily(/^[1-9][0-9]{0,15}$/.test(key) ? Number(key) : `handle:${key}`)),
+  withKey: familyWithHandle,
   id: (f) => f.id,
   key: (f) => f.handle,
   archived: () => false,

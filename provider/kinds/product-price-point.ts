@@ -317,6 +317,8 @@ const reader: CatalogReader<Held> = {
     );
     return found && withCurrencies(client, productId, found);
   },
+  withKey: async (client, key, owner) =>
+    (await client.listPricePoints(Number(owner?.id), { includeArchived: true })).find((pp) => pp.handle === key),
   id: (pp) => pp.id,
   key: (pp) => pp.handle,
   archived: (pp) => pp.archivedAt !== undefined,

@@ -535,6 +535,7 @@ const reader: CatalogReader<ServiceProduct> = {
   list: (client) => client.listProducts({ includeArchived: true }),
   find: (client, key) =>
     /^[1-9][0-9]{0,15}$/.test(key) ? findByHandle(() => client.readProduct(Number(key))) : productWithHandle(client, key),
+  withKey: productWithHandle,
   id: (p) => p.id,
   key: (p) => p.handle,
   archived: (p) => p.archivedAt !== undefined,

@@ -1,6 +1,7 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import { BillingError } from "../../sdk/errors";
+import { readingOnce } from "../../sdk/reads-once";
 import { keysOf, problemsOf } from "../../sdk/validation";
 import {
   type CheckFailure,
@@ -17,6 +18,7 @@ import type { Context, Importer, InputsOf, Kind, KindModule, PreviewedInputs } f
 import { catalogImporter } from "./catalog-import";
 import { clientFor, siteCheck, siteLabel } from "./config";
 import { diffDetail, withDetail } from "./diff-detail";
+import { noteDeclared, type ReferenceCheck, referenceCheck } from "./references";
 
 /** Props as the engine hands them over: the one place they are untyped, read by the functions below and nowhere else. */
 type EngineProps = Parameters<dynamic.ResourceProvider["create"]>[0];
@@ -77,6 +79,8 @@ export function provide<K extends string, In extends z.ZodObject, Out extends z.
   { kind, operations: ops, importer: own }: KindModule<Kind<K, In, Out>, St>,
   /** The kind's import when it declares none of its own (the catalog's, read from its reader). */
   imports: Importer<object> | undefined = undefined,
+  /** The check of its `handle:` references at the site (from its catalog facet's `references`), before its preflight. */
+  references: ReferenceCheck | undefined = undefined,
 ): ProvidedKind {
   const importer = own ?? imports;
   type D = Kind<K, In, Out>;
@@ -90,6 +94,20 @@ export function provide<K extends string, In extends z.ZodObject, Out extends z.
     partialFailure: (message, id, recorded) => partialFailure(message, id, { ...recorded }, providerText),
     notice,
   });
+
+  /** The context of one check: each read sent once across its steps (references, verify, preflight, stable). */
+  const checkContext = (provider: object, providerText: unknown): Context => {
+    const base = context(provider, providerText);
+    const once = new Map<string | undefined, ReturnType<Context["client"]>>();
+    return {
+      ...base,
+      client(site) {
+        const client = once.get(site) ?? readingOnce(base.client(site));
+        once.set(site, client);
+        return client;
+      },
+    };
+  };
 
   /** Only the keys the kind declares: check has reported any other. */
   const declared = (props: EngineProps) => {
@@ -176,18 +194,24 @@ export function provide<K extends string, In extends z.ZodObject, Out extends z.
       // A first deploy, or a replacement: either is a new resource at the service, to verify (and preview) anew.
       const firstDeploy = Object.keys(userInputs(olds)).length === 0;
       const replacing = !firstDeploy && replacingChange(declared(olds), raw);
+      const ctx = checkContext(provider, news.__provider);
+      // Only a declaration that holds together is read at the site (a bad one sends nothing, reads included).
+      if (failures.length === 0 && kind.catalog) noteDeclared(ctx, kind, previewed(news));
       let preview: Record<string, unknown> | undefined;
       if (failures.length === 0 && parsed.success && !isUnknown(raw) && (firstDeploy || replacing) && ops.verify) {
-        const verified = await ops.verify(context(provider, news.__provider), parsed.data);
+        const verified = await ops.verify(ctx, parsed.data);
         failures.push(...verified.failures);
         preview = verified.preview && { ...verified.preview };
       }
       if (failures.length === 0 && ops.preflight) {
         const oldInputs = firstDeploy ? undefined : (previewed(olds) as Partial<InputsOf<D>>);
-        const checked = await ops.preflight(context(provider, news.__provider), previewed(news), oldInputs);
+        const checked = await ops.preflight(ctx, previewed(news), oldInputs);
         failures.push(...checked.failures);
         if (checked.preview) preview = { ...preview, ...checked.preview };
       }
+      // After the kind's own reads (which name what they find wrong in its words): a `handle:` the site has no object for.
+      if (failures.length === 0 && references)
+        failures.push(...(await references(ctx, previewed(news), firstDeploy ? undefined : previewed(olds))));
       // Without a declared change the checked inputs are the recorded ones: what check adds (the ids below, what preview
       // found) is carried as recorded, not read again. A no-change `up` then stores what it found, and the engine has no
       // checkpoint to write for the resource (issue 43: one rewrite per resource made a no-change `up` quadratic).
@@ -198,7 +222,7 @@ export function provide<K extends string, In extends z.ZodObject, Out extends z.
       const stable = unchanged
         ? carried(olds)
         : failures.length === 0 && !firstDeploy && !replacing && ops.stable
-          ? await ops.stable(context(provider, news.__provider), userInputs(olds))
+          ? await ops.stable(ctx, userInputs(olds))
           : undefined;
       const checked = stable ? { ...news, ...Object.fromEntries(Object.entries(stable).filter(([k]) => !accepted.includes(k))) } : news;
       // Not a declared input: diff, create and update read declared keys only, so it never causes a change.
@@ -269,6 +293,6 @@ export function provideAll<R extends { readonly [K in keyof R]: { readonly kind:
   // Each entry is a KindModule (the registry's own type says so); its types do not matter here.
   const modules = Object.values<unknown>(registry) as KindModule<Kind, object>[];
   for (const [key, module] of Object.entries<unknown>(registry))
-    out[key] = provide(module as KindModule<Kind, object>, catalogImporter(modules, key));
+    out[key] = provide(module as KindModule<Kind, object>, catalogImporter(modules, key), referenceCheck(modules, key));
   return out as { readonly [K in keyof R]: ProvidedKind };
 }

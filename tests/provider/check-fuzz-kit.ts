@@ -124,6 +124,13 @@ export async function violations(kind: keyof typeof kinds, provider: object, nam
   return found;
 }
 
+/**
+ * Whether a reference is a known `handle:` that none of `handles` (the site's objects of its kind) has: check fails on
+ * it at preview once the site is known (issue 42).
+ */
+export const namesNothing = (ref: unknown, handles: readonly string[]): boolean =>
+  typeof ref === "string" && ref !== UNKNOWN && ref.startsWith("handle:") && !handles.includes(ref.slice("handle:".length));
+
 /** An update's earlier inputs: the same but for `changes`, the UNKNOWN ones left out (recorded inputs are always known). */
 export const earlier = (news: Props, changes: Props) => ({
   ...Object.fromEntries(Object.entries(news).filter(([, v]) => v !== UNKNOWN)),

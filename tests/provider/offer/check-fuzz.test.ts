@@ -28,6 +28,7 @@ import {
   judgeKeys,
   junk,
   mutated,
+  namesNothing,
   opt,
   orUnknown,
   own,
@@ -167,6 +168,52 @@ function unresolved(news: Props, strict: boolean): string | undefined {
   return undefined;
 }
 
+/**
+ * While some of it is unknown (the kind resolves nothing yet): the known `handle:` references that name nothing at the
+ * site, each checked on its own (a price point in the owner a known handle beside it names).
+ */
+function namingNothing(news: Props): string[] {
+  const v = (k: string) => own(news, k);
+  const out: string[] = [];
+  const product = PRODUCTS.find((x) => v("product") === `handle:${x.handle}`);
+  if (
+    namesNothing(
+      v("product"),
+      PRODUCTS.map((x) => x.handle),
+    )
+  )
+    out.push("product");
+  if (product && namesNothing(v("productPricePoint"), product.points)) out.push("productPricePoint");
+  const items = v("components");
+  for (const item of Array.isArray(items) ? (items as Props[]) : []) {
+    if (typeof item !== "object" || item === null) continue;
+    const component = COMPONENTS.find((x) => item.component === `handle:${x.handle}`);
+    if (
+      namesNothing(
+        item.component,
+        COMPONENTS.map((x) => x.handle),
+      )
+    )
+      out.push("components");
+    if (component && namesNothing(item.pricePoint, component.points)) out.push("components");
+  }
+  // A bare code is written `handle:<code>` by the list's check, which waits for an unknown entry: then only `handle:` ones count.
+  const coupons = v("coupons");
+  const written =
+    Array.isArray(coupons) && !coupons.includes(UNKNOWN)
+      ? coupons.map((c) => (typeof c === "string" ? `handle:${c.replace(/^handle:/, "")}` : c))
+      : coupons;
+  for (const c of Array.isArray(written) ? written : [])
+    if (
+      namesNothing(
+        c,
+        COUPONS.map((x) => x.code),
+      )
+    )
+      out.push("coupons");
+  return out;
+}
+
 function judge(news: Props, update: boolean): Judge {
   const j = new Judge();
   const v = (k: string) => own(news, k);
@@ -196,7 +243,7 @@ function judge(news: Props, update: boolean): Judge {
   if (j.valid && !refs.some((k) => holdsUnknown(v(k)))) {
     const first = unresolved(news, !update);
     if (first) j.mustFail.add(first);
-  }
+  } else if (j.valid && !update && v("site") !== UNKNOWN) for (const input of namingNothing(news)) j.mustFail.add(input);
   return j;
 }
 

@@ -60,7 +60,7 @@ describe("Offer check", () => {
       /price point of component/,
     ],
     ["coupons", { coupons: [987654] }, /no coupon has the id 987654 .*: name a coupon the site holds/],
-    ["coupons", { coupons: ["NOPE"] }, /no coupon has the code NOPE/],
+    ["coupons", { coupons: ["NOPE"] }, /no coupon has the code `?NOPE/],
     ["product", { product: 987654 }, /no product has the id 987654 .*: name a product the site holds/],
     // Found by the check fuzz: an id of no component, with a price point, made check throw the price point list's 404.
     [
