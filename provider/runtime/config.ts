@@ -2,6 +2,7 @@ import { BillingClient, type BillingClientOptions, BillingValidationError, type 
 import { clientOptionsOf, resolveConnection } from "../../sdk/options";
 import { type CheckFailure, isUnknown, notice, siteFailure } from "../engine";
 import { CREDENTIAL_KEYS } from "./plain-credentials";
+import { fromDynamicHost } from "./recorded-config";
 
 /**
  * Where credentials live: read at call time from stack config (`configure`)
@@ -32,6 +33,8 @@ interface ProviderConfig {
   readonly sitesError?: string;
   /** Clients already resolved from these settings, by site ("" for the top level): validated once per configure. */
   readonly resolved: Map<string, BillingClient>;
+  /** Whether these settings may be the ones the engine recorded at the last `up` rather than the stack's current ones (see recorded-config.ts). */
+  readonly mayBeRecorded: boolean;
 }
 
 const configs = new WeakMap<object, ProviderConfig>();
@@ -85,7 +88,12 @@ export function configure(provider: object, req: { config: { get(key: string): s
         'billing:sites must be a JSON object keyed by site name, e.g. {"eu-shop":{"subdomain":"acme","environment":"eu","apiKey":"…"}}';
     }
   }
-  configs.set(provider, { top, sites, sitesError, resolved: new Map() });
+  configs.set(provider, { top, sites, sitesError, resolved: new Map(), mayBeRecorded: fromDynamicHost(req.config) });
+}
+
+/** Whether `provider` was configured by the dynamic providers' host, whose `refresh` and `destroy` get the configuration recorded at the last `up`. */
+export function configuredFromRecord(provider: object): boolean {
+  return configs.get(provider)?.mayBeRecorded ?? false;
 }
 
 /** A problem resolving a site's settings, phrased for a CheckFailure on `site`. */

@@ -16,8 +16,9 @@ import {
 } from "../engine";
 import type { Context, Importer, InputsOf, Kind, KindModule, PreviewedInputs } from "../kinds/kind";
 import { catalogImporter } from "./catalog-import";
-import { clientFor, siteCheck, siteLabel } from "./config";
+import { clientFor, configuredFromRecord, siteCheck, siteLabel } from "./config";
 import { diffDetail, withDetail } from "./diff-detail";
+import { withRecordedKeyAdvice } from "./recorded-config";
 import { noteDeclared, type ReferenceCheck, referenceCheck } from "./references";
 
 /** Props as the engine hands them over: the one place they are untyped, read by the functions below and nowhere else. */
@@ -253,13 +254,17 @@ export function provide<K extends string, In extends z.ZodObject, Out extends z.
 
     async read(provider, id, props) {
       if (!ops.read) return { id, props: userInputs(props) };
-      const state = await ops.read(context(provider, props.__provider), id, stateOf(id, props));
+      const state = await ops.read(context(provider, props.__provider), id, stateOf(id, props)).catch((err: unknown) => {
+        throw configuredFromRecord(provider) ? withRecordedKeyAdvice(err) : err;
+      });
       // An empty id tells the engine the resource is gone: refresh drops it from the stack.
       return state ? { id, props: defined(state) } : { id: "", props: {} };
     },
 
     async del(provider, id, props) {
-      await ops.del(context(provider, props.__provider), id, stateOf(id, props));
+      await ops.del(context(provider, props.__provider), id, stateOf(id, props)).catch((err: unknown) => {
+        throw configuredFromRecord(provider) ? withRecordedKeyAdvice(err) : err;
+      });
     },
 
     async import(provider, importId) {

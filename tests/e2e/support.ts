@@ -50,12 +50,13 @@ export class ExampleStack {
     return s;
   }
 
-  async run(args: string[], opts: { allowFailure?: boolean } = {}): Promise<CliResult> {
+  /** `env`: beside the workspace's environment, as a user sets a variable for one command. */
+  async run(args: string[], opts: { allowFailure?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
     const res = await this.ws
       .pulumi([...args, ...(args[0] === "stack" && args[1] === "init" ? [] : ["--stack", this.stack])], {
         cwd: this.cwd,
         allowFailure: opts.allowFailure,
-        env: { PULUMI_NODEJS_TRANSPILE_ONLY: "true" },
+        env: { PULUMI_NODEJS_TRANSPILE_ONLY: "true", ...opts.env },
       })
       .catch((err: Error & { result?: CliResult }) => {
         if (err.result) this.outputs.push(err.result.stdout, err.result.stderr);
