@@ -10,14 +10,14 @@ import { interleave, median, type Row, ratioOf, time } from "./stats";
 const VERSION: string = require("../package.json").version;
 const PRODUCTS = 33;
 const POINTS_PER_PRODUCT = 2;
-const OBJECTS = 1 + PRODUCTS + PRODUCTS * POINTS_PER_PRODUCT;
+export const OBJECTS = 1 + PRODUCTS + PRODUCTS * POINTS_PER_PRODUCT;
 
 /**
  * A catalog of 100 objects: a family, 33 products in it, two price points each, every reference
  * an output (family → products → price points). Handles carry the stack's name: archiving does not
  * free a handle, and each repetition's fresh stack must create, not adopt.
  */
-const CATALOG_PROGRAM = `const pulumi = require("@pulumi/pulumi");
+export const CATALOG_PROGRAM = `const pulumi = require("@pulumi/pulumi");
 const { ProductFamily, Product, ProductPricePoint } = require("pulumi-subscription-billing");
 const s = pulumi.getStack();
 const family = new ProductFamily("plans", { handle: s + "-plans", name: "Plans" });
@@ -39,7 +39,7 @@ for (let i = 0; i < ${PRODUCTS}; i++) {
  * `__provider`. A price point names its product by the product's `productId` output (the SDK's input is
  * an id, not a resource), so the chain of outputs is the same.
  */
-const PLUGIN_CATALOG_PROGRAM = `const pulumi = require("@pulumi/pulumi");
+export const PLUGIN_CATALOG_PROGRAM = `const pulumi = require("@pulumi/pulumi");
 const billing = require("pulumi-subscription-billing/billing");
 const s = pulumi.getStack();
 const family = new billing.ProductFamily("plans", { handle: s + "-plans", name: "Plans" });

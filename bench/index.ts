@@ -16,6 +16,7 @@ import { perCallFigure } from "./per-call";
 import { pluginFigure } from "./plugin";
 import { providerSizeFigure } from "./provider-size";
 import { replayFigure } from "./replay";
+import { stateSizeFigure } from "./state-size";
 import { type Row, table } from "./stats";
 
 async function main(): Promise<void> {
@@ -99,6 +100,9 @@ async function main(): Promise<void> {
       ...(await catalogExportFigure({ repeats: quick ? 2 : 9, warmup: 1, memoryRepeats: quick ? 1 : 3, latencyMs: 5 })),
       ...(await catalogExportFigure({ repeats: quick ? 1 : 5, warmup: quick ? 0 : 1, memoryRepeats: 1, latencyMs: 25 })),
     ],
+  );
+  await step("12", "bytes per object in the checkpoint, per kind, a 100-object catalog: dynamic providers and plugin", () =>
+    stateSizeFigure(),
   );
   console.log(
     `\nNode ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${quick ? "--quick" : "full"} run, ${((Date.now() - started) / 1000).toFixed(0)} s\n`,

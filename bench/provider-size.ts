@@ -37,8 +37,8 @@ export function providerSizeFigure(o: { tarball: boolean }): Row[] {
       value: `${inRepo[t]} B in repo` + (installed ? `, ${installed[t]} B installed` : ", installed: skipped (--quick)"),
       spread: "",
       repeats: "1",
-      target: "≤ 4096 B",
-      met: bytes.every((b) => b !== undefined && b <= 4096),
+      target: "≤ 1024 B",
+      met: bytes.every((b) => b !== undefined && b <= 1024),
     };
   });
 }

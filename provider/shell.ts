@@ -69,3 +69,31 @@ export function shellProvider(declared: { readonly key: ProviderKind; readonly r
   }
   return provider;
 }
+
+/**
+ * The `configure` of {@link storedProvider}: loads the runtime as {@link runtime} does and lets it configure the
+ * object and give it the kind's operations (`serve`). At the top level, so its text carries the least indentation.
+ */
+function configure(this: object, req: pulumi.dynamic.ConfigureRequest): void {
+  const name = "pulumi-subscription-billing/provider/runtime";
+  let r: typeof import("./runtime");
+  try {
+    r = require("node:module").createRequire(require("node:path").join(process.cwd(), "index.js"))(name);
+  } catch {
+    r = require(name);
+  }
+  r.serve(this, req);
+}
+
+/**
+ * The provider the engine stores in every resource's state (`__provider`, in its inputs and again in its
+ * outputs: the engine needs it in both). Its text is all that each object adds beyond its own values to every
+ * checkpoint write (issue 43), so it holds the least a shell can: the kind's key and {@link configure}. The
+ * host calls `configure` before any other method of a deserialized provider (its getProvider), so the kind's
+ * operations are there when check, diff, create, update, read or delete is called. Not for calling in a
+ * program: {@link shellProvider}'s objects are, with every method at once.
+ */
+export function storedProvider(key: ProviderKind): pulumi.dynamic.ResourceProvider {
+  // Typed as what the engine's Resource takes: `serve` adds the operations before the host calls any.
+  return { kind: key, configure } as unknown as pulumi.dynamic.ResourceProvider;
+}

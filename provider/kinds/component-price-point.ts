@@ -434,10 +434,10 @@ export type ArgTypes = Omit<ArgsOf<typeof kind>, "component"> & {
 };
 export type { ComponentPricePointArgs, ComponentPricePointOutputs };
 
-/** The provider of every ComponentPricePoint: one instance per type (each instance costs a serialization). */
+/** ComponentPricePoint's operations as a dynamic provider, to call directly (configure it first); its resources store the smaller storedProvider, which loads the same. */
 export const componentPricePointProvider = shellProvider(kind);
 
-const Base = resourceClass<typeof kind, ArgsOf<typeof kind>, ComponentPricePointOutputs>(kind, componentPricePointProvider);
+const Base = resourceClass<typeof kind, ArgsOf<typeof kind>, ComponentPricePointOutputs>(kind);
 
 /** A second price point declared `default: true` for one component: refused (issue 42). */
 const oneDefaultPerComponent = oneDefaultPerOwner("ComponentPricePoint", "component");

@@ -386,7 +386,7 @@ export const component: KindModule<typeof kind, State> = {
 export type ArgTypes = ArgsOf<typeof kind>;
 export type { ComponentArgs, ComponentOutputs };
 
-/** The provider of every Component: one instance per type (each instance costs a serialization). */
+/** Component's operations as a dynamic provider, to call directly (configure it first); its resources store the smaller storedProvider, which loads the same. */
 export const componentProvider = shellProvider(kind);
 
 /**
@@ -409,4 +409,4 @@ export const componentProvider = shellProvider(kind);
  * });
  * ```
  */
-export class Component extends resourceClass<typeof kind, ComponentArgs, ComponentOutputs>(kind, componentProvider) {}
+export class Component extends resourceClass<typeof kind, ComponentArgs, ComponentOutputs>(kind) {}

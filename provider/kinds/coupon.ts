@@ -415,10 +415,10 @@ export type ArgTypes = Omit<KindArgs, Restriction> & {
 };
 export type { CouponArgs, CouponOutputs };
 
-/** The provider of every Coupon: one instance per type (each instance costs a serialization). */
+/** Coupon's operations as a dynamic provider, to call directly (configure it first); its resources store the smaller storedProvider, which loads the same. */
 export const couponProvider = shellProvider(kind);
 
-const Base = resourceClass<typeof kind, KindArgs, CouponOutputs>(kind, couponProvider);
+const Base = resourceClass<typeof kind, KindArgs, CouponOutputs>(kind);
 
 /** A Product or Component in a list as its id (an output, so the engine creates it first). */
 const asReference = (r: unknown) => (r instanceof Product ? r.productId : r instanceof Component ? r.componentId : r);

@@ -349,7 +349,7 @@ export const customField: KindModule<typeof kind, State> = {
 export type ArgTypes = ArgsOf<typeof kind>;
 export type { CustomFieldArgs, CustomFieldOutputs };
 
-/** The provider of every CustomField: one instance per type (each instance costs a serialization). */
+/** CustomField's operations as a dynamic provider, to call directly (configure it first); its resources store the smaller storedProvider, which loads the same. */
 export const customFieldProvider = shellProvider(kind);
 
 /**
@@ -370,4 +370,4 @@ export const customFieldProvider = shellProvider(kind);
  * });
  * ```
  */
-export class CustomField extends resourceClass<typeof kind, CustomFieldArgs, CustomFieldOutputs>(kind, customFieldProvider) {}
+export class CustomField extends resourceClass<typeof kind, CustomFieldArgs, CustomFieldOutputs>(kind) {}

@@ -3,6 +3,8 @@ import type { z } from "zod";
 import type { BillingClient } from "../../sdk/client";
 import { warnPlainCredentials } from "../credential-warning";
 import type { CheckFailure, Unknown } from "../engine";
+import { storedProvider } from "../shell";
+import type { ProviderKind } from ".";
 
 /**
  * The one declaration of a resource kind. Everything that lists kinds reads
@@ -295,16 +297,16 @@ export type ResourceClass<D extends Kind, A = ArgsOf<D>, O = OutputPropsOf<D>> =
 ) => pulumi.dynamic.Resource & O;
 
 /**
- * The base of a kind's resource class (`class X extends resourceClass(kind, provider) {}`): it
- * registers `billing:<type>` with the kind's provider, each declared output as an output
+ * The base of a kind's resource class (`class X extends resourceClass(kind) {}`): it
+ * registers `billing:<type>` with the kind's stored provider (one per kind: each instance costs a serialization), each declared output as an output
  * (undefined), then the inputs, after `prepare` (a check that needs the program, e.g. across resources).
  * The first one of a run warns about credentials in the stack config without `--secret`.
  */
 export function resourceClass<D extends Kind, A extends ArgsOf<D> = ArgsOf<D>, O extends OutputPropsOf<D> = OutputPropsOf<D>>(
   kind: D,
-  provider: pulumi.dynamic.ResourceProvider,
   prepare: (name: string, args: A) => A = (_, args) => args,
 ): ResourceClass<D, A, O> {
+  const provider = storedProvider(kind.key as ProviderKind);
   const base = class extends pulumi.dynamic.Resource {
     constructor(name: string, args: A, opts?: pulumi.CustomResourceOptions) {
       warnPlainCredentials();

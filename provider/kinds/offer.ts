@@ -315,7 +315,7 @@ export type { HeldOffer, OfferArgs, OfferOutputs };
 const asCouponReferences = (coupons: unknown) =>
   Array.isArray(coupons) ? coupons.map((c) => (typeof c === "string" && !c.startsWith("handle:") ? `handle:${c}` : c)) : coupons;
 
-/** The provider of every Offer: one instance per type (each instance costs a serialization). */
+/** Offer's operations as a dynamic provider, to call directly (configure it first); its resources store the smaller storedProvider, which loads the same. */
 export const offerProvider = shellProvider(kind);
 
 /**
@@ -336,7 +336,7 @@ export const offerProvider = shellProvider(kind);
  * });
  * ```
  */
-export class Offer extends resourceClass<typeof kind, OfferArgs, OfferOutputs>(kind, offerProvider, (_, args) => ({
+export class Offer extends resourceClass<typeof kind, OfferArgs, OfferOutputs>(kind, (_, args) => ({
   ...args,
   coupons: asCouponReferences(args.coupons) as OfferArgs["coupons"],
 })) {}

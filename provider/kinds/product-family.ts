@@ -227,7 +227,7 @@ export const productFamily: KindModule<typeof kind, State> = {
 export type ArgTypes = ArgsOf<typeof kind>;
 export type { ProductFamilyArgs, ProductFamilyOutputs };
 
-/** The provider of every ProductFamily: one instance per type (each instance costs a serialization). */
+/** ProductFamily's operations as a dynamic provider, to call directly (configure it first); its resources store the smaller storedProvider, which loads the same. */
 export const productFamilyProvider = shellProvider(kind);
 
 /**
@@ -245,4 +245,4 @@ export const productFamilyProvider = shellProvider(kind);
  * });
  * ```
  */
-export class ProductFamily extends resourceClass<typeof kind, ProductFamilyArgs, ProductFamilyOutputs>(kind, productFamilyProvider) {}
+export class ProductFamily extends resourceClass<typeof kind, ProductFamilyArgs, ProductFamilyOutputs>(kind) {}

@@ -447,10 +447,10 @@ export const productPricePoint: KindModule<typeof kind, State> = {
 export type ArgTypes = Omit<ArgsOf<typeof kind>, "product"> & { readonly product: Product | ArgsOf<typeof kind>["product"] };
 export type { ProductPricePointArgs, ProductPricePointOutputs };
 
-/** The provider of every ProductPricePoint: one instance per type (each instance costs a serialization). */
+/** ProductPricePoint's operations as a dynamic provider, to call directly (configure it first); its resources store the smaller storedProvider, which loads the same. */
 export const productPricePointProvider = shellProvider(kind);
 
-const Base = resourceClass<typeof kind, ArgsOf<typeof kind>, ProductPricePointOutputs>(kind, productPricePointProvider);
+const Base = resourceClass<typeof kind, ArgsOf<typeof kind>, ProductPricePointOutputs>(kind);
 
 /** A second price point declared `default: true` for one product: refused. */
 const oneDefaultPerProduct = oneDefaultPerOwner("ProductPricePoint", "product");

@@ -669,7 +669,7 @@ export const product: KindModule<typeof kind, State> = {
 export type ArgTypes = ArgsOf<typeof kind>;
 export type { ProductArgs, ProductOutputs };
 
-/** The provider of every Product: one instance per type (each instance costs a serialization). */
+/** Product's operations as a dynamic provider, to call directly (configure it first); its resources store the smaller storedProvider, which loads the same. */
 export const productProvider = shellProvider(kind);
 
 /**
@@ -691,7 +691,7 @@ export const productProvider = shellProvider(kind);
  * });
  * ```
  */
-export class Product extends resourceClass<typeof kind, ProductArgs, ProductOutputs>(kind, productProvider) {
+export class Product extends resourceClass<typeof kind, ProductArgs, ProductOutputs>(kind) {
   constructor(name: string, args: ProductArgs, opts?: pulumi.CustomResourceOptions) {
     super(name, args, opts);
     declared.set(this, { name, args });

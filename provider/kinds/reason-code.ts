@@ -212,7 +212,7 @@ export const reasonCode: KindModule<typeof kind, State> = {
 export type ArgTypes = ArgsOf<typeof kind>;
 export type { ReasonCodeArgs, ReasonCodeOutputs };
 
-/** The provider of every ReasonCode: one instance per type (each instance costs a serialization). */
+/** ReasonCode's operations as a dynamic provider, to call directly (configure it first); its resources store the smaller storedProvider, which loads the same. */
 export const reasonCodeProvider = shellProvider(kind);
 
 /**
@@ -230,4 +230,4 @@ export const reasonCodeProvider = shellProvider(kind);
  * });
  * ```
  */
-export class ReasonCode extends resourceClass<typeof kind, ReasonCodeArgs, ReasonCodeOutputs>(kind, reasonCodeProvider) {}
+export class ReasonCode extends resourceClass<typeof kind, ReasonCodeArgs, ReasonCodeOutputs>(kind) {}

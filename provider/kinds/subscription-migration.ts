@@ -366,7 +366,7 @@ export const subscriptionMigration: KindModule<typeof kind, State> = {
 export type ArgTypes = ArgsOf<typeof kind>;
 export type { SubscriptionMigrationArgs, SubscriptionMigrationOutputs };
 
-/** The provider of every SubscriptionMigration: one instance per type (each instance costs a serialization). */
+/** SubscriptionMigration's operations as a dynamic provider, to call directly (configure it first); its resources store the smaller storedProvider, which loads the same. */
 export const subscriptionMigrationProvider = shellProvider(kind);
 
 /**
@@ -384,7 +384,4 @@ export const subscriptionMigrationProvider = shellProvider(kind);
  * });
  * ```
  */
-export class SubscriptionMigration extends resourceClass<typeof kind, SubscriptionMigrationArgs, SubscriptionMigrationOutputs>(
-  kind,
-  subscriptionMigrationProvider,
-) {}
+export class SubscriptionMigration extends resourceClass<typeof kind, SubscriptionMigrationArgs, SubscriptionMigrationOutputs>(kind) {}

@@ -220,7 +220,7 @@ export const webhookEndpoint: KindModule<typeof kind, State> = {
 export type ArgTypes = ArgsOf<typeof kind>;
 export type { WebhookEndpointArgs, WebhookEndpointOutputs };
 
-/** The provider of every WebhookEndpoint: one instance per type (each instance costs a serialization). */
+/** WebhookEndpoint's operations as a dynamic provider, to call directly (configure it first); its resources store the smaller storedProvider, which loads the same. */
 export const webhookEndpointProvider = shellProvider(kind);
 
 /** Declared endpoints of this program, by site and url: two resources with one url would fight over one endpoint. */
@@ -271,8 +271,4 @@ function oneResourcePerUrl(name: string, args: WebhookEndpointArgs): WebhookEndp
  * });
  * ```
  */
-export class WebhookEndpoint extends resourceClass<typeof kind, WebhookEndpointArgs, WebhookEndpointOutputs>(
-  kind,
-  webhookEndpointProvider,
-  oneResourcePerUrl,
-) {}
+export class WebhookEndpoint extends resourceClass<typeof kind, WebhookEndpointArgs, WebhookEndpointOutputs>(kind, oneResourcePerUrl) {}

@@ -214,7 +214,7 @@ export type WebhookSelector = NonNullable<WebhookReplayArgs["selector"]>;
 export type ArgTypes = ArgsOf<typeof kind>;
 export type { WebhookReplayArgs, WebhookReplayOutputs };
 
-/** The provider of every WebhookReplay: one instance per type (each instance costs a serialization). */
+/** WebhookReplay's operations as a dynamic provider, to call directly (configure it first); its resources store the smaller storedProvider, which loads the same. */
 export const webhookReplayProvider = shellProvider(kind);
 
 /**
@@ -229,4 +229,4 @@ export const webhookReplayProvider = shellProvider(kind);
  * });
  * ```
  */
-export class WebhookReplay extends resourceClass<typeof kind, WebhookReplayArgs, WebhookReplayOutputs>(kind, webhookReplayProvider) {}
+export class WebhookReplay extends resourceClass<typeof kind, WebhookReplayArgs, WebhookReplayOutputs>(kind) {}

@@ -133,7 +133,7 @@ async function apply(ctx: Context, inputs: InputsOf<typeof kind>): Promise<State
 export type ArgTypes = ArgsOf<typeof kind>;
 export type { WebhookSettingsArgs, WebhookSettingsOutputs };
 
-/** The provider of every WebhookSettings: one instance per type (each instance costs a serialization). */
+/** WebhookSettings's operations as a dynamic provider, to call directly (configure it first); its resources store the smaller storedProvider, which loads the same. */
 export const webhookSettingsProvider = shellProvider(kind);
 
 /**
@@ -148,7 +148,4 @@ export const webhookSettingsProvider = shellProvider(kind);
  * });
  * ```
  */
-export class WebhookSettings extends resourceClass<typeof kind, WebhookSettingsArgs, WebhookSettingsOutputs>(
-  kind,
-  webhookSettingsProvider,
-) {}
+export class WebhookSettings extends resourceClass<typeof kind, WebhookSettingsArgs, WebhookSettingsOutputs>(kind) {}
