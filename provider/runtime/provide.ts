@@ -7,6 +7,7 @@ import {
   failuresOf,
   isUnknown,
   notice,
+  onTopLevel,
   PREVIEW_KEY,
   partialFailure,
   UNKNOWN,
@@ -173,8 +174,9 @@ export function provide<K extends string, In extends z.ZodObject, Out extends z.
           : undefined;
       const checked = stable ? { ...news, ...Object.fromEntries(Object.entries(stable).filter(([k]) => !accepted.includes(k))) } : news;
       // Not a declared input: diff, create and update read declared keys only, so it never causes a change.
-      if (preview) return { inputs: { ...checked, [PREVIEW_KEY]: preview }, failures };
-      return { inputs: checked, failures };
+      const failed = failures.map((f) => onTopLevel(f, accepted));
+      if (preview) return { inputs: { ...checked, [PREVIEW_KEY]: preview }, failures: failed };
+      return { inputs: checked, failures: failed };
     },
 
     async diff(_provider, id, olds, news) {
