@@ -17,6 +17,7 @@ import {
 import type { Context, Importer, InputsOf, Kind, KindModule, PreviewedInputs } from "../kinds/kind";
 import { catalogImporter } from "./catalog-import";
 import { clientFor, siteCheck, siteLabel } from "./config";
+import { reported } from "./reported";
 
 /** Props as the engine hands them over: the one place they are untyped, read by the functions below and nowhere else. */
 type EngineProps = Parameters<dynamic.ResourceProvider["create"]>[0];
@@ -241,6 +242,6 @@ export function provideAll<R extends { readonly [K in keyof R]: { readonly kind:
   // Each entry is a KindModule (the registry's own type says so); its types do not matter here.
   const modules = Object.values<unknown>(registry) as KindModule<Kind, object>[];
   for (const [key, module] of Object.entries<unknown>(registry))
-    out[key] = provide(module as KindModule<Kind, object>, catalogImporter(modules, key));
+    out[key] = reported(provide(module as KindModule<Kind, object>, catalogImporter(modules, key)));
   return out as { readonly [K in keyof R]: ProvidedKind };
 }
