@@ -68,7 +68,8 @@ interface Echoes {
 function quietEcho(err: unknown): void {
   if (!(err instanceof Error) || DEFECTS.some((d) => err instanceof d)) return;
   const g = globalThis as { [ECHOES]?: Echoes };
-  const echoes = (g[ECHOES] ??= { lines: new Set() });
+  g[ECHOES] ??= { lines: new Set() };
+  const echoes = g[ECHOES];
   if (console.error !== echoes.filter) {
     const print = console.error;
     const filter = (...args: unknown[]) => {
