@@ -46,7 +46,9 @@ function progressLine(io: CatalogIo, label: string): { onProgress?: (p: ReadProg
   return {
     onProgress: (p) => {
       shown = true;
-      io.stderr.write(`\r${label}: ${p.objects} objects read (${p.lists} lists, ${p.listsLeft} to go)\x1b[K`);
+      io.stderr.write(
+        `\r${label}: ${p.objects} ${plural("object", p.objects)} read (${p.lists} ${plural("list", p.lists)}, ${p.listsLeft} to go)\x1b[K`,
+      );
     },
     done: () => {
       if (shown) io.stderr.write("\n");

@@ -88,6 +88,9 @@ describe("billing-catalog export", () => {
     const tty = await run(["export", "--site", sim.url, "--out", tmp(), "--format", "snapshot"], { progress: true });
     expect(tty.stderr).toMatch(/\rexport: \d+ objects read \(\d+ lists, \d+ to go\)/);
     expect(tty.stderr).toMatch(new RegExp(`export: 36 objects read \\(\\d+ lists, 0 to go\\)${"\u001b"}\\[K\n$`));
+    // The first list read is counted in the singular, as is a single object.
+    expect(tty.stderr).toMatch(/\rexport: \d+ objects? read \(1 list, \d+ to go\)/);
+    expect(tty.stderr).not.toMatch(/\b1 (objects|lists)\b/);
     const plain = await run(["export", "--site", sim.url, "--out", tmp(), "--format", "snapshot"]);
     expect(plain.stderr).toBe("");
   });
