@@ -92,12 +92,17 @@ export async function readSite(
   try {
     return await readCatalog(options, read);
   } catch (err) {
-    if (!(err instanceof BillingApiError) || err.status !== 401 || from === undefined) throw err;
-    const what = "accessToken" in options && options.accessToken ? "bearer token" : "API key";
-    throw new Error(
-      `the site refused the ${what} in ${from} (401 Unauthorized to ${err.method} ${err.path}): set ${from} to the site's ${what}`,
-    );
+    throw (from !== undefined && refusedCredential(err, options, from)) || err;
   }
+}
+
+/** A 401 as the credential in `from` refused, and what to set; undefined for any other error. */
+export function refusedCredential(err: unknown, options: BillingClientOptions, from: string): Error | undefined {
+  if (!(err instanceof BillingApiError) || err.status !== 401) return undefined;
+  const what = "accessToken" in options && options.accessToken ? "bearer token" : "API key";
+  return new Error(
+    `the site refused the ${what} in ${from} (401 Unauthorized to ${err.method} ${err.path}): set ${from} to the site's ${what}`,
+  );
 }
 
 /** The environment variable {@link siteOptions} takes the credential from: `keyEnv`, else the key's, else the token's. */
