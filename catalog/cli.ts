@@ -8,7 +8,16 @@ import { catalogImportFile, importFileJson } from "./import-file";
 import { catalogProgram } from "./program";
 import type { ReadProgress } from "./read";
 import { type CatalogSnapshot, countsOf, snapshotJson } from "./snapshot";
-import { CatalogUsageError, DEFAULT_KEY_ENV, DEFAULT_TOKEN_ENV, readSite, readSnapshotFile, redacted, siteOptions } from "./sources";
+import {
+  CatalogUsageError,
+  credentialVariable,
+  DEFAULT_KEY_ENV,
+  DEFAULT_TOKEN_ENV,
+  readSite,
+  readSnapshotFile,
+  redacted,
+  siteOptions,
+} from "./sources";
 
 export const USAGE = `Usage:
   billing-catalog export --site SITE --out DIR [--include-archived] [--format import|program|snapshot|all] [--site-entry NAME]
@@ -46,7 +55,9 @@ function progressLine(io: CatalogIo, label: string): { onProgress?: (p: ReadProg
   return {
     onProgress: (p) => {
       shown = true;
-      io.stderr.write(`\r${label}: ${p.objects} objects read (${p.lists} lists, ${p.listsLeft} to go)\x1b[K`);
+      io.stderr.write(
+        `\r${label}: ${p.objects} ${plural("object", p.objects)} read (${p.lists} ${plural("list", p.lists)}, ${p.listsLeft} to go)\x1b[K`,
+      );
     },
     done: () => {
       if (shown) io.stderr.write("\n");
@@ -87,7 +98,7 @@ async function exportCommand(argv: string[], io: CatalogIo): Promise<number> {
   const progress = progressLine(io, "export");
   let read: Awaited<ReturnType<typeof readSite>>;
   try {
-    read = await readSite(options, { includeArchived, onProgress: progress.onProgress });
+    read = await readSite(options, { includeArchived, onProgress: progress.onProgress }, credentialVariable(env, values["key-env"]));
   } finally {
     progress.done();
   }
@@ -125,7 +136,9 @@ async function sideOf(
     );
   const progress = progressLine(io, `diff ${label}`);
   try {
-    return (await readSite(siteOptions(arg, io.env ?? process.env, keyEnv), { includeArchived, onProgress: progress.onProgress })).snapshot;
+    const env = io.env ?? process.env;
+    const read = { includeArchived, onProgress: progress.onProgress };
+    return (await readSite(siteOptions(arg, env, keyEnv), read, credentialVariable(env, keyEnv))).snapshot;
   } finally {
     progress.done();
   }

@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { BillingApiError } from "../sdk/errors";
 import type { BillingClientOptions } from "../sdk/options";
 import { isPreviewJson, snapshotFromPreview } from "./preview";
 import { type CatalogRead, type ReadProgress, readCatalog } from "./read";
@@ -85,8 +86,29 @@ function credentialOf(env: NodeJS.ProcessEnv, keyEnv: string | undefined): { api
 export async function readSite(
   options: BillingClientOptions,
   read: { includeArchived?: boolean; onProgress?: (p: ReadProgress) => void },
+  /** The environment variable the credential came from ({@link credentialVariable}), named when the site refuses it. */
+  from?: string,
 ): Promise<CatalogRead> {
-  return readCatalog(options, read);
+  try {
+    return await readCatalog(options, read);
+  } catch (err) {
+    throw (from !== undefined && refusedCredential(err, options, from)) || err;
+  }
+}
+
+/** A 401 as the credential in `from` refused, and what to set; undefined for any other error. */
+export function refusedCredential(err: unknown, options: BillingClientOptions, from: string): Error | undefined {
+  if (!(err instanceof BillingApiError) || err.status !== 401) return undefined;
+  const what = "accessToken" in options && options.accessToken ? "bearer token" : "API key";
+  return new Error(
+    `the site refused the ${what} in ${from} (401 Unauthorized to ${err.method} ${err.path}): set ${from} to the site's ${what}`,
+  );
+}
+
+/** The environment variable {@link siteOptions} takes the credential from: `keyEnv`, else the key's, else the token's. */
+export function credentialVariable(env: NodeJS.ProcessEnv, keyEnv: string | undefined): string {
+  if (keyEnv !== undefined) return keyEnv;
+  return env[DEFAULT_KEY_ENV] || !env[DEFAULT_TOKEN_ENV] ? DEFAULT_KEY_ENV : DEFAULT_TOKEN_ENV;
 }
 
 /**

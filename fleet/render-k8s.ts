@@ -165,7 +165,13 @@ function planJob(fleet: Fleet, opts: JobOptions): JobPlan {
     opts.image,
   );
   check(OPERATIONS.includes(opts.operation), "operation", `one of ${OPERATIONS.join(", ")}`, opts.operation);
-  checkInt(opts.completions, "completions", 1, fleet.sites.length, ` (the number of shards; this fleet has ${fleet.sites.length} sites)`);
+  checkInt(
+    opts.completions,
+    "completions",
+    1,
+    fleet.sites.length,
+    ` (the number of shards; this fleet has ${fleet.sites.length} site${fleet.sites.length === 1 ? "" : "s"})`,
+  );
   if (opts.parallelism !== undefined)
     checkInt(opts.parallelism, "parallelism", 1, opts.completions, " (shards at once, at most completions)");
   check(

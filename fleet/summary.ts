@@ -50,7 +50,7 @@ export async function summaryTable(report: FleetReport, opts: { color?: boolean;
   const took = seconds(Date.parse(report.finishedAt) - Date.parse(report.startedAt));
   const shard = report.shard ? ` (shard ${report.shard.index}/${report.shard.count})` : "";
   const line =
-    `${report.operation}${shard}: ${ran - failed} of ${ran} sites succeeded` +
+    `${report.operation}${shard}: ${ran - failed} of ${ran} site${ran === 1 ? "" : "s"} succeeded` +
     (failed ? `, ${failed} failed (re-run them with --resume)` : "") +
     (skipped ? `, ${skipped} skipped` : "") +
     ` in ${took}`;

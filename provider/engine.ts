@@ -22,6 +22,24 @@ export interface CheckFailure {
   readonly reason: string;
 }
 
+/**
+ * A failure on a nested property (`prices.1.startingQuantity`) as one on its top-level input (`prices`), the path
+ * leading the reason (`prices[1].startingQuantity: …`). The engine prints a failure as `property P value {V}`, V
+ * looked up in the inputs by P in its own path syntax, where a dotted list index finds nothing: it printed
+ * `value {<nil>}` for a value the user did set. `inputs` are the resource's input names: only a path under one is
+ * nested (an unknown key may hold a dot of its own).
+ */
+export function onTopLevel(failure: CheckFailure, inputs: readonly string[]): CheckFailure {
+  const [top = "", ...rest] = failure.property.split(".");
+  if (rest.length === 0 || !inputs.includes(top)) return failure;
+  const path = rest.reduce((at, segment) => at + pathSegment(segment), top);
+  return { property: top, reason: `${path}: ${failure.reason}` };
+}
+
+/** A segment of a path as JavaScript writes it: `[1]` for an index, `.name` for a key, `["a key"]` for any other key. */
+const pathSegment = (segment: string): string =>
+  /^\d+$/.test(segment) ? `[${segment}]` : /^[A-Za-z_$][\w$]*$/.test(segment) ? `.${segment}` : `[${JSON.stringify(segment)}]`;
+
 /** The checked-inputs key under which check() records what the service said at preview (see Verified). */
 export const PREVIEW_KEY = "preview";
 

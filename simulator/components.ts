@@ -14,9 +14,10 @@ import type {
 } from "./records";
 import { byRef } from "./refs";
 import { SiteError } from "./site-error";
-import { HANDLE_TAKEN, hasProblems, type Problems, Refusal, refuse } from "./wire-catalog";
+import { hasProblems, type Problems, Refusal, refuse } from "./wire-catalog";
 import {
   bracketProblems,
+  COMPONENT_HANDLE_TAKEN,
   COMPONENT_NOT_ARCHIVABLE,
   type ComponentCreateBody,
   type ComponentPricePointBody,
@@ -257,7 +258,7 @@ export class Components {
       problems[key] ??= [];
       if (!problems[key].includes(message)) problems[key].push(message);
     };
-    if (b.handle != null && this.#byHandle(b.handle)) add("handle", HANDLE_TAKEN);
+    if (b.handle != null && this.#byHandle(b.handle)) add("handle", COMPONENT_HANDLE_TAKEN);
     const scheme: PricingScheme = b.pricing_scheme ?? "per_unit";
     const unit = b.unit_price ?? (b.price_in_cents !== undefined ? decimalText(String(Number(b.price_in_cents) / 100)) : undefined);
     const start = kind === "on_off" ? 0 : 1;
@@ -419,7 +420,7 @@ export class Components {
 
   /** PUT /components/{id}.json and its family twin: the fields `Update Component` names. An archived component can be renamed. */
   update(c: ComponentRecord, b: ComponentUpdateBody): ComponentRecord {
-    if (b.handle !== undefined && b.handle !== c.handle && this.#byHandle(b.handle)) refuse("handle", HANDLE_TAKEN);
+    if (b.handle !== undefined && b.handle !== c.handle && this.#byHandle(b.handle)) refuse("handle", COMPONENT_HANDLE_TAKEN);
     if (b.handle !== undefined) c.handle = b.handle;
     if (b.name !== undefined) c.name = b.name;
     if (b.description !== undefined) c.description = b.description;

@@ -23,8 +23,10 @@ import {
  * operation publishes: component creates, updates and archives an error list
  * in the published order (`["Name: cannot be blank.", "Unit name: cannot be
  * blank.", "At least 1 price bracket must be defined", "Pricing scheme: …"]`);
- * a price point update an object of field lists (`{"errors":{"prices":[…]}}`);
- * the operations that publish no 422 (a price point create) an error list.
+ * a price point's create and update an object of field lists (`{"errors":{"prices":[…]}}`: the update's
+ * published 422s; the create publishes none, and the vendor's client reads its 422 as the same shape,
+ * `ErrorArrayMapResponseError`: maxio-com/ab-typescript-sdk, src/controllers/componentPricePointsController.ts,
+ * createComponentPricePoint).
  */
 
 /** What each kind's create schema has beyond the fields they all share (the contract's five schemas). */
@@ -200,10 +202,10 @@ export const componentPricePoints = pricePointHandlers({
   list: { perPage: 20, status: 201 },
 });
 
-/** POST /components/{id}/price_points.json → 200 (the contract's status for it). */
+/** POST /components/{id}/price_points.json → 200 (the contract's status for it); refusals as an object of field lists (see above). */
 export function createComponentPricePoint(site: Site, [cRef]: string[], req: RouteRequest): Answer {
   const c = component(site, cRef);
-  return asOrderedList(() => {
+  return asFields(() => {
     const b = parse(componentPricePointBody, req.body, "price_point");
     return json(200, { price_point: renderComponentPricePoint(c, site.components.createPricePoint(c, b)) });
   });

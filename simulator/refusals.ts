@@ -52,11 +52,14 @@ export const asIndexed = (f: () => Answer): Answer =>
     return Object.fromEntries(entries);
   }, f);
 
-/** The published example's order (createMeteredComponent's 422); other fields after, as found. */
-const FIRST = ["name", "unit_name", "prices", "pricing_scheme"];
+/**
+ * The published examples' order (createPrepaidUsageComponent's 422: the handle, then the name; createMeteredComponent's:
+ * name, unit name, brackets, scheme); other fields after, as found.
+ */
+const FIRST = ["handle", "name", "unit_name", "prices", "pricing_scheme"];
 const rank = (key: string): number => (FIRST.includes(key) ? FIRST.indexOf(key) : FIRST.length);
 
-/** A Refusal becomes a 422 error list, the published order first (name, unit name, prices, scheme), then the rest. */
+/** A Refusal becomes a 422 error list, the published order first (handle, name, unit name, prices, scheme), then the rest. */
 export const asOrderedList = (f: () => Answer): Answer =>
   refusedAs(
     (p) => ({

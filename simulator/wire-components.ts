@@ -39,6 +39,13 @@ export const BRACKET_OVERLAP = "There cannot be any overlapping bracket ranges";
 export const ENDING_QUANTITY = "Ending quantity: must be greater than the low end bracket quantity, if given";
 export const FOREIGN_PRICE = "all prices must belong to the price point";
 export const PRICE_POINT_HANDLE_TAKEN = "Handle: This handle is already in use.";
+/**
+ * A component's handle taken: the contract's 422 example of a component create (prepaid usage), word for word. The
+ * same example refuses a taken name ("Name: must be unique - that value has been taken."), which the simulator does
+ * not yet: the provider replaces a component by creating the new one beside the old one, with the same name in the
+ * same family, so refusing it waits on how a replacement frees a name.
+ */
+export const COMPONENT_HANDLE_TAKEN = "Handle must be unique within a Site.";
 export const COMPONENT_NOT_ARCHIVABLE = "Component cannot be archived. Please make sure it hasn't already been archived.";
 /** Not published: a per-unit price point has one price, so a second bracket is refused rather than ignored. */
 export const PER_UNIT_ONE_BRACKET = "Prices: a per_unit price point takes exactly one price bracket.";

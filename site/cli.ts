@@ -1,5 +1,13 @@
 import { parseArgs } from "node:util";
-import { CatalogUsageError, DEFAULT_KEY_ENV, DEFAULT_TOKEN_ENV, redacted, siteOptions } from "../catalog/sources";
+import {
+  CatalogUsageError,
+  credentialVariable,
+  DEFAULT_KEY_ENV,
+  DEFAULT_TOKEN_ENV,
+  redacted,
+  refusedCredential,
+  siteOptions,
+} from "../catalog/sources";
 import { BillingClient } from "../sdk/client";
 import type { CleanupScope } from "../sdk/site-config/inputs";
 import { PRODUCTION_ENV, productionRefusal } from "./production";
@@ -81,9 +89,12 @@ async function resetCommand(argv: string[], io: SiteIo): Promise<number> {
   if (refusal !== undefined) throw new Refused(refusal);
   const site = values.site ?? (env.BILLING_BASE_URL || env.BILLING_SUBDOMAIN || undefined);
   if (!site) throw new CatalogUsageError(`reset: --site is required (or BILLING_BASE_URL or BILLING_SUBDOMAIN set)\n${USAGE}`);
-  const client = new BillingClient(siteOptions(site, env, values["key-env"]));
+  const options = siteOptions(site, env, values["key-env"]);
+  const client = new BillingClient(options);
   try {
-    const outcome = await resetSite(client, scope, { timeoutMs: timeout * 1000, pollMs: io.pollMs });
+    const outcome = await resetSite(client, scope, { timeoutMs: timeout * 1000, pollMs: io.pollMs }).catch((err: unknown) => {
+      throw refusedCredential(err, options, credentialVariable(env, values["key-env"])) ?? err;
+    });
     if (outcome.kind === "refused") throw new Refused(outcome.message);
     if (outcome.kind === "timeout") {
       io.stderr.write(

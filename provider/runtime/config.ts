@@ -215,6 +215,29 @@ export function siteCheck(provider: object, site: unknown): CheckFailure[] {
   }
 }
 
+/**
+ * Where the credential a site's requests carry was set, as the user set it (a config key or an environment variable),
+ * and how to set it again: for a refusal of it (a 401), which must say which key to fix, never its value.
+ */
+export function credentialSource(provider: object, site: string | undefined): { readonly name: string; readonly fix: string } {
+  const conf = configs.get(provider);
+  if (site !== undefined) {
+    const entry: Partial<Record<string, unknown>> = conf?.sites?.[site] ?? {};
+    const key = typeof entry.accessToken === "string" && entry.accessToken !== "" ? "accessToken" : "apiKey";
+    return {
+      name: `billing:sites["${site}"].${key}`,
+      fix: `set the site's ${key} in \`pulumi config set --secret billing:sites '{…}'\``,
+    };
+  }
+  // The settings' rule: config first, then the environment (settingsFor); exactly one of the two credentials is usable.
+  const s = settingsFor(provider, undefined);
+  const key = s.apiKey !== undefined ? "apiKey" : "accessToken";
+  const env = ENV[key] as string;
+  if (conf?.top[key] === undefined && process.env[env])
+    return { name: `the environment variable ${env}`, fix: `export ${env}=${PLACEHOLDERS[key]}` };
+  return { name: `billing:${key}`, fix: `run ${setCommand(key, PLACEHOLDERS[key])}` };
+}
+
 /** The client for `site`, reused across calls in this process. */
 /**
  * How long a read of a price point waits for others of its product's before they go out as one list: the engine asks

@@ -8,6 +8,7 @@ import {
   failuresOf,
   isUnknown,
   notice,
+  onTopLevel,
   PREVIEW_KEY,
   partialFailure,
   UNKNOWN,
@@ -20,6 +21,7 @@ import { clientFor, configuredFromRecord, siteCheck, siteLabel } from "./config"
 import { diffDetail, withDetail } from "./diff-detail";
 import { withRecordedKeyAdvice } from "./recorded-config";
 import { noteDeclared, type ReferenceCheck, referenceCheck } from "./references";
+import { reported } from "./reported";
 
 /** Props as the engine hands them over: the one place they are untyped, read by the functions below and nowhere else. */
 type EngineProps = Parameters<dynamic.ResourceProvider["create"]>[0];
@@ -227,8 +229,9 @@ export function provide<K extends string, In extends z.ZodObject, Out extends z.
           : undefined;
       const checked = stable ? { ...news, ...Object.fromEntries(Object.entries(stable).filter(([k]) => !accepted.includes(k))) } : news;
       // Not a declared input: diff, create and update read declared keys only, so it never causes a change.
-      if (preview) return { inputs: { ...checked, [PREVIEW_KEY]: preview }, failures };
-      return { inputs: checked, failures };
+      const failed = failures.map((f) => onTopLevel(f, accepted));
+      if (preview) return { inputs: { ...checked, [PREVIEW_KEY]: preview }, failures: failed };
+      return { inputs: checked, failures: failed };
     },
 
     async diff(_provider, id, olds, news) {
@@ -298,6 +301,6 @@ export function provideAll<R extends { readonly [K in keyof R]: { readonly kind:
   // Each entry is a KindModule (the registry's own type says so); its types do not matter here.
   const modules = Object.values<unknown>(registry) as KindModule<Kind, object>[];
   for (const [key, module] of Object.entries<unknown>(registry))
-    out[key] = provide(module as KindModule<Kind, object>, catalogImporter(modules, key), referenceCheck(modules, key));
+    out[key] = reported(provide(module as KindModule<Kind, object>, catalogImporter(modules, key), referenceCheck(modules, key)));
   return out as { readonly [K in keyof R]: ProvidedKind };
 }

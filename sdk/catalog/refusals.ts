@@ -60,9 +60,13 @@ export function propertyOfKey(key: string): string {
   return KEYS[key] ?? camel(key);
 }
 
-/** `Label: message` → the label's property and the message, when the label is one the service uses. */
+/**
+ * `Label: message` → the label's property and the message, when the label is one the service uses; also the
+ * unlabelled `Label must …` a component create answers for a taken handle ("Handle must be unique within a Site.",
+ * the contract's createPrepaidUsageComponent example, beside "Name: must be unique - that value has been taken.").
+ */
 function labelled(message: string): { property: string; rest: string } | undefined {
-  const m = /^([A-Za-z][A-Za-z ]{0,40}): (.+)$/s.exec(message);
+  const m = /^([A-Za-z][A-Za-z ]{0,40}): (.+)$/s.exec(message) ?? /^([A-Za-z][A-Za-z ]{0,40}?) (must .+)$/s.exec(message);
   const property = m ? LABELS[m[1].toLowerCase()] : undefined;
   return m && property ? { property, rest: m[2] } : undefined;
 }

@@ -88,6 +88,9 @@ describe("billing-catalog export", () => {
     const tty = await run(["export", "--site", sim.url, "--out", tmp(), "--format", "snapshot"], { progress: true });
     expect(tty.stderr).toMatch(/\rexport: \d+ objects read \(\d+ lists, \d+ to go\)/);
     expect(tty.stderr).toMatch(new RegExp(`export: 36 objects read \\(\\d+ lists, 0 to go\\)${"\u001b"}\\[K\n$`));
+    // The first list read is counted in the singular, as is a single object.
+    expect(tty.stderr).toMatch(/\rexport: \d+ objects? read \(1 list, \d+ to go\)/);
+    expect(tty.stderr).not.toMatch(/\b1 (objects|lists)\b/);
     const plain = await run(["export", "--site", sim.url, "--out", tmp(), "--format", "snapshot"]);
     expect(plain.stderr).toBe("");
   });
@@ -114,7 +117,16 @@ describe("billing-catalog export", () => {
       ],
       [["export", "--site", sim.url, "--out", tmp()], {}, /BILLING_API_KEY is not set/],
       [["export", "--site", "not a site", "--out", tmp()], { BILLING_API_KEY: SECRET_KEY }, /give the site's URL/],
-      [["export", "--site", sim.url, "--out", tmp()], { BILLING_API_KEY: "sk_wrong_key_000000000" }, /401/],
+      [
+        ["export", "--site", sim.url, "--out", tmp()],
+        { BILLING_API_KEY: "sk_wrong_key_000000000" },
+        /^billing-catalog: the site refused the API key in BILLING_API_KEY \(401 Unauthorized to GET \/product_families\.json\): set BILLING_API_KEY to the site's API key\n$/,
+      ],
+      [
+        ["export", "--site", sim.url, "--out", tmp(), "--key-env", "STAGING_KEY"],
+        { STAGING_KEY: "sk_wrong_key_000000000" },
+        /^billing-catalog: the site refused the API key in STAGING_KEY \(401 Unauthorized to GET \/product_families\.json\): set STAGING_KEY to the site's API key\n$/,
+      ],
       [["diff", sim.url], { BILLING_API_KEY: SECRET_KEY }, /give two catalogs/],
       [["frobnicate"], {}, /unknown command "frobnicate"/],
     ];
@@ -160,7 +172,9 @@ describe("billing-catalog diff", () => {
     // Each side's variable is its own: B with A's key is refused by B.
     const wrong = await run(["diff", a.url, b.url], { env });
     expect(wrong.code).toBe(2);
-    expect(wrong.stderr).toMatch(/401/);
+    expect(wrong.stderr).toMatch(
+      /^billing-catalog: the site refused the API key in BILLING_API_KEY \(401 Unauthorized to GET [^)]+\): set BILLING_API_KEY to the site's API key\n$/,
+    );
     expect((await run(["diff", a.url, b.url, "--b-key-env", "MISSING_KEY"], { env })).stderr).toMatch(/MISSING_KEY is not set/);
     expect((await run(["diff", a.url, b.url, "--b-key-env", "sk-live/abc"], { env })).stderr).toMatch(
       /give the name of an environment variable/,

@@ -95,6 +95,17 @@ export const PATCHES: { what: string; why: string; apply(ops: Operation[]): void
     },
   },
   {
+    what: "POST /components/{component_id}/price_points.json answers 422 with an object of field lists",
+    why:
+      "the contract lists no 422 for this create; the vendor's client reads it as ErrorArrayMapResponse " +
+      "(maxio-com/ab-typescript-sdk src/controllers/componentPricePointsController.ts, createComponentPricePoint), the shape " +
+      "the contract publishes for the same price point's update",
+    apply: (ops) => {
+      const update = ops.find((o) => o.operationId === "updateComponentPricePoint")!.op;
+      ops.find((o) => o.operationId === "createComponentPricePoint")!.op.responses["422"] = update.responses["422"];
+    },
+  },
+  {
     what: "every operation may answer 422 with an error list",
     why: "the contract lists 422 only for some operations; a body or query the service cannot use is refused in its usual error format",
     apply: (ops) => {

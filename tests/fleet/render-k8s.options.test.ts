@@ -165,6 +165,14 @@ describe("renderJob: an option given wrong, its whole message", () => {
     expect(await outcome(over)).toStrictEqual({ error: "RenderOptionsError", message });
   });
 
+  it("a fleet of one site counts it in the singular", async () => {
+    const one = FLEET_YAML.replace("  - name: b-site\n  - name: c-site\n", "");
+    expect(await outcome({ completions: 2 }, one)).toStrictEqual({
+      error: "RenderOptionsError",
+      message: "completions: a whole number from 1 to 1 (the number of shards; this fleet has 1 site); got 2",
+    });
+  });
+
   it("the error is a RenderOptionsError by its class and name", async () => {
     const fleet = await parseFleet(FLEET_YAML, FLEET_FILE);
     let thrown: unknown;

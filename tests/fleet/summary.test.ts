@@ -119,6 +119,11 @@ describe("summaryTable", () => {
     );
     expect(table.split("\n").slice(-2)).toEqual(["preview: 2 of 2 sites succeeded in 62.5 s", ""]);
   });
+
+  it("counts one site in the singular", async () => {
+    const table = await summaryTable(fleetReport([siteReport("us-store", "succeeded")], { operation: "preview" }));
+    expect(table.split("\n").slice(-2)).toEqual(["preview: 1 of 1 site succeeded in 62.5 s", ""]);
+  });
 });
 
 describe("summaryTable's colour is the caller's, whatever cli-table3's colour library guessed", () => {

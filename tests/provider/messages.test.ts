@@ -1,8 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { subscriptionMigrationProvider, webhookEndpointProvider, webhookReplayProvider, webhookSettingsProvider } from "../../provider";
+import {
+  componentProvider,
+  subscriptionMigrationProvider,
+  webhookEndpointProvider,
+  webhookReplayProvider,
+  webhookSettingsProvider,
+} from "../../provider";
 import { WEBHOOK_EVENTS } from "../../sdk";
 import type { Simulator } from "../../simulator";
-import { captureOutput, configured, configureRequest, KEY } from "./support";
+import { captureOutput, configured, configureRequest, KEY, pathsOf, unnested } from "./support";
 
 // The messages a newcomer meets in `pulumi preview`, in the user's words: a missing top-level
 // credential is the stack's problem, not an input's; an event error lists the accepted events, and
@@ -69,7 +75,7 @@ describe("a missing top-level credential", () => {
     const p = { ...webhookSettingsProvider };
     await p.configure!(configureRequest({ "billing:apiKey": KEY }));
     const { failures } = await p.check!({}, { webhooksEnabled: true });
-    expect(failures?.map((f) => f.property)).toEqual([""]);
+    expect(pathsOf(failures)).toEqual([""]);
     expect(failures![0].reason).toMatch(
       /billing:subdomain: needs the site's subdomain.*Set `pulumi config set billing:subdomain <subdomain>` \(or BILLING_SUBDOMAIN\)/,
     );
@@ -81,7 +87,7 @@ describe("a missing top-level credential", () => {
     const p = { ...webhookSettingsProvider };
     await p.configure!(configureRequest({}));
     const { failures } = await p.check!({}, { webhooksEnabled: true, site: "eu" });
-    expect(failures?.map((f) => f.property)).toEqual(["site"]);
+    expect(pathsOf(failures)).toEqual(["site"]);
     expect(failures![0].reason).toMatch(
       /site "eu" is not an entry of the stack config billing:sites.*pulumi config set --secret billing:sites/,
     );
@@ -101,8 +107,8 @@ describe("event errors name the property, the bad value and the accepted events"
     const c = await configured(webhookEndpointProvider);
     sim = c.sim;
     const { failures } = await c.provider.check!({}, { url: "https://hooks.example.com/billing", events });
-    expect(failures?.map((f) => f.property)).toEqual([property]);
-    const reason = failures![0].reason;
+    expect(pathsOf(failures)).toEqual([property]);
+    const reason = unnested(failures)[0].reason;
     expect(reason).toMatch(start);
     expect(reason).toContain(`the accepted events are ${WEBHOOK_EVENTS.join(", ")}`);
     expect(reason).not.toMatch(INTERNAL);
@@ -167,5 +173,38 @@ describe("no failure or error of the providers cites an internal path", () => {
     expect(messages.length).toBeGreaterThan(15);
     for (const m of messages) expect(m, m).not.toMatch(INTERNAL);
     expect(text).not.toMatch(/dist\/|node_modules|\.ts:/);
+  });
+});
+
+describe("a failure inside a list input", () => {
+  let sim: Simulator | undefined;
+  afterEach(async () => sim?.close());
+
+  // The engine prints a failure as `property P value {V}`, V looked up by P among the inputs: for
+  // `prices.1.startingQuantity` it found none and printed `value {<nil>}` for a value the user set (50).
+  it("overlapping tiers: on `prices`, the tier's path and its value in the reason", async () => {
+    const c = await configured(componentProvider);
+    sim = c.sim;
+    const news = {
+      productFamily: "handle:plans",
+      kind: "metered",
+      handle: "texts",
+      name: "Texts",
+      unitName: "message",
+      pricingScheme: "tiered",
+      prices: [
+        { startingQuantity: 1, endingQuantity: 100, unitPrice: "0.02" },
+        { startingQuantity: 50, unitPrice: "0.01" },
+      ],
+    };
+    const { failures } = await c.provider.check!({}, news);
+    expect(failures).toEqual([
+      {
+        property: "prices",
+        reason:
+          "prices[1].startingQuantity: must be 101 (one past prices[0]'s endingQuantity 100): prices[1] starting at 50 overlaps prices[0]",
+      },
+    ]);
+    expect(c.sim.requests).toEqual([]);
   });
 });

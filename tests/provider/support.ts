@@ -180,3 +180,40 @@ export function thrown(f: () => unknown): unknown {
   }
   return undefined;
 }
+
+type Failures = readonly { readonly property: string; readonly reason: string }[] | undefined;
+
+/**
+ * check()'s failures with each nested one at its own path again: check reports a failure on a nested property
+ * (`prices.1.startingQuantity`) on its top-level input (`prices`), the path leading the reason
+ * ("prices[1].startingQuantity: …"), as the engine prints no value for a nested property.
+ */
+export function unnested(failures: Failures): { property: string; reason: string }[] {
+  return (failures ?? []).map(({ property, reason }) => {
+    const led = leadingPath(reason, property);
+    return led ? { property: led.segments.join("."), reason: reason.slice(led.length) } : { property, reason };
+  });
+}
+
+/** The path that leads a reason (`prices[1].startingQuantity: `, `selector["ids[0]"]: `) under `top`: its segments and length. */
+function leadingPath(reason: string, top: string): { segments: string[]; length: number } | undefined {
+  if (!reason.startsWith(top)) return undefined;
+  const segments = [top];
+  let at = top.length;
+  for (;;) {
+    const rest = reason.slice(at);
+    const m = /^\.([A-Za-z_$][\w$]*)/.exec(rest) ?? /^\[(\d+)\]/.exec(rest) ?? /^\[("(?:[^"\\]|\\.)*")\]/.exec(rest);
+    if (!m) break;
+    segments.push(m[1].startsWith('"') ? (JSON.parse(m[1]) as string) : m[1]);
+    at += m[0].length;
+  }
+  if (segments.length === 1 || !reason.startsWith(": ", at)) return undefined;
+  return { segments, length: at + 2 };
+}
+
+/** The paths check() failed on, nested ones at their own path (see {@link unnested}). */
+export const pathsOf = (failures: Failures): string[] => unnested(failures).map((f) => f.property);
+
+/** The reason of the failure on `path` (nested or not), without the path that leads it; undefined if none. */
+export const reasonAt = (failures: Failures, path: string): string | undefined =>
+  unnested(failures).find((f) => f.property === path)?.reason;

@@ -72,7 +72,9 @@ describe("POST /components/{id}/price_points.json", () => {
       body: { price_point: { name: "W", handle: "wholesale", pricing_scheme: "per_unit", prices: tiers([1, null, 1]) } },
     });
     expect(taken.status).toBe(422);
-    expect(taken.body).toEqual({ errors: ["Handle: This handle is already in use."] });
+    // An object of field lists, as the vendor's client reads this create's 422 (ErrorArrayMapResponse) and the
+    // contract publishes the same price point's update's.
+    expect(taken.body).toEqual({ errors: { handle: ["Handle: This handle is already in use."] } });
     const other = await call(sim, "POST", "/components/32/price_points.json", {
       body: {
         price_point: {
@@ -92,7 +94,7 @@ describe("POST /components/{id}/price_points.json", () => {
     const res = await call(sim, "POST", "/components/32/price_points.json", {
       body: { price_point: { name: "X", pricing_scheme: "per_unit", prices: tiers([1, null, 1]) } },
     });
-    expect(res.body).toEqual({ errors: ["Overage pricing: cannot be blank."] });
+    expect(res.body).toEqual({ errors: { overage_pricing: ["Overage pricing: cannot be blank."] } });
     sim.addComponent({ familyHandle: "saas", kind: "metered", handle: "old", archived: true });
     const archived = await call(sim, "POST", "/components/handle:old/price_points.json", {
       body: { price_point: { name: "X", pricing_scheme: "per_unit", prices: tiers([1, null, 1]) } },

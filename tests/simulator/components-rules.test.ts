@@ -73,12 +73,7 @@ const RULES: [string, string, Record<string, unknown>, string[]][] = [
     ["Unit price: must be a number of 0 or more with at most 8 decimal places."],
   ],
   ["a fractional quantity", "metered", metered({ prices: [p("1.5", null)] }), ["Starting quantity: must be a whole number of 0 or more."]],
-  [
-    "a handle taken",
-    "metered",
-    metered({ handle: "taken", prices: [p(1, null)] }),
-    ["API Handle: must be unique - that value has been taken."],
-  ],
+  ["a handle taken", "metered", metered({ handle: "taken", prices: [p(1, null)] }), ["Handle must be unique within a Site."]],
   [
     "a handle in capitals",
     "metered",

@@ -113,7 +113,19 @@ describe("POST /product_families/{id}/<kind>_components.json", () => {
     sim.addComponent({ familyHandle: "other", kind: "metered", handle: "old", archived: true });
     const res = await call(sim, "POST", "/product_families/9001/metered_components.json", { body: body("metered", { handle: "old" }) });
     expect(res.status).toBe(422);
-    expect(res.body).toEqual({ errors: ["API Handle: must be unique - that value has been taken."] });
+    expect(res.body).toEqual({ errors: ["Handle must be unique within a Site."] });
+  });
+
+  it("a taken handle comes first, as in the contract's example (createPrepaidUsageComponent's 422)", async () => {
+    const sim = await site();
+    sim.addComponent({ familyHandle: "saas", kind: "metered", handle: "texts" });
+    const res = await call(sim, "POST", "/product_families/9001/metered_components.json", {
+      body: body("metered", { handle: "texts", pricing_scheme: "tiered", unit_price: undefined, prices: [] }),
+    });
+    expect(res).toMatchObject({
+      status: 422,
+      body: { errors: ["Handle must be unique within a Site.", "At least 1 price bracket must be defined"] },
+    });
   });
 });
 

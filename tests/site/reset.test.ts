@@ -155,7 +155,9 @@ describe("billing-site reset", () => {
     const sim = await site({ clearDataDelayMs: 0 });
     const wrong = await run(["reset", "--scope", "customers", "--site", sim.url], { BILLING_API_KEY: "sk_wrong_key_11223344" });
     expect(wrong.code).toBe(2);
-    expect(wrong.stderr).toMatch(/^billing-site: .*401/);
+    expect(wrong.stderr).toMatch(
+      /^billing-site: the site refused the API key in BILLING_API_KEY \(401 Unauthorized to GET \/site\.json\): set BILLING_API_KEY to the site's API key\n$/,
+    );
     expect(wrong.stderr).not.toContain("sk_wrong_key_11223344");
     expect(clears(sim)).toEqual([]);
     const other = await run(["reset", "--scope", "customers", "--site", sim.url, "--key-env", "CI_SITE_KEY"], {

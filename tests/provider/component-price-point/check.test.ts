@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Simulator } from "../../../simulator";
+import { pathsOf, reasonAt } from "../support";
 import { startSite, volume } from "./site";
 
 /** ComponentPricePoint's check: prices and overage tiers named before anything is sent, every bad tier at once. */
@@ -71,8 +72,8 @@ describe("ComponentPricePoint: check names prices or overagePricing.prices befor
   ])("%s", async (_, change, property, reason) => {
     const { points } = await setup();
     const { failures } = await points.check!({}, { ...volume, ...change });
-    expect(failures?.map((f) => f.property)).toContain(property);
-    expect(failures?.find((f) => f.property === property)?.reason).toMatch(reason);
+    expect(pathsOf(failures)).toContain(property);
+    expect(reasonAt(failures, property)).toMatch(reason);
     expect(sim.requests).toEqual([]);
   });
 
@@ -89,7 +90,7 @@ describe("ComponentPricePoint: check names prices or overagePricing.prices befor
         ],
       },
     );
-    expect([...new Set(failures?.map((f) => f.property))].sort()).toEqual([
+    expect([...new Set(pathsOf(failures))].sort()).toEqual([
       "handle",
       "prices.0.startingQuantity",
       "prices.0.unitPrice",

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Simulator } from "../../../simulator";
-import { captureOutput } from "../support";
+import { captureOutput, unnested } from "../support";
 import { auth, label, prepaidWithOverage, startSite, steps, volume } from "./site";
 
 /**
@@ -37,7 +37,7 @@ describe("ComponentPricePoint currency prices", () => {
     ],
   ])("%s: a failure naming the field, nothing sent", async (_, inputs, property, reason) => {
     const { points } = await setup();
-    expect((await points.check!({}, inputs)).failures).toStrictEqual([{ property, reason }]);
+    expect(unnested((await points.check!({}, inputs)).failures)).toStrictEqual([{ property, reason }]);
     expect(steps(sim)).toEqual([]);
   });
 
@@ -86,7 +86,7 @@ describe("ComponentPricePoint currency prices", () => {
   it("a prepaid price point: one price per tier, then per overage tier; the overage's left out is a failure before anything is sent", async () => {
     const { points } = await setup();
     const own = { ...prepaidWithOverage, useSiteExchangeRate: false };
-    expect((await points.check!({}, { ...own, currencyPrices: { EUR: [1.8] } })).failures).toStrictEqual([
+    expect(unnested((await points.check!({}, { ...own, currencyPrices: { EUR: [1.8] } })).failures)).toStrictEqual([
       {
         property: "currencyPrices.EUR",
         reason:

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mutations, UNKNOWN } from "../support";
+import { mutations, pathsOf, reasonAt, UNKNOWN } from "../support";
 import { couponSite, label, spring } from "./site";
 
 /**
@@ -25,8 +25,8 @@ describe("Coupon check", () => {
     ])("%s", async (_, inputs, property, reason) => {
       const { coupons, sim } = await setup();
       const { failures } = await coupons.check!({}, inputs);
-      expect(failures?.map((f) => f.property)).toContain(property);
-      expect(failures?.find((f) => f.property === property)?.reason).toMatch(reason);
+      expect(pathsOf(failures)).toContain(property);
+      expect(reasonAt(failures, property)).toMatch(reason);
       expect(mutations(sim)).toEqual([]);
     });
 
@@ -48,7 +48,7 @@ describe("Coupon check", () => {
       const unknown = await coupons.check!({}, { ...spring, code: UNKNOWN, restrictedProducts: [UNKNOWN, "handle:pro"] });
       expect(unknown.failures).toEqual([]);
       const bad = await coupons.check!({}, { ...spring, restrictedProducts: [UNKNOWN, "handle:nosuch"] });
-      expect(bad.failures?.map((f) => f.property)).toEqual(["restrictedProducts"]);
+      expect(pathsOf(bad.failures)).toEqual(["restrictedProducts"]);
     });
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Simulator } from "../../../simulator";
+import { pathsOf } from "../support";
 import { declared, offerSite } from "./site";
 
 /**
@@ -45,7 +46,7 @@ describe("Offer check", () => {
   ])("a bad %s: %j", async (property, bad, reason) => {
     const { offers } = await setup();
     const { failures } = await offers.check!({}, { ...declared, ...bad });
-    expect(failures?.map((f) => f.property)).toEqual([property]);
+    expect(pathsOf(failures)).toEqual([property]);
     expect(failures?.[0]?.reason).toMatch(reason);
     expect(sim.requests.filter((r) => r.path.startsWith("/offers"))).toEqual([]);
   });
@@ -76,7 +77,7 @@ describe("Offer check", () => {
   ])("a %s that names nothing at the site: %j", async (property, bad, reason) => {
     const { offers } = await setup();
     const { failures } = await offers.check!({}, { ...declared, ...bad });
-    expect(failures?.map((f) => f.property)).toEqual([property]);
+    expect(pathsOf(failures)).toEqual([property]);
     expect(failures?.[0]?.reason).toMatch(reason);
     expect(sim.requests.filter((r) => r.method !== "GET")).toEqual([]);
   });
@@ -84,7 +85,7 @@ describe("Offer check", () => {
   it("a missing product and name are named", async () => {
     const { offers } = await setup();
     const { failures } = await offers.check!({}, { handle: "x" });
-    expect(failures?.map((f) => f.property).sort()).toEqual(["name", "product"]);
+    expect(pathsOf(failures).sort()).toEqual(["name", "product"]);
   });
 
   it("references by id, in another order, diff as the same offer", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Simulator } from "../../../simulator";
-import { mutations, UNKNOWN } from "../support";
+import { mutations, pathsOf, UNKNOWN, unnested } from "../support";
 import { annual, pricePointSite } from "./site";
 
 /**
@@ -51,21 +51,21 @@ describe("ProductPricePoint check of currency prices", () => {
   ])("%s: a failure naming the currency and the role", async (_, pricing, currencyPrices, property, reason) => {
     const { points } = await setup();
     const { failures } = await points.check!({}, { ...own, ...pricing, currencyPrices });
-    expect(failures).toStrictEqual([{ property, reason }]);
+    expect(unnested(failures)).toStrictEqual([{ property, reason }]);
     expect(mutations(sim)).toEqual([]);
   });
 
   it("currency prices while following the exchange rate (the service's default): refused naming useSiteExchangeRate", async () => {
     const { points } = await setup();
     const { failures } = await points.check!({}, { ...annual, currencyPrices: { EUR: { baseline: 9 } } });
-    expect(failures!.map((f) => f.property)).toEqual(["useSiteExchangeRate"]);
+    expect(pathsOf(failures)).toEqual(["useSiteExchangeRate"]);
     expect(failures![0].reason).toMatch(/^must be false with currencyPrices: /);
   });
 
   it("a malformed map: the schema's failure, nothing read", async () => {
     const { points } = await setup();
     const { failures } = await points.check!({}, { ...own, currencyPrices: { eur: { baseline: -1 } } });
-    expect(failures).toEqual([
+    expect(unnested(failures)).toEqual([
       { property: "currencyPrices.eur", reason: "must be an object from currency code to { baseline, trial?, initial? }, e.g. { EUR: … }" },
     ]);
     expect(siteReads(sim)).toBe(0);
@@ -76,7 +76,7 @@ describe("ProductPricePoint check of currency prices", () => {
   it("an unknown role in a currency's amounts: the failure names the roles accepted", async () => {
     const { points } = await setup();
     const { failures } = await points.check!({}, { ...own, currencyPrices: { EUR: { baseline: 9, setup: 1 } } });
-    expect(failures).toEqual([
+    expect(unnested(failures)).toEqual([
       { property: "currencyPrices.EUR.setup", reason: "is not a known property (accepted: baseline, trial, initial)" },
     ]);
     expect(mutations(sim)).toEqual([]);
@@ -97,7 +97,7 @@ describe("ProductPricePoint check of currency prices", () => {
       {},
       { ...own, initialChargeInCents: UNKNOWN, currencyPrices: { EUR: { baseline: 9 }, XTS: { baseline: 1 } } },
     );
-    expect(failures!.map((f) => f.property)).toEqual(["currencyPrices.XTS"]);
+    expect(pathsOf(failures)).toEqual(["currencyPrices.XTS"]);
   });
 
   it("a change of currency amounts: a pricing change in money, per currency, applied in place", async () => {

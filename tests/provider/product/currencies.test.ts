@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { productProvider } from "../../../provider";
 import type { Simulator } from "../../../simulator";
-import { captureOutput, changeBaselineOutside, configureRequest, KEY, mutations } from "../support";
+import { captureOutput, changeBaselineOutside, configureRequest, KEY, mutations, pathsOf, unnested } from "../support";
 import { auth, type Json, launch, productSite, steps } from "./site";
 
 /**
@@ -79,14 +79,14 @@ describe("Product currency prices", () => {
     ])("%s: a failure naming the currency and the role", async (_, currencyPrices, base, property, reason) => {
       const products = await setup();
       const { failures } = await products.check!({}, { ...base, currencyPrices });
-      expect(failures).toStrictEqual([{ property, reason }]);
+      expect(unnested(failures)).toStrictEqual([{ property, reason }]);
       expect(mutations(sim)).toEqual([]);
     });
 
     it("currency prices on a default that follows the exchange rate (the service's default): refused naming useSiteExchangeRate", async () => {
       const products = await setup();
       const { failures } = await products.check!({}, { ...launch, currencyPrices: { EUR: { baseline: 9 } } });
-      expect(failures!.map((f) => f.property)).toEqual(["useSiteExchangeRate"]);
+      expect(pathsOf(failures)).toEqual(["useSiteExchangeRate"]);
       expect(failures![0].reason).toMatch(/^must be false with currencyPrices: /);
       expect(mutations(sim)).toEqual([]);
     });

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import {
   isUnknown,
   notice,
+  onTopLevel,
   partialFailure,
   setNoticeSink,
   siteFailure,
@@ -20,6 +21,30 @@ import { captureOutput } from "../support";
 afterEach(() => setNoticeSink(undefined));
 
 describe("the engine's helpers", () => {
+  it("onTopLevel: a nested failure on its top-level input, the path as JavaScript writes it leading the reason", () => {
+    const inputs = ["prices", "currencyPrices", "selector", "url"];
+    expect(onTopLevel({ property: "prices.1.startingQuantity", reason: "overlaps prices[0]" }, inputs)).toEqual({
+      property: "prices",
+      reason: "prices[1].startingQuantity: overlaps prices[0]",
+    });
+    expect(onTopLevel({ property: "currencyPrices.EUR.0", reason: "r" }, inputs)).toEqual({
+      property: "currencyPrices",
+      reason: "currencyPrices.EUR[0]: r",
+    });
+    // A key that is no identifier is quoted, so that the path reads as one.
+    expect(onTopLevel({ property: "selector.ids[0]", reason: "r" }, inputs)).toEqual({
+      property: "selector",
+      reason: 'selector["ids[0]"]: r',
+    });
+    // A top-level failure, one on no property, and an unknown key holding a dot stay as they are.
+    for (const f of [
+      { property: "url", reason: "r" },
+      { property: "", reason: "r" },
+      { property: "a.b", reason: "is not an input" },
+    ])
+      expect(onTopLevel(f, inputs)).toBe(f);
+  });
+
   it("isUnknown: the placeholder itself, inside arrays and objects, at any depth; nothing else", () => {
     expect(isUnknown(UNKNOWN)).toBe(true);
     expect(isUnknown([1, [2, UNKNOWN]])).toBe(true);

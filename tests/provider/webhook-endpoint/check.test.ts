@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Simulator } from "../../../simulator";
-import { UNKNOWN } from "../support";
+import { pathsOf, UNKNOWN } from "../support";
 import { EVENTS, endpointSite, HOOK } from "./site";
 
 /**
@@ -50,7 +50,7 @@ describe("WebhookEndpoint check", () => {
   ])("%o fails on %s alone, saying what is accepted, and sends nothing", async (news, property, reason) => {
     const p = await setup();
     const { failures } = await p.check!({}, news);
-    expect(failures?.map((f) => f.property)).toEqual([property]);
+    expect(pathsOf(failures)).toEqual([property]);
     expect(failures![0].reason).toMatch(reason);
     expect(sim.requests).toHaveLength(0);
   });

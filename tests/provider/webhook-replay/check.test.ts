@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Simulator } from "../../../simulator";
-import { UNKNOWN } from "../support";
+import { UNKNOWN, unnested } from "../support";
 import { replaySite } from "./site";
 
 /**
@@ -26,7 +26,7 @@ describe("WebhookReplay check", () => {
   ])("check %o fails on %s, sending nothing", async (news, property, reason) => {
     const p = await setup();
     const { failures } = await p.check!({}, news);
-    const f = failures?.find((x) => x.property === property || x.property.startsWith(`${property}`));
+    const f = unnested(failures).find((x) => x.property === property || x.property.startsWith(`${property}`));
     expect(f, JSON.stringify(failures)).toBeDefined();
     expect(f!.reason).toMatch(reason);
     expect(sim.requests).toHaveLength(0);

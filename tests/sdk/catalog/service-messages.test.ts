@@ -48,6 +48,32 @@ describe("the service's refusals in the caller's words (catalogErrorMessages)", 
   });
 });
 
+describe("the refusals of a taken handle or name, in each shape the service words them", () => {
+  it("a component create's list (the contract's example): the unlabelled handle message and the labelled name one", () => {
+    expect(
+      catalogErrorMessages({ errors: ["Handle must be unique within a Site.", "Name: must be unique - that value has been taken."] }),
+    ).toStrictEqual(["handle: must be unique within a Site.", "name: must be unique - that value has been taken."]);
+  });
+
+  it("a component price point create's object of field lists (the vendor's client's ErrorArrayMapResponse), and the older list", () => {
+    expect(catalogErrorMessages({ errors: { handle: ["Handle: This handle is already in use."] } })).toStrictEqual([
+      "handle: This handle is already in use.",
+    ]);
+    expect(catalogErrorMessages({ errors: { handle: ["Handle must be unique within a Site."] } })).toStrictEqual([
+      "handle: must be unique within a Site.",
+    ]);
+    expect(catalogErrorMessages({ errors: ["Handle: This handle is already in use."] })).toStrictEqual([
+      "handle: This handle is already in use.",
+    ]);
+  });
+
+  it("a message that only starts with a word that is no label stays as it is", () => {
+    expect(
+      catalogErrorMessages({ errors: ["Metafield name must be unique for the Attachment Type", "Price point must be live"] }),
+    ).toStrictEqual(["Metafield name must be unique for the Attachment Type", "Price point must be live"]);
+  });
+});
+
 describe("the service's field labels, each mapped to the caller's property", () => {
   beforeEach(() => {
     vi.resetModules();

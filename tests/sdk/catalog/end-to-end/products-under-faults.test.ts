@@ -240,7 +240,7 @@ describe("what a read-back does not count as the object created", () => {
     svc.fault({ kind: "503-before", method: "POST" });
     const err = await billing.createProduct(f.id, { handle: "pro", name: "Pro again", ...MONTHLY }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BillingApiError);
-    expect(err).toMatchObject({ status: 422, errors: ["Handle must be unique within a Site."] });
+    expect(err).toMatchObject({ status: 422, errors: ["handle: must be unique within a Site."] });
     expect(svc.seen()).toStrictEqual([
       `POST /product_families/${f.id}/products.json`,
       "GET /products/handle/pro.json",

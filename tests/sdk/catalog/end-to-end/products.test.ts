@@ -178,7 +178,7 @@ describe("products", () => {
     await billing.createProduct(f.id, { handle: "pro", name: "Pro", ...MONTHLY });
     await expect(billing.createProduct(f.id, { handle: "pro", name: "Pro 2", ...MONTHLY })).rejects.toMatchObject({
       status: 422,
-      errors: ["Handle must be unique within a Site."],
+      errors: ["handle: must be unique within a Site."],
     });
     const sent = svc.requests.length;
     const err = await billing
