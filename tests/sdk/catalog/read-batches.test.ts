@@ -11,8 +11,9 @@ import { rejection, site } from "../helpers";
 const WINDOW = 20;
 const paths = (requests: readonly { method: string; path: string }[]) => requests.map((r) => `${r.method} ${r.path}`);
 
-async function product() {
-  const s = await site({}, { readBatchWindowMs: WINDOW });
+/** Product `rocket` with price points `rocket-a` and `rocket-b` (archived); the client batches reads unless told otherwise. */
+async function product(client: { readBatchWindowMs?: number } = { readBatchWindowMs: WINDOW }) {
+  const s = await site({}, client);
   s.sim.addProductFamily({ handle: "plans", name: "Plans" });
   const p = s.sim.addProduct({ handle: "rocket", familyHandle: "plans", name: "Rocket", priceInCents: 4900 });
   const a = await s.billing.createPricePoint(p.id, {
@@ -86,27 +87,11 @@ describe("reads of a product's price points, batched (readBatchWindowMs)", () =>
   });
 
   it("off by default: each read by id", async () => {
-    const s = await site();
-    s.sim.addProductFamily({ handle: "plans", name: "Plans" });
-    const p = s.sim.addProduct({ handle: "rocket", familyHandle: "plans", name: "Rocket", priceInCents: 4900 });
-    const a = await s.billing.createPricePoint(p.id, {
-      name: "A",
-      handle: "rocket-a",
-      priceInCents: 100,
-      interval: 1,
-      intervalUnit: "month",
-    });
-    const b = await s.billing.createPricePoint(p.id, {
-      name: "B",
-      handle: "rocket-b",
-      priceInCents: 200,
-      interval: 1,
-      intervalUnit: "month",
-    });
-    s.sim.reset();
-    await Promise.all([s.billing.readPricePoint(p.id, a.id), s.billing.readPricePoint(p.id, b.id)]);
-    expect(s.sim.requests.length).toBe(2);
-    expect(paths(s.sim.requests).every((r) => /\/price_points\/[0-9]+\.json$/.test(r))).toBe(true);
+    const { billing, sim, productId, a, b } = await product({});
+    await Promise.all([billing.readPricePoint(productId, a.id), billing.readPricePoint(productId, b.id)]);
+    expect(paths(sim.requests).sort()).toEqual(
+      [`GET /products/${productId}/price_points/${a.id}.json`, `GET /products/${productId}/price_points/${b.id}.json`].sort(),
+    );
   });
 
   it("a bad id is refused by the read itself, before anything is sent", async () => {
