@@ -25,6 +25,11 @@ const ADVICE =
   "send the one recorded then: run them with --run-program (or set PULUMI_RUN_PROGRAM=true), or run `pulumi up` first, " +
   "to use the stack's current configuration";
 
+/** The advice {@link withRecordedKeyAdvice} gave `err`, for a rewording of the refusal to keep (reported.ts); else "". */
+export function recordedKeyAdvice(err: Error): string {
+  return err.message.endsWith(ADVICE) ? ADVICE : "";
+}
+
 /** A refusal of the credentials (401) with {@link ADVICE}; any other error as it is. */
 export function withRecordedKeyAdvice(err: unknown): unknown {
   if (!(err instanceof BillingApiError) || err.status !== 401) return err;

@@ -76,9 +76,9 @@ describe("a key rotated on a dynamic-provider stack that ran before (examples/we
   it("refresh, up --refresh and destroy send the key recorded at the last up, and the refusal says what to run", async () => {
     await rotate();
     for (const [args, request] of [
-      [["refresh", "--yes", "--skip-preview"], /GET \/endpoints\.json failed with 401/],
-      [["up", "--yes", "--skip-preview", "--refresh"], /GET \/endpoints\.json failed with 401/],
-      [["destroy", "--yes", "--skip-preview"], /PUT \/endpoints\/\d+\.json failed with 401/],
+      [["refresh", "--yes", "--skip-preview"], /401 Unauthorized to GET \/endpoints\.json/],
+      [["up", "--yes", "--skip-preview", "--refresh"], /401 Unauthorized to GET \/endpoints\.json/],
+      [["destroy", "--yes", "--skip-preview"], /401 Unauthorized to PUT \/endpoints\/\d+\.json/],
     ] as const) {
       sim.reset();
       const res = await s.run([...args], { allowFailure: true });

@@ -47,7 +47,9 @@ describe("ProductPricePoint check", () => {
       () => undefined,
       (e: unknown) => e,
     );
-    expect(error).toMatchObject({ name: "BillingApiError", status: 401 });
+    expect(String((error as Error).message)).toMatch(
+      /^the billing site locked refused the API key from billing:sites\["locked"\]\.apiKey \(401 Unauthorized to GET /,
+    );
   });
 
   describe("check of an update carries its ids (stable)", () => {

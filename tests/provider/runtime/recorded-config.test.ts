@@ -31,10 +31,10 @@ describe("a key the service refuses in read and delete", () => {
   it("through the dynamic host: the refusal, then which commands send the recorded key and what to run", async () => {
     const { p, id, props } = await made(RECORDED, "host");
     const read = await p.read!(id, props).catch((e: Error) => e);
-    expect(String(read)).toMatch(/GET \/endpoints\.json failed with 401/);
+    expect(String(read)).toMatch(/refused the API key from billing:apiKey \(401 Unauthorized to GET \/endpoints\.json\)/);
     expect(String(read)).toMatch(ADVICE);
     const del = await p.delete!(id, props).catch((e: Error) => e);
-    expect(String(del)).toMatch(/PUT \/endpoints\/\d+\.json failed with 401/);
+    expect(String(del)).toMatch(/refused the API key from billing:apiKey \(401 Unauthorized to PUT \/endpoints\/\d+\.json\)/);
     expect(String(del)).toMatch(ADVICE);
     expect(`${String(read)} ${String(del)}`).not.toContain(RECORDED);
     expect(sim.requests.filter((r) => r.status === 401)).toHaveLength(2);
@@ -43,7 +43,7 @@ describe("a key the service refuses in read and delete", () => {
   it("configured as the plugin does: the service's answer only (the plugin uses the current configuration)", async () => {
     const { p, id, props } = await made(RECORDED, "plugin");
     const read = await p.read!(id, props).catch((e: Error) => e);
-    expect(String(read)).toMatch(/failed with 401/);
+    expect(String(read)).toMatch(/\(401 Unauthorized to GET \/endpoints\.json\)/);
     expect(String(read)).not.toMatch(/--run-program/);
   });
 

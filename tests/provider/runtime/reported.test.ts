@@ -103,7 +103,8 @@ describe("the host's echo of a thrown error", () => {
 
   it("a 401 at check (the preview of an update reads the family): dropped, its one-line message the engine's to print", async () => {
     const { families } = await familiesWith((url) => ({ "billing:baseUrl": url, "billing:apiKey": WRONG }));
-    const { result, text } = await asTheHost(() => families.check!(family, family));
+    // A declared change: its check reads the family's id (a no-change check reads nothing).
+    const { result, text } = await asTheHost(() => families.check!(family, { ...family, description: "Renamed" }));
     expect(result?.message).toMatch(/^the billing site \S+ refused the API key from billing:apiKey \(401 Unauthorized to GET /);
     expect(text).toBe("the next line\n");
   });
