@@ -235,10 +235,9 @@ describe("billing-catalog export, import and diff with the real CLI (README's co
     const summary = await review(await previewJson(programStaging));
     assert.match(summary.stdout, /^Changes: 1 to update, \d+ unchanged\.$/m);
     assert.match(summary.stdout, /^- Component `api-calls` \(resource `component-api-calls`\): \*\*update\*\* in place$/m);
-    assert.match(
-      summary.stdout,
-      /^ {2}- prices: 1–100 at 0\.10?; 101–1000 at 0\.05; 1001\+ at 0\.01 → 1–100 at 0\.12; 101–1000 at 0\.05; 1001\+ at 0\.01$/m,
-    );
+    // The changed tier alone, old → new (issue 42 item 3: tier by tier).
+    assert.match(summary.stdout, /^ {2}- prices\.1–100: 0\.10? → 0\.12$/m);
+    assert.doesNotMatch(summary.stdout, /prices\.101|prices\.1001/, "unchanged tiers are not listed");
     assert.doesNotMatch(summary.stdout, /not set →/, "only declared inputs are changes");
     await programStaging.run(["up", "--yes", "--skip-preview"]);
     const res = await billingCatalog([...command("npx billing-catalog diff"), "--format", "json"], project);

@@ -142,6 +142,8 @@ describe("messages in pulumi preview (the real CLI)", () => {
     await s.run(["config", "rm", "familyName"]);
 
     // A key the service refuses (401): which config key it came from and how to set it, once, without a stack trace.
+    // With a declared change, whose check reads the family: a preview of no change sends nothing (issue 43).
+    await s.config("familyName", "Renamed");
     await s.config("billing:apiKey", WRONG_KEY, true);
     const refused = text(await s.run(["preview"], { allowFailure: true }));
     assert.equal(count(diagnostics(refused), "refused the API key from billing:apiKey (401 Unauthorized"), 1, refused);
