@@ -33,12 +33,17 @@ export function recordedKeyAdvice(err: Error): string {
 /** A refusal of the credentials (401) with {@link ADVICE}; any other error as it is. */
 export function withRecordedKeyAdvice(err: unknown): unknown {
   if (!(err instanceof BillingApiError) || err.status !== 401) return err;
+  return reworded(err, `${err.message}. ${ADVICE}`);
+}
+
+/** The same refusal (status, method, path: what code reads) in other words. */
+export function reworded(err: BillingApiError, message: string): BillingApiError {
   return new BillingApiError({
     status: err.status,
     errors: err.errors,
     method: err.method,
     path: err.path,
     mayHaveApplied: err.mayHaveApplied,
-    message: `${err.message}. ${ADVICE}`,
+    message,
   });
 }

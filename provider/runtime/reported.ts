@@ -1,7 +1,7 @@
 import { BillingApiError } from "../../sdk/errors";
 import { credentialSource, siteLabel } from "./config";
 import type { ProvidedKind } from "./provide";
-import { recordedKeyAdvice } from "./recorded-config";
+import { recordedKeyAdvice, reworded } from "./recorded-config";
 
 /**
  * How a kind's errors reach the user: once, in one line, in the user's terms.
@@ -48,16 +48,11 @@ export function refusedCredential(err: unknown, provider: object, site: string |
   // In a refresh or destroy of the dynamic providers the key may be the one recorded at the last up: that advice stays.
   const advice = recordedKeyAdvice(err);
   // Still the client's error (status, method, path) for code that reads it, in the user's words.
-  return new BillingApiError({
-    status: err.status,
-    errors: err.errors,
-    method: err.method,
-    path: err.path,
-    mayHaveApplied: err.mayHaveApplied,
-    message:
-      `the billing site ${siteLabel(provider, site)} refused the ${what} from ${source.name} ` +
+  return reworded(
+    err,
+    `the billing site ${siteLabel(provider, site)} refused the ${what} from ${source.name} ` +
       `(401 Unauthorized to ${err.method} ${err.path}): ${source.fix} with the site's ${what}${advice ? `. ${advice}` : ""}`,
-  });
+  );
 }
 
 /** Native errors that mean a defect in this code rather than something for the user to fix. */
