@@ -13,48 +13,41 @@ const POINTS_PER_PRODUCT = 2;
 export const OBJECTS = 1 + PRODUCTS + PRODUCTS * POINTS_PER_PRODUCT;
 
 /**
- * A catalog of 100 objects: a family, 33 products in it, two price points each, every reference
- * an output (family → products → price points). Handles carry the stack's name: archiving does not
- * free a handle, and each repetition's fresh stack must create, not adopt.
+ * A catalog of `1 + 3 × products` objects: a family, `products` products in it, two price points each, every
+ * reference an output (family → products → price points). Handles carry the stack's name: archiving does not
+ * free a handle, and each fresh stack must create, not adopt. `sdk: "plugin"` declares it through the provider
+ * plugin's generated Node.js SDK (no `__provider`; a price point names its product by its `productId` output, the
+ * SDK's input being an id, so the chain of outputs is the same). The stack's `bump` config adds to the first
+ * product's price: the one-price change of figure 8's size series.
  */
-export const CATALOG_PROGRAM = `const pulumi = require("@pulumi/pulumi");
-const { ProductFamily, Product, ProductPricePoint } = require("pulumi-subscription-billing");
+export function catalogProgram(products: number, sdk: "dynamic" | "plugin"): string {
+  const [load, ns, product] =
+    sdk === "plugin"
+      ? [`const billing = require("pulumi-subscription-billing/billing");`, "billing.", "product.productId"]
+      : [`const billing = require("pulumi-subscription-billing");`, "billing.", "product"];
+  return `const pulumi = require("@pulumi/pulumi");
+${load}
 const s = pulumi.getStack();
-const family = new ProductFamily("plans", { handle: s + "-plans", name: "Plans" });
-for (let i = 0; i < ${PRODUCTS}; i++) {
-  const product = new Product("product-" + i, {
+const bump = Number(new pulumi.Config().get("bump") ?? 0);
+const family = new ${ns}ProductFamily("plans", { handle: s + "-plans", name: "Plans" });
+for (let i = 0; i < ${products}; i++) {
+  const product = new ${ns}Product("product-" + i, {
     productFamily: family.familyId, handle: s + "-product-" + i, name: "Product " + i,
-    priceInCents: 1000 + i, interval: 1, intervalUnit: "month",
+    priceInCents: 1000 + i + (i === 0 ? bump : 0), interval: 1, intervalUnit: "month",
   });
   for (let j = 0; j < ${POINTS_PER_PRODUCT}; j++)
-    new ProductPricePoint("price-" + i + "-" + j, {
-      product, handle: s + "-product-" + i + "-" + j, name: "Price " + j,
+    new ${ns}ProductPricePoint("price-" + i + "-" + j, {
+      product: ${product}, handle: s + "-product-" + i + "-" + j, name: "Price " + j,
       priceInCents: 10000 + 100 * i + j, interval: 12, intervalUnit: "month",
     });
 }
 `;
+}
 
-/**
- * The same catalog through the provider plugin, with the generated Node.js SDK: its resources carry no
- * `__provider`. A price point names its product by the product's `productId` output (the SDK's input is
- * an id, not a resource), so the chain of outputs is the same.
- */
-export const PLUGIN_CATALOG_PROGRAM = `const pulumi = require("@pulumi/pulumi");
-const billing = require("pulumi-subscription-billing/billing");
-const s = pulumi.getStack();
-const family = new billing.ProductFamily("plans", { handle: s + "-plans", name: "Plans" });
-for (let i = 0; i < ${PRODUCTS}; i++) {
-  const product = new billing.Product("product-" + i, {
-    productFamily: family.familyId, handle: s + "-product-" + i, name: "Product " + i,
-    priceInCents: 1000 + i, interval: 1, intervalUnit: "month",
-  });
-  for (let j = 0; j < ${POINTS_PER_PRODUCT}; j++)
-    new billing.ProductPricePoint("price-" + i + "-" + j, {
-      product: product.productId, handle: s + "-product-" + i + "-" + j, name: "Price " + j,
-      priceInCents: 10000 + 100 * i + j, interval: 12, intervalUnit: "month",
-    });
-}
-`;
+/** Figure 8's catalog of 100 objects through the dynamic providers. */
+export const CATALOG_PROGRAM = catalogProgram(PRODUCTS, "dynamic");
+/** The same catalog through the provider plugin and its generated SDK. */
+export const PLUGIN_CATALOG_PROGRAM = catalogProgram(PRODUCTS, "plugin");
 
 /**
  * Figure 8: `pulumi up` of a 100-object catalog (ProductFamily, Products, ProductPricePoints)

@@ -7,6 +7,7 @@
 import { cpus } from "node:os";
 import { catalogCliFigure, pricePointsFigure } from "./catalog";
 import { catalogExportFigure } from "./catalog-export";
+import { catalogSeries, type SeriesResult, seriesRows, seriesTable } from "./catalog-series";
 import { cliFigure } from "./cli";
 import { fleetFigure } from "./fleet";
 import { fleetCostFigure } from "./fleet-cost";
@@ -53,6 +54,7 @@ async function main(): Promise<void> {
     await step("5", "the real CLI, 50 sites vs 50 no-op resources", () => cliFigure({ repeats: 3 }));
   }
   let breakdown = "";
+  let series = "";
   await step("6", "the fleet runner: CPU per site by process (6a); sites at concurrency 8 vs one at a time (6b)", async () => {
     const cost = await fleetCostFigure(quick ? { sites: 2, rounds: 1 } : { sites: 3, rounds: 2 });
     breakdown = cost.breakdown;
@@ -88,6 +90,14 @@ async function main(): Promise<void> {
       });
   } else {
     await step("8", "the real CLI, a 100-object catalog vs 100 no-op resources", () => catalogCliFigure({ repeats: 3 }));
+    // The size series: `--sizes 100,1000,5000` (default 100; 1,000 objects take about 25 minutes, 5,000 hours).
+    const sizes = (process.argv.includes("--sizes") ? process.argv[process.argv.indexOf("--sizes") + 1] : "100").split(",").map(Number);
+    await step("8", `the size series, N = ${sizes.join(", ")}: catalogs vs as many no-op resources, step by step`, async () => {
+      const results: SeriesResult[] = [];
+      for (const n of sizes) results.push(await catalogSeries(n, (l) => process.stderr.write(`${l}\n`)));
+      series = seriesTable(results);
+      return seriesRows(results);
+    });
   }
   await step("9", "the SDK creating 200 price points vs bare undici, 4 in flight", () =>
     pricePointsFigure({ repeats: quick ? 5 : 41, warmup: 5, latencyMs: 0 }),
@@ -108,6 +118,7 @@ async function main(): Promise<void> {
     `\nNode ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${quick ? "--quick" : "full"} run, ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
   );
   console.log(table(rows));
+  if (series) console.log(`\nFigure 8's size series, seconds and the ratio to the no-op resources:\n${series}`);
   if (breakdown) console.log(`\nFigure 6a, CPU per site by process:\n${breakdown}`);
 }
 
