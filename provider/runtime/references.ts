@@ -214,7 +214,7 @@ export function referenceCheck(all: readonly Referable[], key: string): Referenc
       const found = await read(target, handle, owner);
       return found === undefined || found === NO_OWNER ? undefined : found.id;
     };
-    /** An input with every reference in it as the id it names (a list of references as a set); undefined when one is not found. */
+    /** An input with every reference in it as the id it names (a list as a set); undefined when one is not found. */
     const named = async (input: string, value: unknown, container: Readonly<Record<string, unknown>>): Promise<unknown> => {
       const here = references.filter(([r]) => referencePath(r)[0] === input);
       const top = here.find(([r]) => referencePath(r)[1] === undefined);
@@ -237,7 +237,8 @@ export function referenceCheck(all: readonly Referable[], key: string): Referenc
         }
         items.push(out);
       }
-      return items;
+      // A set too, as the kinds' schemas keep such a list (an offer's components, by component): ordered by what they name.
+      return items.map((i) => JSON.stringify(i)).sort();
     };
     const same: string[] = [];
     for (const input of new Set(references.map(([r]) => referencePath(r)[0]))) {
