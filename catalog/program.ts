@@ -7,6 +7,7 @@ import type { CatalogSnapshot } from "./snapshot";
  * dynamic providers' classes. The same declarations either way: only the import and the classes' names differ.
  */
 export type ProgramTarget = "plugin" | "dynamic";
+/** The targets `billing-catalog export --program` accepts, the default first. */
 export const PROGRAM_TARGETS: readonly ProgramTarget[] = ["plugin", "dynamic"];
 
 /** Options of {@link catalogProgram}. */
