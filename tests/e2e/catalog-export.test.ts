@@ -227,12 +227,7 @@ describe("billing-catalog export, import and diff with the real CLI (README's co
     });
     imported.outputs.push(res.stdout, res.stderr);
     assert.equal(res.code, 0, `${res.stdout}\n${res.stderr}`);
-    const preview = await imported.ws.pulumi(["preview", "--json", "--stack", imported.stack], {
-      cwd: project,
-      env: { PULUMI_NODEJS_TRANSPILE_ONLY: "true" },
-    });
-    imported.outputs.push(preview.stdout, preview.stderr);
-    assert.deepEqual(planOf(preview.stdout), { steps: [], changes: [] });
+    assert.deepEqual(planOf(await previewJson(imported)), { steps: [], changes: [] });
     assert.deepEqual(mutations(prod.requests), []);
   });
 
