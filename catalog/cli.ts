@@ -5,7 +5,7 @@ import { parseArgs } from "node:util";
 import { catalogKinds, plural } from "../provider/kinds/catalog-kinds";
 import { type DiffFormat, diffCatalogs, isEmptyDiff, renderDiff } from "./diff";
 import { catalogImportFile, importFileJson } from "./import-file";
-import { catalogProgram } from "./program";
+import { catalogProgram, PROGRAM_TARGETS, type ProgramTarget } from "./program";
 import type { ReadProgress } from "./read";
 import { type CatalogSnapshot, countsOf, snapshotJson } from "./snapshot";
 import {
@@ -21,9 +21,11 @@ import {
 
 export const USAGE = `Usage:
   billing-catalog export --site SITE --out DIR [--include-archived] [--format import|program|snapshot|all] [--site-entry NAME]
-                         [--key-env NAME]
-      writes DIR/import.json (for \`pulumi import --file\` with the provider plugin), DIR/index.ts (a program for the
-      dynamic providers) and DIR/snapshot.json (the catalog by handle, for \`diff\`); --format picks one (default all).
+                         [--program plugin|dynamic] [--key-env NAME]
+      writes DIR/import.json (for \`pulumi import --file\` with the provider plugin), DIR/index.ts (the catalog as a
+      program) and DIR/snapshot.json (the catalog by handle, for \`diff\`); --format picks one (default all).
+      --program picks the program's resources: plugin (default: the provider plugin's SDK, the cheaper per object;
+      install the plugin with \`npx billing-plugin install\`) or dynamic (the package's dynamic providers).
       --site-entry NAME prefixes import ids and sets each resource's \`site\` to an entry of billing:sites.
   billing-catalog diff A B [--format markdown|json] [--a-key-env NAME] [--b-key-env NAME] [--include-archived]
                        [--compare-default-price-points]
@@ -76,6 +78,7 @@ async function exportCommand(argv: string[], io: CatalogIo): Promise<number> {
       format: { type: "string" },
       "site-entry": { type: "string" },
       "key-env": { type: "string" },
+      program: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -92,6 +95,12 @@ async function exportCommand(argv: string[], io: CatalogIo): Promise<number> {
   const format = (values.format ?? "all") as (typeof FORMATS)[number];
   if (!FORMATS.includes(format))
     throw new CatalogUsageError(`--format ${JSON.stringify(values.format)}: give import, program, snapshot or all`);
+  const target = (values.program ?? "plugin") as ProgramTarget;
+  // Checked before the site is read: a typo costs no requests.
+  if (!PROGRAM_TARGETS.includes(target))
+    throw new CatalogUsageError(
+      `--program ${JSON.stringify(values.program)}: give plugin (the provider plugin's SDK, the default) or dynamic (the dynamic providers)`,
+    );
   if (existsSync(values.out) && !statSync(values.out).isDirectory()) throw new CatalogUsageError(`--out ${values.out}: not a folder`);
   const options = siteOptions(site, env, values["key-env"]);
   const includeArchived = values["include-archived"] === true;
@@ -107,7 +116,7 @@ async function exportCommand(argv: string[], io: CatalogIo): Promise<number> {
   if (format === "import" || format === "all")
     files.push(["import.json", importFileJson(catalogImportFile(read.snapshot, entry !== undefined ? { site: entry } : {}))]);
   if (format === "program" || format === "all")
-    files.push(["index.ts", catalogProgram(read.snapshot, entry !== undefined ? { site: entry } : {})]);
+    files.push(["index.ts", catalogProgram(read.snapshot, { target, ...(entry !== undefined ? { site: entry } : {}) })]);
   if (format === "snapshot" || format === "all") files.push(["snapshot.json", snapshotJson(read.snapshot)]);
   await mkdir(values.out, { recursive: true });
   for (const [name, text] of files) await writeFile(path.join(values.out, name), text);
@@ -117,6 +126,13 @@ async function exportCommand(argv: string[], io: CatalogIo): Promise<number> {
     `Read ${read_.join(", ")}${includeArchived ? " (archived ones included)" : ""}; ` +
       `wrote ${files.map(([n]) => path.join(values.out as string, n)).join(", ")}.\n`,
   );
+  // `pulumi import` of the import file, and the plugin program's resources, run only with the plugin installed.
+  const out = values.out;
+  const needPlugin = files
+    .filter(([n]) => n === "import.json" || (n === "index.ts" && target === "plugin"))
+    .map(([n]) => (n === "import.json" ? `\`pulumi import --file ${path.join(out, n)}\`` : path.join(out, n)));
+  if (needPlugin.length > 0)
+    io.stdout.write(`${needPlugin.join(" and ")} run with the provider plugin: install it first with \`npx billing-plugin install\`.\n`);
   for (const x of read.skipped) io.stderr.write(`skipped ${x.type} id ${x.id}: ${x.reason} (nothing keys it across sites)\n`);
   return 0;
 }

@@ -20,7 +20,7 @@ export {
 export { catalogImportFile, type ImportEntry, type ImportFile, type ImportFileOptions, importFileJson } from "./import-file";
 export { type CatalogResource, type CatalogType, catalogResources } from "./names";
 export { isPreviewJson, type PreviewSnapshotOptions, snapshotFromPreview } from "./preview";
-export { catalogProgram, type ProgramOptions } from "./program";
+export { catalogProgram, PROGRAM_TARGETS, type ProgramOptions, type ProgramTarget } from "./program";
 export { type CatalogRead, MAX_IN_FLIGHT, type ReadCatalogOptions, type ReadProgress, readCatalog } from "./read";
 export * from "./snapshot";
 export { CatalogUsageError, readSnapshotFile, siteOptions } from "./sources";

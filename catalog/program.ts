@@ -2,13 +2,35 @@ import { catalogKinds, ownedBy } from "../provider/kinds/catalog-kinds";
 import { catalogDeclarations, Reference } from "./declarations";
 import type { CatalogSnapshot } from "./snapshot";
 
+/**
+ * Which resources the program declares: the provider plugin's (its generated Node.js SDK, `billing.<Type>`) or the
+ * dynamic providers' classes. The same declarations either way: only the import and the classes' names differ.
+ */
+export type ProgramTarget = "plugin" | "dynamic";
+/** The targets `billing-catalog export --program` accepts, the default first. */
+export const PROGRAM_TARGETS: readonly ProgramTarget[] = ["plugin", "dynamic"];
+
 /** Options of {@link catalogProgram}. */
 export interface ProgramOptions {
   /** An entry of the stack's `billing:sites`, written as every resource's `site`. Default: none (the top-level site). */
   readonly site?: string;
-  /** Where the resource classes are imported from. Default "pulumi-subscription-billing". */
+  /**
+   * Default "plugin": the generated SDK's resources, which need the plugin installed (`billing-plugin install`) and
+   * cost less per object than the dynamic providers' (docs/catalog.md); "dynamic": the package's own classes.
+   */
+  readonly target?: ProgramTarget;
+  /**
+   * Where the resources are imported from. Default "pulumi-subscription-billing/billing" (the plugin's SDK), or
+   * "pulumi-subscription-billing" for the dynamic classes.
+   */
   readonly packageName?: string;
 }
+
+/** How a program of each target imports its resources and names their classes. */
+const IMPORTS: Record<ProgramTarget, { readonly from: string; readonly namespace?: string }> = {
+  plugin: { from: "pulumi-subscription-billing/billing", namespace: "billing" },
+  dynamic: { from: "pulumi-subscription-billing" },
+};
 
 type Value = string | number | boolean | Reference | readonly Value[] | { readonly [k: string]: Value | undefined };
 
@@ -57,12 +79,14 @@ function identifierOf(name: string): string {
 }
 
 /**
- * A TypeScript program declaring a snapshot's catalog with the package's dynamic providers: each reference
+ * A TypeScript program declaring a snapshot's catalog, with the provider plugin's SDK (default) or the package's
+ * dynamic providers (`target: "dynamic"`): each reference
  * (a product's family, a price point's product, a coupon's restrictions: its kind's facet says which) is the
  * referenced resource's output when the program declares it, else `"handle:<h>"`. Fields the service holds by default are left
  * out, so `pulumi preview` against the same site shows no changes: each resource adopts the object
  * with its handle. Archived objects are listed in a closing comment, not declared (a declaration would
- * restore them). Deterministic, and already formatted as biome formats it.
+ * restore them). Deterministic, and already formatted as biome formats it. Its resources have the import file's
+ * names: after `pulumi import --file` of that file, the plugin's program previews with no changes.
  */
 export function catalogProgram(snapshot: CatalogSnapshot, options: ProgramOptions = {}): string {
   const declared = catalogDeclarations(snapshot, options.site !== undefined ? { site: options.site } : {});
@@ -84,33 +108,34 @@ export function catalogProgram(snapshot: CatalogSnapshot, options: ProgramOption
     else if (v !== null && typeof v === "object") Object.values(v).forEach(note);
   };
   for (const d of declared) Object.values(d.inputs).forEach(note);
-  const resources = declared;
+  const target = options.target ?? "plugin";
+  const { namespace, from: defaultFrom } = IMPORTS[target];
+  const classOf = (type: string) => (namespace === undefined ? type : `${namespace}.${type}`);
   const statements = declared.map((r) => {
     const args = r.inputs as Value;
     const body = render(args, "", 0, variables);
     const head = used.has(r.name) ? `const ${variables.get(r.name)} = ` : "";
-    const call = `new ${r.type}(${JSON.stringify(r.name)}, `;
+    const call = `new ${classOf(r.type)}(${JSON.stringify(r.name)}, `;
     // biome hugs the last argument (an object) when the call's head fits on the line; else it breaks every argument.
     if (head.length + call.length + 1 <= LINE) return `${head}${call}${body});\n`;
     const inner = render(args, "  ", 2, variables);
-    return `${head}new ${r.type}(\n  ${JSON.stringify(r.name)},\n  ${inner},\n);\n`;
+    return `${head}new ${classOf(r.type)}(\n  ${JSON.stringify(r.name)},\n  ${inner},\n);\n`;
   });
 
-  const types = [...new Set(resources.map((r) => r.type))].sort();
-  const from = JSON.stringify(options.packageName ?? "pulumi-subscription-billing");
-  const oneLine = `import { ${types.join(", ")} } from ${from};`;
-  const importLine =
-    types.length === 0
-      ? ""
-      : oneLine.length <= LINE
-        ? `${oneLine}\n`
-        : `import {\n${types.map((t) => `  ${t},\n`).join("")}} from ${from};\n`;
+  const from = JSON.stringify(options.packageName ?? defaultFrom);
+  const importLine = declared.length === 0 ? "" : importOf(declared, namespace, from);
 
-  const count = resources.length;
+  const count = declared.length;
   const header = [
     `// The catalog of a site, as \`billing-catalog export\` read it: ${count} object${count === 1 ? "" : "s"}, by handle.`,
     "// Each resource adopts the object with its handle: `pulumi up` against that site changes nothing there, and a preview",
     "// after it shows no changes; against another site, `pulumi up` creates the same catalog. Service defaults are left out.",
+    ...(target === "plugin"
+      ? [
+          "// Through the provider plugin (install it: `npx billing-plugin install`); after `pulumi import --file import.json`,",
+          "// the file export wrote beside this one, the imported resources are these, and a preview shows no changes.",
+        ]
+      : []),
   ];
   const archivedLines = archivedList(snapshot);
   const footer =
@@ -124,6 +149,14 @@ export function catalogProgram(snapshot: CatalogSnapshot, options: ProgramOption
   // Every statement and the import line end with a newline: one more between them is the blank line biome keeps.
   const body = [importLine, ...statements].filter((x) => x !== "").join("\n");
   return `${header.join("\n")}\n${body}${footer.map((l) => `${l}\n`).join("")}`;
+}
+
+/** The import line: the SDK as a namespace, or the dynamic classes by name (one line when it fits, as biome writes it). */
+function importOf(declared: readonly { readonly type: string }[], namespace: string | undefined, from: string): string {
+  if (namespace !== undefined) return `import * as ${namespace} from ${from};\n`;
+  const types = [...new Set(declared.map((r) => r.type))].sort();
+  const oneLine = `import { ${types.join(", ")} } from ${from};`;
+  return oneLine.length <= LINE ? `${oneLine}\n` : `import {\n${types.map((t) => `  ${t},\n`).join("")}} from ${from};\n`;
 }
 
 /** The snapshot's archived objects, one line each, in the program's order (what an archived owner holds goes with it). */

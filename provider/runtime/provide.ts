@@ -143,7 +143,12 @@ export function provide<K extends string, In extends z.ZodObject, Out extends z.
   /** A value normalised by its field's schema (defaults, sorting), so that equal choices compare equal. */
   const normal = (key: string, v: unknown): string => {
     const r = field(key).safeParse(v);
-    return JSON.stringify((r.success ? r.data : v) ?? null);
+    // Keys in one order: a record's (currencyPrices) is the service's order when imported, sorted as the exported program writes it.
+    return JSON.stringify((r.success ? r.data : v) ?? null, (_k, x: unknown) =>
+      x !== null && typeof x === "object" && !Array.isArray(x)
+        ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+        : x,
+    );
   };
 
   /** Known inputs parsed by their field schemas; unknown ones stay the placeholder. */
@@ -183,7 +188,17 @@ export function provide<K extends string, In extends z.ZodObject, Out extends z.
   };
 
   return {
-    async check(provider, olds, news) {
+    async check(provider, olds, given) {
+      const ctx = checkContext(provider, given.__provider);
+      const firstDeploy = Object.keys(userInputs(olds)).length === 0;
+      // The same objects referred to the other way (an id output where the recorded inputs say `handle:<h>`, as the exported
+      // program after `pulumi import`) are no change: written as recorded, else the engine would replace or update on the
+      // written values. Only a declaration that holds together and is known is read for it (one read per such reference).
+      const asRecorded =
+        references && !firstDeploy && kind.inputs.safeParse(declared(given)).success
+          ? await references.asRecorded(ctx, previewed(given), previewed(olds))
+          : [];
+      const news = asRecorded.length > 0 ? { ...given, ...Object.fromEntries(asRecorded.map((k) => [k, declared(olds)[k]])) } : given;
       const raw = declared(news);
       const failures: CheckFailure[] = unknownInputs(kind.type, accepted, userInputs(news));
       const parsed = kind.inputs.safeParse(raw);
@@ -195,9 +210,7 @@ export function provide<K extends string, In extends z.ZodObject, Out extends z.
       }
       if (!failures.some((f) => f.property === "site")) failures.push(...siteCheck(provider, raw.site));
       // A first deploy, or a replacement: either is a new resource at the service, to verify (and preview) anew.
-      const firstDeploy = Object.keys(userInputs(olds)).length === 0;
       const replacing = !firstDeploy && replacingChange(declared(olds), raw);
-      const ctx = checkContext(provider, news.__provider);
       // Only a declaration that holds together is read at the site (a bad one sends nothing, reads included).
       if (failures.length === 0 && kind.catalog) noteDeclared(ctx, kind, previewed(news));
       let preview: Record<string, unknown> | undefined;
@@ -214,7 +227,7 @@ export function provide<K extends string, In extends z.ZodObject, Out extends z.
       }
       // After the kind's own reads (which name what they find wrong in its words): a `handle:` the site has no object for.
       if (failures.length === 0 && references)
-        failures.push(...(await references(ctx, previewed(news), firstDeploy ? undefined : previewed(olds))));
+        failures.push(...(await references.failures(ctx, previewed(news), firstDeploy ? undefined : previewed(olds))));
       // Without a declared change the checked inputs are the recorded ones: what check adds (the ids below, what preview
       // found) is carried as recorded, not read again. A no-change `up` then stores what it found, and the engine has no
       // checkpoint to write for the resource (issue 43: one rewrite per resource made a no-change `up` quadratic).

@@ -17,12 +17,21 @@ interface Referable {
   readonly reader?: CatalogReader;
 }
 
-/** The failures of one check's `handle:` references; `olds` (the previous checked inputs) spare unchanged ones. */
-export type ReferenceCheck = (
-  ctx: Context,
-  inputs: Readonly<Record<string, unknown>>,
-  olds: Readonly<Record<string, unknown>> | undefined,
-) => Promise<CheckFailure[]>;
+/** What a check does with a kind's references at the site. */
+export interface ReferenceCheck {
+  /** The failures of one check's `handle:` references; `olds` (the previous checked inputs) spare unchanged ones. */
+  failures(
+    ctx: Context,
+    inputs: Readonly<Record<string, unknown>>,
+    olds: Readonly<Record<string, unknown>> | undefined,
+  ): Promise<CheckFailure[]>;
+  /**
+   * The inputs whose references name, at the same site, the objects the recorded ones name, written as recorded: an id
+   * output where `handle:<h>` was recorded (the exported program after `pulumi import`, which records handles), or the
+   * other way. The names of the inputs that are (the others are written differently, or name other objects).
+   */
+  asRecorded(ctx: Context, inputs: Readonly<Record<string, unknown>>, olds: Readonly<Record<string, unknown>>): Promise<string[]>;
+}
 
 /**
  * The keys checked in this process by site (its client) and kind: the declarations of the run. The engine checks
@@ -96,16 +105,11 @@ export function referenceCheck(all: readonly Referable[], key: string): Referenc
   if (references.length === 0) return undefined;
   const moduleOf = (kind: string) => all.find((m) => m.kind.key === kind);
 
-  return async (ctx, inputs, olds) => {
-    const site = inputs.site;
-    if (isUnknown(site)) return [];
-    const client = ctx.client(site as string | undefined);
-    const where = ctx.siteLabel(site as string | undefined);
-    const sameSite = olds !== undefined && JSON.stringify(olds.site) === JSON.stringify(site);
-    // The reads of this check, each once: an owner named twice (its own reference, a price point's owner) is read once.
+  /** The reads of one check at one site, each once: an owner named twice (its own reference, a price point's owner) is read once. */
+  const readsAt = (client: BillingClient) => {
     type Found = { readonly id: number } | undefined | typeof NO_OWNER;
     const reads = new Map<string, Promise<Found>>();
-    const read = (kind: string, ref: string, owner?: { readonly id: number }): Promise<Found> => {
+    return (kind: string, ref: string, owner?: { readonly id: number }): Promise<Found> => {
       const id = `${kind}\u0000${owner?.id ?? ""}\u0000${ref}`;
       const reader = moduleOf(kind)?.reader;
       const found =
@@ -121,6 +125,20 @@ export function referenceCheck(all: readonly Referable[], key: string): Referenc
       reads.set(id, found);
       return found;
     };
+  };
+  /** The reference that names an owned target's owner beside `reference` (a price point's product), if any. */
+  const ownerReference = (reference: string, target: string): string | undefined => {
+    const owner = moduleOf(target)?.kind.catalog?.owner;
+    return owner && references.find(([r, { kind }]) => kind === owner.kind && beside(r, reference))?.[0];
+  };
+
+  const failures: ReferenceCheck["failures"] = async (ctx, inputs, olds) => {
+    const site = inputs.site;
+    if (isUnknown(site)) return [];
+    const client = ctx.client(site as string | undefined);
+    const where = ctx.siteLabel(site as string | undefined);
+    const sameSite = olds !== undefined && JSON.stringify(olds.site) === JSON.stringify(site);
+    const read = readsAt(client);
 
     const failures: CheckFailure[] = [];
     for (const [reference, { kind: target, output }] of references) {
@@ -131,9 +149,7 @@ export function referenceCheck(all: readonly Referable[], key: string): Referenc
       const facet = declaration?.catalog;
       if (!declaration || !facet || !moduleOf(target)?.reader?.withKey) continue;
       // An owned object (a price point) is looked for in the owner the reference beside it names.
-      const ownerRef = facet.owner
-        ? references.find(([r, { kind }]) => kind === facet.owner?.kind && beside(r, reference))?.[0]
-        : undefined;
+      const ownerRef = ownerReference(reference, target);
       const ownerFacet = facet.owner && moduleOf(facet.owner.kind)?.kind.catalog;
       for (const { value, beside: sides } of occurrences(inputs, reference)) {
         const handle = handleOf(value);
@@ -171,4 +187,69 @@ export function referenceCheck(all: readonly Referable[], key: string): Referenc
     }
     return failures;
   };
+
+  const asRecorded: ReferenceCheck["asRecorded"] = async (ctx, inputs, olds) => {
+    const site = inputs.site;
+    if (isUnknown(site) || JSON.stringify(olds.site) !== JSON.stringify(site)) return [];
+    const read = readsAt(ctx.client(site as string | undefined));
+    /** The id of the object a reference names at the site: an id as it is, a `handle:` read (within its owner); else undefined. */
+    const idOf = async (
+      reference: string,
+      target: string,
+      value: unknown,
+      sides: Readonly<Record<string, unknown>>,
+    ): Promise<number | undefined> => {
+      if (typeof value === "number") return value;
+      const handle = handleOf(value);
+      if (handle === undefined) return undefined;
+      let owner: { readonly id: number } | undefined;
+      const ownerKind = moduleOf(target)?.kind.catalog?.owner?.kind;
+      if (ownerKind !== undefined) {
+        const ownerRef = ownerReference(reference, target);
+        const ownerId =
+          ownerRef === undefined ? undefined : await idOf(ownerRef, ownerKind, sides[referencePath(ownerRef)[1] ?? ownerRef], sides);
+        if (ownerId === undefined) return undefined;
+        owner = { id: ownerId };
+      }
+      const found = await read(target, handle, owner);
+      return found === undefined || found === NO_OWNER ? undefined : found.id;
+    };
+    /** An input with every reference in it as the id it names (a list as a set); undefined when one is not found. */
+    const named = async (input: string, value: unknown, container: Readonly<Record<string, unknown>>): Promise<unknown> => {
+      const here = references.filter(([r]) => referencePath(r)[0] === input);
+      const top = here.find(([r]) => referencePath(r)[1] === undefined);
+      if (top) {
+        const [reference, { kind }] = top;
+        if (!Array.isArray(value)) return idOf(reference, kind, value, container);
+        const ids = await Promise.all(value.map((v) => idOf(reference, kind, v, container)));
+        return ids.includes(undefined) ? undefined : [...new Set(ids as number[])].sort((a, b) => a - b);
+      }
+      if (!Array.isArray(value)) return undefined;
+      const items: unknown[] = [];
+      for (const item of value) {
+        if (typeof item !== "object" || item === null) return undefined;
+        const out: Record<string, unknown> = { ...item };
+        for (const [reference, { kind }] of here) {
+          const f = referencePath(reference)[1] as string;
+          if (!(f in item)) continue;
+          out[f] = await idOf(reference, kind, (item as Record<string, unknown>)[f], item as Record<string, unknown>);
+          if (out[f] === undefined) return undefined;
+        }
+        items.push(out);
+      }
+      // A set too, as the kinds' schemas keep such a list (an offer's components, by component): ordered by what they name.
+      return items.map((i) => JSON.stringify(i)).sort();
+    };
+    const same: string[] = [];
+    for (const input of new Set(references.map(([r]) => referencePath(r)[0]))) {
+      const [now, was] = [inputs[input], olds[input]];
+      if (now === undefined || was === undefined || JSON.stringify(now) === JSON.stringify(was)) continue;
+      if (isUnknown(now)) continue;
+      const [a, b] = [await named(input, now, inputs), await named(input, was, olds)];
+      if (a !== undefined && JSON.stringify(a) === JSON.stringify(b)) same.push(input);
+    }
+    return same;
+  };
+
+  return { failures, asRecorded };
 }

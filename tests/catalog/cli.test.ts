@@ -44,7 +44,7 @@ const leaks = (text: string) =>
   );
 
 describe("billing-catalog export", () => {
-  it("writes import.json, index.ts and snapshot.json, the program as catalogProgram writes it, and exits 0", async () => {
+  it("writes import.json, index.ts (the plugin's program) and snapshot.json, says the plugin must be installed, and exits 0", async () => {
     const sim = await site();
     const out = tmp();
     const r = await run(["export", "--site", sim.url, "--out", out]);
@@ -55,7 +55,14 @@ describe("billing-catalog export", () => {
     );
     expect(readdirSync(out).sort()).toEqual(["import.json", "index.ts", "snapshot.json"]);
     const { snapshot } = await readCatalog({ baseUrl: sim.url, apiKey: SECRET_KEY });
-    expect(readFileSync(path.join(out, "index.ts"), "utf8")).toBe(catalogProgram(snapshot));
+    // Deliberate change (issue 43): the program is the provider plugin's by default, the cheaper per object.
+    const program = readFileSync(path.join(out, "index.ts"), "utf8");
+    expect(program).toBe(catalogProgram(snapshot, { target: "plugin" }));
+    expect(program).toContain('import * as billing from "pulumi-subscription-billing/billing";');
+    expect(r.stdout.split("\n").slice(1)).toEqual([
+      `\`pulumi import --file ${path.join(out, "import.json")}\` and ${path.join(out, "index.ts")} run with the provider plugin: install it first with \`npx billing-plugin install\`.`,
+      "",
+    ]);
     expect(JSON.parse(readFileSync(path.join(out, "import.json"), "utf8")).resources).toHaveLength(15);
     const written = JSON.parse(readFileSync(path.join(out, "snapshot.json"), "utf8"));
     expect(written.format).toBe("billing-catalog-snapshot/2");
@@ -71,6 +78,36 @@ describe("billing-catalog export", () => {
     const out2 = tmp();
     expect((await run(["export", "--site", sim.url, "--out", out2, "--format", "snapshot", "--include-archived"])).code).toBe(0);
     expect(JSON.parse(readFileSync(path.join(out2, "snapshot.json"), "utf8")).objects.Product.legacy.archived).toBe(true);
+  });
+
+  it("--program dynamic writes the dynamic providers' program, and no install of the plugin is asked for it", async () => {
+    const sim = await site();
+    const out = tmp();
+    const r = await run(["export", "--site", sim.url, "--out", out, "--format", "program", "--program", "dynamic"]);
+    expect(r).toMatchObject({ code: 0, stderr: "" });
+    const { snapshot } = await readCatalog({ baseUrl: sim.url, apiKey: SECRET_KEY });
+    const program = readFileSync(path.join(out, "index.ts"), "utf8");
+    expect(program).toBe(catalogProgram(snapshot, { target: "dynamic" }));
+    expect(program).not.toBe(catalogProgram(snapshot, { target: "plugin" }));
+    expect(r.stdout).not.toMatch(/billing-plugin install/);
+    // The plugin's program alone asks for it, import.json or not.
+    const plugin = await run(["export", "--site", sim.url, "--out", tmp(), "--format", "program", "--program", "plugin"]);
+    expect(plugin.stdout).toMatch(/index\.ts run with the provider plugin: install it first with `npx billing-plugin install`\.\n$/);
+  });
+
+  it("--program other than plugin or dynamic is a usage error (exit 2) naming the option and both values, before any request", async () => {
+    const sim = await site();
+    for (const value of ["Plugin", "terraform", ""]) {
+      const out = tmp();
+      const r = await run(["export", "--site", sim.url, "--out", out, "--program", value]);
+      expect(r).toEqual({
+        code: 2,
+        stdout: "",
+        stderr: `billing-catalog: --program ${JSON.stringify(value)}: give plugin (the provider plugin's SDK, the default) or dynamic (the dynamic providers)\n`,
+      });
+      expect(readdirSync(out)).toEqual([]);
+    }
+    expect(sim.requests).toEqual([]);
   });
 
   it("without --site, reads the site the provider's environment names (BILLING_BASE_URL)", async () => {

@@ -82,7 +82,7 @@ describe("catalogImportFile", () => {
 
 describe("catalogProgram", () => {
   it("declares the catalog with references between its resources, leaving out what the service holds by default", async () => {
-    const code = catalogProgram(await readSite());
+    const code = catalogProgram(await readSite(), { target: "dynamic" });
     expect(code).toContain(
       'import { Component, ComponentPricePoint, Coupon, Product, ProductFamily, ProductPricePoint } from "pulumi-subscription-billing";',
     );
@@ -109,12 +109,32 @@ describe("catalogProgram", () => {
     expect(code).not.toMatch(/legacy|BLACKFRIDAY|basic-2019/);
   });
 
-  it("is already formatted as biome formats it, archived objects listed in a closing comment", async () => {
-    const code = catalogProgram(await readSite({}, true));
-    expect(code).toContain("// Archived at the service, and not declared");
-    expect(code).toContain("// - Product `legacy`");
-    expect(code).toContain("// - ComponentPricePoint `seats/seats-old`");
-    expect(biomeFormatted(code)).toBe(code);
+  it("for the plugin (the default), declares the same resources through the generated SDK, references by id outputs", async () => {
+    const s = await readSite();
+    const plugin = catalogProgram(s);
+    expect(plugin).toBe(catalogProgram(s, { target: "plugin" }));
+    expect(plugin).toContain('\nimport * as billing from "pulumi-subscription-billing/billing";\n');
+    expect(plugin).toMatch(
+      /new billing\.ProductPricePoint\("price-point-pro--pro-annual", \{\n[^}]*\n {2}product: productPro\.productId,\n/,
+    );
+    expect(plugin).toContain("restrictedProducts: [productBasic.productId, productPro.productId],");
+    expect(plugin).toMatch(/`npx billing-plugin install`/);
+    // The dynamic program, statement for statement, but for the classes' namespace: one generator, two imports.
+    const statements = (code: string) => code.split("\n").filter((l) => !l.startsWith("//") && !l.startsWith("import "));
+    const dynamic = catalogProgram(s, { target: "dynamic" });
+    expect(statements(plugin)).toEqual(statements(dynamic).map((l) => l.replace(/\bnew (\w+)\(/, "new billing.$1(")));
+    expect(statements(plugin).filter((l) => l.includes("new billing.")).length).toBe(catalogImportFile(s).resources.length);
+  });
+
+  it("is already formatted as biome formats it, archived objects listed in a closing comment, for either target", async () => {
+    const s = await readSite({}, true);
+    for (const target of ["plugin", "dynamic"] as const) {
+      const code = catalogProgram(s, { target });
+      expect(code).toContain("// Archived at the service, and not declared");
+      expect(code).toContain("// - Product `legacy`");
+      expect(code).toContain("// - ComponentPricePoint `seats/seats-old`");
+      expect(biomeFormatted(code), target).toBe(code);
+    }
   });
 
   it("breaks a call whose head is too long for a line the way biome does, and sets a site when asked", () => {
@@ -137,17 +157,24 @@ describe("catalogProgram", () => {
         },
       },
     };
-    const code = catalogProgram(s, { site: "staging" });
-    expect(code).toContain('  site: "staging",');
-    expect(biomeFormatted(code)).toBe(code);
+    for (const target of ["plugin", "dynamic"] as const) {
+      const code = catalogProgram(s, { site: "staging", target });
+      expect(code).toContain('  site: "staging",');
+      expect(biomeFormatted(code), target).toBe(code);
+    }
   });
 
   // Two compiler runs: past vitest's 20 s default once on a loaded 2-core machine. The timeout only stops a hang.
-  it("type-checks against the package's published types (dist/)", { timeout: 120_000 }, async () => {
-    const code = catalogProgram(await readSite());
-    expect(typecheckProgram(code)).toEqual([]);
-    // The check is real: a wrong input name is an error.
-    expect(typecheckProgram(code.replace("unitName:", "unitNames:")).join("\n")).toMatch(/unitNames/);
+  it("type-checks against the package's published types (dist/): the generated SDK's and the dynamic classes'", {
+    timeout: 240_000,
+  }, async () => {
+    const s = await readSite();
+    for (const target of ["plugin", "dynamic"] as const) {
+      const code = catalogProgram(s, { target });
+      expect(typecheckProgram(code), target).toEqual([]);
+      // The check is real: a wrong input name is an error.
+      expect(typecheckProgram(code.replace("unitName:", "unitNames:")).join("\n"), target).toMatch(/unitNames/);
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { type Simulator, startSimulator } from "../../simulator";
@@ -12,11 +12,11 @@ import { type Consumer, type ExampleStack, installedConsumer, mutations, ROOT } 
  * A site's catalog out of its web UI into code, with the real CLI and the README's own commands
  * (issue 21): a simulated site seeded the way a web UI makes one (families, products with several
  * price points, each component kind with tiers, coupons with restrictions, some archived) is exported
- * by `billing-catalog export`; its bulk import file goes through `pulumi import --file` with the
- * plugin, and the printed code previews with no changes; the exported TypeScript program, for the
- * dynamic providers, adopts every object without a write and then previews with no changes; the same
- * program `up` on a fresh site gives a catalog `billing-catalog diff` finds equal by handle; a changed
- * tier shows in `billing-review` and in the diff.
+ * by `billing-catalog export`; the plugin is installed as the README says, the bulk import file goes through
+ * `pulumi import --file`, and the printed code previews with no changes, and so does the exported program (the
+ * plugin's, the default) as the stack's program; the program `--program dynamic` writes adopts every object
+ * without a write and then previews with no changes; the same program `up` on a fresh site gives a catalog
+ * `billing-catalog diff` finds equal by handle; a changed tier shows in `billing-review` and in the diff.
  */
 
 /** The second site's key (the first's is the catalog tests' SECRET_KEY): neither may appear in any output or file. */
@@ -125,18 +125,41 @@ describe("billing-catalog export, import and diff with the real CLI (README's co
     assert.ok(!everything.includes(SECRET_KEY) && !everything.includes(STAGING_KEY), "a key appeared in an output, a file or a state");
   });
 
-  it("the README shows export, the import of its file, and diff; with the key in the environment only", () => {
+  /** A README line run by a shell in a folder, with a stack's environment (its PULUMI_HOME, the CLI on PATH). */
+  const sh = (line: string, cwd: string, s: ExampleStack) =>
+    new Promise<CatalogRun>((resolve) => {
+      execFile("bash", ["-c", line], { cwd, env: s.ws.env, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
+        s.outputs.push(stdout, stderr);
+        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      });
+    });
+
+  it("the README shows export, the plugin's install, the import of its file, the program's preview, and diff; the key in the environment only", () => {
     assert.deepEqual(
       commands.map((l) => l.split(/\s+/).slice(0, 3).join(" ")),
-      ["export BILLING_API_KEY=...", "npx billing-catalog export", "pulumi import --file", "npx billing-catalog diff"],
+      [
+        "export BILLING_API_KEY=...",
+        "npx billing-catalog export",
+        "npx billing-plugin install",
+        "pulumi import --file",
+        "cp catalog/index.ts index.ts",
+        "pulumi preview --expect-no-changes",
+        "npx billing-catalog diff",
+      ],
     );
     assert.ok(commands.every((l) => !l.includes(SECRET_KEY)));
   });
 
-  it("export reads the whole site with GETs only and writes the import file, the program and the snapshot", async () => {
+  it("export reads the whole site with GETs only and writes the import file, the plugin's program and the snapshot", async () => {
     const res = await billingCatalog(command("npx billing-catalog export"), project);
     assert.equal(res.code, 0, res.stderr);
     assert.deepEqual((await readdir(path.join(project, "catalog"))).sort(), ["import.json", "index.ts", "snapshot.json"]);
+    // The plugin's program by default, and the command says what it needs.
+    assert.match(
+      await readFile(path.join(project, "catalog/index.ts"), "utf8"),
+      /^import \* as billing from "pulumi-subscription-billing\/billing";$/m,
+    );
+    assert.match(res.stdout, /run with the provider plugin: install it first with `npx billing-plugin install`\.\n$/);
     assert.deepEqual(mutations(prod.requests), []);
     const file = JSON.parse(await readFile(path.join(project, "catalog/import.json"), "utf8")) as {
       resources: { type: string; name: string; id: string }[];
@@ -171,7 +194,9 @@ describe("billing-catalog export, import and diff with the real CLI (README's co
     );
   });
 
-  it("pulumi import --file through the plugin adopts every object, sending nothing; the printed code previews with no changes", async () => {
+  it("pulumi import --file through the plugin (installed as the README says) adopts every object, sending nothing; the printed code previews with no changes", async () => {
+    const install = await sh(commands.find((l) => l.startsWith("npx billing-plugin install")) as string, project, imported);
+    assert.equal(install.code, 0, install.stdout + install.stderr);
     const args = command("pulumi import --file");
     const res = await imported.ws.pulumi([...args, "--stack", imported.stack], {
       cwd: project,
@@ -191,8 +216,37 @@ describe("billing-catalog export, import and diff with the real CLI (README's co
     assert.deepEqual(mutations(prod.requests), []);
   });
 
-  it("the exported program (dynamic providers) adopts every object with no write, then previews with no changes", async () => {
-    await writeFile(path.join(programDir, "index.ts"), await readFile(path.join(project, "catalog/index.ts"), "utf8"));
+  it("the exported program (the plugin's) is the imported stack's program as it is: the README's preview shows no changes", async () => {
+    const copy = await sh(commands.find((l) => l.startsWith("cp catalog/index.ts")) as string, project, imported);
+    assert.equal(copy.code, 0, copy.stderr);
+    // Type-checked as the README's user runs it (no transpile-only): the generated SDK's types hold the program.
+    const res = await imported.ws.pulumi([...command("pulumi preview --expect-no-changes"), "--stack", imported.stack], {
+      cwd: project,
+      env: { PULUMI_NODEJS_TRANSPILE_ONLY: "false" },
+      allowFailure: true,
+    });
+    imported.outputs.push(res.stdout, res.stderr);
+    assert.equal(res.code, 0, `${res.stdout}\n${res.stderr}`);
+    assert.deepEqual(planOf(await previewJson(imported)), { steps: [], changes: [] });
+    assert.deepEqual(mutations(prod.requests), []);
+  });
+
+  it("the program --program dynamic writes (dynamic providers) adopts every object with no write, then previews with no changes", async () => {
+    const res = await billingCatalog(
+      [
+        ...command("npx billing-catalog export").map((w) => (w === "catalog" ? "catalog-dynamic" : w)),
+        "--format",
+        "program",
+        "--program",
+        "dynamic",
+      ],
+      project,
+    );
+    assert.equal(res.code, 0, res.stderr);
+    assert.doesNotMatch(res.stdout, /billing-plugin install/);
+    const program = await readFile(path.join(project, "catalog-dynamic/index.ts"), "utf8");
+    assert.match(program, /^import \{ [^}]+ \} from "pulumi-subscription-billing";$/m);
+    await writeFile(path.join(programDir, "index.ts"), program);
     programProd = await programStack("prod", prod, SECRET_KEY);
     prod.reset();
     // The first preview: every object adopted as it is, no field to converge.

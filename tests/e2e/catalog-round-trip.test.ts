@@ -15,12 +15,15 @@ import { type Consumer, type ExampleStack, installedConsumer, mutations } from "
  * each kind, and an archived one) seeded into site A is exported by the installed package's
  * `billing-catalog export`; its import file (live objects only) goes through `pulumi import --file`
  * with the plugin, and the printed code previews with no changes; the exported
- * program (dynamic providers) `up` on an empty site B succeeds; `billing-catalog diff A B` finds the
+ * program (the plugin's for the first seed, `--program dynamic` for the second) `up` on an empty site B succeeds; `billing-catalog diff A B` finds the
  * two equal (exit 0, and it says so), and B's raw answers equal A's live ones, field by field.
  */
 
-/** The fixed seeds: each gives one catalog (see catalogOf), printed with its draw. */
-const SEEDS = [2406, 11] as const;
+/** The fixed seeds: each gives one catalog (see catalogOf), printed with its draw, and the program export writes for it. */
+const SEEDS = [
+  [2406, "plugin"],
+  [11, "dynamic"],
+] as const;
 /** A drawn catalog's most objects (archived ones included), so a seed's CLI runs stay short. */
 const MAX_OBJECTS = 15;
 /**
@@ -52,7 +55,7 @@ function catalogOf(seed: number): { catalog: GeneratedCatalog; draw: number } {
   return { catalog: draws[draw] as GeneratedCatalog, draw };
 }
 
-for (const seed of SEEDS) {
+for (const [seed, target] of SEEDS) {
   describe(`a random catalog's round trip with the real CLI: export, pulumi import --file, the program up on an empty site, diff (seed ${seed})`, () => {
     /** Each site's key: neither may appear in any output, file or state. */
     const KEY_A = `sk_e2e_round_trip_a_${seed}_3c9e`;
@@ -102,7 +105,7 @@ for (const seed of SEEDS) {
     });
 
     it("export reads site A with GETs only and writes the import file of its live objects, the program and the snapshot", async () => {
-      const res = await billingCatalog(["export", "--site", a.url, "--out", "catalog"]);
+      const res = await billingCatalog(["export", "--site", a.url, "--out", "catalog", "--program", target]);
       assert.equal(res.code, 0, res.stderr);
       assert.match(res.stdout, /^Read .*; wrote /);
       assert.deepEqual(mutations(a.requests), []);
@@ -134,9 +137,16 @@ for (const seed of SEEDS) {
       assert.deepEqual(mutations(a.requests), []);
     });
 
-    it("the exported program (dynamic providers) up on the empty site B succeeds", async () => {
+    it(`the exported program (--program ${target}) up on the empty site B succeeds`, async () => {
       await writeFile(path.join(programDir, "index.ts"), await readFile(path.join(project, "catalog/index.ts"), "utf8"));
-      program = await catalogProgramStack(c, `catalog-round-trip-${seed}-program`, "b", b, KEY_B);
+      const folder = `catalog-round-trip-${seed}-program`;
+      if (target === "dynamic") program = await catalogProgramStack(c, folder, "b", b, KEY_B);
+      else {
+        // The plugin's program runs on the installed plugin, configured as the dynamic providers are.
+        program = await pluginStack(folder, "b");
+        await program.config("billing:baseUrl", b.url);
+        await program.config("billing:apiKey", KEY_B, true);
+      }
       assert.deepEqual(mutations(b.requests), [], "site B is empty and untouched before up");
       await program.run(["up", "--yes", "--skip-preview"]);
       assert.ok(mutations(b.requests).length >= exported(catalog).length, "up made the catalog at site B");
