@@ -202,8 +202,12 @@ export class BillingClient {
     return families.createProductFamily(this.#transport, input, this.#createOptions(options?.uniquenessToken));
   }
 
-  /** A family by id, or by handle (any string; sent as `handle:x`, and `"handle:x"` is read as that too). */
+  /**
+   * A family by id, or by handle (any string; sent as `handle:x`, and `"handle:x"` is read as that too). With
+   * `readBatchWindowMs`, reads by id asked for together are one list of the site's families.
+   */
   readProductFamily(idOrHandle: number | string): Promise<ProductFamily> {
+    if (this.#reads && typeof idOrHandle === "number") return this.#reads.families.read("site", idOrHandle);
     return families.readProductFamily(this.#transport, idOrHandle);
   }
 
@@ -323,8 +327,9 @@ export class BillingClient {
     return components.listComponents(this.#transport, options);
   }
 
-  /** A component by its family and id. A 404 is a {@link BillingApiError}. */
+  /** A component by its family and id (with `readBatchWindowMs`, batched with other reads of its family's). A 404 is a {@link BillingApiError}. */
   readComponent(familyId: number, componentId: number): Promise<Component> {
+    if (this.#reads) return this.#reads.components.read(familyId, componentId);
     return components.readComponent(this.#transport, familyId, componentId);
   }
 
@@ -375,8 +380,10 @@ export class BillingClient {
     return componentPricePoints.listComponentPricePoints(this.#transport, componentId, options);
   }
 
-  /** A component price point by id. */
+  /** A component price point by id (with `readBatchWindowMs`, batched with other reads of its component's). */
   readComponentPricePoint(componentId: number, pricePointId: number): Promise<ComponentPricePoint> {
+    // A `handle:` reference (the provider's lookup) is not an id: it is read alone.
+    if (this.#reads && typeof pricePointId === "number") return this.#reads.componentPricePoints.read(componentId, pricePointId);
     return componentPricePoints.readComponentPricePoint(this.#transport, componentId, pricePointId);
   }
 
@@ -430,8 +437,9 @@ export class BillingClient {
     return coupons.listCoupons(this.#transport, options);
   }
 
-  /** A coupon by its family and id. A 404 is a {@link BillingApiError}. */
+  /** A coupon by its family and id (with `readBatchWindowMs`, batched with other reads of its family's). A 404 is a {@link BillingApiError}. */
   readCoupon(familyId: number, couponId: number): Promise<Coupon> {
+    if (this.#reads) return this.#reads.coupons.read(familyId, couponId);
     return coupons.readCoupon(this.#transport, familyId, couponId);
   }
 
@@ -608,6 +616,9 @@ export class BillingClient {
 
   /** Every custom field (metafield) of subscriptions or customers, across pages; with `name`, only the one with it. */
   listMetafields(resourceType: MetafieldResourceType, options: metafields.ListMetafieldsOptions = {}): Promise<Metafield[]> {
+    // With `readBatchWindowMs`, the lookups of one resource type's fields by name asked for together are one list.
+    if (this.#reads && options.name !== undefined)
+      return this.#reads.metafields.read(resourceType, options.name).then((m) => (m === undefined ? [] : [m]));
     return metafields.listMetafields(this.#transport, resourceType, options);
   }
 
@@ -645,8 +656,9 @@ export class BillingClient {
     return reasonCodes.listReasonCodes(this.#transport);
   }
 
-  /** A reason code by id. A 404 is a {@link BillingApiError}. */
+  /** A reason code by id (with `readBatchWindowMs`, batched with other reads of the site's). A 404 is a {@link BillingApiError}. */
   readReasonCode(reasonCodeId: number): Promise<ReasonCode> {
+    if (this.#reads) return this.#reads.reasonCodes.read("site", reasonCodeId);
     return reasonCodes.readReasonCode(this.#transport, reasonCodeId);
   }
 
@@ -676,8 +688,9 @@ export class BillingClient {
     return offers.listOffers(this.#transport, options);
   }
 
-  /** An offer by id. A 404 is a {@link BillingApiError}. */
+  /** An offer by id (with `readBatchWindowMs`, batched with other reads of the site's). A 404 is a {@link BillingApiError}. */
   readOffer(offerId: number): Promise<Offer> {
+    if (this.#reads) return this.#reads.offers.read("site", offerId);
     return offers.readOffer(this.#transport, offerId);
   }
 
