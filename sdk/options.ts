@@ -63,7 +63,9 @@ export interface BillingClientOptions {
    * product's), `readProduct` with `familyId` (a family's), `readComponent` and `readCoupon` (a family's, listed by
    * id), `readComponentPricePoint` by id (a component's), `readProductFamily`, `readReasonCode` and `readOffer` by id
    * (the site's), and `listMetafields` with `name` (a resource type's). A failed list fails each read it answers. The
-   * provider sets it: a refresh or preview of many objects reads each collection in a few requests.
+   * same lookup or list (by handle or code, a `list*` with the same options) asked for together is sent once, each
+   * caller answered with its own copy. The provider sets it: a refresh or preview of many objects reads each
+   * collection in a few requests.
    */
   readonly readBatchWindowMs?: number;
 }

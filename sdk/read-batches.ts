@@ -161,6 +161,33 @@ export class ReadBatches {
   }
 }
 
+/**
+ * The same read (a method and its arguments: a lookup by handle or code, a list) asked for by several callers within
+ * `windowMs` of the first: sent once, after the last of them was asked for, each answered with its own copy. A read
+ * asked for once it is sent waits for the next one: nothing is answered from before it was asked, and nothing is kept
+ * once answered. The providers' checks at preview look up the same references (a price point's product by handle, a
+ * coupon's family, the site's reason codes), each check on its own (issue 43).
+ */
+export class SameReads {
+  readonly #waiting = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly windowMs: number) {}
+
+  read<T>(key: string, send: () => Promise<T>): Promise<T> {
+    let shared = this.#waiting.get(key) as Promise<T> | undefined;
+    if (!shared) {
+      const sent = new Promise((r) => setTimeout(r, this.windowMs)).then(() => {
+        this.#waiting.delete(key);
+        return send();
+      });
+      this.#waiting.set(key, sent);
+      shared = sent;
+    }
+    // Each caller its own copy: one that changes what it was answered changes nobody else's.
+    return shared.then((answer) => structuredClone(answer));
+  }
+}
+
 /** Ids per `filter[ids]` list: a batch larger than this is sent as several lists. */
 const MAX_IDS_PER_FILTER = 100;
 
