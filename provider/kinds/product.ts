@@ -518,7 +518,11 @@ const steps: Steps<Inputs, State, Held, number | undefined> = {
       ...body
     } = inputs;
     const client = ctx.client(inputs.site);
-    return held(client, await client.createProduct(familyId as number, body, token ? { uniquenessToken: token } : {}));
+    const made = await client.createProduct(familyId as number, body, token ? { uniquenessToken: token } : {});
+    // Created: a read of its default that fails (a 504 after its retries) must not make the create a plain failure,
+    // which records nothing while the product exists. It is recorded from the create's answer (which holds the
+    // default's pricing), and the next refresh or up reads the default.
+    return held(client, made).catch((): Held => ({ p: made, pp: undefined }));
   },
   async converge(ctx, h, inputs, _, created, recorded) {
     const before = created ? undefined : (recorded ?? ({ args: {} } as State));
