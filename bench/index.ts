@@ -17,6 +17,7 @@ import { perCallFigure } from "./per-call";
 import { pluginFigure } from "./plugin";
 import { providerSizeFigure } from "./provider-size";
 import { replayFigure } from "./replay";
+import { requestsPerObjectFigure } from "./requests";
 import { stateSizeFigure } from "./state-size";
 import { type Row, table } from "./stats";
 
@@ -113,6 +114,9 @@ async function main(): Promise<void> {
   );
   await step("12", "bytes per object in the checkpoint, per kind, a 100-object catalog: dynamic providers and plugin", () =>
     stateSizeFigure(),
+  );
+  await step("13", "requests per object per kind: refresh and preview of a catalog of every kind, each read alone vs batched", () =>
+    requestsPerObjectFigure(),
   );
   console.log(
     `\nNode ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${quick ? "--quick" : "full"} run, ${((Date.now() - started) / 1000).toFixed(0)} s\n`,

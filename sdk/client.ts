@@ -34,7 +34,7 @@ import type {
 import * as migration from "./migration";
 import { type BillingClientOptions, type Connection, resolveConnection } from "./options";
 import { type ListPricePointsOptions, listPricePoints, type ReadProductOptions, readProduct, resolvePricePoint } from "./products";
-import { ReadBatches } from "./read-batches";
+import { ReadBatches, SameReads } from "./read-batches";
 import { replayWebhooks } from "./replay";
 import type {
   Component,
@@ -71,6 +71,7 @@ export class BillingClient {
   readonly #transport: Transport;
   readonly #connection: Connection;
   readonly #reads: ReadBatches | undefined;
+  readonly #same: SameReads | undefined;
 
   /**
    * Checks every option at once and sends nothing: a bad or missing one (a credential the
@@ -82,6 +83,12 @@ export class BillingClient {
     this.#transport = new Transport(this.#connection);
     const window = this.#connection.readBatchWindowMs;
     this.#reads = window > 0 ? new ReadBatches(this.#transport, window) : undefined;
+    this.#same = window > 0 ? new SameReads(window) : undefined;
+  }
+
+  /** With `readBatchWindowMs`, the same lookup or list asked for together is sent once (see {@link SameReads}). */
+  #once<T>(method: string, args: readonly unknown[], send: () => Promise<T>): Promise<T> {
+    return this.#same ? this.#same.read(`${method}(${JSON.stringify(args)})`, send) : send();
   }
 
   /**
@@ -170,12 +177,12 @@ export class BillingClient {
   readProduct(idOrHandle: number | string, options: ReadProductOptions = {}): Promise<Product> {
     const id = typeof idOrHandle === "number" ? idOrHandle : /^\d+$/.test(idOrHandle) ? Number(idOrHandle) : undefined;
     if (this.#reads && options.familyId !== undefined && id !== undefined) return this.#reads.products.read(options.familyId, id);
-    return readProduct(this.#transport, idOrHandle);
+    return this.#once("readProduct", [idOrHandle], () => readProduct(this.#transport, idOrHandle));
   }
 
   /** Every price point of a product, across pages; archived ones only with `includeArchived`. */
   listPricePoints(productId: number, options: ListPricePointsOptions = {}): Promise<PricePoint[]> {
-    return listPricePoints(this.#transport, productId, options);
+    return this.#once("listPricePoints", [productId, options], () => listPricePoints(this.#transport, productId, options));
   }
 
   /** How catalog creates retry and resolve: the client's retry settings, and its settle time after a 409. */
@@ -202,14 +209,18 @@ export class BillingClient {
     return families.createProductFamily(this.#transport, input, this.#createOptions(options?.uniquenessToken));
   }
 
-  /** A family by id, or by handle (any string; sent as `handle:x`, and `"handle:x"` is read as that too). */
+  /**
+   * A family by id, or by handle (any string; sent as `handle:x`, and `"handle:x"` is read as that too). With
+   * `readBatchWindowMs`, reads by id asked for together are one list of the site's families.
+   */
   readProductFamily(idOrHandle: number | string): Promise<ProductFamily> {
-    return families.readProductFamily(this.#transport, idOrHandle);
+    if (this.#reads && typeof idOrHandle === "number") return this.#reads.families.read("site", idOrHandle);
+    return this.#once("readProductFamily", [idOrHandle], () => families.readProductFamily(this.#transport, idOrHandle));
   }
 
   /** Every product family of the site. */
   listProductFamilies(): Promise<ProductFamily[]> {
-    return families.listProductFamilies(this.#transport);
+    return this.#once("listProductFamilies", [], () => families.listProductFamilies(this.#transport));
   }
 
   /**
@@ -232,7 +243,7 @@ export class BillingClient {
 
   /** Every product of the site, or of one family (`familyId`), across pages; archived ones only with `includeArchived`. */
   listProducts(options: products.ListProductsOptions = {}): Promise<Product[]> {
-    return products.listProducts(this.#transport, options);
+    return this.#once("listProducts", [options], () => products.listProducts(this.#transport, options));
   }
 
   /**
@@ -320,17 +331,18 @@ export class BillingClient {
 
   /** Every component of the site, or of one family (`familyId`), across pages; archived ones only with `includeArchived`. */
   listComponents(options: components.ListComponentsOptions = {}): Promise<Component[]> {
-    return components.listComponents(this.#transport, options);
+    return this.#once("listComponents", [options], () => components.listComponents(this.#transport, options));
   }
 
-  /** A component by its family and id. A 404 is a {@link BillingApiError}. */
+  /** A component by its family and id (with `readBatchWindowMs`, batched with other reads of its family's). A 404 is a {@link BillingApiError}. */
   readComponent(familyId: number, componentId: number): Promise<Component> {
+    if (this.#reads) return this.#reads.components.read(familyId, componentId);
     return components.readComponent(this.#transport, familyId, componentId);
   }
 
   /** A component by handle (`GET /components/lookup.json?handle=`). A 404 is a {@link BillingApiError}. */
   findComponentByHandle(handle: string): Promise<Component> {
-    return components.findComponentByHandle(this.#transport, handle);
+    return this.#once("findComponentByHandle", [handle], () => components.findComponentByHandle(this.#transport, handle));
   }
 
   /**
@@ -372,12 +384,18 @@ export class BillingClient {
     componentId: number,
     options: componentPricePoints.ListComponentPricePointsOptions = {},
   ): Promise<ComponentPricePoint[]> {
-    return componentPricePoints.listComponentPricePoints(this.#transport, componentId, options);
+    return this.#once("listComponentPricePoints", [componentId, options], () =>
+      componentPricePoints.listComponentPricePoints(this.#transport, componentId, options),
+    );
   }
 
-  /** A component price point by id. */
+  /** A component price point by id (with `readBatchWindowMs`, batched with other reads of its component's). */
   readComponentPricePoint(componentId: number, pricePointId: number): Promise<ComponentPricePoint> {
-    return componentPricePoints.readComponentPricePoint(this.#transport, componentId, pricePointId);
+    // A `handle:` reference (the provider's lookup) is not an id: it is read alone.
+    if (this.#reads && typeof pricePointId === "number") return this.#reads.componentPricePoints.read(componentId, pricePointId);
+    return this.#once("readComponentPricePoint", [componentId, pricePointId], () =>
+      componentPricePoints.readComponentPricePoint(this.#transport, componentId, pricePointId),
+    );
   }
 
   /**
@@ -427,17 +445,18 @@ export class BillingClient {
 
   /** Every coupon of the site, or of one family (`familyId`), across pages; archived ones only with `includeArchived`. */
   listCoupons(options: coupons.ListCouponsOptions = {}): Promise<Coupon[]> {
-    return coupons.listCoupons(this.#transport, options);
+    return this.#once("listCoupons", [options], () => coupons.listCoupons(this.#transport, options));
   }
 
-  /** A coupon by its family and id. A 404 is a {@link BillingApiError}. */
+  /** A coupon by its family and id (with `readBatchWindowMs`, batched with other reads of its family's). A 404 is a {@link BillingApiError}. */
   readCoupon(familyId: number, couponId: number): Promise<Coupon> {
+    if (this.#reads) return this.#reads.coupons.read(familyId, couponId);
     return coupons.readCoupon(this.#transport, familyId, couponId);
   }
 
   /** A coupon by code; give `familyId` unless it is in the site's default family. A 404 is a {@link BillingApiError}. */
   findCoupon(code: string, options: coupons.FindCouponOptions = {}): Promise<Coupon> {
-    return coupons.findCoupon(this.#transport, code, options);
+    return this.#once("findCoupon", [code, options], () => coupons.findCoupon(this.#transport, code, options));
   }
 
   /**
@@ -608,7 +627,10 @@ export class BillingClient {
 
   /** Every custom field (metafield) of subscriptions or customers, across pages; with `name`, only the one with it. */
   listMetafields(resourceType: MetafieldResourceType, options: metafields.ListMetafieldsOptions = {}): Promise<Metafield[]> {
-    return metafields.listMetafields(this.#transport, resourceType, options);
+    // With `readBatchWindowMs`, the lookups of one resource type's fields by name asked for together are one list.
+    if (this.#reads && options.name !== undefined)
+      return this.#reads.metafields.read(resourceType, options.name).then((m) => (m === undefined ? [] : [m]));
+    return this.#once("listMetafields", [resourceType, options], () => metafields.listMetafields(this.#transport, resourceType, options));
   }
 
   /**
@@ -642,11 +664,12 @@ export class BillingClient {
 
   /** Every churn reason code of the site, across pages. */
   listReasonCodes(): Promise<ReasonCode[]> {
-    return reasonCodes.listReasonCodes(this.#transport);
+    return this.#once("listReasonCodes", [], () => reasonCodes.listReasonCodes(this.#transport));
   }
 
-  /** A reason code by id. A 404 is a {@link BillingApiError}. */
+  /** A reason code by id (with `readBatchWindowMs`, batched with other reads of the site's). A 404 is a {@link BillingApiError}. */
   readReasonCode(reasonCodeId: number): Promise<ReasonCode> {
+    if (this.#reads) return this.#reads.reasonCodes.read("site", reasonCodeId);
     return reasonCodes.readReasonCode(this.#transport, reasonCodeId);
   }
 
@@ -673,11 +696,12 @@ export class BillingClient {
 
   /** Every offer of the site, across pages; archived ones only with `includeArchived`. */
   listOffers(options: offers.ListOffersOptions = {}): Promise<Offer[]> {
-    return offers.listOffers(this.#transport, options);
+    return this.#once("listOffers", [options], () => offers.listOffers(this.#transport, options));
   }
 
-  /** An offer by id. A 404 is a {@link BillingApiError}. */
+  /** An offer by id (with `readBatchWindowMs`, batched with other reads of the site's). A 404 is a {@link BillingApiError}. */
   readOffer(offerId: number): Promise<Offer> {
+    if (this.#reads) return this.#reads.offers.read("site", offerId);
     return offers.readOffer(this.#transport, offerId);
   }
 

@@ -57,9 +57,15 @@ export interface BillingClientOptions {
   /** First backoff delay; doubles per retry with full jitter. Default 250. */
   readonly retryBaseDelayMs?: number;
   /**
-   * Reads of one product's price points asked for within this many milliseconds of each other go out as one list of
-   * them (`readPricePoint`), as fresh as the reads it replaces; 0 (the default) reads each by id. The provider sets it:
-   * a refresh of many price points reads each product's in one request.
+   * Reads of one collection asked for within this many milliseconds of each other go out as one list of it, each
+   * answered as its read alone would be, as fresh as the reads it replaces (the list is sent after the last of them
+   * was asked for; nothing is kept between batches); 0 (the default) reads each alone. Batched: `readPricePoint` (a
+   * product's), `readProduct` with `familyId` (a family's), `readComponent` and `readCoupon` (a family's, listed by
+   * id), `readComponentPricePoint` by id (a component's), `readProductFamily`, `readReasonCode` and `readOffer` by id
+   * (the site's), and `listMetafields` with `name` (a resource type's). A failed list fails each read it answers. The
+   * same lookup or list (by handle or code, a `list*` with the same options) asked for together is sent once, each
+   * caller answered with its own copy. The provider sets it: a refresh or preview of many objects reads each
+   * collection in a few requests.
    */
   readonly readBatchWindowMs?: number;
 }

@@ -371,11 +371,24 @@ export const component: KindModule<typeof kind, State> = {
       // The service reads a component only within its family: without one recorded there is nothing to read it by.
       if (componentId === undefined || s.productFamilyId == null) return s;
       const client = ctx.client(s.site);
+      // The recorded default asked for with the component: it joins the reads of the component's price points (one
+      // list) instead of a read alone after it (issue 43); a default promoted since is read after, as before.
+      const recorded = s.defaultPricePointId;
+      const early =
+        typeof recorded === "number"
+          ? findByHandle(() => client.readComponentPricePoint(componentId, recorded)).catch(() => undefined)
+          : undefined;
       const c = await findByHandle(() => client.readComponent(s.productFamilyId as number, componentId));
       if (!c) return undefined;
+      const pp = c.defaultPricePointId !== undefined && c.defaultPricePointId === recorded ? await early : undefined;
       // A state from before ownDefaultId: the default its last apply recorded is its own (not the one promoted since).
       const own = s.ownDefaultId === undefined && s.defaultPricePointId != null ? { ownDefaultId: s.defaultPricePointId } : {};
-      return { ...s, ...own, ...componentOutputs(await withDefaultPricePoint(client, { c }), s.site), handle: c.handle ?? s.handle };
+      return {
+        ...s,
+        ...own,
+        ...componentOutputs(await withDefaultPricePoint(client, { c, ...(pp ? { pp } : {}) }), s.site),
+        handle: c.handle ?? s.handle,
+      };
     },
 
     del: (ctx, id, s) => life.del(ctx, id, s),

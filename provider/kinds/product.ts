@@ -3,7 +3,7 @@ import { z } from "zod";
 import { pricePointCurrencyPricesInput } from "../../sdk/catalog/currency-inputs";
 import type { BillingClient } from "../../sdk/client";
 import { flag, type PricePointInput } from "../../sdk/inputs";
-import type { Pricing, Product as ServiceProduct } from "../../sdk/results";
+import type { PricePoint, Pricing, Product as ServiceProduct } from "../../sdk/results";
 import { isUnknown } from "../engine";
 import { shellProvider } from "../shell";
 import {
@@ -221,11 +221,38 @@ interface Held {
   readonly own?: number | null;
 }
 
-/** The product and its default price point, read (with its own currency prices, when it has them). */
-async function held(client: BillingClient, p: ServiceProduct): Promise<Held> {
+/**
+ * The product and its default price point, read (with its own currency prices, when it has them). `early`: the
+ * default a state recorded, asked for with the product (see {@link readHeld}), used when it is still the default.
+ */
+async function held(
+  client: BillingClient,
+  p: ServiceProduct,
+  early?: { id: number; read: Promise<PricePoint | undefined> },
+): Promise<Held> {
   const ppId = p.defaultPricePointId;
-  const pp = ppId === undefined ? undefined : await findByHandle(() => client.readPricePoint(p.id, ppId));
+  const pp =
+    ppId === undefined
+      ? undefined
+      : ((early?.id === ppId ? await early.read : undefined) ?? (await findByHandle(() => client.readPricePoint(p.id, ppId))));
   return { p, pp: pp && (await withCurrencies(client, p.id, pp)) };
+}
+
+/**
+ * A recorded product and its default, read together: the default the state recorded is asked for beside the product,
+ * so that a refresh's reads of one product's price points (the ProductPricePoints' and this one) are one list, and the
+ * family's products another (issue 43), instead of a read of the default alone after each product. Asked for at the
+ * same moment as the product, it is as fresh as the product's read; when the product names another default (promoted
+ * since), that one is read after it, as before. A failed early read is not the answer: the default is read again alone.
+ */
+async function readHeld(client: BillingClient, id: number, recorded: { productFamilyId?: unknown; defaultPricePointId?: unknown }) {
+  const familyId = typeof recorded.productFamilyId === "number" ? recorded.productFamilyId : undefined;
+  const ppId = typeof recorded.defaultPricePointId === "number" ? recorded.defaultPricePointId : undefined;
+  const early =
+    ppId === undefined
+      ? undefined
+      : { id: ppId, read: findByHandle(() => client.readPricePoint(id, ppId)).catch((): PricePoint | undefined => undefined) };
+  return held(client, await client.readProduct(id, { familyId }), early);
 }
 
 /**
@@ -405,10 +432,17 @@ async function convergeDefault(ctx: Context, h: Held, inputs: Inputs, recorded: 
  * when it cannot be read (the site not known yet, no such product, the service not answering: the declaration before
  * is compared instead).
  */
-async function heldPricing(ctx: Context, handle: unknown, site: unknown): Promise<Partial<Record<PricingField, unknown>> | undefined> {
+async function heldPricing(
+  ctx: Context,
+  olds: Readonly<Record<string, unknown>>,
+  site: unknown,
+): Promise<Partial<Record<PricingField, unknown>> | undefined> {
+  const handle = olds.handle;
   if (typeof handle !== "string" || isUnknown(site)) return undefined;
   try {
     const client = ctx.client(site as string | undefined);
+    // Its ids as the last check carried them: read by id, with the other products of its family (issue 43); by handle before any.
+    if (typeof olds.productId === "number") return pricingOutputs(pricingOfHeld(await readHeld(client, olds.productId, olds)));
     const p = await productWithHandle(client, handle);
     return p && pricingOutputs(pricingOfHeld(await held(client, p)));
   } catch {
@@ -484,7 +518,11 @@ const steps: Steps<Inputs, State, Held, number | undefined> = {
       ...body
     } = inputs;
     const client = ctx.client(inputs.site);
-    return held(client, await client.createProduct(familyId as number, body, token ? { uniquenessToken: token } : {}));
+    const made = await client.createProduct(familyId as number, body, token ? { uniquenessToken: token } : {});
+    // Created: a read of its default that fails (a 504 after its retries) must not make the create a plain failure,
+    // which records nothing while the product exists. It is recorded from the create's answer (which holds the
+    // default's pricing), and the next refresh or up reads the default.
+    return held(client, made).catch((): Held => ({ p: made, pp: undefined }));
   },
   async converge(ctx, h, inputs, _, created, recorded) {
     const before = created ? undefined : (recorded ?? ({ args: {} } as State));
@@ -510,12 +548,7 @@ const steps: Steps<Inputs, State, Held, number | undefined> = {
     const done = await convergeDefault(ctx, created ? h : await converge(ctx, h, inputs), inputs, before);
     return { ...done, own: done.p.defaultPricePointId ?? null };
   },
-  current: async (ctx, s, id) => {
-    const client = ctx.client(s.site);
-    // Its family named: a refresh's reads of one family's products go out as one list (issue 43).
-    const familyId = typeof s.productFamilyId === "number" ? s.productFamilyId : undefined;
-    return held(client, await client.readProduct(id, { familyId }));
-  },
+  current: (ctx, s, id) => readHeld(ctx.client(s.site), id, s),
   record: (h, inputs) => ({
     ...outputsOf(h, inputs.site),
     productFamilyHandle: h.p.productFamilyHandle ?? null,
@@ -595,7 +628,7 @@ export const product: KindModule<typeof kind, State> = {
         // A declared change is announced against what the service holds, which is what up compares and sends: after a
         // refresh it may hold the new pricing already (another price point promoted to the default), and up sends nothing.
         const declared = pricingChangeOf(inputs as Partial<Inputs>, olds as Partial<Inputs>, NEW_DEFAULT);
-        const service = declared && (await heldPricing(ctx, olds.handle, inputs.site));
+        const service = declared && (await heldPricing(ctx, olds, inputs.site));
         const from: Partial<Record<PricingField, unknown>> = service ?? (olds as Partial<Inputs>);
         const pricing = service ? pricingChangeOf(inputs as Partial<Inputs>, service, NEW_DEFAULT) : declared;
         const pricingChange = withCurrencyChange(pricing, olds.currencyPrices, inputs.currencyPrices, `in place: ${CURRENCY_IN_PLACE}`);

@@ -238,23 +238,33 @@ export function credentialSource(provider: object, site: string | undefined): { 
   return { name: `billing:${key}`, fix: `run ${setCommand(key, PLACEHOLDERS[key])}` };
 }
 
-/** The client for `site`, reused across calls in this process. */
 /**
- * How long a read of a price point waits for others of its product's before they go out as one list: the engine asks
- * for a refresh's reads together, so one product's arrive within milliseconds (issue 43: one request per product, not
- * per price point). Small beside the service's own answer time (~100 ms).
+ * How long a read waits for others of its collection (a product's price points, a family's products, components or
+ * coupons, the site's families, reason codes, offers) before they go out as one list: the engine asks for a refresh's
+ * and a preview's reads together, so one collection's arrive within milliseconds (issue 43: a request per collection,
+ * not per object). Small beside the service's own answer time (~100 ms). `BILLING_READ_BATCH_WINDOW_MS` sets it (0:
+ * every read alone), for a measurement or a service whose lists misbehave; the SDK names a value it refuses.
  */
 const READ_BATCH_WINDOW_MS = 20;
+function readBatchWindowMs(): number {
+  const v = numberOf(process.env.BILLING_READ_BATCH_WINDOW_MS);
+  if (v === undefined) return READ_BATCH_WINDOW_MS;
+  if (typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= 1000) return v;
+  throw new SiteConfigError(
+    `the environment variable BILLING_READ_BATCH_WINDOW_MS must be a whole number of milliseconds from 0 to 1000 (0: every read alone); got ${JSON.stringify(String(v))}`,
+  );
+}
 
+/** The client for `site`, reused across calls in this process. */
 export function clientFor(provider: object, site: string | undefined): BillingClient {
   const mine = configs.get(provider)?.resolved;
   const hit = mine?.get(site ?? "");
   if (hit) return hit;
-  const options = clientOptionsFor(provider, site);
+  const options = { ...clientOptionsFor(provider, site), readBatchWindowMs: readBatchWindowMs() };
   const key = JSON.stringify(options);
   let client = clients.get(key);
   if (!client) {
-    client = new BillingClient({ ...options, onRetry: reportRetry, readBatchWindowMs: READ_BATCH_WINDOW_MS });
+    client = new BillingClient({ ...options, onRetry: reportRetry });
     clients.set(key, client);
   }
   mine?.set(site ?? "", client);

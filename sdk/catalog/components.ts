@@ -54,8 +54,14 @@ export interface ListComponentsOptions {
   readonly familyId?: number;
 }
 
-/** Every component of the site, or of one family, across pages. */
-export async function listComponents(t: Transport, opts: ListComponentsOptions = {}): Promise<Component[]> {
+/**
+ * Every component of the site, or of one family, across pages. `ids` (the contract's `filter[ids]`, not offered to
+ * callers: the batched reads use it) lists only those.
+ */
+export async function listComponents(
+  t: Transport,
+  opts: ListComponentsOptions & { readonly ids?: readonly number[] } = {},
+): Promise<Component[]> {
   const path =
     opts.familyId === undefined
       ? "/components.json"
@@ -67,7 +73,12 @@ export async function listComponents(t: Transport, opts: ListComponentsOptions =
           method: "GET",
           path,
           repeatable: true,
-          query: { page, per_page: MAX_COMPONENTS_PER_PAGE, include_archived: opts.includeArchived ? "true" : undefined },
+          query: {
+            page,
+            per_page: MAX_COMPONENTS_PER_PAGE,
+            include_archived: opts.includeArchived ? "true" : undefined,
+            "filter[ids]": opts.ids?.join(","),
+          },
         },
         componentListResponse,
       )

@@ -69,7 +69,11 @@ export interface ListCouponsOptions {
  * archived filter: the SDK reads what the service answers and, without `includeArchived`, leaves
  * out those with `archived_at`. Whether the real service lists archived coupons is not published.
  */
-export async function listCoupons(t: Transport, opts: ListCouponsOptions = {}): Promise<Coupon[]> {
+export async function listCoupons(
+  t: Transport,
+  // `ids` (the contract's `filter[ids]`) is not offered to callers: the batched reads use it.
+  opts: ListCouponsOptions & { readonly ids?: readonly number[] } = {},
+): Promise<Coupon[]> {
   const path =
     opts.familyId === undefined
       ? "/coupons.json"
@@ -81,7 +85,10 @@ export async function listCoupons(t: Transport, opts: ListCouponsOptions = {}): 
   });
   // An empty list of codes matches no coupon; the service would read an empty filter as none at all.
   if (codes !== undefined && codes.length === 0) return [];
-  const filter = codes === undefined ? {} : { "filter[codes]": codes.join(",") };
+  const filter = {
+    ...(codes === undefined ? {} : { "filter[codes]": codes.join(",") }),
+    ...(opts.ids === undefined ? {} : { "filter[ids]": opts.ids.join(",") }),
+  };
   const rows = await allPages(MAX_COUPONS_PER_PAGE, async (page) =>
     (
       await t.call(
