@@ -18,6 +18,7 @@ import { hasProblems, type Problems, Refusal, refuse } from "./wire-catalog";
 import {
   bracketProblems,
   COMPONENT_HANDLE_TAKEN,
+  COMPONENT_NAME_TAKEN,
   COMPONENT_NOT_ARCHIVABLE,
   type ComponentCreateBody,
   type ComponentPricePointBody,
@@ -85,7 +86,12 @@ export class Components {
     if (given.some((pp) => pp.default && pp.archived)) throw new Error("addComponent: the default price point cannot be archived");
     const handles = given.map((pp) => pp.handle).filter((h) => h !== undefined);
     if (new Set(handles).size !== handles.length) throw new Error("addComponent: price point handles must be distinct");
+    // The web UI holds names to the API's rule (COMPONENT_NAME_TAKEN): a seed the service could not hold is a mistake.
+    const named = c.name ?? handle;
+    const holder = named !== null && !c.archived ? this.#nameHolder(family.id, named) : undefined;
+    if (holder) throw new Error(`addComponent: name '${named}' is held by live component ${holder.id} of the family`);
     const id = this.#claimComponent(c.id);
+    const name = named ?? `Component ${id}`;
     const now = this.#now();
     const scheme = c.pricingScheme ?? "per_unit";
     const brackets = c.prices ?? [{ startingQuantity: c.kind === "on_off" ? 0 : 1, unitPrice: c.unitPrice ?? 1 }];
@@ -94,7 +100,7 @@ export class Components {
       kind: c.kind,
       familyId: family.id,
       handle,
-      name: c.name ?? handle ?? `Component ${id}`,
+      name,
       unitName: c.unitName ?? (c.kind === "on_off" ? "on/off" : "unit"),
       description: c.description ?? null,
       taxable: c.taxable ?? false,
@@ -250,7 +256,9 @@ export class Components {
    * for per_unit); `price_points` are made after it as catalog price points.
    * Handles are unique within the site, archived components' included (the
    * contract says "a unique identifier"; where the service scopes it is not
-   * published: the site, as for products).
+   * published: the site, as for products). Names are unique among the family's
+   * live components (COMPONENT_NAME_TAKEN says why that scope), refused after
+   * the handle, as the contract's example lists them.
    */
   create(family: ProductFamilyRecord, kind: ComponentKind, b: ComponentCreateBody): ComponentRecord {
     const problems: Problems = {};
@@ -259,6 +267,7 @@ export class Components {
       if (!problems[key].includes(message)) problems[key].push(message);
     };
     if (b.handle != null && this.#byHandle(b.handle)) add("handle", COMPONENT_HANDLE_TAKEN);
+    if (this.#nameHolder(family.id, b.name)) add("name", COMPONENT_NAME_TAKEN);
     const scheme: PricingScheme = b.pricing_scheme ?? "per_unit";
     const unit = b.unit_price ?? (b.price_in_cents !== undefined ? decimalText(String(Number(b.price_in_cents) / 100)) : undefined);
     const start = kind === "on_off" ? 0 : 1;
@@ -402,6 +411,11 @@ export class Components {
     return this.#components.get(id);
   }
 
+  /** The live component of the family with this name: the one a create or rename to it is refused for (COMPONENT_NAME_TAKEN). */
+  #nameHolder(familyId: number, name: string): ComponentRecord | undefined {
+    return this.list({ familyId, includeArchived: false }).find((c) => c.name === name);
+  }
+
   findByHandle(handle: string): ComponentRecord | undefined {
     return this.#byHandle(handle);
   }
@@ -418,9 +432,16 @@ export class Components {
       .sort((a, b) => a.id - b.id);
   }
 
-  /** PUT /components/{id}.json and its family twin: the fields `Update Component` names. An archived component can be renamed. */
+  /**
+   * PUT /components/{id}.json and its family twin: the fields `Update Component` names. An archived component can be
+   * renamed; a live one's new name must be no other live component's of its family (as at create).
+   */
   update(c: ComponentRecord, b: ComponentUpdateBody): ComponentRecord {
-    if (b.handle !== undefined && b.handle !== c.handle && this.#byHandle(b.handle)) refuse("handle", COMPONENT_HANDLE_TAKEN);
+    const problems: Problems = {};
+    if (b.handle !== undefined && b.handle !== c.handle && this.#byHandle(b.handle)) problems.handle = [COMPONENT_HANDLE_TAKEN];
+    if (b.name !== undefined && b.name !== c.name && c.archivedAt === null && this.#nameHolder(c.familyId, b.name))
+      problems.name = [COMPONENT_NAME_TAKEN];
+    if (hasProblems(problems)) throw new Refusal(problems);
     if (b.handle !== undefined) c.handle = b.handle;
     if (b.name !== undefined) c.name = b.name;
     if (b.description !== undefined) c.description = b.description;

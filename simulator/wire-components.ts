@@ -14,6 +14,8 @@ import { absent, blank, bool, handle, requiredText, SEP, text } from "./wire-fie
  * - createMeteredComponent: "Name: cannot be blank.", "Unit name: cannot be blank.",
  *   "At least 1 price bracket must be defined", "Pricing scheme: cannot be blank.",
  *   "Pricing scheme: is not one of the allowed values." (in that order);
+ * - createPrepaidUsageComponent: "Handle must be unique within a Site.", "Name: must be unique - that value has been
+ *   taken." (in that order);
  * - updateComponentPricePoint: "Successive brackets may not have gaps in quantity (…)",
  *   "There cannot be any overlapping bracket ranges", "Ending quantity: must be greater than
  *   the low end bracket quantity, if given" (under `prices.ending_quantity`),
@@ -39,13 +41,17 @@ export const BRACKET_OVERLAP = "There cannot be any overlapping bracket ranges";
 export const ENDING_QUANTITY = "Ending quantity: must be greater than the low end bracket quantity, if given";
 export const FOREIGN_PRICE = "all prices must belong to the price point";
 export const PRICE_POINT_HANDLE_TAKEN = "Handle: This handle is already in use.";
-/**
- * A component's handle taken: the contract's 422 example of a component create (prepaid usage), word for word. The
- * same example refuses a taken name ("Name: must be unique - that value has been taken."), which the simulator does
- * not yet: the provider replaces a component by creating the new one beside the old one, with the same name in the
- * same family, so refusing it waits on how a replacement frees a name.
- */
+/** A component's handle taken: the contract's 422 example of a component create (prepaid usage), word for word. */
 export const COMPONENT_HANDLE_TAKEN = "Handle must be unique within a Site.";
+/**
+ * A component's name taken: the same 422 example, word for word, after the handle's. Where the service scopes the
+ * name is not published; the simulator's reading: unique among the live components of the product family (components
+ * are defined per family, and a name is what subscribers' statements show). An archived component does not count:
+ * also our reading, since the service keeps archived ones (with their handles) for the subscriptions that have them,
+ * and a name nobody can add any more is no confusion on a new statement. Names are compared as given (the service's
+ * case rule is not published either).
+ */
+export const COMPONENT_NAME_TAKEN = "Name: must be unique - that value has been taken.";
 export const COMPONENT_NOT_ARCHIVABLE = "Component cannot be archived. Please make sure it hasn't already been archived.";
 /** Not published: a per-unit price point has one price, so a second bracket is refused rather than ignored. */
 export const PER_UNIT_ONE_BRACKET = "Prices: a per_unit price point takes exactly one price bracket.";

@@ -2,12 +2,13 @@ import { z } from "zod";
 import { sameTiers } from "../../sdk/catalog/component-price-points";
 import type { ComponentInput } from "../../sdk/catalog/input-types";
 import type { Component as ServiceComponent } from "../../sdk/results";
-import { isUnknown } from "../engine";
+import { type CheckFailure, isUnknown } from "../engine";
 import { shellProvider } from "../shell";
 import { findByHandle, freedHandle, isNotFound } from "./catalog";
 import { componentPricingChange, convergeComponent, createOnlyDifferences } from "./component-changes";
 import { asTiers, componentWithHandle, declaredTiers, heldTiersOutput } from "./component-fields";
 import { CREATE_ONLY, componentInputs, NOT_CREATED } from "./component-inputs";
+import { knownFamilyId, type NameHolders, nameTakenReason } from "./component-names";
 import { componentReader } from "./component-reader";
 import { componentOutputs, type HeldComponent, withDefaultPricePoint } from "./component-service";
 import type { ComponentArgs, ComponentOutputs } from "./generated/component";
@@ -205,6 +206,14 @@ const steps: Steps<Inputs, State & LifecycleState, Held, Where> = {
     await client.updateComponent(familyId, c.id, { handle: freed });
     return { freed, old: { componentId: c.id, productFamilyId: familyId } satisfies Replaced };
   },
+  // Its name: unique among the family's live components (component-names.ts); the one it replaces holds it until archived after.
+  async conflict(ctx, inputs, where, { adopted, replaced, createOnly }) {
+    const reason = await nameTakenReason(ctx.client(where.site), where.familyId, inputs.name, {
+      isOwn: (c) => c.id === adopted?.c.id,
+      replaced: replaced ? [{ id: replaced.c.id, changed: createOnly }] : [],
+    });
+    return reason && `name ${reason}`;
+  },
   async create(ctx, inputs, where, token) {
     const client = ctx.client(where.site);
     const body = Object.fromEntries(
@@ -270,28 +279,75 @@ const changed = (inputs: PreviewedInputs<typeof kind>, olds: Partial<Inputs>, k:
   !isUnknown(inputs[k]) && JSON.stringify(inputs[k] ?? null) !== JSON.stringify(olds[k] ?? null);
 
 /**
+ * At preview, a create's name (a first deploy, or a replacement: `olds`): refused when another live component of the
+ * target family holds it, other than the one the create adopts by handle; a replacement keeping its name in the same
+ * family is told what is accepted. Judged once the values it needs are known (else at `up`, by the lifecycle's
+ * conflict step): the name, handle, family, site and create-only fields, which say whether the component found by
+ * handle is adopted or replaced.
+ */
+async function createNameFailures(ctx: Context, inputs: PreviewedInputs<typeof kind>, olds?: Partial<Inputs>): Promise<CheckFailure[]> {
+  const { name, handle } = inputs;
+  if (typeof name !== "string" || typeof handle !== "string" || isUnknown(name) || isUnknown(handle) || isUnknown(inputs.site)) return [];
+  if (CREATE_ONLY.some((k) => isUnknown(inputs[k]))) return [];
+  const client = ctx.client(inputs.site as string | undefined);
+  const familyId = await knownFamilyId(client, inputs.productFamily);
+  if (familyId === undefined) return [];
+  const found = await componentWithHandle(client, handle);
+  const live = found?.archivedAt === undefined ? found : undefined;
+  const createOnly = live ? createOnlyDifferences(inputs as Inputs, familyId, await withDefaultPricePoint(client, { c: live })) : [];
+  const replaced: { id: number; changed: readonly string[] }[] =
+    live && createOnly.length > 0 ? [{ id: live.id, changed: createOnly }] : [];
+  // A replacement under a new handle: the old component, found by its own, is live until archived after the new one.
+  if (olds !== undefined && typeof olds.handle === "string" && olds.handle !== handle) {
+    const old = await componentWithHandle(client, olds.handle);
+    if (old) replaced.push({ id: old.id, changed: CREATE_ONLY.filter((k) => changed(inputs, olds, k)) });
+  }
+  const holders: NameHolders = { isOwn: (c) => live !== undefined && createOnly.length === 0 && c.id === live.id, replaced };
+  const reason = await nameTakenReason(client, familyId, name, holders);
+  return reason ? [{ property: "name", reason }] : [];
+}
+
+/** At preview, an update's new name: refused when another live component of its family holds it. */
+async function renameFailures(ctx: Context, inputs: PreviewedInputs<typeof kind>, olds: Partial<Inputs>): Promise<CheckFailure[]> {
+  const name = inputs.name;
+  if (typeof name !== "string" || isUnknown(name) || name === olds.name) return [];
+  const client = ctx.client(inputs.site as string | undefined);
+  const recorded = olds as Record<string, unknown>;
+  const familyId =
+    typeof recorded.productFamilyId === "number" ? recorded.productFamilyId : await knownFamilyId(client, inputs.productFamily);
+  if (familyId === undefined) return [];
+  // Its own component: by its recorded id, or by the handle it holds until this update renames it.
+  const isOwn = (c: ServiceComponent) => c.id === recorded.componentId || (c.handle !== undefined && c.handle === olds.handle);
+  const reason = await nameTakenReason(client, familyId, name, { isOwn });
+  return reason ? [{ property: "name", reason }] : [];
+}
+
+/**
  * An update's checks at preview: an in-place change of prices is announced (every subscription on the
- * default price point pays them), and a new handle another component holds is refused before anything
- * is sent (handles are unique among the site's components, archived ones included). A replacement
- * (a create-only field changed) is a create, judged there.
+ * default price point pays them), and a new handle or name another component holds is refused before anything
+ * is sent (handles are unique among the site's components, archived ones included; names among the family's live
+ * ones). A replacement (a create-only field changed) is a create: its name is judged as a create's.
  */
 async function updateChecks(ctx: Context, inputs: PreviewedInputs<typeof kind>, olds: Partial<Inputs>): Promise<Verified> {
-  if (CREATE_ONLY.some((k) => changed(inputs, olds, k)) || changed(inputs, olds, "site") || isUnknown(inputs.site)) return { failures: [] };
+  if (changed(inputs, olds, "site") || isUnknown(inputs.site)) return { failures: [] };
+  if (CREATE_ONLY.some((k) => changed(inputs, olds, k))) return { failures: await createNameFailures(ctx, inputs, olds) };
   const handle = inputs.handle;
   const pricingChange = componentPricingChange(inputs, olds, `in place: ${IN_PLACE_EFFECT}`);
   // The policy pack and the review read it; the notice says it in money on a plain preview.
   if (pricingChange) ctx.notice(updatePricingNotice("Component", handle, pricingChange));
   const preview = pricingChange ? { preview: { pricingChange } } : {};
-  if (typeof handle !== "string" || isUnknown(handle) || handle === olds.handle) return { failures: [], ...preview };
+  const failures = await renameFailures(ctx, inputs, olds);
+  if (typeof handle !== "string" || isUnknown(handle) || handle === olds.handle) return { failures, ...preview };
   const holder = await componentWithHandle(ctx.client(inputs.site as string | undefined), handle);
   // Renamed so already (outside the stack): its own handle, which the update then records.
-  if (!holder || holder.id === (olds as Record<string, unknown>).componentId) return { failures: [], ...preview };
+  if (!holder || holder.id === (olds as Record<string, unknown>).componentId) return { failures, ...preview };
   return {
     failures: [
       {
         property: "handle",
         reason: `must be a handle no other component has: ${label(handle, holder.id)}${holder.archivedAt !== undefined ? " (archived)" : ""} holds it, and handles are unique among the site's components, archived ones included; choose another`,
       },
+      ...failures,
     ],
   };
 }
@@ -324,8 +380,10 @@ export const component: KindModule<typeof kind, State> = {
       // Found by its handle alone (unique among the site's components, whatever their family): no family to resolve.
       const found = await life.adoption(ctx, inputs, undefined as unknown as Where);
       if (!found) return { failures: [] };
-      if (!found.existing || found.failures.length > 0)
-        return { failures: found.failures, ...(found.preview ? { preview: found.preview } : {}) };
+      if (found.failures.length > 0) return { failures: found.failures, ...(found.preview ? { preview: found.preview } : {}) };
+      const named = await createNameFailures(ctx, inputs);
+      if (named.length > 0) return { failures: named };
+      if (!found.existing) return { failures: [], ...(found.preview ? { preview: found.preview } : {}) };
       // Adopted: converging its default price point to the declared pricing is a price change, to say in money and review.
       const existing = found.existing as HeldComponent;
       const { pp } = await withDefaultPricePoint(ctx.client(inputs.site as string | undefined), existing).catch(() => existing);

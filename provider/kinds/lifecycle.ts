@@ -68,6 +68,18 @@ export interface Steps<In extends Declared, St extends LifecycleState, Obj, Wher
   createOnly?(ctx: Context, o: Obj, inputs: In, where: Where): Promise<readonly string[]>;
   /** Frees an object's key for its replacement (renames it); what the kind records to archive it later. */
   free?(ctx: Context, o: Obj, where: Where): Promise<{ readonly freed: string; readonly old: unknown }>;
+  /**
+   * Why the service would refuse this create, or the converging of the object it adopts, for what other live objects
+   * hold beyond the key (a component's name, unique among its family's live components); undefined when nothing.
+   * Asked before anything is sent, with the object found by key: `adopted` (it keeps what it holds) or `replaced`
+   * (freed for this one, it holds the rest until it is archived after; `createOnly` says why it is replaced).
+   */
+  conflict?(
+    ctx: Context,
+    inputs: In,
+    where: Where,
+    found: { readonly adopted?: Obj; readonly replaced?: Obj; readonly createOnly: readonly string[] },
+  ): Promise<string | undefined>;
   create(ctx: Context, inputs: In, where: Where, token: string | undefined): Promise<Obj>;
   /** Sends what the service holds differently from the declaration, in place; returns what it holds then. `recorded`: an update's state. */
   converge(ctx: Context, o: Obj, inputs: In, where: Where, created: boolean, recorded?: St): Promise<Obj>;
@@ -163,6 +175,11 @@ export function lifecycle<In extends Declared & Record<string, unknown>, St exte
   ): Promise<{ id: string; state: St }> {
     const key = keyOf(inputs);
     const where = await steps.where(ctx, inputs);
+    /** A conflict the kind finds is refused here, before anything is sent (the old object's key not yet freed). */
+    const refuseConflict = async (found: Parameters<NonNullable<typeof steps.conflict>>[3]) => {
+      const reason = await steps.conflict?.(ctx, inputs, where, found);
+      if (reason) throw new Refusal(`${steps.type} \`${key}\`: ${reason}. Nothing was changed`);
+    };
     let existing = await steps.find(ctx, key, where, inputs);
     const archive = [...replacing];
     let freed: string | undefined;
@@ -178,6 +195,7 @@ export function lifecycle<In extends Declared & Record<string, unknown>, St exte
       // Adopting is what adopt: false refuses; freeing the key of an object this declaration replaces is not.
       if (createOnly.length === 0 && inputs.adopt === false && token === undefined)
         throw new Refusal(`${label(key, steps.id(existing))} already exists and adopt is false: nothing was changed`);
+      await refuseConflict(createOnly.length === 0 ? { adopted: existing, createOnly } : { replaced: existing, createOnly });
       if (createOnly.length === 0) {
         const oid = steps.id(existing);
         const newId = id ?? String(oid);
@@ -204,7 +222,7 @@ export function lifecycle<In extends Declared & Record<string, unknown>, St exte
         `${steps.type}: ${label(key, steps.id(existing))} is renamed \`${to}\` to free its ${steps.key} for its replacement (${createOnly.join(", ")}); it is archived once the new one exists.`,
       );
       archive.push(old);
-    }
+    } else await refuseConflict({ createOnly: [] });
     let created: Obj;
     try {
       created = await steps.create(ctx, inputs, where, token);

@@ -287,7 +287,8 @@ export const catalogArbitrary: fc.Arbitrary<GeneratedCatalog> = fc
       (p) => p.handle,
       3,
     ),
-    components: uniqueBy(
+    // Names distinct too: the service holds a family's live components to distinct names (across families too, here).
+    components: fc.uniqueArray(
       fc.record({
         handle: handle("c-"),
         family: fc.nat(),
@@ -298,8 +299,7 @@ export const catalogArbitrary: fc.Arbitrary<GeneratedCatalog> = fc
         /** Which price point, if any, the web UI made the default (then its prices are the component's). */
         defaultPoint: optional(fc.nat()),
       }),
-      (c) => c.handle,
-      3,
+      { comparator: (a, b) => a.handle === b.handle || a.common.name === b.common.name, maxLength: 3 },
     ),
     coupons: uniqueBy(
       fc.record({

@@ -77,7 +77,8 @@ const REPLACING: Partial<Record<string, Record<string, unknown>>> = {
   webhookReplay: { ids: undefined, selector: { status: "failed", subscriptionId: 1001 } },
   productFamily: { handle: "launch-eu" },
   productPricePoint: { priceInCents: 95000 },
-  component: { unitName: "text" },
+  // Under another name: the replaced component holds its own until it is archived after the new one (component-names.ts).
+  component: { unitName: "text", name: "Texts (eu)" },
   componentPricePoint: { component: "handle:voice-minutes" },
   coupon: { productFamily: "handle:seasonal" },
   // An offer has no update: a change takes a new handle, and replaces it.

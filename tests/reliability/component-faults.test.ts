@@ -7,7 +7,8 @@ import { KEY, SETTLE_SECONDS, SLOW_CREATE_MS, TIMEOUT_MS } from "./world";
 
 /**
  * The Component kind under faults: a component declared, renamed and repriced in place, replaced
- * twice (a new unit name, then a new kind: each frees the handle, creates, archives the old one),
+ * twice (a new unit name, then a new kind: each frees the handle, creates under a new name, since the old one holds
+ * its name until it is archived, and archives the old one),
  * and on some sites destroyed, through the provider object as the engine drives it over several
  * `up`s, against sites answering creates and updates with resets and 5xx before and after they
  * applied (and some reads too). Asserted against what the site holds, never what the provider
@@ -74,7 +75,7 @@ const STEPS: (Props | "destroy")[] = [
     productFamily: "handle:plans",
     kind: "metered",
     handle: "sms",
-    name: "Text messages",
+    name: "Texts",
     unitName: "text",
     pricingScheme: "per_unit",
     prices: [{ startingQuantity: 1, unitPrice: 1 }],

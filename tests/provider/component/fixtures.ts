@@ -73,6 +73,12 @@ export const requests = (sim: Simulator) => sim.requests.map((r) => `${r.method}
 /** The notice an update's check gives for an in-place price change: what changes, old → new in money (issue 42). */
 export const REPRICED = (handle: string, change: string) =>
   `Component \`${handle}\`: pricing change (${change}): in place: its default price point's prices change in place: every subscription on it pays the new prices from its next charge.`;
+/** Check's failure of a name another live component of the family holds (a create, an adoption, a rename). */
+export const NAME_TAKEN = (name: string, handle: string, id: number) =>
+  `must be a name no other live component of the family has: ${label(handle, id)} holds "${name}", and names are unique among a family's live components (archived ones do not count); choose another name`;
+/** Check's failure of a replacement keeping the name of the component it replaces, in the same family. */
+export const NAME_KEPT = (name: string, handle: string, id: number, changed: string) =>
+  `must differ from the name of the component it replaces: the replacement (${changed}) is created beside ${label(handle, id)}, which holds "${name}" until it is archived after the new one exists, and names are unique among a family's live components; give the replacement another name (once the old one is archived, a later update renames it back in place), or declare it in another family`;
 /** The notice of a delete that archives. */
 export const ARCHIVED = (handle: string, id: number) =>
   `Component: archived ${label(handle, id)}; the service keeps it archived (there is no unarchive), its handle stays taken, and subscriptions on it keep it.`;

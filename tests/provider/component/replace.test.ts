@@ -1,13 +1,15 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Simulator } from "../../../simulator";
 import { captureOutput, mutations } from "../support";
-import { ARCHIVED, inputsOf, KINDS, label, ops, type State, sms, startSite, steps, TIERS } from "./fixtures";
+import { ARCHIVED, failureOf, inputsOf, KINDS, label, NAME_KEPT, ops, type State, sms, startSite, steps, TIERS } from "./fixtures";
 
 /**
  * Component's replacement: a create-only field changed (kind, unit name, overage, family) frees the old one's
  * handle, creates the new one, archives the old one in its own family; an adopted one declared otherwise is
  * replaced; its family named another way adopts the same component, whose old resource's delete then leaves it
- * live, once; replaced ones left to archive are archived by the next update or resumed create.
+ * live, once; replaced ones left to archive are archived by the next update or resumed create. A replacement in the
+ * same family takes another name (the old one holds its own until archived after): keeping it is refused at check, and
+ * at up before anything is sent.
  */
 
 describe("Component: replacement", () => {
@@ -22,9 +24,10 @@ describe("Component: replacement", () => {
   }
   const held = (handle: string) => sim.components().find((c) => c.handle === handle);
 
+  // A replacement takes another name: the old component holds its own until it is archived after (component-names.ts).
   it.each([
-    ["kind", { kind: "quantity_based" }],
-    ["unitName", { unitName: "text" }],
+    ["kind", { kind: "quantity_based", name: "Text bundles" }],
+    ["unitName", { unitName: "text", name: "Texts" }],
   ])(
     "a change of %s replaces it: the old one's handle freed first, the new one created with it, the old one archived",
     async (field, change) => {
@@ -72,7 +75,11 @@ describe("Component: replacement", () => {
     const { components } = await setup();
     const prepaid = KINDS[3][1];
     const old = await components.create(prepaid);
-    const news = { ...prepaid, overagePricing: { pricingScheme: "per_unit", prices: [{ startingQuantity: 1, unitPrice: "0.3" }] } };
+    const news = {
+      ...prepaid,
+      name: "Prepaid texts",
+      overagePricing: { pricingScheme: "per_unit", prices: [{ startingQuantity: 1, unitPrice: "0.3" }] },
+    };
     expect((await components.diff!(old.id, old.outs, news)).replaces).toEqual(["overagePricing"]);
     const created = await components.create(news);
     expect(created.id).not.toBe(old.id);
@@ -170,5 +177,88 @@ describe("Component: replacement", () => {
     const again = await captureOutput(() => components.delete!(old.id, old.outs));
     expect(again.text).toContain(ARCHIVED("sms", Number(old.id)));
     expect(held("sms")?.archivedAt).not.toBeNull();
+  });
+
+  describe("its name (unique among the family's live components: component-names.ts)", () => {
+    const live = () =>
+      sim
+        .components()
+        .filter((c) => c.archivedAt === null)
+        .map((c) => [c.handle, c.name]);
+
+    it.each([
+      ["kind", { kind: "quantity_based" }, "kind metered → quantity_based"],
+      ["unitName", { unitName: "text" }, "unitName message → text"],
+    ])("a change of %s keeping the name is refused at check, saying what is accepted; nothing is sent", async (_, change, changed) => {
+      const { components } = await setup();
+      const old = await components.create(sms);
+      sim.reset();
+      const checked = await components.check!({ ...sms, componentId: old.outs.componentId }, { ...sms, ...change });
+      expect(checked.failures).toEqual([{ property: "name", reason: NAME_KEPT("Text messages", "sms", Number(old.id), changed) }]);
+      expect(mutations(sim)).toEqual([]);
+    });
+
+    it("under a new handle too: the old component keeps the name until it is archived after the new one exists", async () => {
+      const { components } = await setup();
+      const old = await components.create(sms);
+      sim.reset();
+      const checked = await components.check!(sms, { ...sms, unitName: "text", handle: "texts" });
+      expect(checked.failures).toEqual([{ property: "name", reason: NAME_KEPT("Text messages", "sms", Number(old.id), "unitName") }]);
+      expect(mutations(sim)).toEqual([]);
+    });
+
+    it("at up (what preview could not see): refused before the old one's handle is freed; nothing is sent", async () => {
+      const { components } = await setup();
+      const old = await components.create(sms);
+      sim.reset();
+      const failed = await failureOf(components.create({ ...sms, kind: "quantity_based" }));
+      expect(failed?.message).toBe(
+        `Component \`sms\`: name ${NAME_KEPT("Text messages", "sms", Number(old.id), "kind metered → quantity_based")}. Nothing was changed`,
+      );
+      expect(mutations(sim)).toEqual([]);
+      expect(live()).toEqual([["sms", "Text messages"]]);
+    });
+
+    it("moved to another family, it keeps its name: accepted at check and made", async () => {
+      const { components } = await setup();
+      sim.addProductFamily({ handle: "boosters", name: "Boosters" });
+      const old = await components.create(sms);
+      const news = { ...sms, productFamily: "handle:boosters" };
+      expect((await components.check!(sms, news)).failures).toEqual([]);
+      await components.create(news);
+      await components.delete!(old.id, old.outs);
+      expect(live()).toEqual([["sms", "Text messages"]]);
+    });
+
+    it("the accepted way: replaced under another name, then renamed back in place once the old one is archived", async () => {
+      const { components } = await setup();
+      const old = await components.create(sms);
+      const replacement = { ...sms, unitName: "text", name: "Texts" };
+      expect((await components.check!(sms, replacement)).failures).toEqual([]);
+      const made = await components.create(replacement);
+      // The engine then deletes the replaced resource: archived already, nothing more is sent.
+      await components.delete!(old.id, old.outs);
+      const back = { ...replacement, name: "Text messages" };
+      expect((await components.check!(replacement, back)).failures).toEqual([]);
+      const renamed = await components.update!(made.id, made.outs, back);
+      expect(renamed.outs).toMatchObject({ componentId: Number(made.id), name: "Text messages" });
+      expect(live()).toEqual([["sms", "Text messages"]]);
+    });
+
+    it("a first deploy replacing the component its handle finds (create-only fields differ) under the same name: refused at check and at up", async () => {
+      const { components } = await setup();
+      const made = sim.addComponent({
+        familyHandle: "rockets",
+        kind: "quantity_based",
+        handle: "sms",
+        name: "Text messages",
+        unitName: "seat",
+      });
+      sim.reset();
+      const reason = NAME_KEPT("Text messages", "sms", made.id, "kind quantity_based → metered, unitName seat → message");
+      expect((await components.check!({}, sms)).failures).toEqual([{ property: "name", reason }]);
+      expect((await failureOf(components.create(sms)))?.message).toBe(`Component \`sms\`: name ${reason}. Nothing was changed`);
+      expect(mutations(sim)).toEqual([]);
+    });
   });
 });

@@ -8,6 +8,7 @@ import {
   inputsOf,
   KINDS,
   label,
+  NAME_TAKEN,
   ops,
   REPRICED,
   requests,
@@ -204,7 +205,8 @@ describe("Component: update in place", () => {
     it("carries the recorded ids, so preview shows them known", async () => {
       const { components } = await setup();
       const olds = { ...sms, componentId: 30001, productFamilyId: 9001, defaultPricePointId: 40001 };
-      const news = { ...sms, name: "SMS" };
+      // A new description: a new name is looked up in the family (renameFailures), which this test is not about.
+      const news = { ...sms, description: "Texts sent" };
       expect(await components.check!(olds, news)).toEqual({
         inputs: { ...news, componentId: 30001, productFamilyId: 9001, defaultPricePointId: 40001 },
         failures: [],
@@ -276,12 +278,14 @@ describe("Component: update in place", () => {
       expect(notices).toEqual([]);
     });
 
-    it("a create-only field changed with the tiers is a replacement: no announcement of an in-place price change, no lookup", async () => {
+    it("a create-only field changed with the tiers is a replacement: no announcement of an in-place price change, its name judged as a create's", async () => {
       const { ctx, notices } = await setup();
-      const news = inputsOf({ ...sms, unitName: "text", handle: "texts", prices: [{ startingQuantity: 1, unitPrice: "0.4" }] });
-      expect(await ops.preflight!(ctx, news, inputsOf(sms))).toEqual({ failures: [] });
+      const news = { ...sms, unitName: "text", handle: "texts", name: "Texts", prices: [{ startingQuantity: 1, unitPrice: "0.4" }] };
+      expect(await ops.preflight!(ctx, inputsOf(news), inputsOf(sms))).toEqual({ failures: [] });
       expect(notices).toEqual([]);
-      expect(sim.requests).toEqual([]);
+      // Only reads: the family's live components' names (replace.test.ts has the refusals).
+      expect(mutations(sim)).toEqual([]);
+      expect(requests(sim)).toContain("GET /product_families/handle:rockets.json");
     });
 
     it.each([
@@ -292,7 +296,7 @@ describe("Component: update in place", () => {
       const { ctx, notices } = await setup();
       sim.addComponent({ familyHandle: "rockets", kind: "metered", handle: "sms", unitName: "message" });
       sim.reset();
-      const news = { ...inputsOf({ ...sms, name: "SMS" }), handle } as Inputs;
+      const news = { ...inputsOf({ ...sms, description: "Texts sent" }), handle } as Inputs;
       expect(await ops.preflight!(ctx, news, inputsOf(sms))).toEqual({ failures: [] });
       expect(notices).toEqual([]);
       expect(sim.requests).toEqual([]);
@@ -304,6 +308,52 @@ describe("Component: update in place", () => {
       const olds = { ...inputsOf(sms), componentId: self.id } as Olds;
       expect(await ops.preflight!(ctx, inputsOf({ ...sms, handle: "texts" }), olds)).toEqual({ failures: [] });
       expect(requests(sim)).toEqual(["GET /components/lookup.json"]);
+    });
+  });
+
+  describe("a new name (unique among the family's live components: component-names.ts)", () => {
+    it("another live component of the family holding it is refused at check, naming it, with the handle's refusal too; nothing is sent", async () => {
+      const { components } = await setup();
+      const { outs } = await components.create(sms);
+      const other = sim.addComponent({ familyHandle: "rockets", kind: "on_off", handle: "support", name: "Support" });
+      sim.reset();
+      const olds = { ...sms, componentId: outs.componentId, productFamilyId: outs.productFamilyId };
+      expect((await components.check!(olds, { ...sms, name: "Support" })).failures).toEqual([
+        { property: "name", reason: NAME_TAKEN("Support", "support", other.id) },
+      ]);
+      // Its old inputs carrying no ids: its own component is told by its handle, the family read by its reference.
+      const both = await components.check!(sms, { ...sms, name: "Support", handle: "support" });
+      expect(both.failures?.map((f) => f.property)).toEqual(["handle", "name"]);
+      expect(mutations(sim)).toEqual([]);
+    });
+
+    it.each([
+      ["an archived component's name", "rockets", true],
+      ["a component's name in another family", "boosters", false],
+    ])("%s is no refusal, and the service takes it", async (_, family, archived) => {
+      const { components } = await setup();
+      sim.addProductFamily({ handle: "boosters", name: "Boosters" });
+      const { id, outs } = await components.create(sms);
+      sim.addComponent({ familyHandle: family, kind: "on_off", handle: "support", name: "Support", archived });
+      const news = { ...sms, name: "Support" };
+      expect((await components.check!(sms, news)).failures).toEqual([]);
+      expect((await components.update!(id, outs, news)).outs.name).toBe("Support");
+    });
+
+    it("its own name (renamed so outside the stack) is no refusal", async () => {
+      const { components, ctx, familyId } = await setup();
+      const { outs } = await components.create(sms);
+      await ctx.client(undefined).updateComponent(familyId, outs.componentId, { name: "SMS" });
+      expect((await components.check!(sms, { ...sms, name: "SMS" })).failures).toEqual([]);
+    });
+
+    it("at up, the service's refusal of a taken name is reported and nothing changed", async () => {
+      const { components } = await setup();
+      const { id, outs } = await components.create(sms);
+      sim.addComponent({ familyHandle: "rockets", kind: "on_off", handle: "support", name: "Support" });
+      const failed = await failureOf(components.update!(id, outs, { ...sms, name: "Support" }));
+      expect(failed?.message).toMatch(/the service refused the update: name: must be unique - that value has been taken\./);
+      expect(sim.components().find((c) => c.id === Number(id))?.name).toBe("Text messages");
     });
   });
 

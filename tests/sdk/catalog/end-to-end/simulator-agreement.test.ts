@@ -105,6 +105,29 @@ describe("the catalog SDK against the simulator", () => {
     },
   );
 
+  it("a component's taken handle and name (the contract's createPrepaidUsageComponent 422), and a rename to a taken name: refused, in the caller's words", async () => {
+    const { billing } = await site();
+    const f = await billing.createProductFamily({ handle: "saas", name: "SaaS" });
+    const prices = [{ startingQuantity: 1, unitPrice: 1 }];
+    const sms = { kind: "metered", handle: "sms", name: "SMS", unitName: "message", pricingScheme: "per_unit", prices } as const;
+    const made = await billing.createComponent(f.id, sms);
+    const refused = await billing.createComponent(f.id, sms).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(BillingApiError);
+    expect(refused).toMatchObject({
+      status: 422,
+      errors: ["handle: must be unique within a Site.", "name: must be unique - that value has been taken."],
+    });
+    const other = await billing.createComponent(f.id, { ...sms, handle: "texts", name: "Texts" });
+    await expect(billing.updateComponent(f.id, other.id, { name: "SMS" })).rejects.toMatchObject({
+      status: 422,
+      errors: ["name: must be unique - that value has been taken."],
+    });
+    expect((await billing.listComponents({ familyId: f.id })).map((c) => [c.id, c.name])).toStrictEqual([
+      [made.id, "SMS"],
+      [other.id, "Texts"],
+    ]);
+  });
+
   it("an answer lost after the create applied (the simulator's reset after handling): found, not re-sent", async () => {
     const { sim, billing } = await site({}, { maxRetries: 2 });
     const f = await billing.createProductFamily({ handle: "saas", name: "SaaS" });
