@@ -7,7 +7,7 @@ type Outputs = OutputPropsOf<(typeof component)["kind"]>;
 /**
  * The inputs of {@link Component}.
  *
- * A component (metered, quantity-based, on/off, prepaid usage or event-based) of a product family, and the pricing of its default price point. Descriptive fields change in place, and so do the scheme and tiers (through the default price point, for every subscription on it); a create-only field replaces it, its handle freed first. Delete archives it.
+ * A component (metered, quantity-based, on/off, prepaid usage or event-based) of a product family, and the pricing of its default price point. Descriptive fields change in place, and so do the scheme and tiers (through the default price point, for every subscription on it); a create-only field replaces it, its handle freed first (the replacement needs a name the old one, live until archived after, does not hold in the family). Delete archives it.
  */
 export interface ComponentArgs {
   /**
