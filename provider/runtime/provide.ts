@@ -195,7 +195,11 @@ export function provide<K extends string, In extends z.ZodObject, Out extends z.
       // program after `pulumi import`) are no change: written as recorded, else the engine would replace or update on the
       // written values. Only a declaration that holds together and is known is read for it (one read per such reference).
       const asRecorded =
-        references && !firstDeploy && kind.inputs.safeParse(declared(given)).success
+        references &&
+        !firstDeploy &&
+        kind.inputs.safeParse(declared(given)).success &&
+        // A site the provider does not serve is check's own failure below, not a thrown read.
+        siteCheck(provider, declared(given).site).length === 0
           ? await references.asRecorded(ctx, previewed(given), previewed(olds))
           : [];
       const news = asRecorded.length > 0 ? { ...given, ...Object.fromEntries(asRecorded.map((k) => [k, declared(olds)[k]])) } : given;
