@@ -285,14 +285,20 @@ const changed = (inputs: PreviewedInputs<typeof kind>, olds: Partial<Inputs>, k:
  * conflict step): the name, handle, family, site and create-only fields, which say whether the component found by
  * handle is adopted or replaced.
  */
-async function createNameFailures(ctx: Context, inputs: PreviewedInputs<typeof kind>, olds?: Partial<Inputs>): Promise<CheckFailure[]> {
+async function createNameFailures(
+  ctx: Context,
+  inputs: PreviewedInputs<typeof kind>,
+  olds?: Partial<Inputs>,
+  /** What the adoption's find by this handle already answered (a first deploy): not read again. */
+  byHandle?: { readonly c: ServiceComponent | undefined },
+): Promise<CheckFailure[]> {
   const { name, handle } = inputs;
   if (typeof name !== "string" || typeof handle !== "string" || isUnknown(name) || isUnknown(handle) || isUnknown(inputs.site)) return [];
   if (CREATE_ONLY.some((k) => isUnknown(inputs[k]))) return [];
   const client = ctx.client(inputs.site as string | undefined);
   const familyId = await knownFamilyId(client, inputs.productFamily);
   if (familyId === undefined) return [];
-  const found = await componentWithHandle(client, handle);
+  const found = byHandle ? byHandle.c : await componentWithHandle(client, handle);
   const live = found?.archivedAt === undefined ? found : undefined;
   const createOnly = live ? createOnlyDifferences(inputs as Inputs, familyId, await withDefaultPricePoint(client, { c: live })) : [];
   const replaced: { id: number; changed: readonly string[] }[] =
@@ -381,7 +387,7 @@ export const component: KindModule<typeof kind, State> = {
       const found = await life.adoption(ctx, inputs, undefined as unknown as Where);
       if (!found) return { failures: [] };
       if (found.failures.length > 0) return { failures: found.failures, ...(found.preview ? { preview: found.preview } : {}) };
-      const named = await createNameFailures(ctx, inputs);
+      const named = await createNameFailures(ctx, inputs, undefined, { c: (found.existing as HeldComponent | undefined)?.c });
       if (named.length > 0) return { failures: named };
       if (!found.existing) return { failures: [], ...(found.preview ? { preview: found.preview } : {}) };
       // Adopted: converging its default price point to the declared pricing is a price change, to say in money and review.
