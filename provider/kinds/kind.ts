@@ -3,6 +3,7 @@ import type { z } from "zod";
 import type { BillingClient } from "../../sdk/client";
 import { warnPlainCredentials } from "../credential-warning";
 import type { CheckFailure, Unknown } from "../engine";
+import { beginRegistration, endRegistration, registrationError } from "../registration-stacks";
 import { storedProvider } from "../shell";
 import type { ProviderKind } from ".";
 
@@ -312,7 +313,16 @@ export function resourceClass<D extends Kind, A extends ArgsOf<D> = ArgsOf<D>, O
       warnPlainCredentials();
       const props: pulumi.Inputs = {};
       for (const output of Object.keys(kind.outputs.shape)) props[output] = undefined;
-      super(provider, name, Object.assign(props, prepare(name, args)), opts, "billing", kind.type);
+      Object.assign(props, prepare(name, args));
+      // Every property is four promises with a stack trace each, read only by a leak report: registration-stacks.ts.
+      const limit = beginRegistration();
+      try {
+        super(provider, name, props, opts, "billing", kind.type);
+      } catch (err) {
+        throw registrationError(limit, err);
+      } finally {
+        endRegistration(limit);
+      }
     }
   };
   // The outputs are properties the engine fills in; the kind declares them (OutputPropsOf), which TypeScript cannot see here.

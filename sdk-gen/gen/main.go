@@ -11,6 +11,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -20,6 +21,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -113,7 +115,10 @@ func generate(lang string, pkg *schema.Package) (map[string][]byte, error) {
 			return nil, err
 		}
 		files["package.json"], err = shippedPackageJSON(files["package.json"])
-		return files, err
+		if err != nil {
+			return nil, err
+		}
+		return files, withoutPromiseStacks(files)
 	case "python":
 		return python.GeneratePackage(tool, pkg, nil, noLoader{})
 	case "go":
@@ -175,6 +180,40 @@ func shippedPackageJSON(generated []byte) ([]byte, error) {
 		return nil, err
 	}
 	return append(out, '\n'), nil
+}
+
+// registration matches a generated resource's one call of its base constructor.
+var registration = regexp.MustCompile(`(?m)^( +)super\((\w+)\.__pulumiType, name, resourceInputs, opts\);$`)
+
+// withoutPromiseStacks wraps every generated resource's registration as the dynamic providers' classes do
+// (provider/registration-stacks.ts): @pulumi/pulumi formats a stack trace for each of the four promises of every
+// property a registration passes, which only its leak report reads, and the generated SDK passes every input and
+// output. The SDK ships compiled into the package's dist/ beside provider/ (shippedPackageJSON), so it imports the
+// helper from there. A resource file without the call fails the generation: the wrapping is never silently lost.
+func withoutPromiseStacks(files map[string][]byte) error {
+	for name, b := range files {
+		if !strings.HasSuffix(name, ".ts") || strings.Contains(name, "/") || !bytes.Contains(b, []byte(".__pulumiType, name, resourceInputs")) {
+			continue
+		}
+		if len(registration.FindAll(b, -1)) != 1 {
+			return fmt.Errorf("nodejs/%s: expected one `super(X.__pulumiType, name, resourceInputs, opts);`", name)
+		}
+		b = registration.ReplaceAll(b, []byte(`${1}// Every property is four promises with a stack trace each, read only by a leak report: registration-stacks.ts.
+${1}const limit = beginRegistration();
+${1}try {
+${1}    super(${2}.__pulumiType, name, resourceInputs, opts);
+${1}} catch (err) {
+${1}    throw registrationError(limit, err);
+${1}} finally {
+${1}    endRegistration(limit);
+${1}}`))
+		imp := []byte("import * as utilities from \"./utilities\";\n")
+		if !bytes.Contains(b, imp) {
+			return fmt.Errorf("nodejs/%s: no `import * as utilities` to put the helper's import after", name)
+		}
+		files[name] = bytes.Replace(b, imp, append(imp, []byte("import { beginRegistration, endRegistration, registrationError } from \"../../provider/registration-stacks\";\n")...), 1)
+	}
+	return nil
 }
 
 // pulumiSDKVersion is the Go SDK the generated Go package requires: the codegen's own release.

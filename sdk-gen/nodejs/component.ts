@@ -5,6 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as inputs from "./types/input";
 import * as outputs from "./types/output";
 import * as utilities from "./utilities";
+import { beginRegistration, endRegistration, registrationError } from "../../provider/registration-stacks";
 
 /**
  * A component (metered, quantity-based, on/off, prepaid usage or event-based) of a product family, and the pricing of its default price point. Descriptive fields change in place, and so do the scheme and tiers (through the default price point, for every subscription on it); a create-only field replaces it, its handle freed first (the replacement needs a name the old one, live until archived after, does not hold in the family). Delete archives it.
@@ -144,7 +145,15 @@ export class Component extends pulumi.CustomResource {
             resourceInputs["site"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
-        super(Component.__pulumiType, name, resourceInputs, opts);
+        // Every property is four promises with a stack trace each, read only by a leak report: registration-stacks.ts.
+        const limit = beginRegistration();
+        try {
+            super(Component.__pulumiType, name, resourceInputs, opts);
+        } catch (err) {
+            throw registrationError(limit, err);
+        } finally {
+            endRegistration(limit);
+        }
     }
 }
 

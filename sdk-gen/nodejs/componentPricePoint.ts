@@ -5,6 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as inputs from "./types/input";
 import * as outputs from "./types/output";
 import * as utilities from "./utilities";
+import { beginRegistration, endRegistration, registrationError } from "../../provider/registration-stacks";
 
 /**
  * A price point of a component. Its handle, name, scheme, prices, interval and currency options change in place (new prices apply to the subscriptions on it from their next charge); a create-only field (its component, the prepaid terms) replaces it, its handle freed first and the old one archived after the new one is promoted.
@@ -187,7 +188,15 @@ export class ComponentPricePoint extends pulumi.CustomResource {
             resourceInputs["useSiteExchangeRate"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
-        super(ComponentPricePoint.__pulumiType, name, resourceInputs, opts);
+        // Every property is four promises with a stack trace each, read only by a leak report: registration-stacks.ts.
+        const limit = beginRegistration();
+        try {
+            super(ComponentPricePoint.__pulumiType, name, resourceInputs, opts);
+        } catch (err) {
+            throw registrationError(limit, err);
+        } finally {
+            endRegistration(limit);
+        }
     }
 }
 

@@ -5,6 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as inputs from "./types/input";
 import * as outputs from "./types/output";
 import * as utilities from "./utilities";
+import { beginRegistration, endRegistration, registrationError } from "../../provider/registration-stacks";
 
 /**
  * A custom field (the API's metafield) of subscriptions or customers. Its name, input type, values and scope change in place (a new name renames it, its data kept); a new resource type replaces it. Delete deletes it and its data, refused while it holds data unless `deleteData: true`.
@@ -109,7 +110,15 @@ export class CustomField extends pulumi.CustomResource {
             resourceInputs["site"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
-        super(CustomField.__pulumiType, name, resourceInputs, opts);
+        // Every property is four promises with a stack trace each, read only by a leak report: registration-stacks.ts.
+        const limit = beginRegistration();
+        try {
+            super(CustomField.__pulumiType, name, resourceInputs, opts);
+        } catch (err) {
+            throw registrationError(limit, err);
+        } finally {
+            endRegistration(limit);
+        }
     }
 }
 

@@ -5,6 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as inputs from "./types/input";
 import * as outputs from "./types/output";
 import * as utilities from "./utilities";
+import { beginRegistration, endRegistration, registrationError } from "../../provider/registration-stacks";
 
 /**
  * An offer: a product at a price point, components with starting quantities and coupons, signed up to as one. The service has no update: a change needs a new handle, and replaces the offer (the new one created, then the old one archived). Delete archives it.
@@ -138,7 +139,15 @@ export class Offer extends pulumi.CustomResource {
             resourceInputs["site"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
-        super(Offer.__pulumiType, name, resourceInputs, opts);
+        // Every property is four promises with a stack trace each, read only by a leak report: registration-stacks.ts.
+        const limit = beginRegistration();
+        try {
+            super(Offer.__pulumiType, name, resourceInputs, opts);
+        } catch (err) {
+            throw registrationError(limit, err);
+        } finally {
+            endRegistration(limit);
+        }
     }
 }
 

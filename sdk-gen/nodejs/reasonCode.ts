@@ -3,6 +3,7 @@
 
 import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
+import { beginRegistration, endRegistration, registrationError } from "../../provider/registration-stacks";
 
 /**
  * A churn reason code: what a customer who cancels picks from. Its code, description and position change in place; delete deletes it at the service.
@@ -88,7 +89,15 @@ export class ReasonCode extends pulumi.CustomResource {
             resourceInputs["site"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
-        super(ReasonCode.__pulumiType, name, resourceInputs, opts);
+        // Every property is four promises with a stack trace each, read only by a leak report: registration-stacks.ts.
+        const limit = beginRegistration();
+        try {
+            super(ReasonCode.__pulumiType, name, resourceInputs, opts);
+        } catch (err) {
+            throw registrationError(limit, err);
+        } finally {
+            endRegistration(limit);
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 
 import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
+import { beginRegistration, endRegistration, registrationError } from "../../provider/registration-stacks";
 
 /**
  * Moves a subscription to another product, once (any input change is a new migration); a same-product migration is refused at preview.
@@ -116,7 +117,15 @@ export class SubscriptionMigration extends pulumi.CustomResource {
             resourceInputs["warnings"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
-        super(SubscriptionMigration.__pulumiType, name, resourceInputs, opts);
+        // Every property is four promises with a stack trace each, read only by a leak report: registration-stacks.ts.
+        const limit = beginRegistration();
+        try {
+            super(SubscriptionMigration.__pulumiType, name, resourceInputs, opts);
+        } catch (err) {
+            throw registrationError(limit, err);
+        } finally {
+            endRegistration(limit);
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 
 import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
+import { beginRegistration, endRegistration, registrationError } from "../../provider/registration-stacks";
 
 /**
  * Where a site's webhooks go and which events go there; an existing endpoint with the same url is adopted.
@@ -87,7 +88,15 @@ export class WebhookEndpoint extends pulumi.CustomResource {
             resourceInputs["url"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
-        super(WebhookEndpoint.__pulumiType, name, resourceInputs, opts);
+        // Every property is four promises with a stack trace each, read only by a leak report: registration-stacks.ts.
+        const limit = beginRegistration();
+        try {
+            super(WebhookEndpoint.__pulumiType, name, resourceInputs, opts);
+        } catch (err) {
+            throw registrationError(limit, err);
+        } finally {
+            endRegistration(limit);
+        }
     }
 }
 
