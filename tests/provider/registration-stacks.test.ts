@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import * as generated from "../../sdk-gen/nodejs/product";
 import { Product } from "../../provider";
+import * as generated from "../../sdk-gen/nodejs/product";
 
 /**
  * A registration formats no stack trace for its promises (provider/registration-stacks.ts): @pulumi/pulumi gives each
@@ -10,7 +10,12 @@ import { Product } from "../../provider";
  */
 
 beforeAll(async () => {
-  await pulumi.runtime.setMocks({ newResource: (a) => ({ id: `${a.name}-id`, state: a.inputs }), call: (a) => a.inputs }, "billing-app", "dev", true);
+  await pulumi.runtime.setMocks(
+    { newResource: (a) => ({ id: `${a.name}-id`, state: a.inputs }), call: (a) => a.inputs },
+    "billing-app",
+    "dev",
+    true,
+  );
 });
 
 const ARGS = { productFamily: 1, handle: "rocket", name: "Rocket", priceInCents: 4900, interval: 1, intervalUnit: "month" } as const;
