@@ -30,15 +30,28 @@ export class Gauge {
 }
 
 export class Capacity {
-  readonly #max: number;
+  #max: number;
   #running = 0;
   readonly #waiting: (() => void)[] = [];
   // Requests from arrival to answer, queued or refused ones included.
   readonly #inFlight = new Gauge();
 
   constructor(max: number) {
+    this.#max = Capacity.#checked(max);
+  }
+
+  static #checked(max: number): number {
     if (!(Number.isInteger(max) && max > 0)) throw new Error(`maxConcurrent must be a positive integer, got ${max}`);
-    this.#max = max;
+    return max;
+  }
+
+  /** A new cap from now on: a raised one admits who waits at once; a lowered one lets the running finish. */
+  resize(max: number): void {
+    this.#max = Capacity.#checked(max);
+    while (this.#running < this.#max && this.#waiting.length > 0) {
+      this.#running++;
+      this.#waiting.shift()?.();
+    }
   }
 
   get inFlight(): number {

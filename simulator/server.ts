@@ -151,6 +151,12 @@ export interface Simulator {
   readonly restored: boolean;
   close(): Promise<void>;
   /**
+   * The service answering differently from now on, on the same port and data: what is given of the latency
+   * (`latencyMs` or `latency`, as at the start; `latencyMs: 0` for none) and of the cap on requests at once replaces
+   * what the start set. Requests already admitted keep the delay they drew.
+   */
+  serveLike(conditions: Pick<SimulatorOptions, "latencyMs" | "latency" | "maxConcurrent">): void;
+  /**
    * A product family made elsewhere (the web UI): a unique handle, taken as
    * given; name the handle unless given; id the next free one unless given.
    */
@@ -285,7 +291,9 @@ async function started(options: SimulatorOptions, unlock: () => void): Promise<S
   const render = { reportPricePoint: options.reportPricePoint === true };
   if (options.latency !== undefined && options.latencyMs !== undefined)
     throw new Error("give latencyMs (every request) or latency (a distribution), not both");
-  const drawLatency = options.latency !== undefined ? latencySampler(options.latency) : () => options.latencyMs ?? 0;
+  const sampler = (o: Pick<SimulatorOptions, "latency" | "latencyMs">) =>
+    o.latency !== undefined ? latencySampler(o.latency) : () => o.latencyMs ?? 0;
+  let drawLatency = sampler(options);
   const logBodies = options.logBodies ?? true;
   const site = new Site(now, { clearDataDelayMs: options.clearDataDelayMs, changed: () => save() });
   const guard = new DuplicateGuard(() => now().getTime());
@@ -534,6 +542,12 @@ async function started(options: SimulatorOptions, unlock: () => void): Promise<S
       return site.webhooks.replayLog;
     },
     tokenStatus: (token) => guard.status(token),
+    serveLike: (c) => {
+      if (c.latency !== undefined && c.latencyMs !== undefined)
+        throw new Error("give latencyMs (every request) or latency (a distribution), not both");
+      if (c.latency !== undefined || c.latencyMs !== undefined) drawLatency = sampler(c);
+      if (c.maxConcurrent !== undefined) capacity.resize(c.maxConcurrent);
+    },
     get inFlight() {
       return capacity.inFlight;
     },
