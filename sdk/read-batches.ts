@@ -16,9 +16,11 @@ import type { Transport } from "./transport";
 
 /**
  * Reads of the objects of one collection, batched: the reads asked for within `windowMs` of the first go out as one
- * list of the collection (archived objects included, every page), each answered from it. A batch of one is the read
- * itself, and an object the list does not hold is read alone (its 404 stays that read's own error; an object the list
- * missed because it moved between two pages is read alone too).
+ * list of the collection (archived objects included, every page), each answered from it; while a batch of the
+ * collection is in flight, the reads asked for meanwhile wait for it to end and go out as the next list, whatever
+ * the window (so a service that answers slowly gets fewer, larger lists, and one that answers at once makes no read
+ * wait longer than the window). A batch of one is the read itself, and an object the list does not hold is read alone
+ * (its 404 stays that read's own error; an object the list missed because it moved between two pages is read alone too).
  *
  * As fresh as the reads it replaces: the list is sent after every read it answers was asked for, so none gets an
  * answer older than its own request would have been; nothing is kept between batches (no cache: a read after a
@@ -32,6 +34,8 @@ import type { Transport } from "./transport";
  */
 class CollectionReads<C extends number | string, K extends number | string, T> {
   readonly #loaders = new Map<C, DataLoader<K, T>>();
+  /** Per collection: its batches in flight, and the sends of the batches that wait for them to end. */
+  readonly #busy = new Map<C, { inFlight: number; next: (() => void)[] }>();
 
   constructor(
     private readonly windowMs: number,
@@ -54,7 +58,7 @@ class CollectionReads<C extends number | string, K extends number | string, T> {
     if (!loader) {
       loader = new DataLoader((keys) => this.#batch(collection, keys), {
         cache: false,
-        batchScheduleFn: (send) => setTimeout(send, this.windowMs),
+        batchScheduleFn: (send) => this.#schedule(collection, send),
         ...(this.of.maxBatch !== undefined ? { maxBatchSize: this.of.maxBatch } : {}),
       });
       this.#loaders.set(collection, loader);
@@ -62,7 +66,29 @@ class CollectionReads<C extends number | string, K extends number | string, T> {
     return loader.load(key);
   }
 
+  #busyOf(collection: C) {
+    const b = this.#busy.get(collection) ?? { inFlight: 0, next: [] };
+    this.#busy.set(collection, b);
+    return b;
+  }
+
+  #schedule(collection: C, send: () => void): void {
+    const b = this.#busyOf(collection);
+    if (b.inFlight > 0) b.next.push(send);
+    else setTimeout(send, this.windowMs);
+  }
+
   async #batch(collection: C, keys: readonly K[]): Promise<(T | Error)[]> {
+    const b = this.#busyOf(collection);
+    b.inFlight++;
+    try {
+      return await this.#answer(collection, keys);
+    } finally {
+      if (--b.inFlight === 0) for (const send of b.next.splice(0)) send();
+    }
+  }
+
+  async #answer(collection: C, keys: readonly K[]): Promise<(T | Error)[]> {
     const one = (key: K) => this.of.one(collection, key).catch(asError);
     const distinct = [...new Set(keys)];
     if (distinct.length === 1) return Promise.all(keys.map(one));
@@ -163,22 +189,34 @@ export class ReadBatches {
 
 /**
  * The same read (a method and its arguments: a lookup by handle or code, a list) asked for by several callers within
- * `windowMs` of the first: sent once, after the last of them was asked for, each answered with its own copy. A read
- * asked for once it is sent waits for the next one: nothing is answered from before it was asked, and nothing is kept
- * once answered. The providers' checks at preview look up the same references (a price point's product by handle, a
- * coupon's family, the site's reason codes), each check on its own (issue 43).
+ * `windowMs` of the first, or while the same read is in flight: sent once (after the window, or once the one in flight
+ * has ended), each answered with its own copy. A read asked for once it is sent waits for the next one: nothing is
+ * answered from before it was asked, and nothing is kept once answered. The providers' checks at preview look up the
+ * same references (a price point's product by handle, a coupon's family, the site's reason codes), each check on its
+ * own (issue 43).
  */
 export class SameReads {
+  /** Per read: the one not sent yet, which callers join. */
   readonly #waiting = new Map<string, Promise<unknown>>();
+  /** Per read: the one in flight, which the next one waits for. */
+  readonly #inFlight = new Map<string, Promise<unknown>>();
 
   constructor(private readonly windowMs: number) {}
 
   read<T>(key: string, send: () => Promise<T>): Promise<T> {
     let shared = this.#waiting.get(key) as Promise<T> | undefined;
     if (!shared) {
-      const sent = new Promise((r) => setTimeout(r, this.windowMs)).then(() => {
+      const before = this.#inFlight.get(key);
+      const start = before ? before.then(nothing, nothing) : new Promise((r) => setTimeout(r, this.windowMs));
+      const sent = start.then(() => {
         this.#waiting.delete(key);
-        return send();
+        const flight = send();
+        this.#inFlight.set(key, flight);
+        const landed = () => {
+          if (this.#inFlight.get(key) === flight) this.#inFlight.delete(key);
+        };
+        flight.then(landed, landed);
+        return flight;
       });
       this.#waiting.set(key, sent);
       shared = sent;
@@ -192,4 +230,5 @@ export class SameReads {
 const MAX_IDS_PER_FILTER = 100;
 
 const isId = (n: number) => Number.isSafeInteger(n) && n >= 1;
+const nothing = () => {};
 const asError = (e: unknown): Error => (e instanceof Error ? e : new Error(String(e)));

@@ -64,4 +64,60 @@ describe("batched reads under faults", () => {
     await billing.listReasonCodes();
     expect(sim.requests).toHaveLength(2);
   });
+
+  it("reads asked for while a list of their collection is in flight wait for it, then go out as one list that sees what changed", async () => {
+    // A window of 1 ms: what batches the later reads is the list in flight, not the wait.
+    const { sim, billing } = await site({}, { readBatchWindowMs: 1 });
+    sim.addProductFamily({ handle: "plans", name: "Plans" });
+    const p = sim.addProduct({ handle: "rocket", familyHandle: "plans", name: "Rocket", priceInCents: 4900 });
+    const terms = { interval: 1, intervalUnit: "month" as const };
+    const made = [];
+    for (const h of ["a", "b", "c"])
+      made.push(await billing.createPricePoint(p.id, { name: h, handle: `rocket-${h}`, priceInCents: 100, ...terms }));
+    const [a, b, c] = made;
+    sim.reset();
+    const list = `/products/${p.id}/price_points.json`;
+    sim.injectFault({ kind: "delay", ms: 300, times: 1, applyAfterHandling: true, match: { method: "GET", path: list } });
+    const first = Promise.all([billing.readPricePoint(p.id, a.id), billing.readPricePoint(p.id, b.id)]);
+    while (!sim.requests.some((r) => r.path === list)) await new Promise((r) => setTimeout(r, 5));
+    // Changed at the service after the first list was handled, before the next reads are asked for.
+    await billing.updatePricePoint(p.id, c.id, { priceInCents: 175 });
+    const later = [billing.readPricePoint(p.id, b.id)];
+    await new Promise((r) => setTimeout(r, 50)); // far past the window: still waiting for the list in flight
+    later.push(billing.readPricePoint(p.id, c.id));
+    expect(sim.requests.filter((r) => r.method === "GET")).toHaveLength(1);
+    const [after, before] = [await Promise.all(later), await first];
+    expect(before.map((x) => x.id)).toEqual([a.id, b.id]);
+    expect(after.map((x) => [x.id, x.pricing?.priceInCents])).toEqual([
+      [b.id, 100],
+      [c.id, 175],
+    ]);
+    expect(sim.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      `GET ${list}`,
+      `PUT /products/${p.id}/price_points/${c.id}.json`,
+      `GET ${list}`,
+    ]);
+  });
+
+  it("the same lookup asked for while it is in flight: sent once more after it lands, for every caller who asked meanwhile", async () => {
+    const { sim, billing } = await site({}, { readBatchWindowMs: 1 });
+    sim.addReasonCode({ code: "price", description: "Too dear" });
+    sim.reset();
+    sim.injectFault({ kind: "delay", ms: 300, times: 1, applyAfterHandling: true, match: { method: "GET", path: "/reason_codes.json" } });
+    const first = billing.listReasonCodes();
+    while (sim.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+    await billing.createReasonCode({ code: "late", description: "Added while the first list was on its way" });
+    const meanwhile = [billing.listReasonCodes(), billing.listReasonCodes()];
+    await new Promise((r) => setTimeout(r, 50)); // far past the window: not sent while the first is in flight
+    expect(sim.requests).toHaveLength(2);
+    const [one, two] = await Promise.all(meanwhile);
+    expect((await first).map((r) => r.code)).toEqual(["price"]);
+    expect(one.map((r) => r.code)).toEqual(["price", "late"]);
+    expect(two).toEqual(one);
+    expect(sim.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      "GET /reason_codes.json",
+      "POST /reason_codes.json",
+      "GET /reason_codes.json",
+    ]);
+  });
 });
