@@ -6,6 +6,8 @@ import { pack } from "../scripts/plugin-pack";
 import { type Simulator, startSimulator } from "../simulator";
 import { catalogProgram } from "./catalog";
 import { project } from "./cli";
+import { groups, type Measured } from "./fleet-cost";
+import { makeShims } from "./fleet-processes";
 import type { Row } from "./stats";
 
 const KEY = "bench_series_key";
@@ -51,62 +53,90 @@ const STEPS: readonly Step[] = [
   { name: "refresh, 100 ms latency", args: ["refresh", "--yes", "--skip-preview"] },
 ];
 
-/** Seconds per step and variant, and each variant's checkpoint after the first `up`. */
+/** Seconds per step and variant, where the CPU went, and each variant's checkpoint after the first `up`. */
 export interface SeriesResult {
   readonly objects: number;
   readonly seconds: Record<string, Record<Variant, number>>;
+  /** CPU milliseconds by process group (figure 6a's groups), per step and variant. */
+  readonly cpu: Record<string, Record<Variant, Measured>>;
+  /**
+   * What the first `up`'s checkpoint writes cost: the CLI's CPU milliseconds in it less the CLI's in the same first
+   * `up` of a second stack with PULUMI_SKIP_CHECKPOINTS=true (not a setting to use: it measures the writes).
+   */
+  readonly checkpointMs: Record<Variant, number>;
   readonly stateBytes: Record<Variant, number>;
 }
+
+/** The CLI's own CPU in a step (the engine, the checkpoint, the secrets key): its row, the hosts taken out. */
+const cliMs = (m: Measured) => Object.entries(m.byGroup).reduce((n, [g, ms]) => (g.startsWith("CLI: ") ? n + ms : n), 0);
 
 /**
  * Figure 8's size series (issue 43): a catalog of `objects` (a family, a third of them products, two price
  * points each) through the dynamic providers and through the plugin, against as many no-op dynamic resources,
  * all three stacks stepped together through {@link STEPS} on one CLI and one file backend (the service is the
- * simulator, with its data in a file so that it can come back with latency on the same port). One run per size:
+ * simulator, in this process). One run per size:
  * at 1,000 objects a first `up` takes minutes, and the variants alternate within each step instead.
  */
 export async function catalogSeries(objects: number, log: (line: string) => void = () => {}): Promise<SeriesResult> {
   const products = Math.max(1, Math.round((objects - 1) / 3));
   const n = 1 + 3 * products;
-  const ws = await createWorkspace(await ensurePulumi({ quiet: true }));
+  const binDir = await ensurePulumi({ quiet: true });
+  const ws = await createWorkspace(binDir);
   const dataDir = await mkdtemp(path.join(tmpdir(), "billing-series-"));
-  const dataFile = path.join(dataDir, "site.json");
-  let sim: Simulator = await startSimulator({ apiKey: KEY, logBodies: false, maxConcurrent: 1000, dataFile });
-  const port = Number(new URL(sim.url).port);
+  // Every process the CLI starts logs its CPU (figure 6a's shims): the attribution of each step.
+  const shims = makeShims(dataDir, binDir);
+  const env = { PATH: [shims.dir, ws.env.PATH].join(path.delimiter), NODE_OPTIONS: shims.nodeOptions };
+  // In memory: a data file is rewritten whole at every change, which at 1,000 objects cost more CPU than the
+  // provider and is no cost of the service's. The latency comes later on the same simulator (serveLike).
+  const sim: Simulator = await startSimulator({ apiKey: KEY, logBodies: false, maxConcurrent: 1000 });
   const dirs: Record<Variant, string> = {
     noop: project(`series-noop-${n}`, noopProgram(n)),
     dynamic: project(`series-dynamic-${n}`, catalogProgram(products, "dynamic")),
     plugin: project(`series-plugin-${n}`, catalogProgram(products, "plugin")),
   };
   const stack = (v: Variant) => `${v}${n}`;
-  const cli = (v: Variant, args: string[]) => ws.pulumi([...args, "--stack", stack(v)], { cwd: dirs[v] });
+  const cli = (v: Variant, args: string[], extra: NodeJS.ProcessEnv = {}, name = stack(v)) =>
+    ws.pulumi([...args, "--stack", name], { cwd: dirs[v], env: { ...env, ...extra } });
   const seconds: Record<string, Record<Variant, number>> = {};
+  const cpu: Record<string, Record<Variant, Measured>> = {};
+  const checkpointMs = {} as Record<Variant, number>;
   const stateBytes = {} as Record<Variant, number>;
+  const init = async (v: Variant, name: string) => {
+    await ws.pulumi(["stack", "init", name], { cwd: dirs[v] });
+    if (v === "noop") return;
+    await cli(v, ["config", "set", "billing:baseUrl", sim.url], {}, name);
+    await cli(v, ["config", "set", "--secret", "billing:apiKey", KEY], {}, name);
+  };
   try {
     await ws.pulumi(["plugin", "install", "resource", "billing", VERSION, "--file", pack()], { cwd: dirs.plugin });
-    for (const v of VARIANTS) {
-      await ws.pulumi(["stack", "init", stack(v)], { cwd: dirs[v] });
-      if (v === "noop") continue;
-      await cli(v, ["config", "set", "billing:baseUrl", sim.url]);
-      await cli(v, ["config", "set", "--secret", "billing:apiKey", KEY]);
-    }
+    for (const v of VARIANTS) await init(v, stack(v));
     for (const [i, step] of STEPS.entries()) {
-      if (step.latency) {
-        await sim.close();
-        sim = await startSimulator({ apiKey: KEY, logBodies: false, port, dataFile, latency: LATENCY });
-      }
+      if (step.latency) sim.serveLike({ latency: LATENCY, maxConcurrent: 4 });
       if (step.bump !== undefined) for (const v of VARIANTS) await cli(v, ["config", "set", "bump", String(step.bump)]);
       const order = VARIANTS.map((_, k) => VARIANTS[(k + i) % VARIANTS.length]);
       seconds[step.name] = {} as Record<Variant, number>;
+      cpu[step.name] = {} as Record<Variant, Measured>;
       for (const v of order) {
+        shims.take();
         const t = performance.now();
         await cli(v, step.args);
         seconds[step.name][v] = (performance.now() - t) / 1000;
-        log(`[series] N=${n} ${step.name} ${v}: ${seconds[step.name][v].toFixed(1)} s`);
+        cpu[step.name][v] = groups(shims.take(), 0, 1);
+        log(`[series] N=${n} ${step.name} ${v}: ${seconds[step.name][v].toFixed(1)} s, ${fmtCpu(cpu[step.name][v])}`);
       }
-      if (i === 0) for (const v of VARIANTS) stateBytes[v] = Buffer.byteLength((await cli(v, ["stack", "export"])).stdout);
+      if (i > 0) continue;
+      for (const v of VARIANTS) stateBytes[v] = Buffer.byteLength((await cli(v, ["stack", "export"])).stdout);
+      // The same first up on a second stack of each (its own handles), its checkpoint writes skipped.
+      for (const v of order) {
+        const name = `${stack(v)}x`;
+        await init(v, name);
+        shims.take();
+        await cli(v, step.args, { PULUMI_SKIP_CHECKPOINTS: "true" }, name);
+        checkpointMs[v] = cliMs(cpu[step.name][v]) - cliMs(groups(shims.take(), 0, 1));
+        log(`[series] N=${n} first up's checkpoint writes, ${v}: ${(checkpointMs[v] / 1000).toFixed(1)} s CPU`);
+      }
     }
-    return { objects: n, seconds, stateBytes };
+    return { objects: n, seconds, cpu, checkpointMs, stateBytes };
   } finally {
     await sim.close();
     await ws.dispose();
@@ -165,6 +195,35 @@ export function seriesRows(results: readonly SeriesResult[]): Row[] {
 }
 
 const mb = (b: number) => `${(b / 1e6).toFixed(2)} MB`;
+const fmtCpu = (m: Measured) =>
+  `CPU ${(m.total / 1000).toFixed(1)} s (${Object.entries(m.byGroup)
+    .filter(([, ms]) => ms >= 50)
+    .map(([g, ms]) => `${g} ${(ms / 1000).toFixed(1)}`)
+    .join(", ")})`;
+
+/**
+ * Where each step's time went, as figure 6a has it: CPU seconds by process (the CLI's own row holds the engine and
+ * its checkpoint writes, whose share in the first `up` is measured apart), per size, step and variant.
+ */
+export function attributionTable(results: readonly SeriesResult[]): string {
+  const s = (ms: number) => (ms / 1000).toFixed(1);
+  const lines = [
+    "| N | step | variant | wall s | CPU s | CLI (engine) | of it, checkpoint | language host | program | provider host |",
+    "|---|---|---|---:|---:|---:|---:|---:|---:|---:|",
+  ];
+  for (const r of results)
+    for (const [step, byVariant] of Object.entries(r.cpu))
+      for (const v of VARIANTS) {
+        const m = byVariant[v];
+        const g = (name: string) => m.byGroup[name] ?? 0;
+        const host = g("provider host (Node)") + g("dynamic-provider script's `node -e` (finds the host)");
+        const ckpt = step === "first up" ? s(r.checkpointMs[v]) : "";
+        lines.push(
+          `| ${r.objects} | ${step} | ${v} | ${r.seconds[step][v].toFixed(1)} | ${s(m.total)} | ${s(cliMs(m))} | ${ckpt} | ${s(g("language host (Go)"))} | ${s(g("program (Node)"))} | ${s(host)} |`,
+        );
+      }
+  return lines.join("\n");
+}
 
 /** `ts-node bench/catalog-series.ts [N ...]` (default 100 1000): the series alone, its table on stdout. */
 if (require.main === module) {
@@ -173,6 +232,7 @@ if (require.main === module) {
     const results: SeriesResult[] = [];
     for (const n of sizes.length ? sizes : [100, 1000]) results.push(await catalogSeries(n, (l) => process.stderr.write(`${l}\n`)));
     console.log(seriesTable(results));
+    console.log(`\n${attributionTable(results)}`);
   })().catch((err) => {
     console.error(err);
     process.exit(1);

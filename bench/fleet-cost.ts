@@ -59,7 +59,7 @@ const ownCpuMs = () => {
 };
 
 /** One measured step: CPU per site by process group, and the state file's bytes per site. */
-interface Measured {
+export interface Measured {
   readonly byGroup: Record<string, number>;
   readonly total: number;
   readonly cliRuns: number;
@@ -71,7 +71,7 @@ interface Measured {
  * preload) ran under the main operation's CLI, so they are taken out of its row. The program's Node
  * process (bare runs) is not in the language host's subtree: it is counted apart.
  */
-function groups(procs: ProcessCpu[], runnerMs: number, sites: number): Measured {
+export function groups(procs: ProcessCpu[], runnerMs: number, sites: number): Measured {
   const sum = (f: (p: ProcessCpu) => boolean) => procs.filter(f).reduce((n, p) => n + p.cpuMs, 0);
   const node = (role: string) => sum((p) => p.kind === "node" && p.what === role);
   const cli = procs.filter((p) => p.kind === "cli");

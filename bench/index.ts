@@ -7,7 +7,7 @@
 import { cpus } from "node:os";
 import { catalogCliFigure, pricePointsFigure } from "./catalog";
 import { catalogExportFigure } from "./catalog-export";
-import { catalogSeries, type SeriesResult, seriesRows, seriesTable } from "./catalog-series";
+import { attributionTable, catalogSeries, type SeriesResult, seriesRows, seriesTable } from "./catalog-series";
 import { cliFigure } from "./cli";
 import { fleetFigure } from "./fleet";
 import { fleetCostFigure } from "./fleet-cost";
@@ -96,7 +96,7 @@ async function main(): Promise<void> {
     await step("8", `the size series, N = ${sizes.join(", ")}: catalogs vs as many no-op resources, step by step`, async () => {
       const results: SeriesResult[] = [];
       for (const n of sizes) results.push(await catalogSeries(n, (l) => process.stderr.write(`${l}\n`)));
-      series = seriesTable(results);
+      series = `${seriesTable(results)}\n\nWhere the time went (CPU seconds by process):\n\n${attributionTable(results)}`;
       return seriesRows(results);
     });
   }
