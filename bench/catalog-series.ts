@@ -63,9 +63,12 @@ export interface SeriesResult {
    * What the first `up`'s checkpoint writes cost: the CLI's CPU milliseconds in it less the CLI's in the same first
    * `up` of a second stack with PULUMI_SKIP_CHECKPOINTS=true (not a setting to use: it measures the writes).
    */
-  readonly checkpointMs: Record<Variant, number>;
+  readonly checkpointMs?: Record<Variant, number>;
   readonly stateBytes: Record<Variant, number>;
 }
+
+/** The first `up`'s step name when its checkpoints are skipped (see {@link catalogSeries}'s `firstUpCheckpoints`). */
+const FIRST_UP_UNSAVED = "first up, checkpoints skipped";
 
 /** The CLI's own CPU in a step (the engine, the checkpoint, the secrets key): its row, the hosts taken out. */
 const cliMs = (m: Measured) => Object.entries(m.byGroup).reduce((n, [g, ms]) => (g.startsWith("CLI: ") ? n + ms : n), 0);
@@ -76,8 +79,18 @@ const cliMs = (m: Measured) => Object.entries(m.byGroup).reduce((n, [g, ms]) => 
  * all three stacks stepped together through {@link STEPS} on one CLI and one file backend (the service is the
  * simulator, in this process). One run per size:
  * at 1,000 objects a first `up` takes minutes, and the variants alternate within each step instead.
+ *
+ * `firstUpCheckpoints: false` (the default above 1,000 objects) runs every stack's first `up` with PULUMI_SKIP_CHECKPOINTS=true and does not measure the
+ * checkpoint apart: the file backend rewrites the whole state after each of a first `up`'s steps, so its cost grows
+ * with the square of N (a no-op first `up` of 1,000 took 153 s, 138 of them the CLI), and at 5,000 one stack's would
+ * take about an hour. The later steps write (almost) nothing and are measured as at any size.
  */
-export async function catalogSeries(objects: number, log: (line: string) => void = () => {}): Promise<SeriesResult> {
+export async function catalogSeries(
+  objects: number,
+  log: (line: string) => void = () => {},
+  o: { firstUpCheckpoints?: boolean } = {},
+): Promise<SeriesResult> {
+  const saved = o.firstUpCheckpoints ?? objects <= 1000;
   const products = Math.max(1, Math.round((objects - 1) / 3));
   const n = 1 + 3 * products;
   const binDir = await ensurePulumi({ quiet: true });
@@ -99,7 +112,7 @@ export async function catalogSeries(objects: number, log: (line: string) => void
     ws.pulumi([...args, "--stack", name], { cwd: dirs[v], env: { ...env, ...extra } });
   const seconds: Record<string, Record<Variant, number>> = {};
   const cpu: Record<string, Record<Variant, Measured>> = {};
-  const checkpointMs = {} as Record<Variant, number>;
+  const checkpointMs = saved ? ({} as Record<Variant, number>) : undefined;
   const stateBytes = {} as Record<Variant, number>;
   const init = async (v: Variant, name: string) => {
     await ws.pulumi(["stack", "init", name], { cwd: dirs[v] });
@@ -110,7 +123,10 @@ export async function catalogSeries(objects: number, log: (line: string) => void
   try {
     await ws.pulumi(["plugin", "install", "resource", "billing", VERSION, "--file", pack()], { cwd: dirs.plugin });
     for (const v of VARIANTS) await init(v, stack(v));
-    for (const [i, step] of STEPS.entries()) {
+    for (const [i, declared] of STEPS.entries()) {
+      const first = i === 0;
+      const step = first && !saved ? { ...declared, name: FIRST_UP_UNSAVED } : declared;
+      const env = first && !saved ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {};
       if (step.latency) sim.serveLike({ latency: LATENCY, maxConcurrent: 4 });
       if (step.bump !== undefined) for (const v of VARIANTS) await cli(v, ["config", "set", "bump", String(step.bump)]);
       const order = VARIANTS.map((_, k) => VARIANTS[(k + i) % VARIANTS.length]);
@@ -119,21 +135,22 @@ export async function catalogSeries(objects: number, log: (line: string) => void
       for (const v of order) {
         shims.take();
         const t = performance.now();
-        await cli(v, step.args);
+        await cli(v, step.args, env);
         seconds[step.name][v] = (performance.now() - t) / 1000;
         cpu[step.name][v] = groups(shims.take(), 0, 1);
         log(`[series] N=${n} ${step.name} ${v}: ${seconds[step.name][v].toFixed(1)} s, ${fmtCpu(cpu[step.name][v])}`);
       }
-      if (i > 0) continue;
+      if (!first) continue;
       for (const v of VARIANTS) stateBytes[v] = Buffer.byteLength((await cli(v, ["stack", "export"])).stdout);
       // The same first up on a second stack of each (its own handles), its checkpoint writes skipped.
-      for (const v of order) {
+      for (const v of checkpointMs ? order : []) {
         const name = `${stack(v)}x`;
         await init(v, name);
         shims.take();
         await cli(v, step.args, { PULUMI_SKIP_CHECKPOINTS: "true" }, name);
-        checkpointMs[v] = cliMs(cpu[step.name][v]) - cliMs(groups(shims.take(), 0, 1));
-        log(`[series] N=${n} first up's checkpoint writes, ${v}: ${(checkpointMs[v] / 1000).toFixed(1)} s CPU`);
+        const ms = cliMs(cpu[step.name][v]) - cliMs(groups(shims.take(), 0, 1));
+        (checkpointMs as Record<Variant, number>)[v] = ms;
+        log(`[series] N=${n} first up's checkpoint writes, ${v}: ${(ms / 1000).toFixed(1)} s CPU`);
       }
     }
     return { objects: n, seconds, cpu, checkpointMs, stateBytes };
@@ -161,7 +178,7 @@ export function seriesTable(results: readonly SeriesResult[]): string {
   for (const [a, b] of results.slice(1).map((r, k) => [results[k], r] as const)) {
     lines.push("", `Growth from N = ${a.objects} to ${b.objects} (${x(b.objects, a.objects)} the objects; linear is that factor):`, "");
     lines.push("| step | no-op | dynamic | plugin |", "|---|---|---|---|");
-    for (const step of Object.keys(a.seconds)) {
+    for (const step of Object.keys(a.seconds).filter((k) => k in b.seconds)) {
       const [s, t] = [a.seconds[step], b.seconds[step]];
       lines.push(`| ${step} | ${x(t.noop, s.noop)} | ${x(t.dynamic, s.dynamic)} | ${x(t.plugin, s.plugin)} |`);
     }
@@ -217,7 +234,7 @@ export function attributionTable(results: readonly SeriesResult[]): string {
         const m = byVariant[v];
         const g = (name: string) => m.byGroup[name] ?? 0;
         const host = g("provider host (Node)") + g("dynamic-provider script's `node -e` (finds the host)");
-        const ckpt = step === "first up" ? s(r.checkpointMs[v]) : "";
+        const ckpt = step === "first up" && r.checkpointMs ? s(r.checkpointMs[v]) : step === FIRST_UP_UNSAVED ? "skipped" : "";
         lines.push(
           `| ${r.objects} | ${step} | ${v} | ${r.seconds[step][v].toFixed(1)} | ${s(m.total)} | ${s(cliMs(m))} | ${ckpt} | ${s(g("language host (Go)"))} | ${s(g("program (Node)"))} | ${s(host)} |`,
         );
@@ -225,12 +242,15 @@ export function attributionTable(results: readonly SeriesResult[]): string {
   return lines.join("\n");
 }
 
-/** `ts-node bench/catalog-series.ts [N ...]` (default 100 1000): the series alone, its table on stdout. */
+/** `ts-node bench/catalog-series.ts [N ...] [--first-up-without-checkpoints]` (default 100 1000): the series alone, its tables on stdout. */
 if (require.main === module) {
-  const sizes = process.argv.slice(2).map(Number);
+  const args = process.argv.slice(2);
+  const sizes = args.filter((a) => !a.startsWith("--")).map(Number);
+  const firstUpCheckpoints = args.includes("--first-up-without-checkpoints") ? false : undefined;
   (async () => {
     const results: SeriesResult[] = [];
-    for (const n of sizes.length ? sizes : [100, 1000]) results.push(await catalogSeries(n, (l) => process.stderr.write(`${l}\n`)));
+    for (const n of sizes.length ? sizes : [100, 1000])
+      results.push(await catalogSeries(n, (l) => process.stderr.write(`${l}\n`), { firstUpCheckpoints }));
     console.log(seriesTable(results));
     console.log(`\n${attributionTable(results)}`);
   })().catch((err) => {
