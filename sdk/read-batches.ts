@@ -13,6 +13,14 @@ import * as offers from "./site-config/offers";
 import * as reasonCodes from "./site-config/reason-codes";
 import type { Metafield, Offer, ReasonCode } from "./site-config/results";
 import type { Transport } from "./transport";
+import {
+  MAX_COMPONENT_PRICE_POINTS_PER_PAGE,
+  MAX_METAFIELDS_PER_PAGE,
+  MAX_OFFERS_PER_PAGE,
+  MAX_PRICE_POINTS_PER_PAGE,
+  MAX_PRODUCTS_PER_PAGE,
+  MAX_REASON_CODES_PER_PAGE,
+} from "./wire";
 
 /**
  * Reads of the objects of one collection, batched: the reads asked for within `windowMs` of the first go out as one
@@ -21,6 +29,9 @@ import type { Transport } from "./transport";
  * the window (so a service that answers slowly gets fewer, larger lists, and one that answers at once makes no read
  * wait longer than the window). A batch of one is the read itself, and an object the list does not hold is read alone
  * (its 404 stays that read's own error; an object the list missed because it moved between two pages is read alone too).
+ * A batch no larger than the pages its collection's last list took is read alone too, each object (`perPage`): a
+ * family of 1,666 products is 9 pages, and a refresh whose reads of it came a few at a time sent 9 requests for each
+ * few (a 5,000-object refresh took 12 minutes). The size kept is a count, never an answer.
  *
  * As fresh as the reads it replaces: the list is sent after every read it answers was asked for, so none gets an
  * answer older than its own request would have been; nothing is kept between batches (no cache: a read after a
@@ -36,6 +47,8 @@ class CollectionReads<C extends number | string, K extends number | string, T> {
   readonly #loaders = new Map<C, DataLoader<K, T>>();
   /** Per collection: its batches in flight, and the sends of the batches that wait for them to end. */
   readonly #busy = new Map<C, { inFlight: number; next: (() => void)[] }>();
+  /** Per collection listed whole: how many objects its last list held (what the next list's pages are reckoned by). */
+  readonly #sizes = new Map<C, number>();
 
   constructor(
     private readonly windowMs: number,
@@ -49,6 +62,8 @@ class CollectionReads<C extends number | string, K extends number | string, T> {
       readonly valid: (collection: C, key: K) => boolean;
       /** At most this many reads per list, for a list filtered by keys (a query string stays short). */
       readonly maxBatch?: number;
+      /** Objects per page of a list of the whole collection: a batch of no more reads than its pages is read alone. */
+      readonly perPage?: number;
     },
   ) {}
 
@@ -91,10 +106,17 @@ class CollectionReads<C extends number | string, K extends number | string, T> {
   async #answer(collection: C, keys: readonly K[]): Promise<(T | Error)[]> {
     const one = (key: K) => this.of.one(collection, key).catch(asError);
     const distinct = [...new Set(keys)];
-    if (distinct.length === 1) return Promise.all(keys.map(one));
+    const size = this.#sizes.get(collection);
+    const pages = this.of.perPage && size !== undefined ? Math.ceil(size / this.of.perPage) : 1;
+    if (distinct.length <= Math.max(1, pages)) {
+      const alone = new Map(distinct.map((key) => [key, one(key)]));
+      return Promise.all(keys.map((key) => alone.get(key) as Promise<T | Error>));
+    }
     let listed: Map<K, T>;
     try {
-      listed = new Map((await this.of.all(collection, distinct)).map((x) => [this.of.keyOf(x), x]));
+      const all = await this.of.all(collection, distinct);
+      if (this.of.perPage) this.#sizes.set(collection, all.length);
+      listed = new Map(all.map((x) => [this.of.keyOf(x), x]));
     } catch (e) {
       const err = asError(e);
       return keys.map(() => err);
@@ -134,12 +156,14 @@ export class ReadBatches {
     const siteById = { keyOf: (o: { readonly id: number }) => o.id, valid: (_c: Site, id: number) => isId(id) };
     this.pricePoints = new CollectionReads(windowMs, {
       ...byId,
+      perPage: MAX_PRICE_POINTS_PER_PAGE,
       one: (productId, id) => pricePoints.readPricePoint(t, productId, id),
       all: (productId) => listPricePoints(t, productId, { includeArchived: true }),
     });
     this.products = new CollectionReads(windowMs, {
       ...byId,
       // A product in another family than the one named is not in the list, so it is read by id.
+      perPage: MAX_PRODUCTS_PER_PAGE,
       one: (_familyId, id) => readProduct(t, id),
       all: (familyId) => listProducts(t, { familyId, includeArchived: true }),
     });
@@ -157,6 +181,7 @@ export class ReadBatches {
     });
     this.componentPricePoints = new CollectionReads(windowMs, {
       ...byId,
+      perPage: MAX_COMPONENT_PRICE_POINTS_PER_PAGE,
       one: (componentId, id) => componentPricePoints.readComponentPricePoint(t, componentId, id),
       all: (componentId) => componentPricePoints.listComponentPricePoints(t, componentId, { includeArchived: true }),
     });
@@ -169,17 +194,20 @@ export class ReadBatches {
     });
     this.reasonCodes = new CollectionReads(windowMs, {
       ...siteById,
+      perPage: MAX_REASON_CODES_PER_PAGE,
       one: (_site, id) => reasonCodes.readReasonCode(t, id),
       all: () => reasonCodes.listReasonCodes(t),
     });
     this.offers = new CollectionReads(windowMs, {
       ...siteById,
+      perPage: MAX_OFFERS_PER_PAGE,
       one: (_site, id) => offers.readOffer(t, id),
       all: () => offers.listOffers(t, { includeArchived: true }),
     });
     // A custom field has no read of its own: alone, it is the list filtered by its name; a field no one has is undefined.
     this.metafields = new CollectionReads(windowMs, {
       keyOf: (m) => m?.name ?? "",
+      perPage: MAX_METAFIELDS_PER_PAGE,
       valid: (resourceType, name) => METAFIELD_RESOURCE_TYPES.includes(resourceType) && metafieldName.safeParse(name).success,
       one: async (resourceType, name) => (await metafields.listMetafields(t, resourceType, { name }))[0],
       all: async (resourceType) => metafields.listMetafields(t, resourceType),

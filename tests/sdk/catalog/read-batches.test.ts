@@ -135,3 +135,24 @@ describe("reads of a family's products, batched (readProduct with familyId)", ()
     expect(paths(s.sim.requests)).toEqual([`GET /product_families/${plans.id}/products.json`, `GET /products/${o.id}.json`]);
   });
 });
+
+describe("a batch no larger than its collection's pages is read alone", () => {
+  it("after a list of 250 reason codes (2 pages), 2 reads together go by id and 3 go as the list", async () => {
+    const s = await site({}, { readBatchWindowMs: WINDOW });
+    const codes = Array.from({ length: 250 }, (_, i) => s.sim.addReasonCode({ code: `r${i}`, description: `Reason ${i}` }));
+    const together = (ids: number[]) => Promise.all(ids.map((id) => s.billing.readReasonCode(id)));
+    // The first batch knows no size: it is the list, and its two pages tell the size.
+    await together([codes[0].id, codes[1].id]);
+    expect(paths(s.sim.requests)).toEqual(["GET /reason_codes.json", "GET /reason_codes.json"]);
+    s.sim.reset();
+    const two = await together([codes[10].id, codes[249].id]);
+    expect(paths(s.sim.requests).sort()).toEqual(
+      [`GET /reason_codes/${codes[10].id}.json`, `GET /reason_codes/${codes[249].id}.json`].sort(),
+    );
+    expect(two.map((c) => c.code)).toEqual(["r10", "r249"]);
+    s.sim.reset();
+    const three = await together([codes[3].id, codes[4].id, codes[5].id]);
+    expect(paths(s.sim.requests)).toEqual(["GET /reason_codes.json", "GET /reason_codes.json"]);
+    expect(three.map((c) => c.code)).toEqual(["r3", "r4", "r5"]);
+  });
+});
