@@ -57,9 +57,10 @@ export interface BillingClientOptions {
   /** First backoff delay; doubles per retry with full jitter. Default 250. */
   readonly retryBaseDelayMs?: number;
   /**
-   * Reads of one collection asked for within this many milliseconds of each other go out as one list of it, each
-   * answered as its read alone would be, as fresh as the reads it replaces (the list is sent after the last of them
-   * was asked for; nothing is kept between batches); 0 (the default) reads each alone. Batched: `readPricePoint` (a
+   * Reads of one collection asked for within this many milliseconds of each other, or while a list of it is in
+   * flight, go out as one list of it, each answered as its read alone would be, as fresh as the reads it replaces
+   * (the list is sent after the last of them was asked for; nothing is kept between batches but the size of the last
+   * list, and a batch no larger than that list's pages reads each object alone); 0 (the default) reads each alone. Batched: `readPricePoint` (a
    * product's), `readProduct` with `familyId` (a family's), `readComponent` and `readCoupon` (a family's, listed by
    * id), `readComponentPricePoint` by id (a component's), `readProductFamily`, `readReasonCode` and `readOffer` by id
    * (the site's), and `listMetafields` with `name` (a resource type's). A failed list fails each read it answers. The
