@@ -289,10 +289,12 @@ async function started(options: SimulatorOptions, unlock: () => void): Promise<S
   if (overCapacity !== "queue" && overCapacity !== "429")
     throw new Error(`overCapacity must be "queue" or "429", got ${String(overCapacity)}`);
   const render = { reportPricePoint: options.reportPricePoint === true };
-  if (options.latency !== undefined && options.latencyMs !== undefined)
-    throw new Error("give latencyMs (every request) or latency (a distribution), not both");
-  const sampler = (o: Pick<SimulatorOptions, "latency" | "latencyMs">) =>
-    o.latency !== undefined ? latencySampler(o.latency) : () => o.latencyMs ?? 0;
+  /** The draw of each request's latency; refuses both ways of giving one, at the start and in serveLike alike. */
+  const sampler = (o: Pick<SimulatorOptions, "latency" | "latencyMs">) => {
+    if (o.latency !== undefined && o.latencyMs !== undefined)
+      throw new Error("give latencyMs (every request) or latency (a distribution), not both");
+    return o.latency !== undefined ? latencySampler(o.latency) : () => o.latencyMs ?? 0;
+  };
   let drawLatency = sampler(options);
   const logBodies = options.logBodies ?? true;
   const site = new Site(now, { clearDataDelayMs: options.clearDataDelayMs, changed: () => save() });
@@ -543,10 +545,10 @@ async function started(options: SimulatorOptions, unlock: () => void): Promise<S
     },
     tokenStatus: (token) => guard.status(token),
     serveLike: (c) => {
-      if (c.latency !== undefined && c.latencyMs !== undefined)
-        throw new Error("give latencyMs (every request) or latency (a distribution), not both");
-      if (c.latency !== undefined || c.latencyMs !== undefined) drawLatency = sampler(c);
+      // Both checked before either changes: a refused call changes nothing.
+      const draw = c.latency !== undefined || c.latencyMs !== undefined ? sampler(c) : drawLatency;
       if (c.maxConcurrent !== undefined) capacity.resize(c.maxConcurrent);
+      drawLatency = draw;
     },
     get inFlight() {
       return capacity.inFlight;

@@ -40,6 +40,7 @@ describe("serveLike: the running service answers differently from now on", () =>
   it.each([
     [{ maxConcurrent: 0 }, "maxConcurrent must be a positive integer, got 0"],
     [{ latencyMs: 5, latency: { medianMs: 5 } }, "give latencyMs (every request) or latency (a distribution), not both"],
+    [{ latencyMs: 500, maxConcurrent: 0 }, "maxConcurrent must be a positive integer, got 0"],
   ])("%o is refused, and nothing changes", async (conditions, message) => {
     const sim = await start({ maxConcurrent: 1 });
     expect(() => sim.serveLike(conditions)).toThrow(message);
