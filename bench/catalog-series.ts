@@ -126,7 +126,7 @@ export async function catalogSeries(
     for (const [i, declared] of STEPS.entries()) {
       const first = i === 0;
       const step = first && !saved ? { ...declared, name: FIRST_UP_UNSAVED } : declared;
-      const env = first && !saved ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {};
+      const unsaved = first && !saved ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {};
       if (step.latency) sim.serveLike({ latency: LATENCY, maxConcurrent: 4 });
       if (step.bump !== undefined) for (const v of VARIANTS) await cli(v, ["config", "set", "bump", String(step.bump)]);
       const order = VARIANTS.map((_, k) => VARIANTS[(k + i) % VARIANTS.length]);
@@ -135,7 +135,7 @@ export async function catalogSeries(
       for (const v of order) {
         shims.take();
         const t = performance.now();
-        await cli(v, step.args, env);
+        await cli(v, step.args, unsaved);
         seconds[step.name][v] = (performance.now() - t) / 1000;
         cpu[step.name][v] = groups(shims.take(), 0, 1);
         log(`[series] N=${n} ${step.name} ${v}: ${seconds[step.name][v].toFixed(1)} s, ${fmtCpu(cpu[step.name][v])}`);
